@@ -1,0 +1,34 @@
+# Vitals: the two commands of the README's quick start are `make run` and `make test`.
+SWIFT ?= swift
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+EXAMPLE ?= Fixtures/examples/simulated-ecg.csv
+
+.PHONY: deps build run test fixtures format
+
+# Installs the system packages the build needs when they are missing (Debian/Ubuntu).
+deps:
+	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists fftw3 fftw3f; then \
+	  echo "Installing libfftw3-dev and pkg-config"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libfftw3-dev pkg-config; \
+	fi
+
+build: deps
+	$(SWIFT) build -c release --product vitals
+
+# Builds in release and runs the main job on the bundled example.
+run: build
+	.build/release/vitals info $(EXAMPLE)
+
+# Builds once (debug) and runs the unit tests; tests that need ../shared/data skip when it is absent.
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+# Regenerates the committed reference vectors under Fixtures/ with pinned SciPy / wfdb.
+fixtures:
+	python3 -m venv .venv-fixtures
+	.venv-fixtures/bin/pip install -q -r Fixtures/generate/requirements.txt
+	for script in Fixtures/generate/*.py; do .venv-fixtures/bin/python "$$script" || exit 1; done
+
+format:
+	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks/Benchmarks

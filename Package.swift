@@ -1,0 +1,52 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Modules, from the bottom up (see README "Architecture"):
+/// - `CFFTW`: the system FFTW 3 library (GPL), reached only through `VitalsFFT`.
+/// - `VitalsCore`: samples, time, ring buffers, filter design, SOS/FIR filtering, resampling, SIMD kernels.
+/// - `VitalsFFT`: cached FFTW plans, real FFTs, Welch PSD, Lomb–Scargle.
+/// - `VitalsIO`: readers and writers for WFDB, EDF/EDF+, CSV/TSV and Apple Health files.
+/// - `VitalsSimulation`: deterministic synthetic ECG, PPG and accelerometer recordings with ground truth.
+/// - `Vitals`: the umbrella library users import.
+/// - `VitalsCLI` + `vitals`: the command line, a thin layer over `Vitals`.
+let package = Package(
+  name: "Vitals",
+  platforms: [.macOS(.v15)],
+  products: [
+    .library(name: "Vitals", targets: ["Vitals"]),
+    .executable(name: "vitals", targets: ["vitals"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CFFTW",
+      pkgConfig: "fftw3",
+      providers: [.apt(["libfftw3-dev"]), .brew(["fftw"])]
+    ),
+    .target(
+      name: "VitalsCore",
+      dependencies: [.product(name: "RealModule", package: "swift-numerics")]
+    ),
+    .target(name: "VitalsFFT", dependencies: ["CFFTW", "VitalsCore"]),
+    .target(name: "VitalsIO", dependencies: ["VitalsCore"]),
+    .target(name: "VitalsSimulation", dependencies: ["VitalsCore"]),
+    .target(
+      name: "Vitals",
+      dependencies: ["VitalsCore", "VitalsFFT", "VitalsIO", "VitalsSimulation"]
+    ),
+    .target(
+      name: "VitalsCLI",
+      dependencies: ["Vitals", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+    ),
+    .executableTarget(name: "vitals", dependencies: ["VitalsCLI"]),
+
+    .testTarget(name: "VitalsCoreTests", dependencies: ["VitalsCore"]),
+    .testTarget(name: "VitalsFFTTests", dependencies: ["VitalsFFT"]),
+    .testTarget(name: "VitalsIOTests", dependencies: ["VitalsIO"]),
+    .testTarget(name: "VitalsSimulationTests", dependencies: ["VitalsSimulation"]),
+    .testTarget(name: "VitalsCLITests", dependencies: ["VitalsCLI"]),
+  ]
+)

@@ -1,0 +1,5 @@
+// The umbrella module: `import Vitals` gives the whole public API.
+@_exported import VitalsCore
+@_exported import VitalsFFT
+@_exported import VitalsIO
+@_exported import VitalsSimulation

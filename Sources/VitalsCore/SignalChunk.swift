@@ -1,0 +1,35 @@
+/// A block of consecutive samples of one or more channels that share a sample rate: the unit in which
+/// readers hand recordings to stages, and stages hand them on.
+///
+/// Sample `i` of every channel was taken at `startTime.advanced(bySamples: i, rate: sampleRate)`;
+/// `firstSampleIndex` is the index of sample 0 within the whole record, so that stages fed in chunks
+/// of any size report the same positions as when fed the whole record.
+public struct SignalChunk: Sendable, Equatable {
+  /// Samples per channel, in the channel's physical unit (mV, µV, g, m/s², arbitrary for PPG).
+  public var channels: [[Float]]
+  /// Samples per second, the same for every channel of the chunk.
+  public var sampleRate: Double
+  /// Absolute time of sample 0 of the chunk.
+  public var startTime: Timestamp
+  /// Index, within the record, of sample 0 of the chunk.
+  public var firstSampleIndex: Int64
+
+  public init(channels: [[Float]], sampleRate: Double, startTime: Timestamp, firstSampleIndex: Int64) {
+    precondition(sampleRate > 0 && sampleRate.isFinite, "sample rate must be positive and finite")
+    precondition(
+      channels.allSatisfy { $0.count == channels.first?.count },
+      "every channel of a chunk holds the same number of samples")
+    self.channels = channels
+    self.sampleRate = sampleRate
+    self.startTime = startTime
+    self.firstSampleIndex = firstSampleIndex
+  }
+
+  /// Samples per channel.
+  @inlinable
+  public var sampleCount: Int { channels.first?.count ?? 0 }
+
+  /// Absolute time of the sample that would follow the chunk.
+  @inlinable
+  public var endTime: Timestamp { startTime.advanced(bySamples: Int64(sampleCount), rate: sampleRate) }
+}

@@ -1,0 +1,3 @@
+import VitalsCLI
+
+VitalsCommand.main()
