@@ -43,10 +43,12 @@ let package = Package(
     ),
     .executableTarget(name: "vitals", dependencies: ["VitalsCLI"]),
 
-    .testTarget(name: "VitalsCoreTests", dependencies: ["VitalsCore"]),
-    .testTarget(name: "VitalsFFTTests", dependencies: ["VitalsFFT"]),
-    .testTarget(name: "VitalsIOTests", dependencies: ["VitalsIO"]),
-    .testTarget(name: "VitalsSimulationTests", dependencies: ["VitalsSimulation"]),
-    .testTarget(name: "VitalsCLITests", dependencies: ["VitalsCLI"]),
+    // Test support: fixture and shared-data paths (a plain target, so test targets can share it).
+    .target(name: "VitalsTestSupport", path: "Tests/VitalsTestSupport"),
+    .testTarget(name: "VitalsCoreTests", dependencies: ["VitalsCore", "VitalsTestSupport"]),
+    .testTarget(name: "VitalsFFTTests", dependencies: ["VitalsFFT", "VitalsTestSupport"]),
+    .testTarget(name: "VitalsIOTests", dependencies: ["VitalsIO", "VitalsTestSupport"]),
+    .testTarget(name: "VitalsSimulationTests", dependencies: ["VitalsSimulation", "VitalsTestSupport"]),
+    .testTarget(name: "VitalsCLITests", dependencies: ["VitalsCLI", "VitalsTestSupport"]),
   ]
 )

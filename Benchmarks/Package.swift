@@ -1,0 +1,27 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Throughput suites for Vitals, kept in their own package so users of the library never build them.
+// Run from this directory: `swift package benchmark` (see the top-level README, "Benchmarks").
+let suites = ["RingBuffer", "Filtering", "Resampling", "FFT"]
+
+let package = Package(
+  name: "VitalsBenchmarks",
+  platforms: [.macOS(.v15)],
+  dependencies: [
+    .package(path: "../"),
+    .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+  ],
+  targets: suites.map { suite in
+    .executableTarget(
+      name: suite,
+      dependencies: [
+        .product(name: "Vitals", package: "Vitals"),
+        .product(name: "Benchmark", package: "benchmark"),
+      ],
+      path: "Benchmarks/\(suite)",
+      swiftSettings: [.unsafeFlags(["-Ounchecked"])],
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    )
+  }
+)
