@@ -20,7 +20,6 @@ let package = Package(
         .product(name: "Benchmark", package: "benchmark"),
       ],
       path: "Benchmarks/\(suite)",
-      swiftSettings: [.unsafeFlags(["-Ounchecked"])],
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
     )
   }
