@@ -10,6 +10,7 @@ public enum FFTError: Error, Sendable, Hashable, CustomStringConvertible {
   /// FFTW returned no plan for this transform (size too large for the address space).
   case planningFailed(size: Int, kind: FFTPlan.Kind, precision: FFTPrecision)
 
+  /// The problem as one line: what was expected and what was found.
   public var description: String {
     switch self {
     case .lengthMismatch(let buffer, let expected, let actual):

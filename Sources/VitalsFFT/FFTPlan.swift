@@ -27,6 +27,7 @@ public final class FFTPlan: @unchecked Sendable {
     /// `size / 2 + 1` Hermitian bins to `size` real values (`fftw_plan_dft_c2r_1d`).
     case realInverse
 
+    /// "real forward" or "real inverse".
     public var description: String {
       switch self {
       case .realForward: "real forward"
@@ -38,11 +39,17 @@ public final class FFTPlan: @unchecked Sendable {
   /// What a plan is cached by: transform size, kind, precision, and whether it requires FFTW-aligned
   /// buffers (`aligned`) or accepts any alignment (planned with `FFTW_UNALIGNED`).
   public struct Key: Sendable, Hashable {
+    /// The transform length `n` (real points), ≥ 1.
     public var size: Int
+    /// Forward (r2c) or inverse (c2r).
     public var kind: Kind
+    /// `fftwf_*` (single) or `fftw_*` (double).
     public var precision: FFTPrecision
+    /// Whether the plan requires FFTW-aligned buffers (`true`, faster SIMD kernels) or accepts any
+    /// alignment (`false`, planned with `FFTW_UNALIGNED`).
     public var aligned: Bool
 
+    /// A key; plans are aligned unless stated otherwise.
     public init(size: Int, kind: Kind, precision: FFTPrecision, aligned: Bool = true) {
       self.size = size
       self.kind = kind
@@ -73,7 +80,9 @@ public final class FFTPlan: @unchecked Sendable {
   /// Serialises every call into FFTW's planner (plan creation and destruction), for all caches.
   static let plannerLock = Mutex(())
 
+  /// What the plan transforms.
   public let key: Key
+  /// The planner rigor it was made with.
   public let rigor: Rigor
   let pointer: OpaquePointer
 

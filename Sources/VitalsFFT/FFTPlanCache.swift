@@ -18,6 +18,7 @@ public final class FFTPlanCache: Sendable {
   public let rigor: FFTPlan.Rigor
   private let plans = Mutex<[FFTPlan.Key: FFTPlan]>([:])
 
+  /// An empty cache whose plans are made with `rigor`.
   public init(rigor: FFTPlan.Rigor) {
     self.rigor = rigor
   }

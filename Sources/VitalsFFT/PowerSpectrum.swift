@@ -9,6 +9,7 @@ public struct PowerSpectrum: Sendable, Hashable {
   /// with the default options).
   public var onesided: Bool
 
+  /// A spectrum of `power[k]` at `frequencies[k]`; the two arrays must have equal lengths.
   public init(frequencies: [Double], power: [Double], onesided: Bool = true) {
     precondition(frequencies.count == power.count, "one power value per frequency")
     self.frequencies = frequencies

@@ -38,13 +38,17 @@ public struct WelchOptions: Sendable, Hashable {
   public var overlap: Int?
   /// FFT length, `nfft` ≥ `segmentLength` (segments are zero-padded); `nil` means `segmentLength`.
   public var fftLength: Int?
+  /// Per-segment trend removal (default `.constant`).
   public var detrend: Detrend
+  /// Density or spectrum (default `.density`).
   public var scaling: Scaling
+  /// Mean or median of the segments' periodograms (default `.mean`).
   public var average: Average
   /// One-sided spectrum (`return_onesided=True`): `nfft/2 + 1` bins from 0 to Nyquist, with every
   /// bin but 0 and (even `nfft`) Nyquist doubled. Two-sided: `nfft` bins in `numpy.fft.fftfreq` order.
   public var onesided: Bool
 
+  /// Options with SciPy's defaults for any argument left out.
   public init(
     window: Window = .hann, segmentLength: Int = 256, overlap: Int? = nil, fftLength: Int? = nil,
     detrend: Detrend = .constant, scaling: Scaling = .density, average: Average = .mean, onesided: Bool = true
