@@ -68,7 +68,6 @@ public final class FFTPlan: @unchecked Sendable {
     /// last bits of results, may differ between runs.
     case measure
 
-    @usableFromInline
     var flags: UInt32 {
       switch self {
       case .estimate: UInt32(FFTW_ESTIMATE)
@@ -147,44 +146,61 @@ public final class FFTPlan: @unchecked Sendable {
   }
 
   /// Whether `pointer` has the alignment FFTW's aligned plans were made with.
-  @usableFromInline
-  static func isAligned(_ pointer: UnsafeRawPointer, _ precision: FFTPrecision) -> Bool {
+  private func isAligned(_ pointer: UnsafeRawPointer) -> Bool {
     let mutable = UnsafeMutableRawPointer(mutating: pointer)
-    switch precision {
+    switch key.precision {
     case .single: return fftwf_alignment_of(mutable.assumingMemoryBound(to: Float.self)) == 0
     case .double: return fftw_alignment_of(mutable.assumingMemoryBound(to: Double.self)) == 0
     }
   }
 
-  /// Runs a real forward plan: `input` holds `size` scalars, `output` `size / 2 + 1` complex pairs.
-  /// Thread-safe; the buffers must not overlap and must match the plan's alignment.
-  func executeForward(_ input: UnsafeRawPointer, _ output: UnsafeMutableRawPointer) {
-    let input = UnsafeMutableRawPointer(mutating: input)  // r2c reads its input only
+  /// `self` when both buffers have FFTW's alignment or the plan is unaligned already; otherwise the
+  /// `FFTW_UNALIGNED` plan of the same key from `cache`.
+  private func plan(for a: UnsafeRawPointer, _ b: UnsafeRawPointer, cache: FFTPlanCache) throws(FFTError)
+    -> FFTPlan
+  {
+    if !key.aligned || (isAligned(a) && isAligned(b)) { return self }
+    var unaligned = key
+    unaligned.aligned = false
+    return try cache.plan(unaligned)
+  }
+
+  /// Runs this real forward plan (or its unaligned twin from `cache` for misaligned buffers):
+  /// `input` holds `size` scalars, `output` `size / 2 + 1` complex pairs; they must not overlap.
+  /// Thread-safe.
+  @usableFromInline
+  func executeForward(_ input: UnsafeRawPointer, _ output: UnsafeMutableRawPointer, cache: FFTPlanCache)
+    throws(FFTError)
+  {
+    precondition(key.kind == .realForward, "not a real forward plan")
+    let plan = try plan(for: input, output, cache: cache).pointer
+    let input = UnsafeMutableRawPointer(mutating: input)  // r2c only reads its input
     switch key.precision {
     case .single:
       fftwf_execute_dft_r2c(
-        pointer, input.assumingMemoryBound(to: Float.self), output.assumingMemoryBound(to: fftwf_complex.self)
-      )
+        plan, input.assumingMemoryBound(to: Float.self), output.assumingMemoryBound(to: fftwf_complex.self))
     case .double:
       fftw_execute_dft_r2c(
-        pointer, input.assumingMemoryBound(to: Double.self), output.assumingMemoryBound(to: fftw_complex.self)
-      )
+        plan, input.assumingMemoryBound(to: Double.self), output.assumingMemoryBound(to: fftw_complex.self))
     }
   }
 
-  /// Runs a real inverse plan: `input` holds `size / 2 + 1` complex pairs (left intact, the plan
-  /// preserves its input), `output` `size` scalars. Thread-safe under the same rules.
-  func executeInverse(_ input: UnsafeRawPointer, _ output: UnsafeMutableRawPointer) {
+  /// Runs this real inverse plan (or its unaligned twin): `input` holds `size / 2 + 1` complex
+  /// pairs (left intact: the plan preserves its input), `output` `size` scalars. Thread-safe.
+  @usableFromInline
+  func executeInverse(_ input: UnsafeRawPointer, _ output: UnsafeMutableRawPointer, cache: FFTPlanCache)
+    throws(FFTError)
+  {
+    precondition(key.kind == .realInverse, "not a real inverse plan")
+    let plan = try plan(for: input, output, cache: cache).pointer
     let input = UnsafeMutableRawPointer(mutating: input)
     switch key.precision {
     case .single:
       fftwf_execute_dft_c2r(
-        pointer, input.assumingMemoryBound(to: fftwf_complex.self), output.assumingMemoryBound(to: Float.self)
-      )
+        plan, input.assumingMemoryBound(to: fftwf_complex.self), output.assumingMemoryBound(to: Float.self))
     case .double:
       fftw_execute_dft_c2r(
-        pointer, input.assumingMemoryBound(to: fftw_complex.self), output.assumingMemoryBound(to: Double.self)
-      )
+        plan, input.assumingMemoryBound(to: fftw_complex.self), output.assumingMemoryBound(to: Double.self))
     }
   }
 }

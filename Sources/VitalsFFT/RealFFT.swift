@@ -19,9 +19,9 @@
 public struct RealFFT<Scalar: FFTScalar>: Sendable {
   /// The number of real points `n`.
   public let count: Int
-  private let forwardPlan: FFTPlan
-  private let inversePlan: FFTPlan
-  private let cache: FFTPlanCache
+  @usableFromInline let forwardPlan: FFTPlan
+  @usableFromInline let inversePlan: FFTPlan
+  @usableFromInline let cache: FFTPlanCache
 
   /// The transforms of `count` real points, planned (or found) in `cache`. `count` must be ≥ 1.
   public init(count: Int, cache: FFTPlanCache = .shared) throws(FFTError) {
@@ -37,19 +37,9 @@ public struct RealFFT<Scalar: FFTScalar>: Sendable {
   @inlinable
   public var binCount: Int { count / 2 + 1 }
 
-  /// The plan for `kind` that can run on these two buffers.
-  private func plan(_ aligned: FFTPlan, _ a: UnsafeRawPointer, _ b: UnsafeRawPointer) throws(FFTError)
-    -> FFTPlan
-  {
-    let precision = Scalar.fftPrecision
-    if FFTPlan.isAligned(a, precision) && FFTPlan.isAligned(b, precision) { return aligned }
-    var key = aligned.key
-    key.aligned = false
-    return try cache.plan(key)
-  }
-
   /// Forward transform of `input` (``count`` values) into `output` (``binCount`` bins), without
   /// allocating. The buffers must not overlap. Thread-safe.
+  @inlinable
   public func forward(
     _ input: UnsafeBufferPointer<Scalar>, into output: UnsafeMutableBufferPointer<FFTComplex<Scalar>>
   ) throws(FFTError) {
@@ -61,12 +51,13 @@ public struct RealFFT<Scalar: FFTScalar>: Sendable {
     }
     let source = UnsafeRawPointer(input.baseAddress!)
     let destination = UnsafeMutableRawPointer(output.baseAddress!)
-    try plan(forwardPlan, source, destination).executeForward(source, destination)
+    try forwardPlan.executeForward(source, destination, cache: cache)
   }
 
   /// Inverse transform of the half spectrum `input` (``binCount`` bins, left unchanged) into
   /// `output` (``count`` values, `n` times the signal: see the type's conventions), without
   /// allocating. The buffers must not overlap. Thread-safe.
+  @inlinable
   public func inverse(
     _ input: UnsafeBufferPointer<FFTComplex<Scalar>>, into output: UnsafeMutableBufferPointer<Scalar>
   ) throws(FFTError) {
@@ -78,7 +69,7 @@ public struct RealFFT<Scalar: FFTScalar>: Sendable {
     }
     let source = UnsafeRawPointer(input.baseAddress!)
     let destination = UnsafeMutableRawPointer(output.baseAddress!)
-    try plan(inversePlan, source, destination).executeInverse(source, destination)
+    try inversePlan.executeInverse(source, destination, cache: cache)
   }
 
   /// Forward transform of `input` (``count`` values): a new array of ``binCount`` bins.

@@ -15,15 +15,20 @@ func testSignal(count: Int, rate: Double) -> [Double] {
   }
 }
 
-/// Registers the forward transform of `count` points through `cache`, on FFTW-aligned buffers held
+/// Registers the forward transform of `count` points through `cache`, on aligned buffers held
 /// across iterations (the hot-path API: no allocation, no lock).
 func forwardBenchmark<Scalar: FFTScalar>(_: Scalar.Type, count: Int, cache: FFTPlanCache, label: String) {
   let configuration = Benchmark.Configuration(
     metrics: [.wallClock, .throughput, .mallocCountTotal], scalingFactor: .kilo, maxDuration: .seconds(2))
   Benchmark("RealFFT forward \(Scalar.self) \(count)\(label)", configuration: configuration) { benchmark in
     let fft = try RealFFT<Scalar>(count: count, cache: cache)
-    let input = UnsafeMutableBufferPointer<Scalar>.allocate(capacity: count)
-    let output = UnsafeMutableBufferPointer<FFTComplex<Scalar>>.allocate(capacity: fft.binCount)
+    // 64-byte aligned, like the fftwf_alloc buffers of the C reference (FFTW itself needs 16).
+    let input = UnsafeMutableRawBufferPointer.allocate(
+      byteCount: count * MemoryLayout<Scalar>.stride, alignment: 64
+    ).bindMemory(to: Scalar.self)
+    let output = UnsafeMutableRawBufferPointer.allocate(
+      byteCount: fft.binCount * MemoryLayout<FFTComplex<Scalar>>.stride, alignment: 64
+    ).bindMemory(to: FFTComplex<Scalar>.self)
     defer {
       input.deallocate()
       output.deallocate()
