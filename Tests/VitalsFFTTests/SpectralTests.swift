@@ -231,6 +231,27 @@ struct LombScargleTests {
     }
   }
 
+  @Test(
+    "The fast (Press & Rybicki) periodogram is within its stated error of SciPy",
+    arguments: [(10, 6, 1e-5), (5, 4, 1e-2), (20, 8, 1e-9)])
+  func fast(oversampling: Int, order: Int, tolerance: Double) throws {
+    let f = try TestData.decodeFixture(LombScargleFixture.self, "fft/lombscargle.json")
+    let first = f.angularFrequencies[0]
+    let step = (f.angularFrequencies.last! - first) / Double(f.angularFrequencies.count - 1)
+    for c in f.cases where c.imaginary == nil {
+      let result = try LombScargle.fastPeriodogram(
+        times: f.times, values: f.values, firstAngularFrequency: first, angularFrequencyStep: step,
+        count: f.angularFrequencies.count, weights: c.weighted ? f.weights : nil,
+        floatingMean: c.floatingMean,
+        normalization: c.normalize == "power" ? .power : .normalize, oversampling: oversampling,
+        extirpolationOrder: order)
+      let peak = c.real.max()!
+      let error = zip(result, c.real).map { abs($0 - $1) }.max()! / peak
+      #expect(
+        error < tolerance, "weighted=\(c.weighted) floatingMean=\(c.floatingMean) \(c.normalize): \(error)")
+    }
+  }
+
   @Test("Mismatched lengths and invalid weights throw")
   func errors() {
     #expect(throws: FFTError.lengthMismatch(buffer: "values", expected: 3, actual: 2)) {
@@ -241,6 +262,11 @@ struct LombScargleTests {
     }
     #expect(throws: FFTError.self) {
       try LombScargle.periodogram(times: [0, 1], values: [1, 2], angularFrequencies: [1], weights: [1, -1])
+    }
+    #expect(throws: FFTError.invalidParameter(name: "oversampling", requirement: "at least 2", actual: "1")) {
+      try LombScargle.fastPeriodogram(
+        times: [0, 1], values: [1, 2], firstAngularFrequency: 0, angularFrequencyStep: 1, count: 4,
+        oversampling: 1)
     }
   }
 }
