@@ -3,7 +3,7 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 EXAMPLE ?= Fixtures/examples/simulated-ecg.csv
 
-.PHONY: deps build run test fixtures format
+.PHONY: deps build run test fixtures format bench-fftw-c
 
 # Installs the system packages the build needs when they are missing (Debian/Ubuntu).
 deps:
@@ -32,3 +32,11 @@ fixtures:
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks/Benchmarks
+
+# FFTW called from C on the 4096-point real Float plan: the reference for the FFT benchmark suite's
+# `RealFFT forward Float 4096` (cd Benchmarks && swift package benchmark --target FFT).
+bench-fftw-c: deps
+	mkdir -p .build
+	$(CC) -O2 -o .build/fftw-bench Benchmarks/fftw-c/fftw_bench.c $$(pkg-config --cflags --libs fftw3f) -lm
+	.build/fftw-bench 4096 estimate
+	.build/fftw-bench 4096 measure
