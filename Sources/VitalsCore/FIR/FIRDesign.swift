@@ -79,7 +79,8 @@ public enum FIRDesign {
     let edges = cutoff.map { $0 / nyquist }
     precondition(!edges.isEmpty, "at least one cutoff frequency is needed")
     precondition(
-      edges.allSatisfy { $0 > 0 && $0 < 1 }, "cutoff frequencies must lie strictly between 0 and sampleRate/2")
+      edges.allSatisfy { $0 > 0 && $0 < 1 }, "cutoff frequencies must lie strictly between 0 and sampleRate/2"
+    )
     precondition(zip(edges, edges.dropFirst()).allSatisfy { $0 < $1 }, "cutoffs must be strictly increasing")
     let passZero: Bool
     switch pass {
@@ -129,7 +130,8 @@ public enum FIRDesign {
     precondition(transitionWidth > 0 && transitionWidth.isFinite, "the transition width must be positive")
     let attenuation = kaiserAttenuation(tapCount: tapCount, width: transitionWidth / (sampleRate / 2))
     return firwin(
-      tapCount: tapCount, cutoff: cutoff, pass: pass, window: .kaiser(beta: kaiserBeta(attenuation: attenuation)),
+      tapCount: tapCount, cutoff: cutoff, pass: pass,
+      window: .kaiser(beta: kaiserBeta(attenuation: attenuation)),
       scale: scale, sampleRate: sampleRate)
   }
 

@@ -26,8 +26,11 @@ public struct FIRFilter: Sendable {
   /// Filters `input` into `output` (the same count), carrying the state on. `output` may be the memory of
   /// `input` (in-place filtering).
   @inlinable
-  public mutating func process(_ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>) {
-    precondition(output.count == input.count, "output holds \(output.count) samples for \(input.count) inputs")
+  public mutating func process(
+    _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>
+  ) {
+    precondition(
+      output.count == input.count, "output holds \(output.count) samples for \(input.count) inputs")
     guard let destination = output.baseAddress else { return }
     _ = core.process(input, into: destination)
   }
@@ -57,10 +60,12 @@ public struct FIRFilter: Sendable {
 /// A differentiating FIR formula, scaled by the sample rate so that its output is in input units per
 /// second; the output lags the true derivative by ``delay`` samples.
 public enum DerivativeFormula: Sendable, Hashable {
-  /// The five-point derivative of the Pan–Tompkins QRS detector: `y[n] = (2x[n] + x[n−1] − x[n−3] −
-  /// 2x[n−4])·fs / 8`, delay 2 samples; flat response up to about 30 Hz at 200 Hz sampling, so it also
-  /// damps high-frequency noise. J. Pan and W. J. Tompkins, "A real-time QRS detection algorithm", IEEE
-  /// Trans. Biomed. Eng. 32(3):230–236 (1985).
+  /// The five-point derivative of the Pan–Tompkins QRS detector, `H(z) = (−z⁻² − 2z⁻¹ + 2z + z²)·fs / 8`
+  /// made causal: `y[n] = (x[n] + 2x[n−1] − 2x[n−3] − x[n−4])·fs / 8`, delay 2 samples; unit gain on a
+  /// ramp and close to an ideal differentiator up to about 30 Hz at 200 Hz sampling, damping the noise
+  /// above. (The form `2x[n] + x[n−1] − x[n−3] − 2x[n−4]`, often quoted, is a misprint with gain 1.25.)
+  /// J. Pan and W. J. Tompkins, "A real-time QRS detection algorithm", IEEE Trans. Biomed. Eng.
+  /// 32(3):230–236 (1985).
   case panTompkins
   /// The central difference `y[n] = (x[n] − x[n−2])·fs / 2`, delay 1 sample; exact for quadratics.
   case centralDifference
@@ -69,7 +74,7 @@ public enum DerivativeFormula: Sendable, Hashable {
   public func coefficients(sampleRate: Double) -> [Float] {
     precondition(sampleRate > 0 && sampleRate.isFinite, "sample rate must be positive and finite")
     switch self {
-    case .panTompkins: return [2, 1, 0, -1, -2].map { Float($0 * sampleRate / 8) }
+    case .panTompkins: return [1, 2, 0, -2, -1].map { Float($0 * sampleRate / 8) }
     case .centralDifference: return [1, 0, -1].map { Float($0 * sampleRate / 2) }
     }
   }

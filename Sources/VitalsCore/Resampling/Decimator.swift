@@ -45,7 +45,8 @@ public struct Decimator: Sendable {
   ) -> Int {
     precondition(
       output.count >= maximumOutputCount(forInputCount: input.count),
-      "output holds \(output.count) samples; up to \(maximumOutputCount(forInputCount: input.count)) may come")
+      "output holds \(output.count) samples; up to \(maximumOutputCount(forInputCount: input.count)) may come"
+    )
     guard let destination = output.baseAddress else { return 0 }
     return core.process(input, into: destination)
   }

@@ -84,7 +84,8 @@ public struct PolyphaseResampler: Sendable {
   ) -> Int {
     precondition(
       output.count >= maximumOutputCount(forInputCount: input.count),
-      "output holds \(output.count) samples; up to \(maximumOutputCount(forInputCount: input.count)) may come")
+      "output holds \(output.count) samples; up to \(maximumOutputCount(forInputCount: input.count)) may come"
+    )
     guard let destination = output.baseAddress else { return 0 }
     let count = core.process(input, into: destination)
     inputCount += input.count

@@ -98,7 +98,8 @@ public struct SampleRingBuffer: ~Copyable {
   @inlinable
   public func withSegments<Result, Failure: Error>(
     ofChannel channel: Int,
-    _ body: (_ first: UnsafeBufferPointer<Float>, _ second: UnsafeBufferPointer<Float>) throws(Failure) -> Result
+    _ body: (_ first: UnsafeBufferPointer<Float>, _ second: UnsafeBufferPointer<Float>) throws(Failure) ->
+      Result
   ) throws(Failure) -> Result {
     precondition(channel >= 0 && channel < channelCount, "channel \(channel) out of 0..<\(channelCount)")
     let base = UnsafePointer(storage + channel &* capacity)
@@ -111,7 +112,9 @@ public struct SampleRingBuffer: ~Copyable {
   /// Copies `destination.count` samples of `channel`, starting `offset` positions after the oldest held,
   /// into `destination`.
   @inlinable
-  public func copySamples(ofChannel channel: Int, from offset: Int, into destination: UnsafeMutableBufferPointer<Float>) {
+  public func copySamples(
+    ofChannel channel: Int, from offset: Int, into destination: UnsafeMutableBufferPointer<Float>
+  ) {
     precondition(channel >= 0 && channel < channelCount, "channel \(channel) out of 0..<\(channelCount)")
     precondition(
       offset >= 0 && offset + destination.count <= count,
@@ -229,11 +232,15 @@ extension SampleRingBuffer {
   }
 
   private mutating func write(_ chunk: SignalChunk, skipping skipped: Int = 0) {
-    precondition(chunk.channels.count == channelCount, "chunk has \(chunk.channels.count) channels, buffer \(channelCount)")
-    precondition(chunk.sampleRate == sampleRate, "chunk rate \(chunk.sampleRate) Hz ≠ buffer rate \(sampleRate) Hz")
+    precondition(
+      chunk.channels.count == channelCount,
+      "chunk has \(chunk.channels.count) channels, buffer \(channelCount)")
+    precondition(
+      chunk.sampleRate == sampleRate, "chunk rate \(chunk.sampleRate) Hz ≠ buffer rate \(sampleRate) Hz")
     precondition(
       chunk.firstSampleIndex + Int64(skipped) == endSampleIndex,
-      "chunk starts at sample \(chunk.firstSampleIndex); the buffer expects \(endSampleIndex - Int64(skipped))")
+      "chunk starts at sample \(chunk.firstSampleIndex); the buffer expects \(endSampleIndex - Int64(skipped))"
+    )
     let n = chunk.sampleCount - skipped
     withSlots(for: n) { channel, sourceOffset, destination, length in
       chunk.channels[channel].withUnsafeBufferPointer { source in
@@ -242,7 +249,9 @@ extension SampleRingBuffer {
     }
   }
 
-  private mutating func write(interleaved frames: UnsafeBufferPointer<Float>, frames n: Int, skipping skipped: Int) {
+  private mutating func write(
+    interleaved frames: UnsafeBufferPointer<Float>, frames n: Int, skipping skipped: Int
+  ) {
     let stride = channelCount
     withSlots(for: n - skipped) { channel, sourceOffset, destination, length in
       var source = frames.baseAddress! + (skipped + sourceOffset) * stride + channel

@@ -36,9 +36,11 @@ public struct MovingMaximum: Sendable {
   /// Writes the moving maximum at each sample of `input` to `output` (the same count; may be the same
   /// memory).
   @inlinable
-  public mutating func process(_ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>)
-  {
-    precondition(output.count == input.count, "output holds \(output.count) samples for \(input.count) inputs")
+  public mutating func process(
+    _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>
+  ) {
+    precondition(
+      output.count == input.count, "output holds \(output.count) samples for \(input.count) inputs")
     var head = self.head
     var count = self.count
     var index = self.nextIndex

@@ -28,7 +28,8 @@ public struct MovingSum: Sendable {
   public mutating func process(
     _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>, scale: Double = 1
   ) {
-    precondition(output.count == input.count, "output holds \(output.count) samples for \(input.count) inputs")
+    precondition(
+      output.count == input.count, "output holds \(output.count) samples for \(input.count) inputs")
     var sum = self.sum
     var position = self.position
     let length = self.length
@@ -80,8 +81,9 @@ public struct MovingAverage: Sendable {
   /// Writes the moving average of each sample of `input` to `output` (the same count; may be the same
   /// memory).
   @inlinable
-  public mutating func process(_ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>)
-  {
+  public mutating func process(
+    _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>
+  ) {
     sum.process(input, into: output, scale: 1 / Double(sum.length))
   }
 
