@@ -47,6 +47,9 @@ private struct DecimateFixture: Decodable {
     let filtered = filter.processed(x)
     var decimator = Decimator(factor: 4, coefficients: taps)
     let y = decimator.processed(x)
-    #expect(y == stride(from: 0, to: x.count, by: 4).map { filtered[$0] })
+    // The two sum their products in different orders: equal to rounding.
+    let kept = stride(from: 0, to: x.count, by: 4).map { filtered[$0] }
+    #expect(y.count == kept.count)
+    #expect(zip(y, kept).allSatisfy { abs($0 - $1) < 1e-6 })
   }
 }

@@ -66,6 +66,10 @@ import VitalsCore
       #expect(Self.contents(buffer, channel: 1).wrapped == (startSlot + count > Self.capacity))
       let isFull = buffer.isFull
       #expect(isFull == (count == Self.capacity))
+      let spanned = buffer.withSpans(ofChannel: 0) { first, second in
+        first.indices.map { first[$0] } + second.indices.map { second[$0] }
+      }
+      #expect(spanned == Self.contents(buffer, channel: 0).values)
       for offset in 0..<count {
         #expect(buffer[channel: 1, offset: offset] == Self.value(first + Int64(offset), channel: 1))
         let tail = count - offset

@@ -3,8 +3,8 @@
 ///
 /// Feeding a signal in chunks of any size gives bit-for-bit the same output as feeding it at once. The
 /// filter's delay is its group delay: `(taps − 1) / 2` samples for a symmetric (linear-phase) design.
-/// Each output is one dot product over contiguous memory, vectorised in `SIMD8<Float>` lanes (its
-/// summation order depends only on the tap count). A NaN or infinite input makes the `taps` outputs that
+/// Outputs are computed 16 at a time in `SIMD8<Float>` lanes (each tap broadcast against consecutive
+/// inputs); every output sums its products in tap order, wherever it falls in a chunk. A NaN or infinite input makes the `taps` outputs that
 /// include it NaN or infinite, and no others.
 public struct FIRFilter: Sendable {
   @usableFromInline var core: _PolyphaseFIRCore

@@ -37,13 +37,60 @@ func _dotProduct(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: In
   return sum
 }
 
+/// `count` consecutive outputs of a plain FIR filter: `output[j] = Σᵢ taps[i]·window[j + i]` for
+/// `i` in `0..<length` (`taps` time-reversed), vectorised across outputs: each tap is broadcast and
+/// multiplied with 16 (then 8) consecutive inputs, so no horizontal reduction is needed.
+///
+/// Every output, in a vector lane or in the scalar tail, sums its products in the same order (`i`
+/// ascending, one product at a time), so the result of an output does not depend on its position in a
+/// chunk: a filter fed in chunks of any size produces bit-for-bit the same outputs as when fed at once.
+@inlinable
+@inline(__always)
+func _filterRun(
+  _ taps: UnsafePointer<Float>, _ window: UnsafePointer<Float>, length: Int, count: Int,
+  into output: UnsafeMutablePointer<Float>
+) {
+  let raw = UnsafeRawPointer(window)
+  let stride = MemoryLayout<Float>.stride
+  var j = 0
+  while j &+ 16 <= count {
+    var accumulator0 = SIMD8<Float>()
+    var accumulator1 = SIMD8<Float>()
+    for i in 0..<length {
+      let tap = SIMD8<Float>(repeating: taps[i])
+      accumulator0 += tap * raw.loadUnaligned(fromByteOffset: (j &+ i) &* stride, as: SIMD8<Float>.self)
+      accumulator1 += tap * raw.loadUnaligned(fromByteOffset: (j &+ i &+ 8) &* stride, as: SIMD8<Float>.self)
+    }
+    UnsafeMutableRawPointer(output + j).storeBytes(of: accumulator0, as: SIMD8<Float>.self)
+    UnsafeMutableRawPointer(output + (j &+ 8)).storeBytes(of: accumulator1, as: SIMD8<Float>.self)
+    j &+= 16
+  }
+  if j &+ 8 <= count {
+    var accumulator = SIMD8<Float>()
+    for i in 0..<length {
+      accumulator +=
+        SIMD8<Float>(repeating: taps[i])
+        * raw.loadUnaligned(fromByteOffset: (j &+ i) &* stride, as: SIMD8<Float>.self)
+    }
+    UnsafeMutableRawPointer(output + j).storeBytes(of: accumulator, as: SIMD8<Float>.self)
+    j &+= 8
+  }
+  while j < count {
+    var sum: Float = 0
+    for i in 0..<length { sum += taps[i] * window[j &+ i] }
+    output[j] = sum
+    j &+= 1
+  }
+}
+
 /// The streaming engine behind ``FIRFilter``, ``Decimator`` and ``PolyphaseResampler``: an FIR filter
 /// `h` applied to the input upsampled by `up` (zeros inserted), keeping every `down`-th output.
 ///
 /// Output `k` is `y[k] = Σₙ x[n]·h[t − n·up]` with `t = k·down + offset` (the definition of
 /// `scipy.signal.upfirdn`, shifted by `offset` taps). It is computed as one dot product of the polyphase
 /// branch `t mod up` with the `branchLength` inputs ending at `x[t / up]`: every output costs
-/// `⌈taps / up⌉` multiply–adds, and no product with an inserted zero is formed. Inputs before the first
+/// `⌈taps / up⌉` multiply–adds, and no product with an inserted zero is formed. At `up = down = 1` (a plain
+/// FIR filter) whole blocks of outputs are computed at once by ``_filterRun``. Inputs before the first
 /// are zero. An output is emitted as soon as its last input `x[t / up]` has arrived.
 ///
 /// Input is copied, a block at a time, after the `branchLength − 1` retained samples of a linear work
@@ -126,23 +173,35 @@ struct _PolyphaseFIRCore: Sendable {
   ) -> Int {
     var produced = 0
     var position = 0
-    let retained = branchLength - 1
-    let length = branchLength
+    var consumed = self.consumed
+    var newest = self.nextNewest
+    var branch = self.nextBranch
+    let (up, down, length, blockSize) = (self.up, self.down, self.branchLength, self.blockSize)
+    let retained = length - 1
     branches.withUnsafeBufferPointer { branches in
       work.withUnsafeMutableBufferPointer { work in
         let window = work.baseAddress!
+        let taps = branches.baseAddress!
         while position < input.count {
           let n = min(input.count - position, blockSize)
           (window + retained).update(from: input.baseAddress! + position, count: n)
           let blockEnd = consumed + n
-          while nextNewest < blockEnd && produced < limit {
-            output[produced] = _dotProduct(
-              branches.baseAddress! + nextBranch * length, window + (nextNewest - consumed), count: length)
-            produced += 1
-            nextBranch += down
-            if nextBranch >= up {
-              nextNewest += nextBranch / up
-              nextBranch %= up
+          if up == 1 && down == 1 && limit == .max {
+            let count = max(0, blockEnd - newest)
+            _filterRun(
+              taps, window + (newest - consumed), length: length, count: count, into: output + produced)
+            produced += count
+            newest += count
+          } else {
+            while newest < blockEnd && produced < limit {
+              output[produced] = _dotProduct(
+                taps + branch * length, window + (newest - consumed), count: length)
+              produced += 1
+              branch += down
+              if branch >= up {
+                newest += branch / up
+                branch %= up
+              }
             }
           }
           window.update(from: window + n, count: retained)
@@ -151,6 +210,9 @@ struct _PolyphaseFIRCore: Sendable {
         }
       }
     }
+    self.consumed = consumed
+    self.nextNewest = newest
+    self.nextBranch = branch
     return produced
   }
 }

@@ -4,7 +4,8 @@
 /// The buffer is non-copyable: it owns one allocation (each channel a run of ``capacity`` slots) and
 /// frees it when it goes away. The capacity is a power of two, so that slot arithmetic is a mask; indices
 /// are checked only in debug builds where the public API already guarantees them. The contents of a
-/// channel are handed out as at most two contiguous segments, oldest first (``withSegments(ofChannel:_:)``).
+/// channel are handed out as at most two contiguous segments, oldest first (``withSegments(ofChannel:_:)``,
+/// ``withSpans(ofChannel:_:)``).
 ///
 /// **When full.** Appending never reallocates. The caller picks the policy per call:
 /// ``append(_:)`` traps when the samples do not fit (a programmer error: size the buffer or read first);
@@ -107,6 +108,18 @@ public struct SampleRingBuffer: ~Copyable {
     return try body(
       UnsafeBufferPointer(start: base + startSlot, count: firstCount),
       UnsafeBufferPointer(start: base, count: count &- firstCount))
+  }
+
+  /// Calls `body` with the samples of `channel`, oldest first, as two spans: `first` then `second` (empty
+  /// unless the contents wrap around the end of the storage). The spans cannot outlive the call.
+  @inlinable
+  public func withSpans<Result, Failure: Error>(
+    ofChannel channel: Int,
+    _ body: (_ first: Span<Float>, _ second: Span<Float>) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    try withSegments(ofChannel: channel) { (first, second) throws(Failure) in
+      try body(first.span, second.span)
+    }
   }
 
   /// Copies `destination.count` samples of `channel`, starting `offset` positions after the oldest held,
