@@ -46,6 +46,8 @@ private struct ResamplePolyFixture: Decodable {
     var resampler = PolyphaseResampler(up: 250, down: 360)
     #expect(resampler.up == 25 && resampler.down == 36)
     #expect(resampler.delay == 14.4)
+    #expect(resampler.maximumOutputCount(forInputCount: 0) == 0)
+    #expect(resampler.maximumOutputCount(forInputCount: 36) == 26)
     let x = StreamTesting.signal(count: 100)
     var emitted = 0
     for n in 0..<x.count {

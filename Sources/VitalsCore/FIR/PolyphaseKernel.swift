@@ -162,10 +162,10 @@ struct _PolyphaseFIRCore: Sendable {
     nextBranch = offset % up
   }
 
-  /// Outputs that `count` more inputs can complete, at most: `⌊count·up / down⌋ + 1`.
+  /// Outputs that `count` more inputs can complete, at most: `⌊count·up / down⌋ + 1` (0 for no input).
   @inlinable
   static func maximumOutputCount(forInputCount count: Int, up: Int, down: Int) -> Int {
-    count * up / down + 1
+    count == 0 ? 0 : count * up / down + 1
   }
 
   /// Consumes `input` and writes the outputs it completes, at most `limit`, to `output`; returns how many.

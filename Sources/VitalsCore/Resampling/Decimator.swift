@@ -31,7 +31,7 @@ public struct Decimator: Sendable {
     self.core = _PolyphaseFIRCore(taps: coefficients.map { Float($0) }, up: 1, down: factor, offset: 0)
   }
 
-  /// The largest number of outputs `count` more inputs can produce: `⌊count / factor⌋ + 1`.
+  /// The largest number of outputs `count` more inputs can produce: `⌊count / factor⌋ + 1`, 0 for no input.
   @inlinable
   public func maximumOutputCount(forInputCount count: Int) -> Int {
     _PolyphaseFIRCore.maximumOutputCount(forInputCount: count, up: 1, down: factor)

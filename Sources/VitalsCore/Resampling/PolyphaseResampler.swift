@@ -66,7 +66,7 @@ public struct PolyphaseResampler: Sendable {
   /// input at time `k·down / up + delay` has arrived (rounded down to a sample).
   public var delay: Double { Double(centre) / Double(up) }
 
-  /// The largest number of outputs `count` more inputs can produce: `⌊count·up / down⌋ + 1`.
+  /// The largest number of outputs `count` more inputs can produce: `⌊count·up / down⌋ + 1`, 0 for no input.
   @inlinable
   public func maximumOutputCount(forInputCount count: Int) -> Int {
     _PolyphaseFIRCore.maximumOutputCount(forInputCount: count, up: up, down: down)

@@ -41,14 +41,32 @@ public struct MovingSum: Sendable {
         position &+= 1
         if position == length {
           position = 0
-          sum = 0
-          for value in window { sum += Double(value) }
+          sum = Self.exactSum(UnsafeBufferPointer(window))
         }
         output[i] = Float(sum * scale)
       }
     }
     self.sum = sum
     self.position = position
+  }
+
+  /// The sum of `window` in `Double`, in four interleaved partial sums (a fixed order, so the result
+  /// depends only on the window's contents).
+  @inlinable
+  static func exactSum(_ window: UnsafeBufferPointer<Float>) -> Double {
+    var partial = SIMD4<Double>()
+    var i = 0
+    while i &+ 4 <= window.count {
+      partial += SIMD4(
+        Double(window[i]), Double(window[i &+ 1]), Double(window[i &+ 2]), Double(window[i &+ 3]))
+      i &+= 4
+    }
+    var sum = partial.sum()
+    while i < window.count {
+      sum += Double(window[i])
+      i &+= 1
+    }
+    return sum
   }
 
   /// The moving sums of `input`, carrying the state on.
