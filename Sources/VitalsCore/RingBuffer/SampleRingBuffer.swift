@@ -146,6 +146,7 @@ public struct SampleRingBuffer: ~Copyable {
     startSlot = (startSlot &+ n) & mask
     count &-= n
     oldestSampleIndex += Int64(n)
+    assert(checkInvariants())
   }
 
   /// Discards every sample; the next sample appended is still record index ``endSampleIndex``.
@@ -289,6 +290,12 @@ extension SampleRingBuffer {
       if n > firstCount { copy(channel, firstCount, base, n &- firstCount) }
     }
     count &+= n
+    assert(checkInvariants())
+  }
+
+  /// The layout invariants (debug builds only, through `assert`).
+  private func checkInvariants() -> Bool {
+    capacity.nonzeroBitCount == 1 && (0..<capacity).contains(startSlot) && (0...capacity).contains(count)
   }
 }
 
