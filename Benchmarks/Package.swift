@@ -9,7 +9,7 @@ let package = Package(
   name: "VitalsBenchmarks",
   platforms: [.macOS(.v15)],
   dependencies: [
-    .package(path: "../"),
+    .package(name: "Vitals", path: "../"),
     .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
   ],
   targets: suites.map { suite in
