@@ -39,9 +39,9 @@ public struct IrregularRhythmEpisode: Sendable, Equatable, Codable {
 ///    2000), and +∞ when A or B is 0 (no regularity at all). The interval is irregular when COSEn
 ///    exceeds ``Parameters/threshold``.
 /// 3. Irregular intervals cover their span of time; a dropped stretch between two irregular intervals
-///    is covered too, and so is a gap shorter than ``Parameters/bridgedGap`` between covered spans.
-///    Covered spans form episodes; episodes shorter than ``Parameters/minimumEpisodeDuration`` are not
-///    reported (they still count for segments).
+///    is covered too. Per-segment decisions use this coverage.
+/// 4. Episodes: covered spans joined across regular gaps shorter than ``Parameters/bridgedGap``;
+///    episodes shorter than ``Parameters/minimumEpisodeDuration`` are not reported.
 ///
 /// The defaults are the published ones (16 beats, r = 30 ms, threshold −1.4), not tuned to any record.
 /// Cost: O(N · W²) for N intervals and W beats per window.
@@ -97,7 +97,8 @@ public struct AtrialFibrillationDetector: Sendable {
     public var intervals: NNSeries
     /// Whether each of ``intervals`` lies in an irregular window.
     public var irregular: [Bool]
-    /// Covered time, as increasing, disjoint sample ranges (episodes before the minimum duration).
+    /// Covered time, as increasing, disjoint sample ranges (before gap bridging and the minimum
+    /// duration of episodes).
     public var coveredSamples: [Range<Int64>]
     /// Episodes of at least the minimum duration.
     public var episodes: [IrregularRhythmEpisode]
@@ -132,12 +133,11 @@ public struct AtrialFibrillationDetector: Sendable {
     }
     var covered: [Range<Int64>] = []
     var previousIrregularEnd: Int64? = nil
-    let bridge = Int64((parameters.bridgedGap * sampleRate).rounded())
     for k in 0..<n where irregular[k] {
       let end = Int64((series.endTimes[k] * sampleRate).rounded())
       let start = end - Int64((series.intervals[k] / 1000 * sampleRate).rounded())
       let from = previousIrregularEnd.map { Swift.min($0, start) } ?? start
-      if let last = covered.last, last.upperBound + bridge >= from {
+      if let last = covered.last, last.upperBound >= from {
         covered[covered.count - 1] = last.lowerBound..<end
       } else {
         covered.append(from..<end)
@@ -145,7 +145,16 @@ public struct AtrialFibrillationDetector: Sendable {
       previousIrregularEnd = end
       if k + 1 < n && !irregular[k + 1] { previousIrregularEnd = nil }
     }
-    let episodes = covered.map {
+    let bridge = Int64((parameters.bridgedGap * sampleRate).rounded())
+    var joined: [Range<Int64>] = []
+    for span in covered {
+      if let last = joined.last, last.upperBound + bridge >= span.lowerBound {
+        joined[joined.count - 1] = last.lowerBound..<span.upperBound
+      } else {
+        joined.append(span)
+      }
+    }
+    let episodes = joined.map {
       IrregularRhythmEpisode(startSample: $0.lowerBound, endSample: $0.upperBound, sampleRate: sampleRate)
     }
     .filter { $0.duration >= parameters.minimumEpisodeDuration }
