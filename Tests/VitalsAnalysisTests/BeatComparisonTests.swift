@@ -1,5 +1,6 @@
 import Testing
 import VitalsAnalysis
+import VitalsTestSupport
 
 @Suite("Beat-by-beat comparison")
 struct BeatComparisonTests {
@@ -146,5 +147,42 @@ struct SplitMix64: RandomNumberGenerator {
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
     z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
     return z ^ (z >> 31)
+  }
+}
+
+/// `Fixtures/scoring/compare_annotations.json`, written by `Fixtures/generate/scoring.py`.
+struct CompareAnnotationsReference: Decodable {
+  struct Case: Decodable {
+    var name: String
+    var reference: [Int64]
+    var test: [Int64]
+    var truePositives: Int
+    var falseNegatives: Int
+    var falsePositives: Int
+  }
+  var sampleRate: Double
+  var window: Int64
+  var cases: [Case]
+
+  static let shared: CompareAnnotationsReference = try! TestData.decodeFixture(
+    CompareAnnotationsReference.self, "scoring/compare_annotations.json")
+}
+
+@Suite("Beat comparison against wfdb-python")
+struct CompareAnnotationsTests {
+  @Test(
+    "Counts equal wfdb.processing.compare_annotations on synthetic records",
+    arguments: CompareAnnotationsReference.shared.cases.map(\.name))
+  func counts(name: String) {
+    let reference = CompareAnnotationsReference.shared
+    let entry = reference.cases.first { $0.name == name }!
+    #expect(BeatComparison.windowSamples(0.150, sampleRate: reference.sampleRate) == reference.window)
+    let score = BeatComparison.score(
+      reference: entry.reference, test: entry.test, sampleRate: reference.sampleRate)
+    #expect(
+      score
+        == BeatScore(
+          truePositives: entry.truePositives, falseNegatives: entry.falseNegatives,
+          falsePositives: entry.falsePositives))
   }
 }
