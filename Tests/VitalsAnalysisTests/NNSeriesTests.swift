@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import VitalsAnalysis
 
@@ -41,5 +42,38 @@ struct NNSeriesTests {
     #expect(artefacts.allBeats.allSatisfy { (60...62).contains($0) })
     let nn = NNSeries(beats: beats, sampleRate: 1000, excludingBeats: artefacts.allBeats)
     #expect(nn.intervals.allSatisfy { $0 >= 800 && $0 <= 820 })
+  }
+}
+
+@Suite("HRV analysis pipeline")
+struct HRVAnalysisTests {
+  @Test("Artefacts leave the NN series before the indices are computed")
+  func pipeline() throws {
+    let reference = HRVReference.series("ectopic-16min-360Hz")
+    let analysis = HRVAnalysis(beats: reference.peaks, sampleRate: reference.samplingRate)
+    #expect(analysis.beatCount == reference.peaks.count)
+    #expect(analysis.artefacts.ectopic == reference.artifacts["ectopic"])
+    let expected = NNSeries(
+      beats: reference.peaks, sampleRate: reference.samplingRate, excludingBeats: analysis.artefacts.allBeats)
+    #expect(analysis.intervals == expected)
+    #expect(analysis.time == HRVTimeDomain(expected))
+    // Dropping the ectopic intervals lowers RMSSD below that of the raw RR series.
+    let raw = HRVAnalysis(beats: reference.peaks, sampleRate: reference.samplingRate, detectArtefacts: false)
+    #expect(raw.artefacts.isEmpty)
+    #expect(analysis.time.rmssd < raw.time.rmssd)
+    let encoder = JSONEncoder()
+    encoder.nonConformingFloatEncodingStrategy = .convertToString(
+      positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+    let data = try encoder.encode(analysis)
+    #expect(try JSONDecoder.lenient.decode(HRVAnalysis.self, from: data).time.sdnn == analysis.time.sdnn)
+  }
+}
+
+extension JSONDecoder {
+  static var lenient: JSONDecoder {
+    let decoder = JSONDecoder()
+    decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+      positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+    return decoder
   }
 }
