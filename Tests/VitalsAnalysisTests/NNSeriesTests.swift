@@ -77,3 +77,27 @@ extension JSONDecoder {
     return decoder
   }
 }
+
+@Suite("HRV edge cases")
+struct HRVEdgeCaseTests {
+  @Test("Too few intervals give NaN, never a trap", arguments: [0, 1, 2, 3])
+  func tooFew(beatCount: Int) {
+    let beats = (0..<beatCount).map { Int64($0) * 800 }
+    let analysis = HRVAnalysis(beats: beats, sampleRate: 1000)
+    #expect(analysis.time.sdnn.isNaN == (beatCount < 3))
+    #expect(analysis.time.sdann1.isNaN)
+    #expect(analysis.nonlinear.sd1.isNaN)
+    #expect(analysis.nonlinear.sampEn.isNaN)
+    #expect(analysis.nonlinear.dfaAlpha1.isNaN)
+    #expect(analysis.time.meanNN.isNaN == (beatCount < 2))
+  }
+
+  @Test("Entropies of a constant and of a strictly increasing series")
+  func entropies() {
+    let constant = Entropies([Double](repeating: 5, count: 50), dimension: 2, tolerance: 0.1)
+    #expect(constant.sample == 0)
+    #expect(abs(constant.approximate) < 1e-12)
+    let ramp = Entropies((0..<50).map(Double.init), dimension: 2, tolerance: 0.1)
+    #expect(ramp.sample == -.infinity)  // no m-matches: NeuroKit2 returns −inf
+  }
+}

@@ -11,7 +11,7 @@ import Foundation
 ///   (m + 1)-vectors match (A/B within 1e-8 of 0), −∞ when no m-vectors match (B/((N−m)(N−m−1)) within
 ///   1e-8 of 0), mirroring NeuroKit2.
 ///
-/// O(N²) time with an early exit on the first differing coordinate, O(N) memory; unitless results.
+/// O(N²) time (one comparison per pair of samples, whatever m), O(N) memory; unitless results.
 public struct Entropies: Sendable, Equatable, Codable {
   /// Approximate entropy; NaN when N ≤ m + 1.
   public var approximate: Double
@@ -33,20 +33,26 @@ public struct Entropies: Sendable, Equatable, Codable {
     var longCounts = [Int](repeating: 1, count: n - m)
     var shortPairs = 0  // unordered matching pairs of m-vectors, both among the first n − m
     var longPairs = 0
+    // For each lag d, a run of consecutive coordinates t with |x[t] − x[t + d]| ≤ r of length ≥ m
+    // ending at t means the m-vectors at t − m + 1 and t − m + 1 + d match; ≥ m + 1, the (m + 1)-vectors
+    // at t − m and t − m + d. One comparison per pair of samples instead of up to m + 1 per vector pair.
     x.withUnsafeBufferPointer { x in
-      for i in 0..<(n - m) {
-        for j in (i + 1)...(n - m) {
-          var k = 0
-          while k < m && abs(x[i + k] - x[j + k]) <= r { k += 1 }
-          guard k == m else { continue }
-          shortCounts[i] += 1
-          shortCounts[j] += 1
-          guard j < n - m else { continue }
-          shortPairs += 1
-          if abs(x[i + m] - x[j + m]) <= r {
-            longPairs += 1
-            longCounts[i] += 1
-            longCounts[j] += 1
+      shortCounts.withUnsafeMutableBufferPointer { shortCounts in
+        longCounts.withUnsafeMutableBufferPointer { longCounts in
+          for d in 1..<n {
+            var run = 0
+            for t in 0..<(n - d) {
+              run = abs(x[t] - x[t + d]) <= r ? run + 1 : 0
+              guard run >= m else { continue }
+              let i = t - m + 1
+              shortCounts[i] += 1
+              shortCounts[i + d] += 1
+              if i + d < n - m { shortPairs += 1 }
+              guard run > m else { continue }
+              longPairs += 1
+              longCounts[i - 1] += 1
+              longCounts[i - 1 + d] += 1
+            }
           }
         }
       }
