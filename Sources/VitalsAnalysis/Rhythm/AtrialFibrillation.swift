@@ -37,13 +37,17 @@ public struct IrregularRhythmEpisode: Sendable, Equatable, Codable {
 ///    (shifted inside the series at its ends) gives COSEn = SampEn(m = 1, r) + ln(2r) − ln(mean RR),
 ///    r and the mean in seconds; SampEn = −ln(A/B) over the first N − 1 templates (Richman & Moorman
 ///    2000), and +∞ when A or B is 0 (no regularity at all). The interval is irregular when COSEn
-///    exceeds ``Parameters/threshold``.
+///    exceeds ``Parameters/threshold`` and the window's normalised RMSSD (RMSSD / mean RR, after Dash
+///    et al. 2009, "Automatic real time detection of atrial fibrillation", Ann Biomed Eng 37:1701)
+///    exceeds ``Parameters/minimumNormalisedRMSSD``: large but slow sinus-arrhythmia swings alone can
+///    push 16-beat COSEn over its threshold, while fibrillation is also irregular beat to beat.
 /// 3. Irregular intervals cover their span of time; a dropped stretch between two irregular intervals
 ///    is covered too. Per-segment decisions use this coverage.
 /// 4. Episodes: covered spans joined across regular gaps shorter than ``Parameters/bridgedGap``;
 ///    episodes shorter than ``Parameters/minimumEpisodeDuration`` are not reported.
 ///
-/// The defaults are the published ones (16 beats, r = 30 ms, threshold −1.4), not tuned to any record.
+/// The COSEn settings are Lake & Moorman's (16 beats, r = 30 ms, threshold −1.4); none of the defaults
+/// was tuned to a record.
 /// Cost: O(N · W²) for N intervals and W beats per window.
 public struct AtrialFibrillationDetector: Sendable {
   /// Detector settings.
@@ -54,6 +58,9 @@ public struct AtrialFibrillationDetector: Sendable {
     public var tolerance = 0.030
     /// COSEn above which a window is irregular.
     public var threshold = -1.4
+    /// Normalised RMSSD (RMSSD / mean RR of the window) a window must also exceed to be irregular; 0
+    /// turns the condition off. 0.1 is the order of the nRMSSD threshold of Dash et al. (2009).
+    public var minimumNormalisedRMSSD = 0.1
     /// Whether to drop the intervals around Lipponen–Tarvainen artefact beats first.
     public var excludeArtefacts = true
     /// Regular stretches shorter than this between irregular ones are bridged, in seconds.
@@ -89,6 +96,18 @@ public struct AtrialFibrillationDetector: Sendable {
     guard a > 0 && b > 0 else { return .infinity }
     let mean = x.reduce(0, +) / Double(x.count)
     return -log(Double(a) / Double(b)) + log(2 * r) - log(mean)
+  }
+
+  /// RMSSD / mean of `rr` (unitless); NaN for fewer than 2 intervals.
+  public static func normalisedRMSSD(_ rr: ArraySlice<Double>) -> Double {
+    guard rr.count >= 2 else { return .nan }
+    var squares = 0.0
+    for k in rr.indices.dropFirst() {
+      let d = rr[k] - rr[k - 1]
+      squares += d * d
+    }
+    let mean = rr.reduce(0, +) / Double(rr.count)
+    return (squares / Double(rr.count - 1)).squareRoot() / mean
   }
 
   /// The result of ``analyse(beats:sampleRate:)``.
@@ -127,8 +146,10 @@ public struct AtrialFibrillationDetector: Sendable {
     if n >= width {
       for k in 0..<n {
         let low = Swift.max(0, Swift.min(k - width / 2, n - width))
-        let value = Self.coefficientOfSampleEntropy(rr[low..<(low + width)], tolerance: parameters.tolerance)
-        irregular[k] = value > parameters.threshold
+        let window = rr[low..<(low + width)]
+        irregular[k] =
+          Self.coefficientOfSampleEntropy(window, tolerance: parameters.tolerance) > parameters.threshold
+          && Self.normalisedRMSSD(window) > parameters.minimumNormalisedRMSSD
       }
     }
     var covered: [Range<Int64>] = []
