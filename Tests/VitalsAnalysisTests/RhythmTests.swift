@@ -75,6 +75,27 @@ struct RhythmTests {
     #expect(score.specificity >= 0.9)
   }
 
+  @Test("Bigeminy and trigeminy with varying coupling are repeating patterns, not AF", arguments: [2, 3])
+  func geminy(period: Int) {
+    var generator = SplitMix64(seed: UInt64(period))
+    var rr: [Double] = []
+    while rr.count < 600 {
+      // Premature beats with a varying coupling interval and a full compensatory pause: single
+      // intervals vary widely, each N-to-N cycle does not.
+      let cycle = 0.9 + 0.05 * sin(Double(rr.count) / 30)
+      let premature = Double.random(in: 0.45...0.75, using: &generator) * cycle
+      let pair = [premature, 2 * cycle - premature]
+      rr += period == 2 ? pair : [cycle] + pair
+    }
+    let beats = Self.beats(rr)
+    #expect(AtrialFibrillationDetector().analyse(beats: beats, sampleRate: Self.rate).episodes.isEmpty)
+    var withoutExclusion = AtrialFibrillationDetector.Parameters()
+    withoutExclusion.excludeArtefacts = false
+    let kept = AtrialFibrillationDetector(parameters: withoutExclusion).analyse(
+      beats: beats, sampleRate: Self.rate)
+    #expect(kept.episodes.isEmpty)
+  }
+
   @Test("COSEn by hand")
   func cosenByHand() {
     // Intervals 1, 1, 2, 1, 1 s with r = 0.1 s: templates x0…x3 = 1, 1, 2, 1.
