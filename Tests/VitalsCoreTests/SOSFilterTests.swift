@@ -164,14 +164,15 @@ let chunkSizeArguments: [Int?] = [1, 2, 7, 64, 1000, nil]
     #expect(filter.filtered(testSignal(20)).allSatisfy { $0.isFinite })
   }
 
-  /// SciPy's `sosfilt` loop, written plainly: the reference for the fused kernels.
+  /// SciPy's `sosfilt` loop written plainly, with the kernel's order of additions: the reference for the
+  /// fused kernels.
   func directForm(_ design: SecondOrderSections, _ signal: [Float]) -> [Float] {
     var state = [Double](repeating: 0, count: 2 * design.sections.count)
     return signal.map { sample in
       var x = Double(sample)
       for (index, s) in design.sections.enumerated() {
         let y = s.b0 * x + state[2 * index]
-        state[2 * index] = s.b1 * x - s.a1 * y + state[2 * index + 1]
+        state[2 * index] = (s.b1 * x + state[2 * index + 1]) - s.a1 * y
         state[2 * index + 1] = s.b2 * x - s.a2 * y
         x = y
       }

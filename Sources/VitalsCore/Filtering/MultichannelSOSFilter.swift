@@ -71,7 +71,8 @@ public struct MultichannelSOSFilter: Sendable {
   }
 
   /// Filters interleaved frames (`input[frame · channelCount + channel]`) into `output`, advancing the
-  /// state. `output` may be the same memory as `input`.
+  /// state. `output` may be the same memory as `input`. Groups of eight consecutive channels are loaded
+  /// and stored as vectors straight from the frames; a smaller remainder goes through a transposing scratch.
   public mutating func process(
     interleaved input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>
   ) {
@@ -105,16 +106,15 @@ public struct MultichannelSOSFilter: Sendable {
     let count = channels[0].count
     precondition(channels.allSatisfy { $0.count == count }, "every channel holds the same number of samples")
     guard count > 0 else { return }
-    // Contiguous scratch in frames of channels, filtered in place, keeps the lanes' loads local.
-    var frames = [Float](unsafeUninitializedCapacity: count * channelCount) { buffer, initialized in
-      for (channel, samples) in channels.enumerated() {
-        for index in 0..<count { buffer[index * channelCount + channel] = samples[index] }
+    var samples = channels.flatMap { $0 }
+    samples.withUnsafeMutableBufferPointer { samples in
+      let buffers = (0..<channelCount).map { channel in
+        UnsafeMutableBufferPointer(rebasing: samples[(channel * count)..<(channel * count + count)])
       }
-      initialized = count * channelCount
+      process(planar: buffers.map { UnsafeBufferPointer($0) }, into: buffers)
     }
-    frames.withUnsafeMutableBufferPointer { process(interleaved: UnsafeBufferPointer($0), into: $0) }
     for channel in 0..<channelCount {
-      for index in 0..<count { channels[channel][index] = frames[index * channelCount + channel] }
+      channels[channel] = Array(samples[(channel * count)..<(channel * count + count)])
     }
   }
 
@@ -137,17 +137,12 @@ public struct MultichannelSOSFilter: Sendable {
     _ cascade: inout LaneCascade<L>, channels: Range<Int>, _ frames: Int, _ stride: Int,
     _ input: (Int) -> UnsafePointer<Float>, _ output: (Int) -> UnsafeMutablePointer<Float>
   ) {
-    withUnsafeTemporaryAllocation(of: UnsafePointer<Float>.self, capacity: L.laneCount) { inputs in
-      withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<Float>.self, capacity: L.laneCount) { outputs in
-        for lane in 0..<L.laneCount {
-          let channel = min(channels.lowerBound + lane, channels.upperBound - 1)
-          inputs.initializeElement(at: lane, to: input(channel))
-          outputs.initializeElement(at: lane, to: output(channel))
-        }
-        cascade.run(
-          count: frames, stride: stride, inputs: inputs.baseAddress!,
-          outputs: UnsafePointer(outputs.baseAddress!))
-      }
+    let first = channels.lowerBound
+    // Interleaved channels of a full group are consecutive floats: vector loads straight from the frames.
+    if L.laneCount == 1 || (channels.count == L.laneCount && stride > 1) {
+      cascade.run(frames: input(first), stride: stride, count: frames, into: output(first))
+    } else {
+      cascade.run(count: frames, stride: stride, inputs: channels.map(input), outputs: channels.map(output))
     }
   }
 }

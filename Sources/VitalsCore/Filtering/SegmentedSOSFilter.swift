@@ -103,29 +103,25 @@ public struct SegmentedSOSFilter: Sendable {
       return
     }
     let segment = (count + lanes - 1) / lanes
-    let padded = warmUp + lanes * segment
-    // Sample i sits at warmUp + i, with zeros before (lane 0's warm-up) and after (the last segment's end).
-    var source = [Float](repeating: 0, count: padded)
-    var destination = [Float](repeating: 0, count: padded)
-    source.withUnsafeMutableBufferPointer { source in
-      _ = UnsafeMutableBufferPointer(rebasing: source[warmUp..<(warmUp + count)]).initialize(from: input)
-      destination.withUnsafeMutableBufferPointer { destination in
-        withUnsafeTemporaryAllocation(of: UnsafePointer<Float>.self, capacity: lanes) { inputs in
-          withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<Float>.self, capacity: lanes) { outputs in
-            for lane in 0..<lanes {
-              inputs.initializeElement(at: lane, to: UnsafePointer(source.baseAddress! + lane * segment))
-              outputs.initializeElement(at: lane, to: destination.baseAddress! + lane * segment)
-            }
-            // Lane k's warm-up outputs land on lane k − 1's segment S steps before lane k − 1 writes
-            // its own values there, so every kept output is the lane's after its warm-up.
-            var cascade = LaneCascade<SIMD8<Double>>(design)
-            cascade.run(
-              count: warmUp + segment, stride: 1, inputs: inputs.baseAddress!,
-              outputs: UnsafePointer(outputs.baseAddress!))
-          }
+    let steps = warmUp + segment
+    // Frame j holds sample k·S + j − warmUp of every segment k in lane k (zero outside the signal): the
+    // lanes are consecutive floats, loaded and stored as vectors.
+    withUnsafeTemporaryAllocation(of: Float.self, capacity: steps * lanes) { frames in
+      let source = input.baseAddress!
+      for lane in 0..<lanes {
+        let first = lane * segment - warmUp
+        for step in 0..<steps {
+          let index = first + step
+          frames[step * lanes + lane] = index >= 0 && index < count ? source[index] : 0
         }
       }
-      _ = output.initialize(from: destination[warmUp..<(warmUp + count)])
+      var cascade = LaneCascade<SIMD8<Double>>(design)
+      cascade.run(frames: frames.baseAddress!, stride: lanes, count: steps, into: frames.baseAddress!)
+      for lane in 0..<lanes {
+        for index in (lane * segment)..<min(lane * segment + segment, count) {
+          output[index] = frames[(index - lane * segment + warmUp) * lanes + lane]
+        }
+      }
     }
   }
 
