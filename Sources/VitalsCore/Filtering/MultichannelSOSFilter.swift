@@ -1,10 +1,11 @@
 /// One IIR filter applied to several channels at once, the channels running in the SIMD lanes of `Double`
-/// vectors: 3 accelerometer axes, 2 PPG channels, 8 or 12 ECG leads.
+/// (or `Float`) vectors: 3 accelerometer axes, 2 PPG channels, 8 or 12 ECG leads.
 ///
-/// Channels are grouped eight to a `SIMD8<Double>`; the remainder runs in one `SIMD8`, `SIMD4`, `SIMD2` or
-/// scalar group (3 channels: one `SIMD4` with a spare lane). Each channel's output and state are bit for
-/// bit those of an ``SOSFilter`` on that channel alone, and, like it, chunks of any size give the output of
-/// the whole. Samples come planar (one buffer per channel) or interleaved (frames of `channelCount`
+/// Channels are grouped eight to a `SIMD8` vector; the remainder runs in one `SIMD8`, `SIMD4`, `SIMD2` or
+/// scalar group (3 channels: one `SIMD4` with a spare lane). In ``SOSPrecision/double`` precision (the
+/// default) each channel's output and state are bit for bit those of an ``SOSFilter`` on that channel
+/// alone; in ``SOSPrecision/single`` they are those of the same recurrence in `Float`. Either way chunks
+/// of any size give the output of the whole. Samples come planar (one buffer per channel) or interleaved (frames of `channelCount`
 /// samples); the kernel gathers and scatters the lanes itself.
 ///
 /// NaN or infinite input poisons only its own channel's state (see ``SOSFilter``).
@@ -13,61 +14,65 @@ public struct MultichannelSOSFilter: Sendable {
   public let design: SecondOrderSections
   /// Channels filtered.
   public let channelCount: Int
-  private var eights: [LaneCascade<SIMD8<Double>>] = []
-  private var four: LaneCascade<SIMD4<Double>>?
-  private var two: LaneCascade<SIMD2<Double>>?
-  private var one: LaneCascade<Double>?
+  /// The precision of the state and arithmetic.
+  public let precision: SOSPrecision
+  /// Lane groups covering the channels in order.
+  private var groups: [any ChannelLanes]
 
   /// A filter at rest (zero state) for `channelCount` channels.
-  public init(_ design: SecondOrderSections, channelCount: Int) {
+  public init(_ design: SecondOrderSections, channelCount: Int, precision: SOSPrecision = .double) {
     precondition(channelCount > 0, "a multichannel filter has at least one channel, got \(channelCount)")
     self.design = design
     self.channelCount = channelCount
-    var remaining = channelCount
-    while remaining >= 5 {
-      eights.append(LaneCascade(design))
-      remaining -= min(remaining, 8)
-    }
-    switch remaining {
-    case 3, 4: four = LaneCascade(design)
-    case 2: two = LaneCascade(design)
-    case 1: one = LaneCascade(design)
-    default: break
+    self.precision = precision
+    switch precision {
+    case .double: groups = Self.groups(of: Double.self, design, channelCount)
+    case .single: groups = Self.groups(of: Float.self, design, channelCount)
     }
   }
 
-  /// First channel of the group after the eight-lane groups.
-  private var tailStart: Int { min(8 * eights.count, channelCount) }
+  /// Eight channels to a group while five or more remain (the last of them maybe partly filled), then one
+  /// group of four (for 3–4 left), two or one.
+  private static func groups<S: LaneScalar>(
+    of _: S.Type, _ design: SecondOrderSections, _ channelCount: Int
+  ) -> [any ChannelLanes] {
+    var groups: [any ChannelLanes] = []
+    var start = 0
+    while channelCount - start >= 5 {
+      let end = min(start + 8, channelCount)
+      groups.append(ChannelGroup<SIMD8<S>>(design, channels: start..<end))
+      start = end
+    }
+    let tail = start..<channelCount
+    switch tail.count {
+    case 3, 4: groups.append(ChannelGroup<SIMD4<S>>(design, channels: tail))
+    case 2: groups.append(ChannelGroup<SIMD2<S>>(design, channels: tail))
+    case 1: groups.append(ChannelGroup<S>(design, channels: tail))
+    default: break
+    }
+    return groups
+  }
+
+  private func groupIndex(of channel: Int) -> Int {
+    precondition((0..<channelCount).contains(channel), "channel \(channel) out of 0..<\(channelCount)")
+    return groups.firstIndex { $0.channels.contains(channel) }!
+  }
 
   /// The state of `channel` in SciPy's `zi` layout (`[z0, z1]` per section).
   public func state(ofChannel channel: Int) -> [Double] {
-    precondition((0..<channelCount).contains(channel), "channel \(channel) out of 0..<\(channelCount)")
-    if channel < tailStart { return eights[channel / 8].state(lane: channel % 8) }
-    let lane = channel - tailStart
-    if let four { return four.state(lane: lane) }
-    if let two { return two.state(lane: lane) }
-    return one!.state(lane: lane)
+    let group = groups[groupIndex(of: channel)]
+    return group.state(lane: channel - group.channels.lowerBound)
   }
 
-  /// Sets the state of `channel` from SciPy's `zi` layout.
+  /// Sets the state of `channel` from SciPy's `zi` layout (rounded to `Float` in single precision).
   public mutating func setState(_ state: [Double], ofChannel channel: Int) {
-    precondition((0..<channelCount).contains(channel), "channel \(channel) out of 0..<\(channelCount)")
-    if channel < tailStart {
-      eights[channel / 8].setState(state, lane: channel % 8)
-      return
-    }
-    let lane = channel - tailStart
-    four?.setState(state, lane: lane)
-    two?.setState(state, lane: lane)
-    one?.setState(state, lane: lane)
+    let index = groupIndex(of: channel)
+    groups[index].setState(state, lane: channel - groups[index].channels.lowerBound)
   }
 
   /// Returns every channel to rest (zero state).
   public mutating func reset() {
-    for index in eights.indices { eights[index].reset() }
-    four?.reset()
-    two?.reset()
-    one?.reset()
+    for index in groups.indices { groups[index].reset() }
   }
 
   /// Filters interleaved frames (`input[frame · channelCount + channel]`) into `output`, advancing the
@@ -122,23 +127,62 @@ public struct MultichannelSOSFilter: Sendable {
     frames: Int, stride: Int, input: (Int) -> UnsafePointer<Float>,
     output: (Int) -> UnsafeMutablePointer<Float>
   ) {
-    for index in eights.indices {
-      Self.run(
-        &eights[index], channels: (8 * index)..<min(8 * index + 8, channelCount), frames, stride, input,
-        output)
+    for index in groups.indices {
+      groups[index].run(frames: frames, stride: stride, input: input, output: output)
     }
-    let tail = tailStart..<channelCount
-    if four != nil { Self.run(&four!, channels: tail, frames, stride, input, output) }
-    if two != nil { Self.run(&two!, channels: tail, frames, stride, input, output) }
-    if one != nil { Self.run(&one!, channels: tail, frames, stride, input, output) }
+  }
+}
+
+/// The precision in which a lane filter keeps its state and does its arithmetic.
+public enum SOSPrecision: Sendable, Hashable {
+  /// `Double` state: bit for bit the one-lane ``SOSFilter``, accurate for any stable design. Eight
+  /// channels take two 256-bit registers per operation.
+  case double
+  /// `Float` state and coefficients rounded to `Float`: twice the lanes per register, so about twice the
+  /// throughput, at the price of `Float` rounding inside the recurrence. Rounding errors are amplified
+  /// as poles approach `z = 1`: fine for bands well inside the unit circle (a 5–15 Hz QRS band-pass at
+  /// 250 Hz, a 3 Hz accelerometer low-pass at 50 Hz: within 1e-5 of the signal's scale, tested), not for
+  /// sub-hertz high-passes at hundreds of hertz (2e-4 for 0.5 Hz at 500 Hz, order 4). Check against the
+  /// `double` path before choosing it.
+  case single
+}
+
+/// One group of channels in the lanes of `L`, behind an existential so that a filter can mix widths.
+protocol ChannelLanes: Sendable {
+  var channels: Range<Int> { get }
+  func state(lane: Int) -> [Double]
+  mutating func setState(_ state: [Double], lane: Int)
+  mutating func reset()
+  mutating func run(
+    frames: Int, stride: Int, input: (Int) -> UnsafePointer<Float>,
+    output: (Int) -> UnsafeMutablePointer<Float>)
+}
+
+struct ChannelGroup<L: SOSLanes>: ChannelLanes {
+  var cascade: LaneCascade<L>
+  let channels: Range<Int>
+
+  init(_ design: SecondOrderSections, channels: Range<Int>) {
+    precondition(
+      channels.count <= L.laneCount, "\(channels.count) channels do not fit in \(L.laneCount) lanes")
+    self.cascade = LaneCascade(design)
+    self.channels = channels
   }
 
-  private static func run<L: SOSLanes>(
-    _ cascade: inout LaneCascade<L>, channels: Range<Int>, _ frames: Int, _ stride: Int,
-    _ input: (Int) -> UnsafePointer<Float>, _ output: (Int) -> UnsafeMutablePointer<Float>
+  func state(lane: Int) -> [Double] { cascade.state(lane: lane) }
+
+  mutating func setState(_ state: [Double], lane: Int) { cascade.setState(state, lane: lane) }
+
+  mutating func reset() { cascade.reset() }
+
+  /// Channel `c` of frame `n` is `input(c)[n·stride]`. With interleaved frames (`stride > 1`) a full group's
+  /// channels are consecutive floats: vector loads straight from the frames; otherwise the lanes go through
+  /// a transposing scratch.
+  mutating func run(
+    frames: Int, stride: Int, input: (Int) -> UnsafePointer<Float>,
+    output: (Int) -> UnsafeMutablePointer<Float>
   ) {
     let first = channels.lowerBound
-    // Interleaved channels of a full group are consecutive floats: vector loads straight from the frames.
     if L.laneCount == 1 || (channels.count == L.laneCount && stride > 1) {
       cascade.run(frames: input(first), stride: stride, count: frames, into: output(first))
     } else {

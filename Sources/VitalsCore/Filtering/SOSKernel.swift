@@ -1,12 +1,15 @@
-/// The values a cascade runs on: one channel (`Double`) or one channel per lane of a SIMD vector of
-/// `Double`. Every lane performs exactly the scalar operations, in the same order, so a lane's output is
-/// bit-identical to the one-channel path's (Swift does not contract `a * b + c` into a fused multiply-add).
+/// The values a cascade runs on: one channel (`Double` or `Float`) or one channel per lane of a SIMD vector
+/// of them. Every lane performs exactly the scalar operations, in the same order, so a lane's output is
+/// bit-identical to the one-channel path's in the same precision (Swift does not contract `a * b + c` into
+/// a fused multiply-add).
 protocol SOSLanes: Sendable {
+  /// The precision of the state and the arithmetic.
+  associatedtype Scalar: BinaryFloatingPoint
   /// Lanes in a value.
   static var laneCount: Int { get }
-  init(repeating value: Double)
-  subscript(lane lane: Int) -> Double { get set }
-  /// Widens `laneCount` consecutive `Float`s (unaligned) into the lanes.
+  init(repeating value: Scalar)
+  subscript(lane lane: Int) -> Scalar { get set }
+  /// Converts `laneCount` consecutive `Float`s (unaligned) into the lanes.
   init(widening floats: UnsafePointer<Float>)
   /// Rounds the lanes to `Float` and stores them at `laneCount` consecutive (unaligned) places.
   func storeRounded(to floats: UnsafeMutablePointer<Float>)
@@ -15,33 +18,39 @@ protocol SOSLanes: Sendable {
   static func * (lhs: Self, rhs: Self) -> Self
 }
 
-extension Double: SOSLanes {
+/// A precision a cascade can keep its state in, as one lane: `Double` or `Float`.
+protocol LaneScalar: SOSLanes, BinaryFloatingPoint, SIMDScalar, Codable where Scalar == Self {}
+
+extension LaneScalar {
   static var laneCount: Int { 1 }
 
-  init(repeating value: Double) { self = value }
+  init(repeating value: Self) { self = value }
 
-  subscript(lane lane: Int) -> Double {
+  subscript(lane lane: Int) -> Self {
     get { self }
     set { self = newValue }
   }
 
   @inline(__always)
-  init(widening floats: UnsafePointer<Float>) { self = Double(floats.pointee) }
+  init(widening floats: UnsafePointer<Float>) { self.init(floats.pointee) }
 
   @inline(__always)
   func storeRounded(to floats: UnsafeMutablePointer<Float>) { floats.pointee = Float(self) }
 }
 
-extension SOSLanes where Self: SIMD, Scalar == Double {
+extension Double: LaneScalar {}
+extension Float: LaneScalar {}
+
+extension SOSLanes where Self: SIMD {
   static var laneCount: Int { scalarCount }
 
-  subscript(lane lane: Int) -> Double {
+  subscript(lane lane: Int) -> Scalar {
     get { self[lane] }
     set { self[lane] = newValue }
   }
 }
 
-extension SIMD2: SOSLanes where Scalar == Double {
+extension SIMD2: SOSLanes where Scalar: LaneScalar {
   @inline(__always)
   init(widening floats: UnsafePointer<Float>) {
     self.init(UnsafeRawPointer(floats).loadUnaligned(as: SIMD2<Float>.self))
@@ -53,7 +62,7 @@ extension SIMD2: SOSLanes where Scalar == Double {
   }
 }
 
-extension SIMD4: SOSLanes where Scalar == Double {
+extension SIMD4: SOSLanes where Scalar: LaneScalar {
   @inline(__always)
   init(widening floats: UnsafePointer<Float>) {
     self.init(UnsafeRawPointer(floats).loadUnaligned(as: SIMD4<Float>.self))
@@ -65,7 +74,7 @@ extension SIMD4: SOSLanes where Scalar == Double {
   }
 }
 
-extension SIMD8: SOSLanes where Scalar == Double {
+extension SIMD8: SOSLanes where Scalar: LaneScalar {
   @inline(__always)
   init(widening floats: UnsafePointer<Float>) {
     self.init(UnsafeRawPointer(floats).loadUnaligned(as: SIMD8<Float>.self))
@@ -88,11 +97,11 @@ struct LaneSection<L: SOSLanes> {
   var z0, z1: L
 
   init(_ section: SecondOrderSections.Section) {
-    b0 = L(repeating: section.b0)
-    b1 = L(repeating: section.b1)
-    b2 = L(repeating: section.b2)
-    a1 = L(repeating: section.a1)
-    a2 = L(repeating: section.a2)
+    b0 = L(repeating: L.Scalar(section.b0))
+    b1 = L(repeating: L.Scalar(section.b1))
+    b2 = L(repeating: L.Scalar(section.b2))
+    a1 = L(repeating: L.Scalar(section.a1))
+    a2 = L(repeating: L.Scalar(section.a2))
     z0 = L(repeating: 0)
     z1 = L(repeating: 0)
   }
@@ -227,7 +236,7 @@ struct LaneCascade<L: SOSLanes> {
 
   /// The state of lane `lane` in SciPy's `zi` layout (`[z0, z1]` per real section).
   func state(lane: Int) -> [Double] {
-    sections[..<sectionCount].flatMap { [$0.z0[lane: lane], $0.z1[lane: lane]] }
+    sections[..<sectionCount].flatMap { [Double($0.z0[lane: lane]), Double($0.z1[lane: lane])] }
   }
 
   /// Sets the state of lane `lane` from SciPy's `zi` layout.
@@ -235,8 +244,8 @@ struct LaneCascade<L: SOSLanes> {
     precondition(
       state.count == 2 * sectionCount, "state holds 2 values per section, expected \(2 * sectionCount)")
     for index in 0..<sectionCount {
-      sections[index].z0[lane: lane] = state[2 * index]
-      sections[index].z1[lane: lane] = state[2 * index + 1]
+      sections[index].z0[lane: lane] = L.Scalar(state[2 * index])
+      sections[index].z1[lane: lane] = L.Scalar(state[2 * index + 1])
     }
   }
 }

@@ -54,15 +54,16 @@ extension SecondOrderSections {
   }
 }
 
-/// A long single channel filtered as eight overlapping segments in the lanes of a `SIMD8<Double>`: the
-/// output of a causal ``SOSFilter`` started at rest on the whole signal, computed up to eight times faster
-/// on one core.
+/// A long single channel filtered as eight overlapping segments in the lanes of a `SIMD8` vector: the
+/// output of a causal ``SOSFilter`` started at rest on the whole signal, computed several times faster on
+/// one core.
 ///
 /// Segment `k` covers samples `[k·S, (k + 1)·S)` with `S = ⌈n/8⌉`; its lane starts at rest ``warmUp`` samples
 /// earlier and its warm-up outputs are discarded. The first segment is exact; each later one differs from
 /// the one-lane path by at most `tolerance · Σ|h| · max|x|` (see
-/// ``SecondOrderSections/settlingLength(tolerance:)``), below `Float` resolution at the default tolerance.
-/// Signals shorter than `8 · warmUp` take the one-lane path.
+/// ``SecondOrderSections/settlingLength(tolerance:)``), below `Float` resolution at the default tolerance,
+/// in ``SOSPrecision/double`` precision; ``SOSPrecision/single`` adds the `Float` rounding of the
+/// recurrence. Signals shorter than `8 · warmUp` take the one-lane path.
 ///
 /// This is a batch operation: it has no state between calls, so it suits whole recordings, not streams.
 public struct SegmentedSOSFilter: Sendable {
@@ -70,25 +71,28 @@ public struct SegmentedSOSFilter: Sendable {
   public let design: SecondOrderSections
   /// Samples each segment's lane runs before its segment starts.
   public let warmUp: Int
+  /// The precision of the state and arithmetic.
+  public let precision: SOSPrecision
 
   /// Segments filtered at once.
   public static var laneCount: Int { SIMD8<Double>.scalarCount }
 
   /// A segmented filter whose warm-up is the design's ``SecondOrderSections/settlingLength(tolerance:)``.
   /// The default tolerance of 1e-9 keeps the segment joins below `Float` rounding of the output.
-  public init(_ design: SecondOrderSections, tolerance: Double = 1e-9) {
+  public init(_ design: SecondOrderSections, tolerance: Double = 1e-9, precision: SOSPrecision = .double) {
     guard let settling = design.settlingLength(tolerance: tolerance) else {
       preconditionFailure(
         "segmented filtering needs a stable filter (largest pole radius \(design.largestPoleRadius))")
     }
-    self.init(design, warmUp: settling)
+    self.init(design, warmUp: settling, precision: precision)
   }
 
   /// A segmented filter with an explicit warm-up in samples.
-  public init(_ design: SecondOrderSections, warmUp: Int) {
+  public init(_ design: SecondOrderSections, warmUp: Int, precision: SOSPrecision = .double) {
     precondition(warmUp >= 0, "warm-up must not be negative, got \(warmUp)")
     self.design = design
     self.warmUp = warmUp
+    self.precision = precision
   }
 
   /// Filters `input` into `output` (same count) from rest. `output` may be the same memory as `input`.
@@ -106,20 +110,34 @@ public struct SegmentedSOSFilter: Sendable {
     let steps = warmUp + segment
     // Frame j holds sample k·S + j − warmUp of every segment k in lane k (zero outside the signal): the
     // lanes are consecutive floats, loaded and stored as vectors.
+    // Steps at which every lane reads inside the signal: no bounds to check.
+    let inside = warmUp..<max(warmUp, min(steps, count - (lanes - 1) * segment + warmUp))
     withUnsafeTemporaryAllocation(of: Float.self, capacity: steps * lanes) { frames in
       let source = input.baseAddress!
-      for lane in 0..<lanes {
-        let first = lane * segment - warmUp
-        for step in 0..<steps {
-          let index = first + step
-          frames[step * lanes + lane] = index >= 0 && index < count ? source[index] : 0
+      for step in 0..<steps {
+        let frame = frames.baseAddress! + step * lanes
+        if inside.contains(step) {
+          for lane in 0..<lanes { frame[lane] = source[lane * segment - warmUp + step] }
+        } else {
+          for lane in 0..<lanes {
+            let index = lane * segment - warmUp + step
+            frame[lane] = index >= 0 && index < count ? source[index] : 0
+          }
         }
       }
-      var cascade = LaneCascade<SIMD8<Double>>(design)
-      cascade.run(frames: frames.baseAddress!, stride: lanes, count: steps, into: frames.baseAddress!)
-      for lane in 0..<lanes {
-        for index in (lane * segment)..<min(lane * segment + segment, count) {
-          output[index] = frames[(index - lane * segment + warmUp) * lanes + lane]
+      func filterFrames<L: SOSLanes>(in _: L.Type) {
+        var cascade = LaneCascade<L>(design)
+        cascade.run(frames: frames.baseAddress!, stride: lanes, count: steps, into: frames.baseAddress!)
+      }
+      switch precision {
+      case .double: filterFrames(in: SIMD8<Double>.self)
+      case .single: filterFrames(in: SIMD8<Float>.self)
+      }
+      for step in warmUp..<steps {
+        let frame = frames.baseAddress! + step * lanes
+        for lane in 0..<lanes {
+          let index = lane * segment - warmUp + step
+          if inside.contains(step) || index < count { output[index] = frame[lane] }
         }
       }
     }
