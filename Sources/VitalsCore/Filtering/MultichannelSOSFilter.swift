@@ -17,7 +17,7 @@ public struct MultichannelSOSFilter: Sendable {
   /// The precision of the state and arithmetic.
   public let precision: SOSPrecision
   /// Lane groups covering the channels in order.
-  private var groups: [any ChannelLanes]
+  private var groups: [ChannelGroup]
 
   /// A filter at rest (zero state) for `channelCount` channels.
   public init(_ design: SecondOrderSections, channelCount: Int, precision: SOSPrecision = .double) {
@@ -25,32 +25,18 @@ public struct MultichannelSOSFilter: Sendable {
     self.design = design
     self.channelCount = channelCount
     self.precision = precision
-    switch precision {
-    case .double: groups = Self.groups(of: Double.self, design, channelCount)
-    case .single: groups = Self.groups(of: Float.self, design, channelCount)
-    }
-  }
-
-  /// Eight channels to a group while five or more remain (the last of them maybe partly filled), then one
-  /// group of four (for 3–4 left), two or one.
-  private static func groups<S: LaneScalar>(
-    of _: S.Type, _ design: SecondOrderSections, _ channelCount: Int
-  ) -> [any ChannelLanes] {
-    var groups: [any ChannelLanes] = []
+    // Eight channels to a group while five or more remain (the last of them maybe partly filled), then
+    // one group of four (for 3–4 left), two or one.
+    var groups: [ChannelGroup] = []
     var start = 0
-    while channelCount - start >= 5 {
-      let end = min(start + 8, channelCount)
-      groups.append(ChannelGroup<SIMD8<S>>(design, channels: start..<end))
+    while start < channelCount {
+      let left = channelCount - start
+      let width = left >= 5 ? 8 : left >= 3 ? 4 : left
+      let end = min(start + width, channelCount)
+      groups.append(ChannelGroup(design, channels: start..<end, width: width, precision: precision))
       start = end
     }
-    let tail = start..<channelCount
-    switch tail.count {
-    case 3, 4: groups.append(ChannelGroup<SIMD4<S>>(design, channels: tail))
-    case 2: groups.append(ChannelGroup<SIMD2<S>>(design, channels: tail))
-    case 1: groups.append(ChannelGroup<S>(design, channels: tail))
-    default: break
-    }
-    return groups
+    self.groups = groups
   }
 
   private func groupIndex(of channel: Int) -> Int {
@@ -60,19 +46,19 @@ public struct MultichannelSOSFilter: Sendable {
 
   /// The state of `channel` in SciPy's `zi` layout (`[z0, z1]` per section).
   public func state(ofChannel channel: Int) -> [Double] {
-    let group = groups[groupIndex(of: channel)]
-    return group.state(lane: channel - group.channels.lowerBound)
+    var group = groups[groupIndex(of: channel)]
+    return group.lanes.accept(ReadState(lane: channel - group.channels.lowerBound))
   }
 
   /// Sets the state of `channel` from SciPy's `zi` layout (rounded to `Float` in single precision).
   public mutating func setState(_ state: [Double], ofChannel channel: Int) {
     let index = groupIndex(of: channel)
-    groups[index].setState(state, lane: channel - groups[index].channels.lowerBound)
+    groups[index].lanes.accept(WriteState(state: state, lane: channel - groups[index].channels.lowerBound))
   }
 
   /// Returns every channel to rest (zero state).
   public mutating func reset() {
-    for index in groups.indices { groups[index].reset() }
+    for index in groups.indices { groups[index].lanes.accept(Reset()) }
   }
 
   /// Filters interleaved frames (`input[frame · channelCount + channel]`) into `output`, advancing the
@@ -128,7 +114,9 @@ public struct MultichannelSOSFilter: Sendable {
     output: (Int) -> UnsafeMutablePointer<Float>
   ) {
     for index in groups.indices {
-      groups[index].run(frames: frames, stride: stride, input: input, output: output)
+      let channels = groups[index].channels
+      groups[index].lanes.accept(
+        Run(frames: frames, stride: stride, inputs: channels.map(input), outputs: channels.map(output)))
     }
   }
 }
@@ -147,46 +135,84 @@ public enum SOSPrecision: Sendable, Hashable {
   case single
 }
 
-/// One group of channels in the lanes of `L`, behind an existential so that a filter can mix widths.
-protocol ChannelLanes: Sendable {
-  var channels: Range<Int> { get }
-  func state(lane: Int) -> [Double]
-  mutating func setState(_ state: [Double], lane: Int)
-  mutating func reset()
-  mutating func run(
-    frames: Int, stride: Int, input: (Int) -> UnsafePointer<Float>,
-    output: (Int) -> UnsafeMutablePointer<Float>)
-}
+/// One group of channels in the lanes of one vector type. The cases are concrete types, so each operation
+/// (a ``CascadeVisitor``) runs fully specialised code for its lanes.
+struct ChannelGroup: Sendable {
+  enum Lanes: Sendable {
+    case double8(LaneCascade<SIMD8<Double>>), double4(LaneCascade<SIMD4<Double>>)
+    case double2(LaneCascade<SIMD2<Double>>), double1(LaneCascade<Double>)
+    case single8(LaneCascade<SIMD8<Float>>), single4(LaneCascade<SIMD4<Float>>)
+    case single2(LaneCascade<SIMD2<Float>>), single1(LaneCascade<Float>)
 
-struct ChannelGroup<L: SOSLanes>: ChannelLanes {
-  var cascade: LaneCascade<L>
-  let channels: Range<Int>
-
-  init(_ design: SecondOrderSections, channels: Range<Int>) {
-    precondition(
-      channels.count <= L.laneCount, "\(channels.count) channels do not fit in \(L.laneCount) lanes")
-    self.cascade = LaneCascade(design)
-    self.channels = channels
+    /// Applies `visitor` to the cascade, whatever its lanes.
+    @discardableResult
+    mutating func accept<V: CascadeVisitor>(_ visitor: V) -> V.Result {
+      switch self {
+      case .double8(var cascade): defer { self = .double8(cascade) }; return visitor.visit(&cascade)
+      case .double4(var cascade): defer { self = .double4(cascade) }; return visitor.visit(&cascade)
+      case .double2(var cascade): defer { self = .double2(cascade) }; return visitor.visit(&cascade)
+      case .double1(var cascade): defer { self = .double1(cascade) }; return visitor.visit(&cascade)
+      case .single8(var cascade): defer { self = .single8(cascade) }; return visitor.visit(&cascade)
+      case .single4(var cascade): defer { self = .single4(cascade) }; return visitor.visit(&cascade)
+      case .single2(var cascade): defer { self = .single2(cascade) }; return visitor.visit(&cascade)
+      case .single1(var cascade): defer { self = .single1(cascade) }; return visitor.visit(&cascade)
+      }
+    }
   }
 
-  func state(lane: Int) -> [Double] { cascade.state(lane: lane) }
+  var lanes: Lanes
+  let channels: Range<Int>
 
-  mutating func setState(_ state: [Double], lane: Int) { cascade.setState(state, lane: lane) }
+  init(_ design: SecondOrderSections, channels: Range<Int>, width: Int, precision: SOSPrecision) {
+    self.channels = channels
+    switch (precision, width) {
+    case (.double, 8): lanes = .double8(LaneCascade(design))
+    case (.double, 4): lanes = .double4(LaneCascade(design))
+    case (.double, 2): lanes = .double2(LaneCascade(design))
+    case (.double, _): lanes = .double1(LaneCascade(design))
+    case (.single, 8): lanes = .single8(LaneCascade(design))
+    case (.single, 4): lanes = .single4(LaneCascade(design))
+    case (.single, 2): lanes = .single2(LaneCascade(design))
+    case (.single, _): lanes = .single1(LaneCascade(design))
+    }
+  }
+}
 
-  mutating func reset() { cascade.reset() }
+/// An operation on a cascade of any lanes.
+protocol CascadeVisitor {
+  associatedtype Result
+  func visit<L: SOSLanes>(_ cascade: inout LaneCascade<L>) -> Result
+}
 
-  /// Channel `c` of frame `n` is `input(c)[n·stride]`. With interleaved frames (`stride > 1`) a full group's
-  /// channels are consecutive floats: vector loads straight from the frames; otherwise the lanes go through
-  /// a transposing scratch.
-  mutating func run(
-    frames: Int, stride: Int, input: (Int) -> UnsafePointer<Float>,
-    output: (Int) -> UnsafeMutablePointer<Float>
-  ) {
-    let first = channels.lowerBound
-    if L.laneCount == 1 || (channels.count == L.laneCount && stride > 1) {
-      cascade.run(frames: input(first), stride: stride, count: frames, into: output(first))
+private struct Reset: CascadeVisitor {
+  func visit<L: SOSLanes>(_ cascade: inout LaneCascade<L>) { cascade.reset() }
+}
+
+private struct ReadState: CascadeVisitor {
+  let lane: Int
+  func visit<L: SOSLanes>(_ cascade: inout LaneCascade<L>) -> [Double] { cascade.state(lane: lane) }
+}
+
+private struct WriteState: CascadeVisitor {
+  let state: [Double]
+  let lane: Int
+  func visit<L: SOSLanes>(_ cascade: inout LaneCascade<L>) { cascade.setState(state, lane: lane) }
+}
+
+/// Filters the group's channels: channel `c` of frame `n` is `inputs[c][n·stride]`. With interleaved frames
+/// (`stride > 1`) a full group's channels are consecutive floats: vector loads straight from the frames;
+/// otherwise the lanes go through a transposing scratch.
+private struct Run: CascadeVisitor {
+  let frames: Int
+  let stride: Int
+  let inputs: [UnsafePointer<Float>]
+  let outputs: [UnsafeMutablePointer<Float>]
+
+  func visit<L: SOSLanes>(_ cascade: inout LaneCascade<L>) {
+    if L.laneCount == 1 || (inputs.count == L.laneCount && stride > 1) {
+      cascade.run(frames: inputs[0], stride: stride, count: frames, into: outputs[0])
     } else {
-      cascade.run(count: frames, stride: stride, inputs: channels.map(input), outputs: channels.map(output))
+      cascade.run(count: frames, stride: stride, inputs: inputs, outputs: outputs)
     }
   }
 }
