@@ -46,7 +46,7 @@ public struct SOSFilter: Sendable {
     precondition(
       input.count == output.count, "input and output counts differ: \(input.count) vs \(output.count)")
     guard let source = input.baseAddress, let destination = output.baseAddress else { return }
-    cascade.run(count: input.count, load: { Double(source[$0]) }, store: { destination[$0] = Float($1) })
+    cascade.run(frames: source, stride: 1, count: input.count, into: destination)
   }
 
   /// Filters `input` into `output` in `Double` (used for intermediate results that must not be rounded).
@@ -57,7 +57,9 @@ public struct SOSFilter: Sendable {
     precondition(
       input.count == output.count, "input and output counts differ: \(input.count) vs \(output.count)")
     guard let source = input.baseAddress, let destination = output.baseAddress else { return }
-    cascade.run(count: input.count, load: { source[$0] }, store: { destination[$0] = $1 })
+    cascade.run(
+      count: input.count, input: LaneBlock(base: UnsafeMutablePointer(mutating: source)),
+      output: LaneBlock(base: destination))
   }
 
   /// Filters `samples` in place and advances the state.

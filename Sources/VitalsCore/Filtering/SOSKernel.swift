@@ -172,30 +172,30 @@ struct LaneCascade<L: SOSLanes> {
     }
   }
 
-  /// Runs `count` samples: sample `i` is `load(i)`, its output is passed to `store(i, _)`. `store(i, _)` is
+  /// Runs `count` samples: sample `i` is `input.load(i)`, its output goes to `output.store(i, _)`, which is
   /// called after `load(i)` and before `load(i + 1)` when the cascade is a single group, and after
-  /// `load(i + blockLength − 1)` at most otherwise; in-place filtering is therefore safe.
+  /// `load(i + blockLength − 1)` at most otherwise; in-place filtering is therefore safe. Inputs and
+  /// outputs are concrete types (not closures) so that their accesses are always inlined into the loop.
   @inline(__always)
-  mutating func run(count: Int, load: (Int) -> L, store: (Int, L) -> Void) {
+  mutating func run<Input: LaneInput<L>, Output: LaneOutput<L>>(count: Int, input: Input, output: Output) {
     guard count > 0 else { return }
     let groups = groupCount
     sections.withUnsafeMutableBufferPointer { sections in
       if groups == 1 {
-        Self.runGroup(0, of: sections, count: count, load: load, store: store)
+        Self.runGroup(0, of: sections, count: count, input: input, output: output)
         return
       }
       withUnsafeTemporaryAllocation(of: L.self, capacity: Self.blockLength) { block in
+        let scratch = LaneBlock(base: block.baseAddress!)
         var start = 0
         while start < count {
           let length = min(Self.blockLength, count - start)
-          for group in 0..<groups {
-            let first = group == 0
-            let last = group == groups - 1
-            Self.runGroup(
-              group, of: sections, count: length,
-              load: { first ? load(start + $0) : block[$0] },
-              store: { last ? store(start + $0, $1) : (block[$0] = $1) })
+          Self.runGroup(0, of: sections, count: length, input: input.advanced(by: start), output: scratch)
+          for group in 1..<(groups - 1) {
+            Self.runGroup(group, of: sections, count: length, input: scratch, output: scratch)
           }
+          Self.runGroup(
+            groups - 1, of: sections, count: length, input: scratch, output: output.advanced(by: start))
           start += length
         }
       }
@@ -203,34 +203,34 @@ struct LaneCascade<L: SOSLanes> {
   }
 
   @inline(__always)
-  private static func runGroup(
-    _ group: Int, of sections: UnsafeMutableBufferPointer<LaneSection<L>>, count: Int,
-    load: (Int) -> L, store: (Int, L) -> Void
+  private static func runGroup<Input: LaneInput<L>, Output: LaneOutput<L>>(
+    _ group: Int, of sections: UnsafeMutableBufferPointer<LaneSection<L>>, count: Int, input: Input,
+    output: Output
   ) {
     let base = 4 * group
     if base + 4 <= sections.count {
       var quad = SectionQuad(
         first: SectionPair(first: sections[base], second: sections[base + 1]),
         second: SectionPair(first: sections[base + 2], second: sections[base + 3]))
-      runFused(&quad, count: count, load: load, store: store)
+      runFused(&quad, count: count, input: input, output: output)
       sections[base] = quad.first.first
       sections[base + 1] = quad.first.second
       sections[base + 2] = quad.second.first
       sections[base + 3] = quad.second.second
     } else {
       var pair = SectionPair(first: sections[base], second: sections[base + 1])
-      runFused(&pair, count: count, load: load, store: store)
+      runFused(&pair, count: count, input: input, output: output)
       sections[base] = pair.first
       sections[base + 1] = pair.second
     }
   }
 
   @inline(__always)
-  private static func runFused<G: FusedSections>(
-    _ group: inout G, count: Int, load: (Int) -> G.L, store: (Int, G.L) -> Void
+  private static func runFused<G: FusedSections, Input: LaneInput<G.L>, Output: LaneOutput<G.L>>(
+    _ group: inout G, count: Int, input: Input, output: Output
   ) {
     var local = group
-    for index in 0..<count { store(index, local(load(index))) }
+    for index in 0..<count { output.store(index, local(input.load(index))) }
     group = local
   }
 
@@ -248,4 +248,47 @@ struct LaneCascade<L: SOSLanes> {
       sections[index].z1[lane: lane] = L.Scalar(state[2 * index + 1])
     }
   }
+}
+
+/// Where a cascade reads its samples: sample `i` as lanes `L`.
+protocol LaneInput<L> {
+  associatedtype L: SOSLanes
+  func load(_ index: Int) -> L
+  /// The same input starting `offset` samples later.
+  func advanced(by offset: Int) -> Self
+}
+
+/// Where a cascade writes its outputs: sample `i` as lanes `L`.
+protocol LaneOutput<L> {
+  associatedtype L: SOSLanes
+  func store(_ index: Int, _ value: L)
+  /// The same output starting `offset` samples later.
+  func advanced(by offset: Int) -> Self
+}
+
+/// Frames of `Float` samples whose lanes are consecutive: lane `j` of sample `i` at `base[i·stride + j]`.
+struct FloatFrames<L: SOSLanes>: LaneInput, LaneOutput {
+  let base: UnsafeMutablePointer<Float>
+  let stride: Int
+
+  @inline(__always)
+  func load(_ index: Int) -> L { L(widening: base + index * stride) }
+
+  @inline(__always)
+  func store(_ index: Int, _ value: L) { value.storeRounded(to: base + index * stride) }
+
+  func advanced(by offset: Int) -> Self { FloatFrames(base: base + offset * stride, stride: stride) }
+}
+
+/// Contiguous values of the lanes' own type: `Double` samples, or the scratch between fused groups.
+struct LaneBlock<L: SOSLanes>: LaneInput, LaneOutput {
+  let base: UnsafeMutablePointer<L>
+
+  @inline(__always)
+  func load(_ index: Int) -> L { base[index] }
+
+  @inline(__always)
+  func store(_ index: Int, _ value: L) { base[index] = value }
+
+  func advanced(by offset: Int) -> Self { LaneBlock(base: base + offset) }
 }

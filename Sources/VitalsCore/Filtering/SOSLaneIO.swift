@@ -7,8 +7,8 @@ extension LaneCascade {
     into destination: UnsafeMutablePointer<Float>
   ) {
     run(
-      count: count, load: { L(widening: source + $0 * stride) },
-      store: { $1.storeRounded(to: destination + $0 * stride) })
+      count: count, input: FloatFrames<L>(base: UnsafeMutablePointer(mutating: source), stride: stride),
+      output: FloatFrames<L>(base: destination, stride: stride))
   }
 
   /// Runs `count` samples on lanes gathered from anywhere: lane `i < inputs.count` reads
