@@ -63,7 +63,7 @@ extension SecondOrderSections {
 /// the one-lane path by at most `tolerance · Σ|h| · max|x|` (see
 /// ``SecondOrderSections/settlingLength(tolerance:)``), below `Float` resolution at the default tolerance,
 /// in ``SOSPrecision/double`` precision; ``SOSPrecision/single`` adds the `Float` rounding of the
-/// recurrence. Signals shorter than `8 · warmUp` take the one-lane path.
+/// recurrence. Signals shorter than `8 · max(warmUp, 8)` take the one-lane path.
 ///
 /// This is a batch operation: it has no state between calls, so it suits whole recordings, not streams.
 public struct SegmentedSOSFilter: Sendable {
@@ -101,43 +101,48 @@ public struct SegmentedSOSFilter: Sendable {
       input.count == output.count, "input and output counts differ: \(input.count) vs \(output.count)")
     let lanes = Self.laneCount
     let count = input.count
-    guard count >= lanes * max(warmUp, 1) else {
+    guard count >= lanes * max(warmUp, lanes) else {
       var filter = SOSFilter(design)
       filter.process(input, into: output)
       return
     }
     let segment = (count + lanes - 1) / lanes
-    let steps = warmUp + segment
-    // Frame j holds sample k·S + j − warmUp of every segment k in lane k (zero outside the signal): the
-    // lanes are consecutive floats, loaded and stored as vectors.
-    // Steps at which every lane reads inside the signal: no bounds to check.
-    let inside = warmUp..<max(warmUp, min(steps, count - (lanes - 1) * segment + warmUp))
-    withUnsafeTemporaryAllocation(of: Float.self, capacity: steps * lanes) { frames in
-      let source = input.baseAddress!
-      for step in 0..<steps {
-        let frame = frames.baseAddress! + step * lanes
-        if inside.contains(step) {
-          for lane in 0..<lanes { frame[lane] = source[lane * segment - warmUp + step] }
-        } else {
-          for lane in 0..<lanes {
-            let index = lane * segment - warmUp + step
-            frame[lane] = index >= 0 && index < count ? source[index] : 0
-          }
+    let lastLength = count - (lanes - 1) * segment
+    let source = input.baseAddress!
+    let destination = output.baseAddress!
+    // Lane k filters samples k·S − warmUp ..< (k + 1)·S. Where a lane has no samples (lane 0 before the
+    // signal, the last lane after it) it reads zeros, which leave a cascade at rest as it is; outputs of
+    // the warm-up and past the end go to a discarded buffer.
+    let padding = max(warmUp, segment - lastLength)
+    let zeros = [Float](repeating: 0, count: padding)
+    var discarded = [Float](repeating: 0, count: padding)
+    zeros.withUnsafeBufferPointer { zeros in
+      discarded.withUnsafeMutableBufferPointer { discarded in
+        let nowhere = discarded.baseAddress!
+        let nothing = zeros.baseAddress!
+        // When output is the memory of input, every lane reads its samples before any lane's outputs
+        // reach them: lane k writes sample i only after lane k + 1's warm-up has read it.
+        let laneStarts = (0..<lanes).map { $0 * segment }
+        let last = lanes - 1
+        func filter<L: SOSLanes>(_ cascade: inout LaneCascade<L>) {
+          cascade.run(
+            count: warmUp, stride: 1, inputs: laneStarts.map { $0 == 0 ? nothing : source + $0 - warmUp },
+            outputs: Array(repeating: nowhere, count: lanes))
+          cascade.run(
+            count: lastLength, stride: 1, inputs: laneStarts.map { source + $0 },
+            outputs: laneStarts.map { destination + $0 })
+          cascade.run(
+            count: segment - lastLength, stride: 1,
+            inputs: (0..<lanes).map { $0 == last ? nothing : source + laneStarts[$0] + lastLength },
+            outputs: (0..<lanes).map { $0 == last ? nowhere : destination + laneStarts[$0] + lastLength })
         }
-      }
-      func filterFrames<L: SOSLanes>(in _: L.Type) {
-        var cascade = LaneCascade<L>(design)
-        cascade.run(frames: frames.baseAddress!, stride: lanes, count: steps, into: frames.baseAddress!)
-      }
-      switch precision {
-      case .double: filterFrames(in: SIMD8<Double>.self)
-      case .single: filterFrames(in: SIMD8<Float>.self)
-      }
-      for step in warmUp..<steps {
-        let frame = frames.baseAddress! + step * lanes
-        for lane in 0..<lanes {
-          let index = lane * segment - warmUp + step
-          if inside.contains(step) || index < count { output[index] = frame[lane] }
+        switch precision {
+        case .double:
+          var cascade = LaneCascade<SIMD8<Double>>(design)
+          filter(&cascade)
+        case .single:
+          var cascade = LaneCascade<SIMD8<Float>>(design)
+          filter(&cascade)
         }
       }
     }
