@@ -51,38 +51,65 @@ extension SOSLanes where Self: SIMD {
 }
 
 extension SIMD2: SOSLanes where Scalar: LaneScalar {
+  // `Float` lanes load and store as they are: the generic conversion is not always folded away.
   @inline(__always)
   init(widening floats: UnsafePointer<Float>) {
-    self.init(UnsafeRawPointer(floats).loadUnaligned(as: SIMD2<Float>.self))
+    if Scalar.self == Float.self {
+      self = UnsafeRawPointer(floats).loadUnaligned(as: Self.self)
+    } else {
+      self.init(UnsafeRawPointer(floats).loadUnaligned(as: SIMD2<Float>.self))
+    }
   }
 
   @inline(__always)
   func storeRounded(to floats: UnsafeMutablePointer<Float>) {
-    UnsafeMutableRawPointer(floats).storeBytes(of: SIMD2<Float>(self), as: SIMD2<Float>.self)
+    if Scalar.self == Float.self {
+      UnsafeMutableRawPointer(floats).storeBytes(of: self, as: Self.self)
+    } else {
+      UnsafeMutableRawPointer(floats).storeBytes(of: SIMD2<Float>(self), as: SIMD2<Float>.self)
+    }
   }
 }
 
 extension SIMD4: SOSLanes where Scalar: LaneScalar {
+  // `Float` lanes load and store as they are: the generic conversion is not always folded away.
   @inline(__always)
   init(widening floats: UnsafePointer<Float>) {
-    self.init(UnsafeRawPointer(floats).loadUnaligned(as: SIMD4<Float>.self))
+    if Scalar.self == Float.self {
+      self = UnsafeRawPointer(floats).loadUnaligned(as: Self.self)
+    } else {
+      self.init(UnsafeRawPointer(floats).loadUnaligned(as: SIMD4<Float>.self))
+    }
   }
 
   @inline(__always)
   func storeRounded(to floats: UnsafeMutablePointer<Float>) {
-    UnsafeMutableRawPointer(floats).storeBytes(of: SIMD4<Float>(self), as: SIMD4<Float>.self)
+    if Scalar.self == Float.self {
+      UnsafeMutableRawPointer(floats).storeBytes(of: self, as: Self.self)
+    } else {
+      UnsafeMutableRawPointer(floats).storeBytes(of: SIMD4<Float>(self), as: SIMD4<Float>.self)
+    }
   }
 }
 
 extension SIMD8: SOSLanes where Scalar: LaneScalar {
+  // `Float` lanes load and store as they are: the generic conversion is not always folded away.
   @inline(__always)
   init(widening floats: UnsafePointer<Float>) {
-    self.init(UnsafeRawPointer(floats).loadUnaligned(as: SIMD8<Float>.self))
+    if Scalar.self == Float.self {
+      self = UnsafeRawPointer(floats).loadUnaligned(as: Self.self)
+    } else {
+      self.init(UnsafeRawPointer(floats).loadUnaligned(as: SIMD8<Float>.self))
+    }
   }
 
   @inline(__always)
   func storeRounded(to floats: UnsafeMutablePointer<Float>) {
-    UnsafeMutableRawPointer(floats).storeBytes(of: SIMD8<Float>(self), as: SIMD8<Float>.self)
+    if Scalar.self == Float.self {
+      UnsafeMutableRawPointer(floats).storeBytes(of: self, as: Self.self)
+    } else {
+      UnsafeMutableRawPointer(floats).storeBytes(of: SIMD8<Float>(self), as: SIMD8<Float>.self)
+    }
   }
 }
 

@@ -1,7 +1,9 @@
 extension LaneCascade {
   /// Runs `count` frames whose lanes are consecutive `Float`s: lane `i` of frame `n` is
   /// `source[n·stride + i]`, its output goes to `destination[n·stride + i]` (which may be `source`). One
-  /// vector load and one vector store per frame.
+  /// vector load and one vector store per frame. Never inlined: each lane type's kernel is compiled as a
+  /// function of its own, whose loop the optimiser treats the same whatever calls it.
+  @inline(never)
   mutating func run(
     frames source: UnsafePointer<Float>, stride: Int, count: Int,
     into destination: UnsafeMutablePointer<Float>
@@ -16,6 +18,7 @@ extension LaneCascade {
   /// are discarded. Blocks of samples are transposed into consecutive lanes in a scratch buffer, filtered
   /// there with vector loads and stores, and transposed back, which keeps the gathers out of the loop that
   /// carries the recurrences. An output may be the memory of its input.
+  @inline(never)
   mutating func run(
     count: Int, stride: Int, inputs: [UnsafePointer<Float>], outputs: [UnsafeMutablePointer<Float>]
   ) {
