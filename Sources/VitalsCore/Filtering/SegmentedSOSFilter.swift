@@ -55,8 +55,9 @@ extension SecondOrderSections {
 }
 
 /// A long single channel filtered as eight overlapping segments in the lanes of a `SIMD8` vector: the
-/// output of a causal ``SOSFilter`` started at rest on the whole signal, computed several times faster on
-/// one core.
+/// output of a causal ``SOSFilter`` started at rest on the whole signal, computed 1.2–2.5 times faster on
+/// one core (measured for a 4-section cascade; gathering the segments into lanes, not the arithmetic,
+/// bounds it).
 ///
 /// Segment `k` covers samples `[k·S, (k + 1)·S)` with `S = ⌈n/8⌉`; its lane starts at rest ``warmUp`` samples
 /// earlier and its warm-up outputs are discarded. The first segment is exact; each later one differs from
