@@ -2,6 +2,7 @@
 /// of them. Every lane performs exactly the scalar operations, in the same order, so a lane's output is
 /// bit-identical to the one-channel path's in the same precision (Swift does not contract `a * b + c` into
 /// a fused multiply-add).
+@usableFromInline
 protocol SOSLanes: Sendable {
   /// The precision of the state and the arithmetic.
   associatedtype Scalar: BinaryFloatingPoint
@@ -19,32 +20,33 @@ protocol SOSLanes: Sendable {
 }
 
 /// A precision a cascade can keep its state in, as one lane: `Double` or `Float`.
+@usableFromInline
 protocol LaneScalar: SOSLanes, BinaryFloatingPoint, SIMDScalar, Codable where Scalar == Self {}
 
 extension LaneScalar {
-  static var laneCount: Int { 1 }
+  @usableFromInline static var laneCount: Int { 1 }
 
-  init(repeating value: Self) { self = value }
+  @usableFromInline init(repeating value: Self) { self = value }
 
-  subscript(lane lane: Int) -> Self {
+  @usableFromInline subscript(lane lane: Int) -> Self {
     get { self }
     set { self = newValue }
   }
 
   @inline(__always)
-  init(widening floats: UnsafePointer<Float>) { self.init(floats.pointee) }
+  @usableFromInline init(widening floats: UnsafePointer<Float>) { self.init(floats.pointee) }
 
   @inline(__always)
-  func storeRounded(to floats: UnsafeMutablePointer<Float>) { floats.pointee = Float(self) }
+  @usableFromInline func storeRounded(to floats: UnsafeMutablePointer<Float>) { floats.pointee = Float(self) }
 }
 
 extension Double: LaneScalar {}
 extension Float: LaneScalar {}
 
 extension SOSLanes where Self: SIMD {
-  static var laneCount: Int { scalarCount }
+  @usableFromInline static var laneCount: Int { scalarCount }
 
-  subscript(lane lane: Int) -> Scalar {
+  @usableFromInline subscript(lane lane: Int) -> Scalar {
     get { self[lane] }
     set { self[lane] = newValue }
   }
@@ -53,7 +55,7 @@ extension SOSLanes where Self: SIMD {
 extension SIMD2: SOSLanes where Scalar: LaneScalar {
   // `Float` lanes load and store as they are: the generic conversion is not always folded away.
   @inline(__always)
-  init(widening floats: UnsafePointer<Float>) {
+  @usableFromInline init(widening floats: UnsafePointer<Float>) {
     if Scalar.self == Float.self {
       self = UnsafeRawPointer(floats).loadUnaligned(as: Self.self)
     } else {
@@ -62,7 +64,7 @@ extension SIMD2: SOSLanes where Scalar: LaneScalar {
   }
 
   @inline(__always)
-  func storeRounded(to floats: UnsafeMutablePointer<Float>) {
+  @usableFromInline func storeRounded(to floats: UnsafeMutablePointer<Float>) {
     if Scalar.self == Float.self {
       UnsafeMutableRawPointer(floats).storeBytes(of: self, as: Self.self)
     } else {
@@ -74,7 +76,7 @@ extension SIMD2: SOSLanes where Scalar: LaneScalar {
 extension SIMD4: SOSLanes where Scalar: LaneScalar {
   // `Float` lanes load and store as they are: the generic conversion is not always folded away.
   @inline(__always)
-  init(widening floats: UnsafePointer<Float>) {
+  @usableFromInline init(widening floats: UnsafePointer<Float>) {
     if Scalar.self == Float.self {
       self = UnsafeRawPointer(floats).loadUnaligned(as: Self.self)
     } else {
@@ -83,7 +85,7 @@ extension SIMD4: SOSLanes where Scalar: LaneScalar {
   }
 
   @inline(__always)
-  func storeRounded(to floats: UnsafeMutablePointer<Float>) {
+  @usableFromInline func storeRounded(to floats: UnsafeMutablePointer<Float>) {
     if Scalar.self == Float.self {
       UnsafeMutableRawPointer(floats).storeBytes(of: self, as: Self.self)
     } else {
@@ -95,7 +97,7 @@ extension SIMD4: SOSLanes where Scalar: LaneScalar {
 extension SIMD8: SOSLanes where Scalar: LaneScalar {
   // `Float` lanes load and store as they are: the generic conversion is not always folded away.
   @inline(__always)
-  init(widening floats: UnsafePointer<Float>) {
+  @usableFromInline init(widening floats: UnsafePointer<Float>) {
     if Scalar.self == Float.self {
       self = UnsafeRawPointer(floats).loadUnaligned(as: Self.self)
     } else {
@@ -104,7 +106,7 @@ extension SIMD8: SOSLanes where Scalar: LaneScalar {
   }
 
   @inline(__always)
-  func storeRounded(to floats: UnsafeMutablePointer<Float>) {
+  @usableFromInline func storeRounded(to floats: UnsafeMutablePointer<Float>) {
     if Scalar.self == Float.self {
       UnsafeMutableRawPointer(floats).storeBytes(of: self, as: Self.self)
     } else {
