@@ -2,6 +2,8 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 EXAMPLE ?= Fixtures/examples/simulated-ecg.csv
+# Wide SIMD lanes (AVX2, FMA) when the building machine has them: see README, "Build settings".
+ARCH_FLAGS ?= $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo -Xcc -march=x86-64-v3)
 
 .PHONY: deps build run test fixtures format bench-fftw-c
 
@@ -13,7 +15,7 @@ deps:
 	fi
 
 build: deps
-	$(SWIFT) build -c release --product vitals
+	$(SWIFT) build -c release $(ARCH_FLAGS) --product vitals
 
 # Builds in release and runs the main job on the bundled example.
 run: build
