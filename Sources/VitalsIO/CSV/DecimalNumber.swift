@@ -1,0 +1,144 @@
+/// A decimal number scanned from text: `(-1)^negative × mantissa × 10^exponent`.
+///
+/// The scanner reads bytes directly (no `String`, no Foundation) and converts with the Clinger
+/// (1990) fast path when it is exact; digits beyond 19, exponents out of range and the rare ties of
+/// the `Double`→`Float` rounding fall back to the standard library's correctly rounded parsers.
+struct DecimalNumber {
+  var mantissa: UInt64
+  var exponent: Int
+  var negative: Bool
+  /// Whether `mantissa` holds every significant digit (false past 19 digits).
+  var exact: Bool
+
+  /// Exact powers of ten representable in `Double`.
+  private static let powersOfTen: [Double] = (0...22).map { p in
+    var v = 1.0
+    for _ in 0..<p { v *= 10 }
+    return v
+  }
+
+  /// Scans `count` bytes at `start` as one number: optional spaces and surrounding double quotes,
+  /// a sign, digits with at most one `separator` (`.` or `,`), an optional exponent. Returns `nil`
+  /// when the bytes are not exactly such a number (including when they are empty).
+  @inline(__always)
+  static func scan(_ start: UnsafePointer<UInt8>, count: Int, separator: UInt8) -> DecimalNumber? {
+    var p = start
+    var end = start + count
+    while p < end && (p.pointee == 0x20 || p.pointee == 0x22) { p += 1 }
+    while end > p && (end[-1] == 0x20 || end[-1] == 0x22 || end[-1] == 0x0D) { end -= 1 }
+    guard p < end else { return nil }
+    var negative = false
+    if p.pointee == 0x2D {
+      negative = true
+      p += 1
+    } else if p.pointee == 0x2B {
+      p += 1
+    }
+    var mantissa: UInt64 = 0
+    var digits = 0
+    var exponent = 0
+    var exact = true
+    var sawDigit = false
+    while p < end, case let d = p.pointee &- 0x30, d < 10 {
+      sawDigit = true
+      if digits < 19 {
+        mantissa = mantissa &* 10 &+ UInt64(d)
+        if mantissa != 0 { digits += 1 }
+      } else {
+        exponent += 1
+        if d != 0 { exact = false }
+      }
+      p += 1
+    }
+    if p < end && p.pointee == separator {
+      p += 1
+      while p < end, case let d = p.pointee &- 0x30, d < 10 {
+        sawDigit = true
+        if digits < 19 {
+          mantissa = mantissa &* 10 &+ UInt64(d)
+          if mantissa != 0 { digits += 1 }
+          exponent -= 1
+        } else if d != 0 {
+          exact = false
+        }
+        p += 1
+      }
+    }
+    guard sawDigit else { return nil }
+    if p < end && (p.pointee | 0x20) == 0x65 {
+      p += 1
+      var exponentNegative = false
+      if p < end && (p.pointee == 0x2D || p.pointee == 0x2B) {
+        exponentNegative = p.pointee == 0x2D
+        p += 1
+      }
+      var e = 0
+      var sawExponentDigit = false
+      while p < end, case let d = p.pointee &- 0x30, d < 10 {
+        sawExponentDigit = true
+        if e < 100_000 { e = e * 10 + Int(d) }
+        p += 1
+      }
+      guard sawExponentDigit else { return nil }
+      exponent += exponentNegative ? -e : e
+    }
+    guard p == end else { return nil }
+    return DecimalNumber(mantissa: mantissa, exponent: exponent, negative: negative, exact: exact)
+  }
+
+  /// The nearest `Double`, when the fast path is exact.
+  @inline(__always)
+  private var fastDouble: Double? {
+    guard exact, mantissa <= 1 << 53, exponent >= -22, exponent <= 22 else { return nil }
+    let m = Double(mantissa)
+    let v = exponent < 0 ? m / Self.powersOfTen[-exponent] : m * Self.powersOfTen[exponent]
+    return negative ? -v : v
+  }
+
+  /// The nearest `Double` (correctly rounded).
+  func doubleValue(fallbackText: () -> String) -> Double {
+    if mantissa == 0 && exact { return negative ? -0.0 : 0 }
+    if let v = fastDouble { return v }
+    return Double(fallbackText()) ?? .nan
+  }
+
+  /// The nearest `Float` (correctly rounded: the fast path's `Double` is rounded to `Float` only
+  /// when it is not a tie between two floats, where double rounding could err).
+  @inline(__always)
+  func floatValue(fallbackText: () -> String) -> Float {
+    if mantissa == 0 && exact { return negative ? -0.0 : 0 }
+    if let d = fastDouble, d.bitPattern & 0x1FFF_FFFF != 0x1000_0000 { return Float(d) }
+    return Float(fallbackText()) ?? .nan
+  }
+
+  /// The value times `10^scale` as an integer, exactly when it is one and fits; `nil` otherwise.
+  func scaledInteger(by scale: Int) -> Int64? {
+    guard exact else { return nil }
+    var e = exponent + scale
+    var m = mantissa
+    while e < 0 {
+      guard m % 10 == 0 else { return nil }
+      m /= 10
+      e += 1
+    }
+    while e > 0 {
+      let (product, overflow) = m.multipliedReportingOverflow(by: 10)
+      guard !overflow else { return nil }
+      m = product
+      e -= 1
+    }
+    guard m <= UInt64(Int64.max) else { return nil }
+    return negative ? -Int64(m) : Int64(m)
+  }
+}
+
+/// Text of a byte range for error messages and slow-path parsing (separator replaced by `.`).
+func fieldText(_ start: UnsafePointer<UInt8>, count: Int, separator: UInt8 = 0x2E) -> String {
+  var bytes = Array(UnsafeBufferPointer(start: start, count: min(count, 200)))
+  if separator != 0x2E {
+    for i in bytes.indices where bytes[i] == separator { bytes[i] = 0x2E }
+  }
+  while let last = bytes.last, last == 0x20 || last == 0x22 || last == 0x0D { bytes.removeLast() }
+  while let first = bytes.first, first == 0x20 || first == 0x22 { bytes.removeFirst() }
+  return String(decoding: bytes, as: UTF8.self)
+}
