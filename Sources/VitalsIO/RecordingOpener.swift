@@ -108,3 +108,85 @@ public enum RecordingOpener {
     }
   }
 }
+
+/// What a recording holds, for `vitals info`: read to the end when the header does not state the
+/// length (CSV, Apple Health), which also checks every sample parses.
+public struct RecordingSummary: Sendable, Equatable {
+  public var path: String
+  public var kind: RecordingOpener.Kind
+  /// The reader's format name (`EDF+C`, `CSV`, `TSV`, `Apple Health ECG`).
+  public var format: String
+  public var startTime: Timestamp
+  /// Every signal the file holds (for EDF with mixed rates, all rate groups) with its length.
+  public var signals: [SignalDescription]
+  /// Number of annotations (EDF+), `nil` when the format has none.
+  public var annotationCount: Int?
+  /// Discontinuities (EDF+D).
+  public var gapCount: Int?
+  /// Other facts, by name (Apple Health classification, lead, device; CSV timing). Never personal
+  /// data.
+  public var metadata: [String: String]
+}
+
+extension RecordingOpener {
+  /// Opens the recording, gathers its summary and closes it.
+  public static func summarize(path: String, options: RecordingOptions = RecordingOptions()) throws(InputError)
+    -> RecordingSummary
+  {
+    let kind = try detectKind(path: path)
+    switch kind {
+    case .edf:
+      let reader = try EDFReader(path: path, channels: options.channels)
+      let index = try reader.readAnnotations()
+      var metadata = ["record_duration_s": "\(reader.header.recordDuration)"]
+      if !reader.header.recording.isEmpty { metadata["recording"] = reader.header.recording }
+      return RecordingSummary(
+        path: path, kind: kind, format: reader.formatName, startTime: reader.startTime,
+        signals: options.channels == nil ? reader.availableSignals : reader.signals,
+        annotationCount: index.annotations.count, gapCount: reader.header.isPlus ? index.gaps.count : nil,
+        metadata: metadata)
+    case .csv:
+      let reader = try CSVSignalReader(path: path, options: options.csv, channels: options.channels)
+      let count = try countSamples(reader)
+      var metadata = [String: String]()
+      switch reader.timing {
+      case .fixedRate: metadata["timing"] = "fixed rate"
+      case .uniformTimestamps: metadata["timing"] = "uniform time stamps"
+      case .resampled(let method): metadata["timing"] = "resampled from irregular time stamps (\(method.rawValue))"
+      }
+      if let time = reader.timeColumnName { metadata["time_column"] = time }
+      return RecordingSummary(
+        path: path, kind: kind, format: reader.formatName, startTime: reader.startTime,
+        signals: reader.signals.map { withCount($0, count) }, annotationCount: nil, gapCount: nil,
+        metadata: metadata)
+    case .appleHealthECG:
+      let reader = try AppleHealthECGReader(path: path)
+      let count = try countSamples(reader)
+      let m = reader.metadata
+      var metadata = [String: String]()
+      for (key, value) in [
+        ("recorded_date", m.recordedDateText), ("classification", m.classification), ("symptoms", m.symptoms),
+        ("software_version", m.softwareVersion), ("device", m.device), ("lead", m.lead),
+      ] {
+        if let value, !value.isEmpty { metadata[key] = value }
+      }
+      return RecordingSummary(
+        path: path, kind: kind, format: reader.formatName, startTime: reader.startTime,
+        signals: reader.signals.map { withCount($0, count) }, annotationCount: nil, gapCount: nil,
+        metadata: metadata)
+    }
+  }
+
+  private static func countSamples(_ reader: some SignalReader) throws(InputError) -> Int64 {
+    var reader = reader
+    var count: Int64 = 0
+    while let chunk = try reader.nextChunk(maxSamples: 65_536) { count += Int64(chunk.sampleCount) }
+    return count
+  }
+
+  private static func withCount(_ signal: SignalDescription, _ count: Int64) -> SignalDescription {
+    var signal = signal
+    signal.sampleCount = count
+    return signal
+  }
+}

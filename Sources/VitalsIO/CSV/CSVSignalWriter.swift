@@ -1,0 +1,175 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+import VitalsCore
+
+/// A file that could not be written.
+public struct OutputError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The path, or `-` for standard output.
+  public var path: String
+  public var message: String
+
+  public init(path: String, _ message: String) {
+    self.path = path
+    self.message = message
+  }
+
+  public var description: String { "\(path): \(message)" }
+}
+
+/// Writes signals as CSV, chunk by chunk: a `time_s` column (seconds from the first sample written,
+/// from the chunks' start times, so gaps between chunks show) and one column per signal, named as
+/// the source names it, in physical units. Values are written in their shortest round-trip form
+/// (NaN as `NaN`); time with nanosecond resolution. Output goes through a 1 MiB buffer.
+public final class CSVSignalWriter {
+  public let path: String
+  private let output: BufferedOutput
+  private var origin: Timestamp?
+  private let channelCount: Int
+
+  /// Creates (or truncates) `path` (`-`: standard output) and writes the header.
+  public init(path: String, signalNames: [String]) throws(OutputError) {
+    precondition(!signalNames.isEmpty, "at least one signal")
+    self.path = path
+    output = try BufferedOutput(path: path)
+    channelCount = signalNames.count
+    output.append("time_s")
+    for name in signalNames {
+      output.append(",")
+      output.append(csvQuoted(name))
+    }
+    output.append("\n")
+  }
+
+  /// Appends the chunk's samples as rows.
+  public func write(_ chunk: SignalChunk) throws(OutputError) {
+    precondition(chunk.channels.count == channelCount, "the chunk must hold one channel per column")
+    let origin = self.origin ?? chunk.startTime
+    self.origin = origin
+    let offset = chunk.startTime.nanosecondsSinceEpoch - origin.nanosecondsSinceEpoch
+    for i in 0..<chunk.sampleCount {
+      let nanos = offset + Int64((Double(i) * 1e9 / chunk.sampleRate).rounded())
+      output.appendSeconds(nanoseconds: nanos)
+      for c in 0..<channelCount {
+        output.append(",")
+        let v = chunk.channels[c][i]
+        output.append(v.isNaN ? "NaN" : v.description)
+      }
+      output.append("\n")
+      if output.isFull { try output.flush() }
+    }
+  }
+
+  /// Writes what is buffered and closes the file.
+  public func close() throws(OutputError) { try output.close() }
+}
+
+/// Writes detected events as CSV with header `sample,time_s`: the sample index at the record's rate
+/// and the time in seconds from the first sample.
+public enum EventCSVWriter {
+  public static func write(samples: [Int64], sampleRate: Double, to path: String) throws(OutputError) {
+    precondition(sampleRate > 0 && sampleRate.isFinite, "sample rate must be positive and finite")
+    let output = try BufferedOutput(path: path)
+    output.append("sample,time_s\n")
+    for sample in samples {
+      output.append(String(sample))
+      output.append(",")
+      output.appendSeconds(nanoseconds: Int64((Double(sample) * 1e9 / sampleRate).rounded()))
+      output.append("\n")
+      if output.isFull { try output.flush() }
+    }
+    try output.close()
+  }
+}
+
+/// A name quoted when it holds a comma, quote or line break.
+func csvQuoted(_ name: String) -> String {
+  guard name.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return name }
+  return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+}
+
+extension String {
+  fileprivate func replacingOccurrences(of target: String, with replacement: String) -> String {
+    split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+  }
+}
+
+/// An output file with a byte buffer.
+final class BufferedOutput {
+  let path: String
+  private let descriptor: Int32
+  private var bytes: [UInt8] = []
+  private var closed = false
+
+  init(path: String) throws(OutputError) {
+    self.path = path
+    if path == "-" {
+      descriptor = 1
+    } else {
+      descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+      guard descriptor >= 0 else {
+        throw OutputError(path: path, "cannot create: \(String(cString: strerror(errno)))")
+      }
+    }
+    bytes.reserveCapacity(1 << 20)
+  }
+
+  deinit {
+    if !closed {
+      try? flush()
+      if descriptor != 1 { Glibc.close(descriptor) }
+    }
+  }
+
+  var isFull: Bool { bytes.count >= (1 << 20) - 4096 }
+
+  func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
+
+  /// `nanoseconds` as decimal seconds, trailing zeros of the fraction dropped (`0.25`, `3`, `-0.001`).
+  func appendSeconds(nanoseconds: Int64) {
+    var magnitude = nanoseconds.magnitude
+    if nanoseconds < 0 { bytes.append(0x2D) }
+    let whole = magnitude / 1_000_000_000
+    magnitude %= 1_000_000_000
+    bytes.append(contentsOf: String(whole).utf8)
+    guard magnitude > 0 else { return }
+    bytes.append(0x2E)
+    var digits = 9
+    while magnitude % 10 == 0 {
+      magnitude /= 10
+      digits -= 1
+    }
+    var scratch = [UInt8](repeating: 0x30, count: digits)
+    var k = digits - 1
+    while magnitude > 0 {
+      scratch[k] = UInt8(magnitude % 10) + 0x30
+      magnitude /= 10
+      k -= 1
+    }
+    bytes.append(contentsOf: scratch)
+  }
+
+  func flush() throws(OutputError) {
+    var written = 0
+    while written < bytes.count {
+      let n = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
+      if n < 0 {
+        if errno == EINTR { continue }
+        throw OutputError(path: path, "write failed: \(String(cString: strerror(errno)))")
+      }
+      written += n
+    }
+    bytes.removeAll(keepingCapacity: true)
+  }
+
+  func close() throws(OutputError) {
+    guard !closed else { return }
+    closed = true
+    try flush()
+    if descriptor != 1 && Glibc.close(descriptor) != 0 {
+      throw OutputError(path: path, "close failed: \(String(cString: strerror(errno)))")
+    }
+  }
+}
