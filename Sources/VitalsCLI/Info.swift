@@ -77,7 +77,8 @@ public struct Info: ParsableCommand {
       path: summary.path, format: summary.format, start_time: isoString(summary.startTime),
       duration_s: duration(summary),
       signals: summary.signals.enumerated().map {
-        .init(index: $0, name: $1.name, unit: $1.unit, sample_rate: $1.sampleRate, sample_count: $1.sampleCount)
+        .init(
+          index: $0, name: $1.name, unit: $1.unit, sample_rate: $1.sampleRate, sample_count: $1.sampleCount)
       },
       annotations: summary.annotationCount, gaps: summary.gapCount, metadata: summary.metadata)
     let encoder = JSONEncoder()

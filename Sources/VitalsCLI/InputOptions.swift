@@ -34,7 +34,9 @@ public struct InputOptions: ParsableArguments {
   public init() {}
 
   public func validate() throws {
-    if let rate, !(rate > 0 && rate.isFinite) { throw ValidationError("--rate must be a positive number of Hz") }
+    if let rate, !(rate > 0 && rate.isFinite) {
+      throw ValidationError("--rate must be a positive number of Hz")
+    }
     if let skipLines, skipLines < 0 { throw ValidationError("--skip-lines must be 0 or more") }
     if let delimiter, delimiterByte(delimiter) == nil {
       throw ValidationError("--delimiter must be one ASCII character or 'tab', got '\(delimiter)'")

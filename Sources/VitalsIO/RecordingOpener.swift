@@ -130,7 +130,8 @@ public struct RecordingSummary: Sendable, Equatable {
 
 extension RecordingOpener {
   /// Opens the recording, gathers its summary and closes it.
-  public static func summarize(path: String, options: RecordingOptions = RecordingOptions()) throws(InputError)
+  public static func summarize(path: String, options: RecordingOptions = RecordingOptions())
+    throws(InputError)
     -> RecordingSummary
   {
     let kind = try detectKind(path: path)
@@ -152,7 +153,8 @@ extension RecordingOpener {
       switch reader.timing {
       case .fixedRate: metadata["timing"] = "fixed rate"
       case .uniformTimestamps: metadata["timing"] = "uniform time stamps"
-      case .resampled(let method): metadata["timing"] = "resampled from irregular time stamps (\(method.rawValue))"
+      case .resampled(let method):
+        metadata["timing"] = "resampled from irregular time stamps (\(method.rawValue))"
       }
       if let time = reader.timeColumnName { metadata["time_column"] = time }
       return RecordingSummary(

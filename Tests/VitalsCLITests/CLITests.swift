@@ -13,7 +13,9 @@ private let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLast
 private func fixture(_ relative: String) -> String { TestData.fixture("io/" + relative).path }
 
 /// Runs the binary; returns exit status, stdout and stderr.
-private func run(_ arguments: [String], stdin: Data? = nil) throws -> (status: Int32, out: String, err: String) {
+private func run(_ arguments: [String], stdin: Data? = nil) throws -> (
+  status: Int32, out: String, err: String
+) {
   let process = Process()
   process.executableURL = binary
   process.arguments = arguments
@@ -31,7 +33,10 @@ private func run(_ arguments: [String], stdin: Data? = nil) throws -> (status: I
   let outData = out.fileHandleForReading.readDataToEndOfFile()
   let errData = err.fileHandleForReading.readDataToEndOfFile()
   process.waitUntilExit()
-  return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+  return (
+    process.terminationStatus, String(decoding: outData, as: UTF8.self),
+    String(decoding: errData, as: UTF8.self)
+  )
 }
 
 private let hasBinary = FileManager.default.isExecutableFile(atPath: binary.path)
@@ -56,10 +61,13 @@ struct CLITests {
     #expect(options.csv.skipLines == 3)
   }
 
-  @Test("usage errors map to exit code 2", arguments: [
-    ["info", "a.csv", "--rate", "0"], ["info", "a.csv", "--delimiter", "ab"], ["convert", "a.edf", "-o", "x.txt"],
-    ["info"], ["frobnicate"],
-  ])
+  @Test(
+    "usage errors map to exit code 2",
+    arguments: [
+      ["info", "a.csv", "--rate", "0"], ["info", "a.csv", "--delimiter", "ab"],
+      ["convert", "a.edf", "-o", "x.txt"],
+      ["info"], ["frobnicate"],
+    ])
   func usageErrors(arguments: [String]) {
     do {
       var command = try VitalsCommand.parseAsRoot(arguments)
@@ -73,11 +81,14 @@ struct CLITests {
   @Test("ISO 8601 time strings")
   func isoStrings() {
     #expect(isoString(.epoch) == "1970-01-01T00:00:00Z")
-    #expect(isoString(Timestamp(nanosecondsSinceEpoch: 1_639_717_138_500_000_000)) == "2021-12-17T04:58:58.5Z")
+    #expect(
+      isoString(Timestamp(nanosecondsSinceEpoch: 1_639_717_138_500_000_000)) == "2021-12-17T04:58:58.5Z")
     #expect(isoString(Timestamp(nanosecondsSinceEpoch: -1)) == "1969-12-31T23:59:59.999999999Z")
   }
 
-  @Test("info: text and JSON, personal fields never printed", .enabled(if: hasBinary, "needs the built vitals binary"))
+  @Test(
+    "info: text and JSON, personal fields never printed",
+    .enabled(if: hasBinary, "needs the built vitals binary"))
   func info() throws {
     let text = try run(["info", fixture("edf/mixed.edf"), fixture("apple/ecg_english.csv")])
     #expect(text.status == 0)
@@ -93,7 +104,9 @@ struct CLITests {
     #expect((object?["signals"] as? [[String: Any]])?.count == 2)
   }
 
-  @Test("exit code 1 when some input fails, the others still processed", .enabled(if: hasBinary, "needs the built vitals binary"))
+  @Test(
+    "exit code 1 when some input fails, the others still processed",
+    .enabled(if: hasBinary, "needs the built vitals binary"))
   func partialFailure() throws {
     let result = try run(["info", fixture("csv/bad/bad-number.csv"), fixture("csv/seconds.csv")])
     #expect(result.status == 1)
@@ -102,7 +115,9 @@ struct CLITests {
     #expect(try run(["info", "--rate", "-3", fixture("csv/single.csv")]).status == 2)
   }
 
-  @Test("convert writes time_s and the source's column names; reads stdin", .enabled(if: hasBinary, "needs the built vitals binary"))
+  @Test(
+    "convert writes time_s and the source's column names; reads stdin",
+    .enabled(if: hasBinary, "needs the built vitals binary"))
   func convert() throws {
     let output = FileManager.default.temporaryDirectory.appendingPathComponent("vitals-convert-\(UUID()).csv")
     defer { try? FileManager.default.removeItem(at: output) }

@@ -50,9 +50,15 @@ struct EDFReaderTests {
     }
     let index = try reader.readAnnotations()
     #expect(index.annotations.map(\.text) == expected.annotations.map(\.text))
-    #expect(zip(index.annotations, expected.annotations).allSatisfy { abs($0.onset - $1.onset) < 1e-9 && $0.duration == $1.duration })
+    #expect(
+      zip(index.annotations, expected.annotations).allSatisfy {
+        abs($0.onset - $1.onset) < 1e-9 && $0.duration == $1.duration
+      })
     #expect(index.gaps.map(\.record) == expected.gaps.map(\.record))
-    #expect(zip(index.gaps, expected.gaps).allSatisfy { abs($0.start - $1.start) < 1e-9 && abs($0.duration - $1.duration) < 1e-9 })
+    #expect(
+      zip(index.gaps, expected.gaps).allSatisfy {
+        abs($0.start - $1.start) < 1e-9 && abs($0.duration - $1.duration) < 1e-9
+      })
     if let onsets = expected.record_onsets { #expect(index.recordOnsets == onsets) }
   }
 
@@ -90,9 +96,12 @@ struct EDFReaderTests {
     #expect(maxRelativeError(result.channels[0], expected.values[2]) < 1e-5)
     let byIndex = try EDFReader(path: ioFixture("edf/mixed.edf"), channels: [.index(1), .index(0)])
     #expect(byIndex.signals.map(\.name) == ["Fp2", "Fp1"])
-    let error = inputError { _ = try EDFReader(path: ioFixture("edf/mixed.edf"), channels: [.index(0), .index(2)]) }
+    let error = inputError {
+      _ = try EDFReader(path: ioFixture("edf/mixed.edf"), channels: [.index(0), .index(2)])
+    }
     #expect(error?.message.contains("share one sample rate") == true)
-    #expect(inputError { _ = try EDFReader(path: ioFixture("edf/mixed.edf"), channels: [.name("Cz")]) } != nil)
+    #expect(
+      inputError { _ = try EDFReader(path: ioFixture("edf/mixed.edf"), channels: [.name("Cz")]) } != nil)
   }
 
   @Test("bad files throw InputError naming the place")
@@ -103,7 +112,9 @@ struct EDFReaderTests {
     #expect(truncated?.message.contains("truncated data") == true)
     #expect(truncated?.path == "t.edf")
     // Truncated header.
-    #expect(inputError { _ = try EDFReader(contents: Array(good.prefix(300)), name: "h.edf") }?.message.contains("truncated header") == true)
+    #expect(
+      inputError { _ = try EDFReader(contents: Array(good.prefix(300)), name: "h.edf") }?.message.contains(
+        "truncated header") == true)
     // Empty.
     #expect(inputError { _ = try EDFReader(contents: [], name: "e.edf") }?.message == "empty file")
     // Header size that does not match the signal count.
@@ -119,10 +130,13 @@ struct EDFReaderTests {
     let headerBytes = 256 * 5
     let talOffset = headerBytes + 2 * (100 + 100 + 50)
     badTAL[talOffset] = UInt8(ascii: "x")
-    #expect(inputError { _ = try EDFReader(contents: badTAL, name: "a.edf") }?.location == .byteOffset(Int64(talOffset)))
+    #expect(
+      inputError { _ = try EDFReader(contents: badTAL, name: "a.edf") }?.location
+        == .byteOffset(Int64(talOffset)))
   }
 
-  @Test("header quirks: right-aligned numbers, trailing-space labels, two-digit years, Startdate with century")
+  @Test(
+    "header quirks: right-aligned numbers, trailing-space labels, two-digit years, Startdate with century")
   func headerQuirks() throws {
     let plain = try EDFReader(path: ioFixture("edf/plain.edf"))
     #expect(plain.header.signals[0].label == "ECG I")
@@ -136,7 +150,9 @@ struct EDFReaderTests {
   func decodeKernel() {
     let raw: [UInt8] = [0x00, 0x80, 0xFF, 0x7F, 0x00, 0x00, 0xFF, 0xFF]
     var out = [Float](repeating: 0, count: 4)
-    raw.withUnsafeBytes { r in out.withUnsafeMutableBufferPointer { EDFSampleDecoder.decode(r, scale: 0.5, offset: 1, into: $0) } }
+    raw.withUnsafeBytes { r in
+      out.withUnsafeMutableBufferPointer { EDFSampleDecoder.decode(r, scale: 0.5, offset: 1, into: $0) }
+    }
     #expect(out == [-16383, 16384.5, 1, 0.5])
   }
 }

@@ -26,7 +26,9 @@ func readAll(_ reader: some SignalReader, maxSamples: Int = 1 << 20) throws -> R
 func ioFixture(_ relative: String) -> String { TestData.fixture("io/" + relative).path }
 
 /// The bytes of a committed fixture.
-func ioFixtureBytes(_ relative: String) throws -> [UInt8] { Array(try Data(contentsOf: TestData.fixture("io/" + relative))) }
+func ioFixtureBytes(_ relative: String) throws -> [UInt8] {
+  Array(try Data(contentsOf: TestData.fixture("io/" + relative)))
+}
 
 /// Largest |a − b| relative to max(1, |b|).
 func maxRelativeError(_ a: [Float], _ b: [Double]) -> Double {

@@ -65,7 +65,9 @@ public struct UniformGridInterpolator: Sendable {
   ///   - sampleTimes: seconds from the grid origin, non-decreasing (also across calls).
   ///   - sampleValues: one array per channel, each `sampleTimes.count` long.
   ///   - output: grid values are appended to `output[c]`.
-  public mutating func process(times sampleTimes: [Double], values sampleValues: [[Float]], into output: inout [[Float]]) {
+  public mutating func process(
+    times sampleTimes: [Double], values sampleValues: [[Float]], into output: inout [[Float]]
+  ) {
     precondition(sampleValues.count == channelCount && output.count == channelCount, "channel count mismatch")
     for i in sampleTimes.indices {
       let t = sampleTimes[i]
@@ -125,6 +127,8 @@ public struct UniformGridInterpolator: Sendable {
         var y: Double
         if h <= 0 {
           y = y1
+        } else if g == t0 {
+          y = y0  // on a sample: its value, whatever the neighbours hold
         } else {
           let s = (g - t0) / h
           switch method {

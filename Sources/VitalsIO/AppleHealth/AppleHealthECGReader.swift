@@ -53,10 +53,12 @@ public final class AppleHealthECGReader: SignalReader {
     "date of birth": .birthDate, "geburtsdatum": .birthDate, "date de naissance": .birthDate,
     "fecha de nacimiento": .birthDate, "data di nascita": .birthDate,
     "recorded date": .recordedDate, "aufnahmedatum": .recordedDate, "date d’enregistrement": .recordedDate,
-    "date d'enregistrement": .recordedDate, "fecha de registro": .recordedDate, "data di registrazione": .recordedDate,
+    "date d'enregistrement": .recordedDate, "fecha de registro": .recordedDate,
+    "data di registrazione": .recordedDate,
     "classification": .classification, "klassifizierung": .classification, "clasificación": .classification,
     "classificazione": .classification,
-    "symptoms": .symptoms, "symptome": .symptoms, "symptômes": .symptoms, "síntomas": .symptoms, "sintomi": .symptoms,
+    "symptoms": .symptoms, "symptome": .symptoms, "symptômes": .symptoms, "síntomas": .symptoms,
+    "sintomi": .symptoms,
     "software version": .software, "softwareversion": .software, "version du logiciel": .software,
     "versión de software": .software, "versione software": .software,
     "device": .device, "gerät": .device, "appareil": .device, "dispositivo": .device,
@@ -131,7 +133,8 @@ public final class AppleHealthECGReader: SignalReader {
       throw InputError(path: input.path, "expected a \"Sample Rate\" header line (e.g. \"512 hertz\")")
     }
     guard let firstSample else {
-      throw InputError(path: input.path, location: .line(lines.lineNumber + 1), "expected samples after the header")
+      throw InputError(
+        path: input.path, location: .line(lines.lineNumber + 1), "expected samples after the header")
     }
     pendingLine = firstSample
     separator = firstSample.contains(0x2C) ? 0x2C : 0x2E
@@ -139,7 +142,8 @@ public final class AppleHealthECGReader: SignalReader {
     chunkSampleRate = rate
     startTime = metadata.recordedDate ?? .epoch
     signals = [
-      SignalDescription(name: metadata.lead ?? "ECG", unit: metadata.unit ?? "µV", sampleRate: rate, sampleCount: nil)
+      SignalDescription(
+        name: metadata.lead ?? "ECG", unit: metadata.unit ?? "µV", sampleRate: rate, sampleCount: nil)
     ]
   }
 

@@ -94,7 +94,8 @@ final class ByteInput {
     }
     var total = 0
     while total < buffer.count {
-      let n = pread(descriptor, buffer.baseAddress! + total, buffer.count - total, off_t(offset) + off_t(total))
+      let n = pread(
+        descriptor, buffer.baseAddress! + total, buffer.count - total, off_t(offset) + off_t(total))
       if n == 0 { break }
       if n < 0 {
         if errno == EINTR { continue }

@@ -4,6 +4,8 @@ struct CSVLayout {
   var decimalSeparator: UInt8
   var preamble: Int
   var hasHeader: Bool
+  /// Index (among the probed lines) of the first data line.
+  var firstDataLine: Int
   /// Column names (header fields, else `col0`, `col1`, …).
   var names: [String]
   var timeColumn: Int?
@@ -11,7 +13,8 @@ struct CSVLayout {
   /// A rate stated in the preamble (`Acquisition frequency: 100 Hz`).
   var preambleRate: Double?
 
-  static func detect(_ lines: [[UInt8]], lineNumbers: [Int], options: CSVOptions, path: String) throws(InputError)
+  static func detect(_ lines: [[UInt8]], lineNumbers: [Int], options: CSVOptions, path: String)
+    throws(InputError)
     -> CSVLayout
   {
     // Delimiter: the first of tab, `;`, `,` that splits the last lines consistently.
@@ -41,32 +44,44 @@ struct CSVLayout {
       }
       if usesComma { separator = 0x2C }
     }
-    // Preamble.
-    let dataCount = fields.last!.count
-    var preamble: Int
+    // The first data line sets the column count; a non-numeric line just before it is the header;
+    // anything earlier is preamble.
+    let firstData: Int
     if let skip = options.skipLines {
       guard skip < lines.count else {
-        throw InputError(path: path, location: .line(lineNumbers.last!), "expected data after \(skip) skipped lines")
+        throw InputError(
+          path: path, location: .line(lineNumbers.last!), "expected data after \(skip) skipped lines")
       }
-      preamble = skip
+      let start = skip + (options.hasHeader == true ? 1 : 0)
+      guard start < lines.count else {
+        throw InputError(
+          path: path, location: .line(lineNumbers.last!), "expected data rows after the header")
+      }
+      firstData = (start..<lines.count).first { isDataLine(fields[$0], separator: separator) } ?? start
     } else {
-      preamble = (fields.lastIndex { $0.count != dataCount }).map { $0 + 1 } ?? 0
-      if preamble >= lines.count { preamble = lines.count - 1 }
-      // A non-numeric line followed by another non-numeric line is preamble, not the header.
-      while preamble + 1 < lines.count && !isDataLine(fields[preamble], separator: separator)
-        && !isDataLine(fields[preamble + 1], separator: separator)
-      {
-        preamble += 1
+      guard let found = fields.firstIndex(where: { isDataLine($0, separator: separator) }) else {
+        throw InputError(
+          path: path, location: .line(lineNumbers.last!),
+          "expected numeric data rows in the first \(lines.count) lines")
+      }
+      firstData = found
+    }
+    let hasHeader: Bool
+    if let option = options.hasHeader {
+      hasHeader = option && firstData > (options.skipLines ?? 0)
+    } else {
+      hasHeader = firstData > (options.skipLines ?? 0)
+    }
+    let preamble = options.skipLines ?? (hasHeader ? firstData - 1 : firstData)
+    let columnCount = fields[firstData].count
+    var names = (0..<columnCount).map { "col\($0)" }
+    if hasHeader {
+      for (j, field) in fields[preamble].prefix(columnCount).enumerated() {
+        let name = cleanText(field)
+        if !name.isEmpty { names[j] = name }
       }
     }
-    let first = fields[preamble]
-    let hasHeader = options.hasHeader ?? !isDataLine(first, separator: separator)
-    let columnCount = hasHeader ? first.count : dataCount
-    let names: [String] =
-      hasHeader
-      ? first.map { cleanText($0) }
-      : (0..<columnCount).map { "col\($0)" }
-    let dataFields = Array(fields.dropFirst(preamble + (hasHeader ? 1 : 0)))
+    let dataFields = Array(fields[firstData...])
 
     // Time column.
     var timeColumn: Int?
@@ -82,7 +97,8 @@ struct CSVLayout {
       timeColumn = byContent
     } else if !hasHeader, columnCount >= 2 {
       let values = dataFields.compactMap { $0.first.flatMap { numberValue($0, separator: separator) } }
-      if values.count == dataFields.count, let v0 = values.first, let vn = values.last, abs(v0) >= 1e6, vn > v0,
+      if values.count == dataFields.count, let v0 = values.first, let vn = values.last, abs(v0) >= 1e6,
+        vn > v0,
         zip(values, values.dropFirst()).allSatisfy({ $0 <= $1 })
       {
         timeColumn = 0
@@ -102,7 +118,8 @@ struct CSVLayout {
     }
     let preambleRate = lines.prefix(preamble).lazy.compactMap { statedRate($0) }.first
     return CSVLayout(
-      delimiter: delimiter, decimalSeparator: separator, preamble: preamble, hasHeader: hasHeader, names: names,
+      delimiter: delimiter, decimalSeparator: separator, preamble: preamble, hasHeader: hasHeader,
+      firstDataLine: firstData, names: names,
       timeColumn: timeColumn, timeParse: timeParse, preambleRate: preambleRate)
   }
 
@@ -155,15 +172,22 @@ struct CSVLayout {
 
   static func isTimeName(_ name: String) -> Bool {
     let n = name.lowercased()
-    return n.hasPrefix("time") || n.hasPrefix("timestamp") || n.contains("datetime") || n == "date" || n == "t"
-      || n == "ts" || n.hasPrefix("time_")
+    let word = String(n.prefix { $0.isLetter })
+    return n.hasPrefix("time") || n.contains("datetime")
+      || ["t", "ts", "date", "stamp", "seconds", "sec", "elapsed"].contains(word)
   }
 
   static func unitFromName(_ name: String) -> CSVTimeUnit? {
     let n = name.lowercased()
-    if n.hasSuffix("_ns") || n.contains("nano") || n.contains("(ns)") || n.contains("[ns]") { return .nanoseconds }
-    if n.hasSuffix("_us") || n.contains("micro") || n.contains("(us)") || n.contains("µs") { return .microseconds }
-    if n.hasSuffix("_ms") || n.contains("milli") || n.contains("(ms)") || n.contains("[ms]") { return .milliseconds }
+    if n.hasSuffix("_ns") || n.contains("nano") || n.contains("(ns)") || n.contains("[ns]") {
+      return .nanoseconds
+    }
+    if n.hasSuffix("_us") || n.contains("micro") || n.contains("(us)") || n.contains("µs") {
+      return .microseconds
+    }
+    if n.hasSuffix("_ms") || n.contains("milli") || n.contains("(ms)") || n.contains("[ms]") {
+      return .milliseconds
+    }
     if n.hasSuffix("_s") || n.contains("(s)") || n.contains("[s]") || n.contains("sec") { return .seconds }
     return nil
   }
@@ -183,7 +207,10 @@ struct CSVLayout {
   /// A rate stated as `… N Hz` / `N hertz` in a line.
   static func statedRate(_ line: [UInt8]) -> Double? {
     let lower = line.map { $0 | 0x20 }
-    guard let unit = lower.indices.first(where: { lower[$0...].starts(with: Array("hz".utf8)) || lower[$0...].starts(with: Array("hertz".utf8)) })
+    guard
+      let unit = lower.indices.first(where: {
+        lower[$0...].starts(with: Array("hz".utf8)) || lower[$0...].starts(with: Array("hertz".utf8))
+      })
     else { return nil }
     let before = line[..<unit].reversed().drop { $0 == 0x20 }
     let digits = before.prefix { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x2C }.reversed()

@@ -42,8 +42,10 @@ public struct CSVOptions: Sendable, Equatable {
   public var interpolation: UniformGridInterpolator.Method
 
   public init(
-    delimiter: UInt8? = nil, hasHeader: Bool? = nil, skipLines: Int? = nil, timeColumn: ChannelSelector? = nil,
-    timeUnit: CSVTimeUnit? = nil, sampleRate: Double? = nil, interpolation: UniformGridInterpolator.Method = .linear
+    delimiter: UInt8? = nil, hasHeader: Bool? = nil, skipLines: Int? = nil,
+    timeColumn: ChannelSelector? = nil,
+    timeUnit: CSVTimeUnit? = nil, sampleRate: Double? = nil,
+    interpolation: UniformGridInterpolator.Method = .linear
   ) {
     self.delimiter = delimiter
     self.hasHeader = hasHeader

@@ -41,7 +41,9 @@ public final class CSVSignalReader: SignalReader {
   private var interpolator: UniformGridInterpolator?
 
   /// Opens a file (`-` for standard input).
-  public convenience init(path: String, options: CSVOptions = CSVOptions(), channels: [ChannelSelector]? = nil)
+  public convenience init(
+    path: String, options: CSVOptions = CSVOptions(), channels: [ChannelSelector]? = nil
+  )
     throws(InputError)
   {
     try self.init(input: ByteInput(path: path), options: options, channels: channels)
@@ -67,14 +69,16 @@ public final class CSVSignalReader: SignalReader {
       probe.append((lines.lineNumber, bytes))
     }
     guard !probe.isEmpty else { throw InputError(path: input.path, "empty file: expected CSV lines") }
-    let layout = try CSVLayout.detect(probe.map(\.bytes), lineNumbers: probe.map(\.line), options: options, path: path)
+    let layout = try CSVLayout.detect(
+      probe.map(\.bytes), lineNumbers: probe.map(\.line), options: options, path: path)
     delimiter = layout.delimiter
     decimalSeparator = layout.decimalSeparator
     formatName = layout.delimiter == 0x09 ? "TSV" : "CSV"
     preambleLineCount = layout.preamble
-    let probeLines = Array(probe.dropFirst(layout.preamble + (layout.hasHeader ? 1 : 0)))
+    let probeLines = Array(probe.dropFirst(layout.firstDataLine))
     guard !probeLines.isEmpty else {
-      throw InputError(path: path, location: .line(probe.last!.line + 1), "expected data rows after the header")
+      throw InputError(
+        path: path, location: .line(probe.last!.line + 1), "expected data rows after the header")
     }
     let signalColumns = (0..<layout.names.count).filter { $0 != layout.timeColumn }
     guard !signalColumns.isEmpty else {
@@ -82,7 +86,8 @@ public final class CSVSignalReader: SignalReader {
     }
     let selected: [Int]
     if let channels {
-      selected = try ChannelSelector.resolve(channels, names: signalColumns.map { layout.names[$0] }, path: path)
+      selected = try ChannelSelector.resolve(
+        channels, names: signalColumns.map { layout.names[$0] }, path: path)
     } else {
       selected = Array(signalColumns.indices)
     }
@@ -120,7 +125,9 @@ public final class CSVSignalReader: SignalReader {
       }
       rate = r
       let interval = 1 / r
-      let uniform = zip(seconds, seconds.dropFirst()).allSatisfy { abs(($1 - $0) - interval) <= 0.01 * interval }
+      let uniform = zip(seconds, seconds.dropFirst()).allSatisfy {
+        abs(($1 - $0) - interval) <= 0.01 * interval
+      }
       if uniform {
         timing = .uniformTimestamps
       } else {
@@ -308,7 +315,8 @@ final class CSVRowParser {
   }
 
   /// NaN for empty and not-a-number fields; an error otherwise.
-  private func missingValue(_ start: UnsafePointer<UInt8>, count: Int, line: Int, column: Int) throws(InputError)
+  private func missingValue(_ start: UnsafePointer<UInt8>, count: Int, line: Int, column: Int)
+    throws(InputError)
     -> Float
   {
     let text = fieldText(start, count: count).trimmingSpaces()
@@ -346,7 +354,8 @@ final class CSVRowParser {
     guard time >= lastTime else {
       throw InputError(
         path: path, location: .field(line: line, column: column + 1),
-        "time goes backwards: expected a stamp ≥ the previous row's, found \"\(fieldText(start, count: count))\"")
+        "time goes backwards: expected a stamp ≥ the previous row's, found \"\(fieldText(start, count: count))\""
+      )
     }
     lastTime = time
     if firstTime == nil { firstTime = time }

@@ -31,7 +31,9 @@ func parseDateTime(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
   var nanos: Int64 = 0
   if i < n && (bytes[i] == 0x54 || bytes[i] == 0x20) {
     i += 1
-    guard let hour = digits(2), expect(0x3A), let minute = digits(2), hour < 24, minute < 60 else { return nil }
+    guard let hour = digits(2), expect(0x3A), let minute = digits(2), hour < 24, minute < 60 else {
+      return nil
+    }
     var second = 0
     if expect(0x3A) {
       guard let s = digits(2), s < 61 else { return nil }

@@ -33,7 +33,8 @@ final class LineBuffer {
     }
     if end == storage.count {
       guard storage.count < 64 << 20 else {
-        throw InputError(path: input.path, location: .line(lineNumber + 1), "expected a line shorter than 64 MiB")
+        throw InputError(
+          path: input.path, location: .line(lineNumber + 1), "expected a line shorter than 64 MiB")
       }
       let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: storage.count * 2, alignment: 16)
       larger.baseAddress!.copyMemory(from: storage.baseAddress!, byteCount: end)

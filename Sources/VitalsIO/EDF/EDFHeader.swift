@@ -87,7 +87,8 @@ public struct EDFHeader: Sendable, Equatable {
     guard headerBytes == 256 * (signalCount + 1) else {
       throw InputError(
         path: path, location: .byteOffset(184),
-        "header size \(headerBytes) does not match \(signalCount) signals (expected \(256 * (signalCount + 1)))")
+        "header size \(headerBytes) does not match \(signalCount) signals (expected \(256 * (signalCount + 1)))"
+      )
     }
     guard bytes.count >= headerBytes else {
       throw InputError(
@@ -157,7 +158,8 @@ public struct EDFHeader: Sendable, Equatable {
         guard Int64(declaredRecords) <= available else {
           throw InputError(
             path: path, location: .byteOffset(fileSize),
-            "truncated data: the header declares \(declaredRecords) records of \(recordBytes) bytes, the file holds \(available) whole records")
+            "truncated data: the header declares \(declaredRecords) records of \(recordBytes) bytes, the file holds \(available) whole records"
+          )
         }
         recordCount = declaredRecords
       }
@@ -180,14 +182,16 @@ public struct EDFHeader: Sendable, Equatable {
     reader.offset = 184
     let size = try reader.integer(8, "header bytes")
     guard size >= 512, size <= 256 * 4097 else {
-      throw InputError(path: path, location: .byteOffset(184), "expected a header size of 512 or more, found \(size)")
+      throw InputError(
+        path: path, location: .byteOffset(184), "expected a header size of 512 or more, found \(size)")
     }
     return size
   }
 
   /// Days since the epoch of the start date: `dd.mm.yy` (any non-digit separator); the EDF+
   /// recording field's `Startdate dd-MMM-yyyy` wins when present (it carries the century).
-  private static func startDate(_ text: String, recording: String, path: String, offset: Int) throws(InputError)
+  private static func startDate(_ text: String, recording: String, path: String, offset: Int)
+    throws(InputError)
     -> Int64
   {
     let months = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"]
@@ -254,7 +258,8 @@ private struct FieldReader {
     let field = try text(width, what)
     guard let value = Double(field.replacingCommas()), value.isFinite else {
       throw InputError(
-        path: path, location: .byteOffset(Int64(start)), "expected a number for the \(what), found \"\(field)\"")
+        path: path, location: .byteOffset(Int64(start)),
+        "expected a number for the \(what), found \"\(field)\"")
     }
     return value
   }
@@ -268,7 +273,8 @@ private struct FieldReader {
       return Int(value)
     }
     throw InputError(
-      path: path, location: .byteOffset(Int64(start)), "expected an integer for the \(what), found \"\(field)\"")
+      path: path, location: .byteOffset(Int64(start)),
+      "expected an integer for the \(what), found \"\(field)\"")
   }
 }
 

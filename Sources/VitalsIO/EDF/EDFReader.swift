@@ -142,14 +142,17 @@ public struct EDFReader: SignalReader {
     }
     var bytes = [UInt8](repeating: 0, count: 2 * header.signals[a].samplesPerRecord)
     for r in 0..<header.recordCount {
-      let position = Int64(header.headerBytes) + Int64(r) * Int64(header.recordBytes) + Int64(signalOffsets[a])
+      let position =
+        Int64(header.headerBytes) + Int64(r) * Int64(header.recordBytes) + Int64(signalOffsets[a])
       _ = try input.read(at: position, into: &bytes, count: bytes.count)
-      let onset = try TALParser.parse(bytes[...], path: input.path, byteOffset: position) { onset, duration, text in
+      let onset = try TALParser.parse(bytes[...], path: input.path, byteOffset: position) {
+        onset, duration, text in
         if !text.isEmpty { annotations.append(EDFAnnotation(onset: onset, duration: duration, text: text)) }
       }
       guard let onset else {
         throw InputError(
-          path: input.path, location: .byteOffset(position), "expected a time-keeping TAL at the start of record \(r)")
+          path: input.path, location: .byteOffset(position),
+          "expected a time-keeping TAL at the start of record \(r)")
       }
       if let previous = onsets.last, onset - (previous + header.recordDuration) > 1e-6 {
         let end = previous + header.recordDuration
@@ -172,7 +175,8 @@ public struct EDFReader: SignalReader {
     let firstIndex = samplesYielded
     let discontinuous = header.variant == "EDF+D"
     readLoop: while produced < maxSamples && nextRecord < header.recordCount {
-      let remainingRecords = (maxSamples - produced + sampleInRecord + samplesPerRecord - 1) / samplesPerRecord
+      let remainingRecords =
+        (maxSamples - produced + sampleInRecord + samplesPerRecord - 1) / samplesPerRecord
       let batch = min(batchLimit, remainingRecords, header.recordCount - nextRecord)
       let position = Int64(header.headerBytes) + Int64(nextRecord) * Int64(recordBytes)
       let needed = batch * recordBytes
@@ -190,7 +194,8 @@ public struct EDFReader: SignalReader {
           let talOffset = recordStart + signalOffsets[a]
           let talCount = 2 * header.signals[a].samplesPerRecord
           let parsed = try TALParser.parse(
-            buffer[talOffset..<talOffset + talCount], path: input.path, byteOffset: position + Int64(talOffset)
+            buffer[talOffset..<talOffset + talCount], path: input.path,
+            byteOffset: position + Int64(talOffset)
           ) { _, _, _ in }
           guard let parsed else {
             throw InputError(
@@ -232,7 +237,8 @@ public struct EDFReader: SignalReader {
     guard produced > 0 else { return nil }
     samplesYielded += Int64(produced)
     let start = header.startTime.advanced(byNanoseconds: Int64(((chunkOnset ?? 0) * 1e9).rounded()))
-    return SignalChunk(channels: channels, sampleRate: chunkSampleRate, startTime: start, firstSampleIndex: firstIndex)
+    return SignalChunk(
+      channels: channels, sampleRate: chunkSampleRate, startTime: start, firstSampleIndex: firstIndex)
   }
 }
 
@@ -243,7 +249,8 @@ public enum EDFSampleDecoder {
   /// - Precondition: `output.count == source.count / 2`.
   @inlinable
   public static func decode(
-    _ source: UnsafeRawBufferPointer, scale: Float, offset: Float, into output: UnsafeMutableBufferPointer<Float>
+    _ source: UnsafeRawBufferPointer, scale: Float, offset: Float,
+    into output: UnsafeMutableBufferPointer<Float>
   ) {
     precondition(output.count == source.count / 2, "output must hold one Float per 16-bit sample")
     guard let base = source.baseAddress, let out = output.baseAddress else { return }
