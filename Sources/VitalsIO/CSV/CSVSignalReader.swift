@@ -278,12 +278,11 @@ final class CSVRowParser {
     let columnCount = roles.count
     var p = 0
     var column = 0
+    var scanned = DecimalNumber(mantissa: 0, exponent: 0, negative: false, exact: true)
     while true {
-      var q = p
-      while q < n && base[q] != delimiter { q += 1 }
       if column >= columnCount {
         // Tolerate a trailing delimiter (an empty last field).
-        guard q == p && q >= n else {
+        guard p >= n else {
           throw InputError(
             path: path, location: .field(line: number, column: column + 1),
             "expected \(columnCount) fields, found more")
@@ -291,6 +290,21 @@ final class CSVRowParser {
         break
       }
       let role = roles[column]
+      // Fast path: a bare number followed by the delimiter or the end of the line.
+      if role >= 0, let stop = DecimalNumber.scanPrefix(base + p, end: base + n, separator: separator, into: &scanned),
+        stop == base + n || stop.pointee == delimiter
+      {
+        let q = stop - base
+        rawValues[role &* Self.batchRows &+ row] = scanned.floatValue {
+          fieldText(base + p, count: q - p, separator: separator)
+        }
+        column += 1
+        if q >= n { break }
+        p = q + 1
+        continue
+      }
+      var q = p
+      while q < n && base[q] != delimiter { q += 1 }
       if role >= 0 {
         let value: Float
         if let d = DecimalNumber.scan(base + p, count: q - p, separator: separator) {

@@ -27,6 +27,20 @@ struct DecimalNumber {
     while p < end && (p.pointee == 0x20 || p.pointee == 0x22) { p += 1 }
     while end > p && (end[-1] == 0x20 || end[-1] == 0x22 || end[-1] == 0x0D) { end -= 1 }
     guard p < end else { return nil }
+    var number = DecimalNumber(mantissa: 0, exponent: 0, negative: false, exact: true)
+    guard let stop = scanPrefix(p, end: end, separator: separator, into: &number), stop == end else { return nil }
+    return number
+  }
+
+  /// Scans the longest number at `start` (no spaces or quotes): a sign, digits with at most one
+  /// `separator`, an optional exponent. Returns where the scan stopped, or `nil` when no number
+  /// starts there (or an exponent has no digits).
+  @inline(__always)
+  static func scanPrefix(
+    _ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, separator: UInt8, into number: inout DecimalNumber
+  ) -> UnsafePointer<UInt8>? {
+    var p = start
+    guard p < end else { return nil }
     var negative = false
     if p.pointee == 0x2D {
       negative = true
@@ -38,9 +52,8 @@ struct DecimalNumber {
     var digits = 0
     var exponent = 0
     var exact = true
-    var sawDigit = false
+    let digitsStart = p
     while p < end, case let d = p.pointee &- 0x30, d < 10 {
-      sawDigit = true
       if digits < 19 {
         mantissa = mantissa &* 10 &+ UInt64(d)
         if mantissa != 0 { digits += 1 }
@@ -50,10 +63,11 @@ struct DecimalNumber {
       }
       p += 1
     }
+    var sawDigit = p != digitsStart
     if p < end && p.pointee == separator {
       p += 1
+      let fractionStart = p
       while p < end, case let d = p.pointee &- 0x30, d < 10 {
-        sawDigit = true
         if digits < 19 {
           mantissa = mantissa &* 10 &+ UInt64(d)
           if mantissa != 0 { digits += 1 }
@@ -63,6 +77,7 @@ struct DecimalNumber {
         }
         p += 1
       }
+      sawDigit = sawDigit || p != fractionStart
     }
     guard sawDigit else { return nil }
     if p < end && (p.pointee | 0x20) == 0x65 {
@@ -73,17 +88,16 @@ struct DecimalNumber {
         p += 1
       }
       var e = 0
-      var sawExponentDigit = false
+      let exponentStart = p
       while p < end, case let d = p.pointee &- 0x30, d < 10 {
-        sawExponentDigit = true
         if e < 100_000 { e = e * 10 + Int(d) }
         p += 1
       }
-      guard sawExponentDigit else { return nil }
+      guard p != exponentStart else { return nil }
       exponent += exponentNegative ? -e : e
     }
-    guard p == end else { return nil }
-    return DecimalNumber(mantissa: mantissa, exponent: exponent, negative: negative, exact: exact)
+    number = DecimalNumber(mantissa: mantissa, exponent: exponent, negative: negative, exact: exact)
+    return p
   }
 
   /// The nearest `Double`, when the fast path is exact.
