@@ -3,7 +3,6 @@ struct CSVLayout {
   var delimiter: UInt8
   var decimalSeparator: UInt8
   var preamble: Int
-  var hasHeader: Bool
   /// Index (among the probed lines) of the first data line.
   var firstDataLine: Int
   /// Column names (header fields, else `col0`, `col1`, …).
@@ -118,7 +117,7 @@ struct CSVLayout {
     }
     let preambleRate = lines.prefix(preamble).lazy.compactMap { statedRate($0) }.first
     return CSVLayout(
-      delimiter: delimiter, decimalSeparator: separator, preamble: preamble, hasHeader: hasHeader,
+      delimiter: delimiter, decimalSeparator: separator, preamble: preamble,
       firstDataLine: firstData, names: names,
       timeColumn: timeColumn, timeParse: timeParse, preambleRate: preambleRate)
   }

@@ -22,11 +22,11 @@ public enum CSVTimeUnit: String, Sendable, CaseIterable, Codable {
 public struct CSVOptions: Sendable, Equatable {
   /// Field delimiter byte (`,` `;` tab); `nil` detects among the three.
   public var delimiter: UInt8?
-  /// Whether the first line after the preamble names the columns; `nil` detects (a header has a
-  /// field that is neither a number nor a date-time).
+  /// Whether a line names the columns; `nil` detects (the line before the first data line, when there
+  /// is one: a field neither a number nor a date-time makes a line not data).
   public var hasHeader: Bool?
-  /// Lines to skip before the header or data; `nil` detects a preamble (leading lines whose field
-  /// count differs from the data's, or a second non-numeric line before the data).
+  /// Lines to skip before the header or data; `nil` detects a preamble: every line before the
+  /// header, the header being the non-numeric line just before the first all-numeric line.
   public var skipLines: Int?
   /// The time column, by name or 0-based file column; `nil` detects one by name (`time…`,
   /// `timestamp…`, `datetime`, `date`), by date-time content, or (without a header) a first column

@@ -291,7 +291,8 @@ final class CSVRowParser {
       }
       let role = roles[column]
       // Fast path: a bare number followed by the delimiter or the end of the line.
-      if role >= 0, let stop = DecimalNumber.scanPrefix(base + p, end: base + n, separator: separator, into: &scanned),
+      if role >= 0,
+        let stop = DecimalNumber.scanPrefix(base + p, end: base + n, separator: separator, into: &scanned),
         stop == base + n || stop.pointee == delimiter
       {
         let q = stop - base

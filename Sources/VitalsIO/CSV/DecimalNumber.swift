@@ -28,7 +28,9 @@ struct DecimalNumber {
     while end > p && (end[-1] == 0x20 || end[-1] == 0x22 || end[-1] == 0x0D) { end -= 1 }
     guard p < end else { return nil }
     var number = DecimalNumber(mantissa: 0, exponent: 0, negative: false, exact: true)
-    guard let stop = scanPrefix(p, end: end, separator: separator, into: &number), stop == end else { return nil }
+    guard let stop = scanPrefix(p, end: end, separator: separator, into: &number), stop == end else {
+      return nil
+    }
     return number
   }
 
@@ -37,7 +39,8 @@ struct DecimalNumber {
   /// starts there (or an exponent has no digits).
   @inline(__always)
   static func scanPrefix(
-    _ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, separator: UInt8, into number: inout DecimalNumber
+    _ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, separator: UInt8,
+    into number: inout DecimalNumber
   ) -> UnsafePointer<UInt8>? {
     var p = start
     guard p < end else { return nil }
