@@ -57,3 +57,37 @@ struct AppleHealthECGTests {
     #expect(error?.path == "ecg.csv")
   }
 }
+
+@Suite("Apple Health ECG header variants")
+struct AppleHealthHeaderVariantTests {
+  @Test("fractional rates, quoted values with commas, unknown keys by position")
+  func variants() throws {
+    let text = """
+      Nom,Someone
+      Date de naissance,"1 janv. 1970"
+      Date d’enregistrement,2023-06-01 10:00:00 -0400
+      Classification,"Rythme sinusal, régulier"
+      Symptômes,
+      Version du logiciel,1.90
+      Appareil,"Watch7,4"
+      Fréquence d’échantillonnage,512.508 hertz
+      Dérivation,Dérivation I
+      Unité,µV
+
+      "-12,5"
+      7,25
+      """
+    let reader = try AppleHealthECGReader(contents: Array(text.utf8))
+    #expect(reader.chunkSampleRate == 512.508)
+    #expect(reader.metadata.classification == "Rythme sinusal, régulier")
+    #expect(reader.metadata.device == "Watch7,4")
+    #expect(reader.startTime == Timestamp(nanosecondsSinceEpoch: 1_685_628_000_000_000_000))
+    let samples = try readAll(reader).channels[0]
+    #expect(samples == [-12.5, 7.25])
+    let positional = try AppleHealthECGReader(
+      contents: Array("Naam,A\nGeboortedatum,B\nOpnamedatum,2020-01-01 00:00:00 +0000\nClassificatie,AF\n\n\nSnelheid,300 hertz\n\n1\n".utf8))
+    #expect(positional.metadata.classification == "AF")
+    #expect(positional.chunkSampleRate == 300)
+    #expect(positional.startTime == Timestamp(nanosecondsSinceEpoch: 1_577_836_800_000_000_000))
+  }
+}

@@ -19,7 +19,9 @@ func generatedCSV(bytes: Int) -> [UInt8] {
   func decimal(_ value: Int, decimals: Int) -> String {
     var digits = String(value.magnitude)
     if decimals > 0 {
-      if digits.count <= decimals { digits = String(repeating: "0", count: decimals - digits.count + 1) + digits }
+      if digits.count <= decimals {
+        digits = String(repeating: "0", count: decimals - digits.count + 1) + digits
+      }
       digits.insert(".", at: digits.index(digits.endIndex, offsetBy: -decimals))
     }
     return (value < 0 ? "-" : "") + digits
@@ -43,10 +45,12 @@ func generatedEDF(records: Int) -> [UInt8] {
     Array(text.utf8) + [UInt8](repeating: 0x20, count: width - text.utf8.count)
   }
   var header = field("0", 8) + field("X X X X", 80) + field("Startdate X X X X", 80) + field("01.01.20", 8)
-  header += field("00.00.00", 8) + field("1024", 8) + field("", 44) + field(String(records), 8) + field("1", 8)
+  header +=
+    field("00.00.00", 8) + field("1024", 8) + field("", 44) + field(String(records), 8) + field("1", 8)
   header += field("3", 4)
   for (width, values) in [
-    (16, ["ECG", "PPG", "ACC"]), (80, ["", "", ""]), (8, ["uV", "au", "mg"]), (8, ["-3276.8", "-1", "-8000"]),
+    (16, ["ECG", "PPG", "ACC"]), (80, ["", "", ""]), (8, ["uV", "au", "mg"]),
+    (8, ["-3276.8", "-1", "-8000"]),
     (8, ["3276.7", "1", "8000"]), (8, ["-32768", "-32768", "-32768"]), (8, ["32767", "32767", "32767"]),
     (80, ["", "", ""]), (8, ["500", "500", "500"]), (32, ["", "", ""]),
   ] {
@@ -73,8 +77,8 @@ let benchmarks: @Sendable () -> Void = {
     }
   }
 
-  // One run decodes 64 MB of EDF samples (3 × 500 Hz × 21 846 s... scaled: 2.4 s × 1000 records)
-  // through the reader: runs/s × 64 = MB/s.
+  // One run reads a 64 MB EDF file (21 333 one-second records of 3 signals at 500 Hz) from memory
+  // through the reader, in chunks of 65 536 samples: runs/s × 64 = MB/s.
   Benchmark(
     "EDF 16-bit decode via EDFReader (≈64 MB of samples per run; runs/s × 64 = MB/s)",
     configuration: .init(metrics: [.throughput, .wallClock], scalingFactor: .one)
@@ -99,7 +103,9 @@ let benchmarks: @Sendable () -> Void = {
     benchmark.startMeasurement()
     for _ in benchmark.scaledIterations {
       raw.withUnsafeBytes { source in
-        output.withUnsafeMutableBufferPointer { EDFSampleDecoder.decode(source, scale: 0.1, offset: 0.5, into: $0) }
+        output.withUnsafeMutableBufferPointer {
+          EDFSampleDecoder.decode(source, scale: 0.1, offset: 0.5, into: $0)
+        }
       }
       blackHole(output)
     }
