@@ -204,3 +204,19 @@ struct EDFSharedDataTests {
     #expect(annotations.map { Int($0.onset * reader.chunkSampleRate) } == digest.qrs_samples)
   }
 }
+
+@Suite("EDF reader: inputs found by fuzzing")
+struct EDFFuzzRegressionTests {
+  /// EDFFuzz: a start year far outside `Timestamp`'s range overflowed the day arithmetic.
+  @Test("out-of-range start years throw; an implausible Startdate falls back to the header date")
+  func startYears() throws {
+    var bytes = try ioFixtureBytes("edf/plain.edf")
+    bytes.replaceSubrange(168..<176, with: Array("1.1.9999".utf8))
+    #expect(inputError { _ = try EDFReader(contents: bytes) }?.location == .byteOffset(168))
+    var startdate = try ioFixtureBytes("edf/plain.edf")
+    let recording = Array("Startdate 01-JAN-9999999999999 X X X".utf8)
+    startdate.replaceSubrange(88..<88 + recording.count, with: recording)
+    let reader = try EDFReader(contents: startdate)
+    #expect(reader.startTime == Timestamp(nanosecondsSinceEpoch: 1_293_877_230_000_000_000))  // 2011-01-01 10:20:30
+  }
+}

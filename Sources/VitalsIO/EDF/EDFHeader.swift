@@ -189,7 +189,8 @@ public struct EDFHeader: Sendable, Equatable {
   }
 
   /// Days since the epoch of the start date: `dd.mm.yy` (any non-digit separator); the EDF+
-  /// recording field's `Startdate dd-MMM-yyyy` wins when present (it carries the century).
+  /// recording field's `Startdate dd-MMM-yyyy` wins when present and plausible (it carries the
+  /// century). Years outside 1800–2200 are refused (they would overflow `Timestamp`).
   private static func startDate(_ text: String, recording: String, path: String, offset: Int)
     throws(InputError)
     -> Int64
@@ -198,8 +199,8 @@ public struct EDFHeader: Sendable, Equatable {
     let words = recording.split(separator: " ")
     if words.count >= 2, words[0] == "Startdate" {
       let parts = words[1].split(separator: "-")
-      if parts.count == 3, let d = Int(parts[0]), let y = Int(parts[2]),
-        let m = months.firstIndex(of: parts[1].uppercased())
+      if parts.count == 3, let d = Int(parts[0]), (1...31).contains(d), let y = Int(parts[2]),
+        (1800...2200).contains(y), let m = months.firstIndex(of: parts[1].uppercased())
       {
         return daysFromCivil(year: y, month: m + 1, day: d)
       }
@@ -211,6 +212,10 @@ public struct EDFHeader: Sendable, Equatable {
     }
     let yy = numbers[2]
     let year = yy >= 100 ? yy : (yy >= 85 ? 1900 + yy : 2000 + yy)
+    guard (1800...2200).contains(year) else {
+      throw InputError(
+        path: path, location: .byteOffset(Int64(offset)), "expected a start year in 1800–2200, found \"\(text)\"")
+    }
     return daysFromCivil(year: year, month: numbers[1], day: numbers[0])
   }
 
