@@ -134,6 +134,18 @@ struct CSVReaderTests {
         != nil)
   }
 
+  @Test("a line longer than the 1 MiB block grows the buffer")
+  func longLine() throws {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("vitals-long-line-\(UUID()).csv")
+    defer { try? FileManager.default.removeItem(at: url) }
+    let text = "a,b\n1" + String(repeating: " ", count: 1_500_000) + ",2\n3,4\n" + String(repeating: "5,6\n", count: 200_000)
+    try Data(text.utf8).write(to: url)
+    let result = try readAll(CSVSignalReader(path: url.path, options: CSVOptions(sampleRate: 1)), maxSamples: 4096)
+    #expect(result.channels[0].prefix(3) == [1, 3, 5])
+    #expect(result.channels[1].count == 200_002)
+    #expect(result.channels[1].last == 6)
+  }
+
   @Test("missing values read as NaN; special spellings accepted")
   func missingValues() throws {
     let reader = try CSVSignalReader(

@@ -4,8 +4,9 @@
   import Darwin
 #endif
 
-/// Hands out the lines of a text input one at a time from a fixed block buffer (1 MiB, grown only
-/// for a longer line, up to 64 MiB), so text readers never hold the whole file.
+/// Hands out the lines of a text input one at a time from a fixed block buffer (1 MiB, or the size
+/// of a smaller file; grown only for a longer line, up to 64 MiB), so text readers never hold the
+/// whole file.
 final class LineBuffer {
   let input: ByteInput
   private var storage: UnsafeMutableRawBufferPointer
@@ -15,8 +16,9 @@ final class LineBuffer {
   /// 1-based number of the line most recently returned by ``nextLine()``.
   private(set) var lineNumber = 0
 
-  init(input: ByteInput, capacity: Int = 1 << 20) {
+  init(input: ByteInput) {
     self.input = input
+    let capacity = input.size.map { min(1 << 20, max(4096, Int($0) + 1)) } ?? 1 << 20
     storage = .allocate(byteCount: capacity, alignment: 16)
   }
 
