@@ -91,3 +91,16 @@ struct AppleHealthHeaderVariantTests {
     #expect(positional.startTime == Timestamp(nanosecondsSinceEpoch: 1_577_836_800_000_000_000))
   }
 }
+
+@Suite("Apple Health ECG reader: inputs found by fuzzing")
+struct AppleHealthFuzzRegressionTests {
+  /// AppleHealthECGFuzz: a recorded date in the year 9999 overflowed the nanosecond arithmetic.
+  @Test("recorded dates outside Timestamp's range are left unread")
+  func farFutureDate() throws {
+    let text = "Recorded Date,9999-12-31 23:59:59 +0000\nSample Rate,512 hertz\n\n1\n"
+    let reader = try AppleHealthECGReader(contents: Array(text.utf8))
+    #expect(reader.metadata.recordedDate == nil)
+    #expect(reader.metadata.recordedDateText == "9999-12-31 23:59:59 +0000")
+    #expect(reader.startTime == .epoch)
+  }
+}

@@ -2,7 +2,8 @@
 /// optional fraction of any length (`.` or `,`), and an optional zone (`Z`, `±hh`, `±hhmm`, `±hh:mm`,
 /// optionally after a space). Without a zone the time is read as UTC.
 ///
-/// - Returns: nanoseconds since the Unix epoch, or `nil` when the bytes are not such a date-time.
+/// - Returns: nanoseconds since the Unix epoch, or `nil` when the bytes are not such a date-time or
+///   the year lies outside 1678–2261 (the range of ``Timestamp``).
 func parseDateTime(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
   var i = 0
   var n = bytes.count
@@ -25,7 +26,7 @@ func parseDateTime(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
     return true
   }
   guard let year = digits(4), expect(0x2D), let month = digits(2), expect(0x2D), let day = digits(2),
-    (1...12).contains(month), (1...31).contains(day)
+    (1...12).contains(month), (1...31).contains(day), (1678...2261).contains(year)
   else { return nil }
   var seconds = daysFromCivil(year: year, month: month, day: day) * 86_400
   var nanos: Int64 = 0
