@@ -296,9 +296,8 @@ final class CSVRowParser {
         stop == base + n || stop.pointee == delimiter
       {
         let q = stop - base
-        rawValues[role &* Self.batchRows &+ row] = scanned.floatValue {
-          fieldText(base + p, count: q - p, separator: separator)
-        }
+        rawValues[role &* Self.batchRows &+ row] =
+          scanned.fastFloat ?? scanned.floatValue { fieldText(base + p, count: q - p, separator: separator) }
         column += 1
         if q >= n { break }
         p = q + 1

@@ -143,13 +143,19 @@ struct DecimalNumber {
     return Double(fallbackText()) ?? .nan
   }
 
-  /// The nearest `Float` (correctly rounded: the fast path's `Double` is rounded to `Float` only
-  /// when it is not a tie between two floats, where double rounding could err).
+  /// The nearest `Float` when the fast path is exact, else `nil`: the fast path's `Double` is
+  /// rounded to `Float` only when it is not a tie between two floats, where double rounding could
+  /// err.
   @inline(__always)
-  func floatValue(fallbackText: () -> String) -> Float {
+  var fastFloat: Float? {
     if mantissa == 0 && exact { return negative ? -0.0 : 0 }
     if let d = fastDouble, d.bitPattern & 0x1FFF_FFFF != 0x1000_0000 { return Float(d) }
-    return Float(fallbackText()) ?? .nan
+    return nil
+  }
+
+  /// The nearest `Float` (correctly rounded).
+  func floatValue(fallbackText: () -> String) -> Float {
+    fastFloat ?? Float(fallbackText()) ?? .nan
   }
 
   /// The value times `10^scale` as an integer, exactly when it is one and fits; `nil` otherwise.
