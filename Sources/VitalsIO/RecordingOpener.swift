@@ -50,6 +50,7 @@ public struct RecordingOptions: Sendable, Equatable {
   /// How to read CSV/TSV files.
   public var csv: CSVOptions
 
+  /// Options: `nil` channels select each reader's default.
   public init(channels: [ChannelSelector]? = nil, csv: CSVOptions = CSVOptions()) {
     self.channels = channels
     self.csv = csv
@@ -112,10 +113,13 @@ public enum RecordingOpener {
 /// What a recording holds, for `vitals info`: read to the end when the header does not state the
 /// length (CSV, Apple Health), which also checks every sample parses.
 public struct RecordingSummary: Sendable, Equatable {
+  /// The path as given.
   public var path: String
+  /// The recognised kind of file.
   public var kind: RecordingOpener.Kind
   /// The reader's format name (`EDF+C`, `CSV`, `TSV`, `Apple Health ECG`).
   public var format: String
+  /// Absolute time of the first sample (the epoch when the file does not say).
   public var startTime: Timestamp
   /// Every signal the file holds (for EDF with mixed rates, all rate groups) with its length.
   public var signals: [SignalDescription]

@@ -30,6 +30,7 @@ public struct UniformGridInterpolator: Sendable {
   public let channelCount: Int
   /// Output samples per second.
   public let rate: Double
+  /// The interpolation applied between input samples.
   public let method: Method
 
   /// The last (up to) three input samples: times in seconds from the origin, values per channel.

@@ -20,8 +20,11 @@ public final class AppleHealthECGReader: SignalReader {
     public var recordedDateText: String?
     /// The watch's rhythm classification (`Sinus Rhythm`, `Atrial Fibrillation`, `Inconclusive`).
     public var classification: String?
+    /// Symptoms the wearer entered (free text, possibly empty).
     public var symptoms: String?
+    /// watchOS ECG app version (`1.90`).
     public var softwareVersion: String?
+    /// Watch model identifier (`Watch5,1`).
     public var device: String?
     /// Samples per second (fractional: `513.625`).
     public var sampleRate: Double?
@@ -32,6 +35,7 @@ public final class AppleHealthECGReader: SignalReader {
   }
 
   public let formatName = "Apple Health ECG"
+  /// The header's non-personal fields.
   public let metadata: Metadata
   public let signals: [SignalDescription]
   public let chunkSampleRate: Double
@@ -158,6 +162,7 @@ public final class AppleHealthECGReader: SignalReader {
     }
   }
 
+  /// The next samples (µV), at most `maxSamples`; `nil` at the end.
   public func nextChunk(maxSamples: Int) throws(InputError) -> SignalChunk? {
     precondition(maxSamples > 0, "maxSamples must be positive")
     var values = [Float]()

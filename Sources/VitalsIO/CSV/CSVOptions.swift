@@ -41,6 +41,7 @@ public struct CSVOptions: Sendable, Equatable {
   /// Interpolation used when the time stamps are not uniform.
   public var interpolation: UniformGridInterpolator.Method
 
+  /// Options with every unspecified field recognised from the content.
   public init(
     delimiter: UInt8? = nil, hasHeader: Bool? = nil, skipLines: Int? = nil,
     timeColumn: ChannelSelector? = nil,

@@ -9,8 +9,10 @@ import VitalsCore
 public struct OutputError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The path, or `-` for standard output.
   public var path: String
+  /// What went wrong (the system's reason).
   public var message: String
 
+  /// An error for `path`.
   public init(path: String, _ message: String) {
     self.path = path
     self.message = message
@@ -24,6 +26,7 @@ public struct OutputError: Error, Sendable, Equatable, CustomStringConvertible {
 /// the source names it, in physical units. Values are written in their shortest round-trip form
 /// (NaN as `NaN`); time with nanosecond resolution. Output goes through a 1 MiB buffer.
 public final class CSVSignalWriter {
+  /// The output path (`-`: standard output).
   public let path: String
   private let output: BufferedOutput
   private var origin: Timestamp?
@@ -69,6 +72,7 @@ public final class CSVSignalWriter {
 /// Writes detected events as CSV with header `sample,time_s`: the sample index at the record's rate
 /// and the time in seconds from the first sample.
 public enum EventCSVWriter {
+  /// Writes `samples` (0-based indices at `sampleRate` Hz) to `path` (`-`: standard output).
   public static func write(samples: [Int64], sampleRate: Double, to path: String) throws(OutputError) {
     precondition(sampleRate > 0 && sampleRate.isFinite, "sample rate must be positive and finite")
     let output = try BufferedOutput(path: path)

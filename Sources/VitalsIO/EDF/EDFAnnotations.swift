@@ -4,8 +4,10 @@ public struct EDFAnnotation: Sendable, Equatable, Codable {
   public var onset: Double
   /// Seconds, when the TAL states a duration.
   public var duration: Double?
+  /// The annotation text (UTF-8), e.g. `QRS`.
   public var text: String
 
+  /// An annotation at `onset` seconds.
   public init(onset: Double, duration: Double?, text: String) {
     self.onset = onset
     self.duration = duration

@@ -11,13 +11,19 @@ public struct EDFHeader: Sendable, Equatable {
   public struct Signal: Sendable, Equatable {
     /// Label with surrounding spaces removed (`Fp1`, `EDF Annotations`).
     public var label: String
+    /// Transducer type (`AgAgCl electrode`).
     public var transducer: String
     /// Physical dimension (`uV`, `mV`, `degC`).
     public var physicalDimension: String
+    /// Physical value of ``digitalMinimum``, in ``physicalDimension``.
     public var physicalMinimum: Double
+    /// Physical value of ``digitalMaximum``, in ``physicalDimension``.
     public var physicalMaximum: Double
+    /// Smallest digital value (−32768 for full-range 16-bit).
     public var digitalMinimum: Int
+    /// Largest digital value (32767 for full-range 16-bit).
     public var digitalMaximum: Int
+    /// Filters applied before digitising (`HP:0.1Hz LP:75Hz`).
     public var prefiltering: String
     /// Samples of this signal in each data record.
     public var samplesPerRecord: Int
@@ -48,6 +54,7 @@ public struct EDFHeader: Sendable, Equatable {
   public var recordCount: Int
   /// Seconds per data record (0 for annotation-only files).
   public var recordDuration: Double
+  /// Every signal, in file order, the annotation signal included.
   public var signals: [Signal]
 
   /// Bytes per data record (2 per sample).

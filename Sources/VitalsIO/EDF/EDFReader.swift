@@ -19,6 +19,7 @@ import VitalsCore
 ///
 /// Memory is bounded: records are read in batches of at most 4 MiB (one record when larger).
 public struct EDFReader: SignalReader {
+  /// The file's header as declared.
   public let header: EDFHeader
   /// Every ordinary (non-annotation) signal, in file order, with its rate.
   public let availableSignals: [SignalDescription]
