@@ -85,7 +85,9 @@ struct AppleHealthHeaderVariantTests {
     let samples = try readAll(reader).channels[0]
     #expect(samples == [-12.5, 7.25])
     let positional = try AppleHealthECGReader(
-      contents: Array("Naam,A\nGeboortedatum,B\nOpnamedatum,2020-01-01 00:00:00 +0000\nClassificatie,AF\n\n\nSnelheid,300 hertz\n\n1\n".utf8))
+      contents: Array(
+        "Naam,A\nGeboortedatum,B\nOpnamedatum,2020-01-01 00:00:00 +0000\nClassificatie,AF\n\n\nSnelheid,300 hertz\n\n1\n"
+          .utf8))
     #expect(positional.metadata.classification == "AF")
     #expect(positional.chunkSampleRate == 300)
     #expect(positional.startTime == Timestamp(nanosecondsSinceEpoch: 1_577_836_800_000_000_000))

@@ -41,6 +41,7 @@ struct CSVReaderTests {
     let options = name == "single.csv" ? CSVOptions(sampleRate: 250) : CSVOptions()
     let reader = try CSVSignalReader(path: ioFixture("csv/" + name), options: options)
     #expect(reader.signals.map(\.name) == expected.names)
+    #expect(reader.formatName == (name.hasSuffix(".tsv") ? "TSV" : "CSV"))
     #expect(timingName(reader.timing) == expected.timing)
     #expect(reader.timeColumnName == expected.time)
     if let rate = expected.rate { #expect(abs(reader.chunkSampleRate - rate) < 1e-6 * rate) }
@@ -138,9 +139,12 @@ struct CSVReaderTests {
   func longLine() throws {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("vitals-long-line-\(UUID()).csv")
     defer { try? FileManager.default.removeItem(at: url) }
-    let text = "a,b\n1" + String(repeating: " ", count: 1_500_000) + ",2\n3,4\n" + String(repeating: "5,6\n", count: 200_000)
+    let text =
+      "a,b\n1" + String(repeating: " ", count: 1_500_000) + ",2\n3,4\n"
+      + String(repeating: "5,6\n", count: 200_000)
     try Data(text.utf8).write(to: url)
-    let result = try readAll(CSVSignalReader(path: url.path, options: CSVOptions(sampleRate: 1)), maxSamples: 4096)
+    let result = try readAll(
+      CSVSignalReader(path: url.path, options: CSVOptions(sampleRate: 1)), maxSamples: 4096)
     #expect(result.channels[0].prefix(3) == [1, 3, 5])
     #expect(result.channels[1].count == 200_002)
     #expect(result.channels[1].last == 6)

@@ -25,12 +25,10 @@ struct CSVLayout {
         let counts = Set(tail.map { splitFields($0, delimiter: c).count })
         return counts.count == 1 && counts.first! > 1
       }
-      delimiter =
-        consistent
-        ?? candidates.max { a, b in
-          tail.reduce(0) { $0 + splitFields($1, delimiter: a).count }
-            < tail.reduce(0) { $0 + splitFields($1, delimiter: b).count }
-        }!
+      // Otherwise the one that splits most often; `,` for a single column.
+      let splits = { (c: UInt8) in tail.reduce(0) { $0 + splitFields($1, delimiter: c).count } }
+      let most = candidates.max { splits($0) < splits($1) }!
+      delimiter = consistent ?? (splits(most) > tail.count ? most : 0x2C)
     }
     let fields = lines.map { splitFields($0, delimiter: delimiter) }
     // Decimal comma: only possible when `,` is not the delimiter.

@@ -221,7 +221,8 @@ public struct EDFHeader: Sendable, Equatable {
     let year = yy >= 100 ? yy : (yy >= 85 ? 1900 + yy : 2000 + yy)
     guard (1800...2200).contains(year) else {
       throw InputError(
-        path: path, location: .byteOffset(Int64(offset)), "expected a start year in 1800–2200, found \"\(text)\"")
+        path: path, location: .byteOffset(Int64(offset)),
+        "expected a start year in 1800–2200, found \"\(text)\"")
     }
     return daysFromCivil(year: year, month: numbers[1], day: numbers[0])
   }
