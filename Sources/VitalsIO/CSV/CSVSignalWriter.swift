@@ -38,31 +38,34 @@ public final class CSVSignalWriter {
     self.path = path
     output = try BufferedOutput(path: path)
     channelCount = signalNames.count
-    output.append("time_s")
-    for name in signalNames {
-      output.append(",")
-      output.append(csvQuoted(name))
-    }
-    output.append("\n")
+    let header = (["time_s"] + signalNames.map(csvQuoted)).joined(separator: ",") + "\n"
+    try output.write(Array(header.utf8))
   }
 
-  /// Appends the chunk's samples as rows.
+  /// Appends the chunk's samples as rows (formatted into one local buffer, then handed to the
+  /// output: no per-value access to shared state).
   public func write(_ chunk: SignalChunk) throws(OutputError) {
     precondition(chunk.channels.count == channelCount, "the chunk must hold one channel per column")
     let origin = self.origin ?? chunk.startTime
     self.origin = origin
     let offset = chunk.startTime.nanosecondsSinceEpoch - origin.nanosecondsSinceEpoch
+    var text = [UInt8]()
+    text.reserveCapacity(chunk.sampleCount * (channelCount + 1) * 12)
     for i in 0..<chunk.sampleCount {
-      let nanos = offset + Int64((Double(i) * 1e9 / chunk.sampleRate).rounded())
-      output.appendSeconds(nanoseconds: nanos)
+      appendDecimalSeconds(
+        nanoseconds: offset + Int64((Double(i) * 1e9 / chunk.sampleRate).rounded()), to: &text)
       for c in 0..<channelCount {
-        output.append(",")
+        text.append(0x2C)
         let v = chunk.channels[c][i]
-        output.append(v.isNaN ? "NaN" : v.description)
+        if v.isNaN {
+          text.append(contentsOf: "NaN".utf8)
+        } else {
+          text.append(contentsOf: v.description.utf8)
+        }
       }
-      output.append("\n")
-      if output.isFull { try output.flush() }
+      text.append(0x0A)
     }
+    try output.write(text)
   }
 
   /// Writes what is buffered and closes the file.
@@ -76,15 +79,39 @@ public enum EventCSVWriter {
   public static func write(samples: [Int64], sampleRate: Double, to path: String) throws(OutputError) {
     precondition(sampleRate > 0 && sampleRate.isFinite, "sample rate must be positive and finite")
     let output = try BufferedOutput(path: path)
-    output.append("sample,time_s\n")
+    var text = Array("sample,time_s\n".utf8)
     for sample in samples {
-      output.append(String(sample))
-      output.append(",")
-      output.appendSeconds(nanoseconds: Int64((Double(sample) * 1e9 / sampleRate).rounded()))
-      output.append("\n")
-      if output.isFull { try output.flush() }
+      text.append(contentsOf: String(sample).utf8)
+      text.append(0x2C)
+      appendDecimalSeconds(nanoseconds: Int64((Double(sample) * 1e9 / sampleRate).rounded()), to: &text)
+      text.append(0x0A)
     }
+    try output.write(text)
     try output.close()
+  }
+}
+
+/// `nanoseconds` as decimal seconds, trailing zeros of the fraction dropped (`0.25`, `3`, `-0.001`).
+func appendDecimalSeconds(nanoseconds: Int64, to bytes: inout [UInt8]) {
+  var magnitude = nanoseconds.magnitude
+  if nanoseconds < 0 { bytes.append(0x2D) }
+  let whole = magnitude / 1_000_000_000
+  magnitude %= 1_000_000_000
+  bytes.append(contentsOf: String(whole).utf8)
+  guard magnitude > 0 else { return }
+  bytes.append(0x2E)
+  var digits = 9
+  while magnitude % 10 == 0 {
+    magnitude /= 10
+    digits -= 1
+  }
+  let start = bytes.count
+  bytes.append(contentsOf: repeatElement(0x30, count: digits))
+  var k = start + digits - 1
+  while magnitude > 0 {
+    bytes[k] = UInt8(magnitude % 10) + 0x30
+    magnitude /= 10
+    k -= 1
   }
 }
 
@@ -127,38 +154,16 @@ final class BufferedOutput {
     }
   }
 
-  var isFull: Bool { bytes.count >= (1 << 20) - 4096 }
-
-  func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
-
-  /// `nanoseconds` as decimal seconds, trailing zeros of the fraction dropped (`0.25`, `3`, `-0.001`).
-  func appendSeconds(nanoseconds: Int64) {
-    var magnitude = nanoseconds.magnitude
-    if nanoseconds < 0 { bytes.append(0x2D) }
-    let whole = magnitude / 1_000_000_000
-    magnitude %= 1_000_000_000
-    bytes.append(contentsOf: String(whole).utf8)
-    guard magnitude > 0 else { return }
-    bytes.append(0x2E)
-    var digits = 9
-    while magnitude % 10 == 0 {
-      magnitude /= 10
-      digits -= 1
-    }
-    var scratch = [UInt8](repeating: 0x30, count: digits)
-    var k = digits - 1
-    while magnitude > 0 {
-      scratch[k] = UInt8(magnitude % 10) + 0x30
-      magnitude /= 10
-      k -= 1
-    }
-    bytes.append(contentsOf: scratch)
+  /// Buffers `text`, writing the buffer out once it holds 1 MiB or more.
+  func write(_ text: [UInt8]) throws(OutputError) {
+    bytes.append(contentsOf: text)
+    if bytes.count >= 1 << 20 { try flush() }
   }
 
   func flush() throws(OutputError) {
     var written = 0
     while written < bytes.count {
-      let n = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
+      let n = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, $0.count - written) }
       if n < 0 {
         if errno == EINTR { continue }
         throw OutputError(path: path, "write failed: \(String(cString: strerror(errno)))")
