@@ -217,6 +217,7 @@ struct EDFFuzzRegressionTests {
     let recording = Array("Startdate 01-JAN-9999999999999 X X X".utf8)
     startdate.replaceSubrange(88..<88 + recording.count, with: recording)
     let reader = try EDFReader(contents: startdate)
-    #expect(reader.startTime == Timestamp(nanosecondsSinceEpoch: 1_293_877_230_000_000_000))  // 2011-01-01 10:20:30
+    // 2011-01-01 10:20:30
+    #expect(reader.startTime == Timestamp(nanosecondsSinceEpoch: 1_293_877_230_000_000_000))
   }
 }
