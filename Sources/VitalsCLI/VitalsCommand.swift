@@ -1,13 +1,39 @@
 import ArgumentParser
+import Foundation
 
 /// The `vitals` command: one subcommand per file in this module, each a thin layer over the library.
+///
+/// Exit codes (docs/CLI.md): 0 success, 1 when some input failed (the others still processed),
+/// 2 on bad usage (ArgumentParser's 64 for validation errors is mapped to 2 by ``runAndExit(_:)``).
 public struct VitalsCommand: ParsableCommand {
   public static let configuration = CommandConfiguration(
     commandName: "vitals",
     abstract: "A high-throughput engine for ECG, PPG and accelerometer recordings.",
     version: "0.1.0",
-    subcommands: []
+    subcommands: [Info.self, Convert.self]
   )
 
   public init() {}
+
+  /// The exit code the CLI contract gives `error`: 2 for usage errors, ArgumentParser's otherwise.
+  public static func contractExitCode(for error: Error) -> Int32 {
+    let code = exitCode(for: error)
+    return code == .validationFailure ? 2 : code.rawValue
+  }
+
+  /// Parses `arguments` (the process's when `nil`), runs the command and exits with the contract's code.
+  public static func runAndExit(_ arguments: [String]? = nil) -> Never {
+    do {
+      var command = try parseAsRoot(arguments)
+      try command.run()
+      exit(withError: nil)
+    } catch {
+      let code = contractExitCode(for: error)
+      if code == 2 {
+        FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+        Foundation.exit(2)
+      }
+      exit(withError: error)
+    }
+  }
 }

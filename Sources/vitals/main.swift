@@ -1,3 +1,3 @@
 import VitalsCLI
 
-VitalsCommand.main()
+VitalsCommand.runAndExit()

@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import Vitals
+
+extension CSVTimeUnit: ExpressibleByArgument {}
+extension UniformGridInterpolator.Method: ExpressibleByArgument {}
+
+/// The input options every signal-reading command shares (see docs/CLI.md, "Inputs").
+public struct InputOptions: ParsableArguments {
+  @Option(help: "Signals by name or 0-based index, comma-separated (e.g. MLII or 0,2).")
+  public var channel: String?
+
+  @Option(help: "CSV: samples per second (required without a time column).")
+  public var rate: Double?
+
+  @Option(name: .customLong("time-column"), help: "CSV: the time column, by name or 0-based column index.")
+  public var timeColumn: String?
+
+  @Option(name: .customLong("time-unit"), help: "CSV: unit of a numeric time column (s, ms, us, ns).")
+  public var timeUnit: CSVTimeUnit?
+
+  @Flag(name: .customLong("no-header"), help: "CSV: the first line is data, not column names.")
+  public var noHeader = false
+
+  @Option(help: "CSV: field delimiter (one character, or 'tab').")
+  public var delimiter: String?
+
+  @Option(name: .customLong("skip-lines"), help: "CSV: lines to skip before the header (preamble).")
+  public var skipLines: Int?
+
+  @Option(help: "CSV: interpolation for irregular time stamps (linear, cubicHermite).")
+  public var interpolation: UniformGridInterpolator.Method = .linear
+
+  public init() {}
+
+  public func validate() throws {
+    if let rate, !(rate > 0 && rate.isFinite) {
+      throw ValidationError("--rate must be a positive number of Hz")
+    }
+    if let skipLines, skipLines < 0 { throw ValidationError("--skip-lines must be 0 or more") }
+    if let delimiter, delimiterByte(delimiter) == nil {
+      throw ValidationError("--delimiter must be one ASCII character or 'tab', got '\(delimiter)'")
+    }
+    if let channel, ChannelSelector.list(channel).isEmpty { throw ValidationError("--channel is empty") }
+  }
+
+  private func delimiterByte(_ text: String) -> UInt8? {
+    if text == "tab" || text == "\\t" || text == "\t" { return 0x09 }
+    guard text.utf8.count == 1, let byte = text.utf8.first, byte < 0x80 else { return nil }
+    return byte
+  }
+
+  /// The options as the library takes them.
+  public var recordingOptions: RecordingOptions {
+    RecordingOptions(
+      channels: channel.map(ChannelSelector.list),
+      csv: CSVOptions(
+        delimiter: delimiter.flatMap(delimiterByte), hasHeader: noHeader ? false : nil, skipLines: skipLines,
+        timeColumn: timeColumn.map(ChannelSelector.init), timeUnit: timeUnit, sampleRate: rate,
+        interpolation: interpolation))
+  }
+}
+
+/// Writes `vitals: message` to standard error.
+func printError(_ message: String) {
+  FileHandle.standardError.write(Data("vitals: \(message)\n".utf8))
+}

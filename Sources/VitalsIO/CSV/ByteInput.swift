@@ -1,0 +1,141 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The bytes of a file, of standard input (`-`), or of an in-memory buffer, read in blocks.
+///
+/// Readers hold one of these and never the whole file: sequential text formats call ``read(into:)``,
+/// EDF reads records at byte offsets with ``read(at:into:)``. Not thread-safe: one reader owns it.
+final class ByteInput {
+  /// The path as given (`-` for standard input), used in error messages.
+  let path: String
+  private let descriptor: Int32
+  private let closesDescriptor: Bool
+  private let memory: [UInt8]?
+  private var memoryPosition = 0
+
+  /// Opens `path` for reading (`-` is standard input).
+  init(path: String) throws(InputError) {
+    self.path = path
+    self.memory = nil
+    if path == "-" {
+      descriptor = 0
+      closesDescriptor = false
+      return
+    }
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else {
+      throw InputError(path: path, "cannot open: \(String(cString: strerror(errno)))")
+    }
+    var info = stat()
+    if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+      close(fd)
+      throw InputError(path: path, "expected a file, found a directory")
+    }
+    descriptor = fd
+    closesDescriptor = true
+  }
+
+  /// Reads from `bytes` instead of a file; `name` stands for the path in errors.
+  init(bytes: [UInt8], name: String) {
+    path = name
+    memory = bytes
+    descriptor = -1
+    closesDescriptor = false
+  }
+
+  deinit {
+    if closesDescriptor { close(descriptor) }
+  }
+
+  /// Size in bytes for regular files and memory; `nil` for pipes and standard input.
+  var size: Int64? {
+    if let memory { return Int64(memory.count) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+    return Int64(info.st_size)
+  }
+
+  /// Reads sequentially until `buffer` is full or the input ends; returns the bytes read (0 at the end).
+  func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+    if let memory {
+      let n = min(buffer.count, memory.count - memoryPosition)
+      memory.withUnsafeBytes { source in
+        buffer.baseAddress!.copyMemory(from: source.baseAddress! + memoryPosition, byteCount: n)
+      }
+      memoryPosition += n
+      return n
+    }
+    var total = 0
+    while total < buffer.count {
+      let n = systemRead(descriptor, buffer.baseAddress! + total, buffer.count - total)
+      if n == 0 { break }
+      if n < 0 {
+        if errno == EINTR { continue }
+        throw InputError(path: path, "read failed: \(String(cString: strerror(errno)))")
+      }
+      total += n
+    }
+    return total
+  }
+
+  /// Reads at byte `offset` until `buffer` is full or the file ends; returns the bytes read.
+  func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+    if let memory {
+      guard offset < memory.count else { return 0 }
+      let start = Int(offset)
+      let n = min(buffer.count, memory.count - start)
+      memory.withUnsafeBytes { source in
+        buffer.baseAddress!.copyMemory(from: source.baseAddress! + start, byteCount: n)
+      }
+      return n
+    }
+    var total = 0
+    while total < buffer.count {
+      let n = pread(
+        descriptor, buffer.baseAddress! + total, buffer.count - total, off_t(offset) + off_t(total))
+      if n == 0 { break }
+      if n < 0 {
+        if errno == EINTR { continue }
+        throw InputError(
+          path: path, location: .byteOffset(offset + Int64(total)),
+          "read failed: \(String(cString: strerror(errno)))")
+      }
+      total += n
+    }
+    return total
+  }
+}
+
+/// `read(2)`, named apart from ``ByteInput/read(into:)``.
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+  #if canImport(Glibc)
+    Glibc.read(fd, buffer, count)
+  #else
+    Darwin.read(fd, buffer, count)
+  #endif
+}
+
+extension ByteInput {
+  /// Up to `count` bytes at `offset` (fewer at the end of the file).
+  func bytes(at offset: Int64, count: Int) throws(InputError) -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: count)
+    let n = try read(at: offset, into: &bytes, count: count)
+    bytes.removeSubrange(n...)
+    return bytes
+  }
+
+  /// Reads up to `count` bytes at `offset` into the start of `array` (which holds at least `count`).
+  func read(at offset: Int64, into array: inout [UInt8], count: Int) throws(InputError) -> Int {
+    precondition(count <= array.count, "the array must hold the bytes to read")
+    var result: Result<Int, InputError> = .success(0)
+    array.withUnsafeMutableBytes { b in
+      result = Result { () throws(InputError) in
+        try read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: b[0..<count]))
+      }
+    }
+    return try result.get()
+  }
+}

@@ -1,0 +1,378 @@
+import VitalsCore
+
+/// Streams the numeric columns of a CSV or TSV file (or standard input, `-`) as chunks.
+///
+/// The layout is recognised from the first 64 lines (see ``CSVOptions`` for each rule): delimiter,
+/// decimal comma (with `;` or tab delimiters), preamble, header, time column and unit. Signals are
+/// the other columns (named by the header, else `col0`, `col1`, … by file column), optionally
+/// selected by name or 0-based index into that list.
+///
+/// **Timing.** Without a time column the samples are uniform at the given rate. With one, the rate is
+/// measured from the first 8192 stamps (``UniformGridInterpolator/measuredRate(times:)``:
+/// least squares, robust to jitter and coarse timers); when every interval of those rows lies within
+/// 1 % of the measured one the samples pass unchanged (``CSVTiming/uniformTimestamps``), otherwise
+/// the whole file is resampled onto the uniform grid starting at the first stamp. Numeric stamps are
+/// taken as time since the epoch (since-boot stamps thus start near 1970-01-01); date-times without
+/// a zone are read as UTC.
+///
+/// Empty fields and `nan`/`NA` read as NaN. Parsing works on raw bytes (no `String` per field); the
+/// reader holds a 1 MiB input block and at most 8192 parsed rows.
+public final class CSVSignalReader: SignalReader {
+  public let formatName: String
+  /// Every signal column, in file order.
+  public let availableSignals: [SignalDescription]
+  public let signals: [SignalDescription]
+  public let chunkSampleRate: Double
+  public let startTime: Timestamp
+  public let timing: CSVTiming
+  /// The time column's name, when there is one.
+  public let timeColumnName: String?
+  /// Lines skipped before the header or data.
+  public let preambleLineCount: Int
+  /// Field delimiter and decimal separator in use.
+  public let delimiter: UInt8
+  public let decimalSeparator: UInt8
+
+  private let parser: CSVRowParser
+  /// Samples on the grid, ready to hand out from `readyStart`.
+  private var ready: [[Float]]
+  private var readyStart = 0
+  private var samplesYielded: Int64 = 0
+  private var interpolator: UniformGridInterpolator?
+
+  /// Opens a file (`-` for standard input).
+  public convenience init(
+    path: String, options: CSVOptions = CSVOptions(), channels: [ChannelSelector]? = nil
+  )
+    throws(InputError)
+  {
+    try self.init(input: ByteInput(path: path), options: options, channels: channels)
+  }
+
+  /// Reads CSV text held in memory; `name` stands for the path in errors.
+  public convenience init(
+    contents: [UInt8], name: String = "<memory>", options: CSVOptions = CSVOptions(),
+    channels: [ChannelSelector]? = nil
+  ) throws(InputError) {
+    try self.init(input: ByteInput(bytes: contents, name: name), options: options, channels: channels)
+  }
+
+  private init(input: ByteInput, options: CSVOptions, channels: [ChannelSelector]?) throws(InputError) {
+    let path = input.path
+    let lines = LineBuffer(input: input)
+    // Probe: the first 64 non-blank lines.
+    var probe = [(line: Int, bytes: [UInt8])]()
+    while probe.count < 64, let line = try lines.nextLine() {
+      var bytes = Array(line)
+      if lines.lineNumber == 1 && bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+      if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
+      probe.append((lines.lineNumber, bytes))
+    }
+    guard !probe.isEmpty else { throw InputError(path: input.path, "empty file: expected CSV lines") }
+    let layout = try CSVLayout.detect(
+      probe.map(\.bytes), lineNumbers: probe.map(\.line), options: options, path: path)
+    delimiter = layout.delimiter
+    decimalSeparator = layout.decimalSeparator
+    formatName = layout.delimiter == 0x09 ? "TSV" : "CSV"
+    preambleLineCount = layout.preamble
+    let probeLines = Array(probe.dropFirst(layout.firstDataLine))
+    guard !probeLines.isEmpty else {
+      throw InputError(
+        path: path, location: .line(probe.last!.line + 1), "expected data rows after the header")
+    }
+    let signalColumns = (0..<layout.names.count).filter { $0 != layout.timeColumn }
+    guard !signalColumns.isEmpty else {
+      throw InputError(path: path, "expected at least one signal column besides the time column")
+    }
+    let selected: [Int]
+    if let channels {
+      selected = try ChannelSelector.resolve(
+        channels, names: signalColumns.map { layout.names[$0] }, path: path)
+    } else {
+      selected = Array(signalColumns.indices)
+    }
+    var roles = [Int](repeating: -1, count: layout.names.count)
+    for (c, s) in selected.enumerated() { roles[signalColumns[s]] = c }
+    if let t = layout.timeColumn { roles[t] = -2 }
+    timeColumnName = layout.timeColumn.map { layout.names[$0] }
+    let parser = CSVRowParser(
+      lines: lines, roles: roles, channelCount: selected.count, timeParse: layout.timeParse,
+      delimiter: layout.delimiter, decimalSeparator: layout.decimalSeparator, probeLines: probeLines)
+    self.parser = parser
+    ready = Array(repeating: [], count: selected.count)
+
+    // Rate and timing from the first batch.
+    let rate: Double
+    let timing: CSVTiming
+    var start = Timestamp.epoch
+    var interpolator: UniformGridInterpolator?
+    try parser.fillRaw()
+    if layout.timeParse == .none {
+      guard let r = options.sampleRate ?? layout.preambleRate else {
+        throw InputError(path: path, "no time column: the sample rate is unknown (pass --rate HZ)")
+      }
+      rate = r
+      timing = .fixedRate
+    } else {
+      guard parser.rawCount > 0 else { throw InputError(path: path, "expected data rows") }
+      let t0 = parser.rawTimes[0]
+      start = Timestamp(nanosecondsSinceEpoch: t0)
+      let seconds = (0..<parser.rawCount).map { Double(parser.rawTimes[$0] &- t0) * 1e-9 }
+      guard let r = options.sampleRate ?? UniformGridInterpolator.measuredRate(times: seconds) else {
+        throw InputError(
+          path: path, location: .line(probeLines.first?.line ?? 1),
+          "cannot measure the sample rate: the time stamps do not advance (pass --rate HZ)")
+      }
+      rate = r
+      let interval = 1 / r
+      let uniform = zip(seconds, seconds.dropFirst()).allSatisfy {
+        abs(($1 - $0) - interval) <= 0.01 * interval
+      }
+      if uniform {
+        timing = .uniformTimestamps
+      } else {
+        timing = .resampled(options.interpolation)
+        interpolator = UniformGridInterpolator(
+          channelCount: max(1, selected.count), rate: r, method: options.interpolation)
+      }
+    }
+    guard rate > 0, rate.isFinite else {
+      throw InputError(path: path, "expected a positive sample rate, found \(rate)")
+    }
+    chunkSampleRate = rate
+    self.timing = timing
+    self.interpolator = interpolator
+    startTime = start
+    let available = signalColumns.map {
+      SignalDescription(name: layout.names[$0], unit: "", sampleRate: rate, sampleCount: nil)
+    }
+    availableSignals = available
+    signals = selected.map { available[$0] }
+  }
+
+  public func nextChunk(maxSamples: Int) throws(InputError) -> SignalChunk? {
+    precondition(maxSamples > 0, "maxSamples must be positive")
+    while ready[0].count - readyStart < maxSamples {
+      if parser.rawCount > 0 {
+        moveRawToGrid()
+        continue
+      }
+      if parser.inputDone {
+        if interpolator != nil {
+          interpolator!.finish(into: &ready)
+          interpolator = nil
+        }
+        break
+      }
+      try parser.fillRaw()
+    }
+    let available = (ready.first?.count ?? 0) - readyStart
+    let take = min(maxSamples, available)
+    guard take > 0 else { return nil }
+    let channels = ready.map { Array($0[readyStart..<readyStart + take]) }
+    readyStart += take
+    if readyStart >= 1 << 16 && readyStart * 2 >= ready[0].count {
+      for c in ready.indices { ready[c].removeFirst(readyStart) }
+      readyStart = 0
+    }
+    let index = samplesYielded
+    samplesYielded += Int64(take)
+    return SignalChunk(
+      channels: channels, sampleRate: chunkSampleRate,
+      startTime: startTime.advanced(bySamples: index, rate: chunkSampleRate), firstSampleIndex: index)
+  }
+
+  /// Hands the parsed rows to the grid: unchanged, or through the interpolator.
+  private func moveRawToGrid() {
+    let count = parser.rawCount
+    parser.rawCount = 0
+    if interpolator == nil {
+      for c in ready.indices { ready[c].append(contentsOf: parser.column(c, count: count)) }
+      return
+    }
+    let origin = parser.firstTime ?? 0
+    let times = (0..<count).map { Double(parser.rawTimes[$0] &- origin) * 1e-9 }
+    let values = (0..<ready.count).map { c in Array(parser.column(c, count: count)) }
+    interpolator!.process(times: times, values: values, into: &ready)
+  }
+}
+
+/// The byte-level row parser behind ``CSVSignalReader``: fields to `Float` samples and `Int64`
+/// nanosecond stamps, a batch of rows at a time into column-major buffers.
+final class CSVRowParser {
+  static let batchRows = 8192
+  let path: String
+  private let lines: LineBuffer
+  /// Per file column: -1 skipped, -2 the time column, c ≥ 0 output channel c.
+  private let roles: [Int]
+  private let timeParse: TimeParse
+  private let delimiter: UInt8
+  private let decimalSeparator: UInt8
+  /// Data lines read during detection, parsed before the rest of the input.
+  private var probeLines: [(line: Int, bytes: [UInt8])]
+  private(set) var inputDone = false
+  /// Parsed rows (column-major, `batchRows` per channel) and their stamps.
+  private let rawValues: UnsafeMutablePointer<Float>
+  let rawTimes: UnsafeMutablePointer<Int64>
+  var rawCount = 0
+  private var lastTime: Int64 = .min
+  private(set) var firstTime: Int64?
+
+  enum TimeParse: Equatable {
+    case none
+    case dateTime
+    case numeric(exponent: Int)
+  }
+
+  init(
+    lines: LineBuffer, roles: [Int], channelCount: Int, timeParse: TimeParse, delimiter: UInt8,
+    decimalSeparator: UInt8, probeLines: [(line: Int, bytes: [UInt8])]
+  ) {
+    path = lines.input.path
+    self.lines = lines
+    self.roles = roles
+    self.timeParse = timeParse
+    self.delimiter = delimiter
+    self.decimalSeparator = decimalSeparator
+    self.probeLines = probeLines
+    rawValues = .allocate(capacity: Self.batchRows * max(1, channelCount))
+    rawTimes = .allocate(capacity: Self.batchRows)
+  }
+
+  deinit {
+    rawValues.deallocate()
+    rawTimes.deallocate()
+  }
+
+  /// The parsed values of channel `c`.
+  func column(_ c: Int, count: Int) -> UnsafeBufferPointer<Float> {
+    UnsafeBufferPointer(start: rawValues + c * Self.batchRows, count: count)
+  }
+
+  /// Parses rows into the raw batch until it is full or the input ends.
+  func fillRaw() throws(InputError) {
+    while rawCount < Self.batchRows {
+      if !probeLines.isEmpty {
+        let (number, bytes) = probeLines.removeFirst()
+        try bytes.withUnsafeBufferPointer { (b) throws(InputError) in try parseRow(b, line: number) }
+        continue
+      }
+      guard !inputDone, let line = try lines.nextLine() else {
+        inputDone = true
+        return
+      }
+      if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
+      try parseRow(line, line: lines.lineNumber)
+    }
+  }
+
+  /// Parses one data line into row `rawCount`.
+  @inline(__always)
+  private func parseRow(_ line: UnsafeBufferPointer<UInt8>, line number: Int) throws(InputError) {
+    guard let base = line.baseAddress else { return }
+    var n = line.count
+    if n > 0 && base[n - 1] == 0x0D { n -= 1 }
+    let row = rawCount
+    let delimiter = self.delimiter
+    let separator = decimalSeparator
+    let columnCount = roles.count
+    var p = 0
+    var column = 0
+    var scanned = DecimalNumber(mantissa: 0, exponent: 0, negative: false, exact: true)
+    while true {
+      if column >= columnCount {
+        // Tolerate a trailing delimiter (an empty last field).
+        guard p >= n else {
+          throw InputError(
+            path: path, location: .field(line: number, column: column + 1),
+            "expected \(columnCount) fields, found more")
+        }
+        break
+      }
+      let role = roles[column]
+      // Fast path: a bare number followed by the delimiter or the end of the line.
+      if role >= 0,
+        let stop = DecimalNumber.scanPrefix(base + p, end: base + n, separator: separator, into: &scanned),
+        stop == base + n || stop.pointee == delimiter
+      {
+        let q = stop - base
+        rawValues[role &* Self.batchRows &+ row] =
+          scanned.fastFloat ?? scanned.floatValue { fieldText(base + p, count: q - p, separator: separator) }
+        column += 1
+        if q >= n { break }
+        p = q + 1
+        continue
+      }
+      var q = p
+      while q < n && base[q] != delimiter { q += 1 }
+      if role >= 0 {
+        let value: Float
+        if let d = DecimalNumber.scan(base + p, count: q - p, separator: separator) {
+          value = d.floatValue { fieldText(base + p, count: q - p, separator: separator) }
+        } else {
+          value = try missingValue(base + p, count: q - p, line: number, column: column)
+        }
+        rawValues[role * Self.batchRows + row] = value
+      } else if role == -2 {
+        try parseTime(base + p, count: q - p, line: number, column: column, row: row)
+      }
+      column += 1
+      if q >= n { break }
+      p = q + 1
+    }
+    guard column >= columnCount else {
+      throw InputError(
+        path: path, location: .field(line: number, column: column),
+        "expected \(columnCount) fields, found \(column)")
+    }
+    rawCount += 1
+  }
+
+  /// NaN for empty and not-a-number fields; an error otherwise.
+  private func missingValue(_ start: UnsafePointer<UInt8>, count: Int, line: Int, column: Int)
+    throws(InputError)
+    -> Float
+  {
+    let text = fieldText(start, count: count).trimmingSpaces()
+    if ["", "nan", "na", "n/a", "null", "-nan"].contains(text.lowercased()) { return .nan }
+    if let special = Float(text), !special.isNaN { return special }
+    throw InputError(
+      path: path, location: .field(line: line, column: column + 1), "expected a number, found \"\(text)\"")
+  }
+
+  private func parseTime(_ start: UnsafePointer<UInt8>, count: Int, line: Int, column: Int, row: Int)
+    throws(InputError)
+  {
+    var time: Int64?
+    switch timeParse {
+    case .none:
+      return
+    case .dateTime:
+      time = parseDateTime(UnsafeBufferPointer(start: start, count: count))
+    case .numeric(let exponent):
+      if let d = DecimalNumber.scan(start, count: count, separator: decimalSeparator) {
+        if let exact = d.scaledInteger(by: exponent) {
+          time = exact
+        } else {
+          var scaled = d.doubleValue { fieldText(start, count: count, separator: decimalSeparator) }
+          for _ in 0..<exponent { scaled *= 10 }
+          if scaled.isFinite && abs(scaled) < 9e18 { time = Int64(scaled.rounded()) }
+        }
+      }
+    }
+    guard let time else {
+      throw InputError(
+        path: path, location: .field(line: line, column: column + 1),
+        "expected a time stamp, found \"\(fieldText(start, count: count))\"")
+    }
+    guard time >= lastTime else {
+      throw InputError(
+        path: path, location: .field(line: line, column: column + 1),
+        "time goes backwards: expected a stamp ≥ the previous row's, found \"\(fieldText(start, count: count))\""
+      )
+    }
+    lastTime = time
+    if firstTime == nil { firstTime = time }
+    rawTimes[row] = time
+  }
+}

@@ -1,0 +1,77 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Hands out the lines of a text input one at a time from a fixed block buffer (1 MiB, or the size
+/// of a smaller file; grown only for a longer line, up to 64 MiB), so text readers never hold the
+/// whole file.
+final class LineBuffer {
+  let input: ByteInput
+  private var storage: UnsafeMutableRawBufferPointer
+  private var start = 0
+  private var end = 0
+  private var atEnd = false
+  /// 1-based number of the line most recently returned by ``nextLine()``.
+  private(set) var lineNumber = 0
+
+  init(input: ByteInput) {
+    self.input = input
+    let capacity = input.size.map { min(1 << 20, max(4096, Int($0) + 1)) } ?? 1 << 20
+    storage = .allocate(byteCount: capacity, alignment: 16)
+  }
+
+  deinit { storage.deallocate() }
+
+  /// Fills the buffer from the input, keeping unread bytes; returns whether bytes were added.
+  private func refill() throws(InputError) -> Bool {
+    if atEnd { return false }
+    if start > 0 {
+      let unread = end - start
+      if unread > 0 { storage.baseAddress!.copyMemory(from: storage.baseAddress! + start, byteCount: unread) }
+      start = 0
+      end = unread
+    }
+    if end == storage.count {
+      guard storage.count < 64 << 20 else {
+        throw InputError(
+          path: input.path, location: .line(lineNumber + 1), "expected a line shorter than 64 MiB")
+      }
+      let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: storage.count * 2, alignment: 16)
+      larger.baseAddress!.copyMemory(from: storage.baseAddress!, byteCount: end)
+      storage.deallocate()
+      storage = larger
+    }
+    let n = try input.read(into: UnsafeMutableRawBufferPointer(rebasing: storage[end...]))
+    if n == 0 { atEnd = true }
+    end += n
+    return n > 0
+  }
+
+  /// The next line without its `\n` (a trailing `\r` is left for the caller, who treats it as
+  /// space), or `nil` at the end of the input. Valid until the next call.
+  func nextLine() throws(InputError) -> UnsafeBufferPointer<UInt8>? {
+    var searchFrom = start
+    while true {
+      let base = storage.baseAddress!.assumingMemoryBound(to: UInt8.self)
+      if searchFrom < end, let hit = memchr(base + searchFrom, 0x0A, end - searchFrom) {
+        let newline = hit.assumingMemoryBound(to: UInt8.self) - base
+        let line = UnsafeBufferPointer(start: base + start, count: newline - start)
+        start = newline + 1
+        lineNumber += 1
+        return line
+      }
+      let scanned = end - start
+      if try !refill() {
+        guard start < end else { return nil }
+        let base = storage.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let line = UnsafeBufferPointer(start: base + start, count: end - start)
+        start = end
+        lineNumber += 1
+        return line
+      }
+      searchFrom = start + scanned
+    }
+  }
+}

@@ -1,0 +1,306 @@
+import VitalsCore
+
+/// The header of an EDF or EDF+ file (Kemp et al. 1992; Kemp & Olivan 2003), as declared.
+///
+/// Parsing is tolerant where real files break the rules without ambiguity: fields padded with
+/// leading spaces or NULs, labels with trailing spaces, two-digit years (`01.01.11`: 1985–2084,
+/// as the spec's clipping rule), anonymised `Startdate X X X`, `,` as a decimal separator, a record
+/// count of `-1` (recording not closed: counted from the file size).
+public struct EDFHeader: Sendable, Equatable {
+  /// One signal's declaration.
+  public struct Signal: Sendable, Equatable {
+    /// Label with surrounding spaces removed (`Fp1`, `EDF Annotations`).
+    public var label: String
+    /// Transducer type (`AgAgCl electrode`).
+    public var transducer: String
+    /// Physical dimension (`uV`, `mV`, `degC`).
+    public var physicalDimension: String
+    /// Physical value of ``digitalMinimum``, in ``physicalDimension``.
+    public var physicalMinimum: Double
+    /// Physical value of ``digitalMaximum``, in ``physicalDimension``.
+    public var physicalMaximum: Double
+    /// Smallest digital value (−32768 for full-range 16-bit).
+    public var digitalMinimum: Int
+    /// Largest digital value (32767 for full-range 16-bit).
+    public var digitalMaximum: Int
+    /// Filters applied before digitising (`HP:0.1Hz LP:75Hz`).
+    public var prefiltering: String
+    /// Samples of this signal in each data record.
+    public var samplesPerRecord: Int
+
+    /// Whether this is the EDF+ annotation signal.
+    public var isAnnotation: Bool { label == "EDF Annotations" }
+
+    /// Physical value per digital step: `(pmax − pmin) / (dmax − dmin)`.
+    public var scale: Double {
+      (physicalMaximum - physicalMinimum) / Double(digitalMaximum - digitalMinimum)
+    }
+
+    /// Physical value of digital 0: physical = digital × ``scale`` + ``offset`` (edflib's mapping).
+    public var offset: Double { physicalMaximum - scale * Double(digitalMaximum) }
+  }
+
+  /// `EDF`, `EDF+C` or `EDF+D`.
+  public var variant: String
+  /// Local patient identification (personal data: not printed by the CLI).
+  public var patient: String
+  /// Local recording identification.
+  public var recording: String
+  /// Start of the recording (the header's local date and time read as UTC; EDF has no zone).
+  public var startTime: Timestamp
+  /// Bytes of header: 256 × (signals + 1).
+  public var headerBytes: Int
+  /// Number of data records.
+  public var recordCount: Int
+  /// Seconds per data record (0 for annotation-only files).
+  public var recordDuration: Double
+  /// Every signal, in file order, the annotation signal included.
+  public var signals: [Signal]
+
+  /// Bytes per data record (2 per sample).
+  public var recordBytes: Int { signals.reduce(0) { $0 + 2 * $1.samplesPerRecord } }
+
+  /// Whether the file is EDF+ (has TALs in an annotation signal).
+  public var isPlus: Bool { variant != "EDF" }
+
+  /// Parses the fixed 256-byte part and the signal part.
+  ///
+  /// - Parameters:
+  ///   - bytes: at least the whole header (256 × (ns + 1) bytes); call with the first 256 bytes to
+  ///     learn the size with ``declaredHeaderBytes(_:path:)``.
+  ///   - fileSize: the file's size, to count records when the header says `-1` and to detect truncation.
+  init(bytes: [UInt8], path: String, fileSize: Int64?) throws(InputError) {
+    var reader = FieldReader(bytes: bytes, path: path)
+    let version = try reader.text(8, "version")
+    guard version == "0" else {
+      throw InputError(
+        path: path, location: .byteOffset(0), "expected EDF version \"0\", found \"\(version)\"")
+    }
+    patient = try reader.text(80, "patient")
+    recording = try reader.text(80, "recording")
+    let dateOffset = reader.offset
+    let date = try reader.text(8, "start date")
+    let time = try reader.text(8, "start time")
+    headerBytes = try reader.integer(8, "header bytes")
+    let reserved = try reader.text(44, "reserved")
+    let recordsOffset = reader.offset
+    let declaredRecords = try reader.integer(8, "number of data records")
+    recordDuration = try reader.number(8, "data record duration")
+    let signalCount = try reader.integer(4, "number of signals")
+    guard (1...4096).contains(signalCount) else {
+      throw InputError(
+        path: path, location: .byteOffset(252), "expected 1 to 4096 signals, found \(signalCount)")
+    }
+    guard headerBytes == 256 * (signalCount + 1) else {
+      throw InputError(
+        path: path, location: .byteOffset(184),
+        "header size \(headerBytes) does not match \(signalCount) signals (expected \(256 * (signalCount + 1)))"
+      )
+    }
+    guard bytes.count >= headerBytes else {
+      throw InputError(
+        path: path, location: .byteOffset(Int64(bytes.count)),
+        "truncated header: expected \(headerBytes) bytes, found \(bytes.count)")
+    }
+    guard recordDuration >= 0, recordDuration.isFinite else {
+      throw InputError(path: path, location: .byteOffset(244), "expected a record duration ≥ 0")
+    }
+    if reserved.hasPrefix("EDF+D") {
+      variant = "EDF+D"
+    } else if reserved.hasPrefix("EDF+C") {
+      variant = "EDF+C"
+    } else {
+      variant = "EDF"
+    }
+    let ns = signalCount
+    var labels = [String]()
+    var transducers = [String]()
+    var dimensions = [String]()
+    var pmins = [Double]()
+    var pmaxs = [Double]()
+    var dmins = [Int]()
+    var dmaxs = [Int]()
+    var filters = [String]()
+    var counts = [Int]()
+    for _ in 0..<ns { labels.append(try reader.text(16, "label")) }
+    for _ in 0..<ns { transducers.append(try reader.text(80, "transducer")) }
+    for _ in 0..<ns { dimensions.append(try reader.text(8, "physical dimension")) }
+    for _ in 0..<ns { pmins.append(try reader.number(8, "physical minimum")) }
+    for _ in 0..<ns { pmaxs.append(try reader.number(8, "physical maximum")) }
+    for _ in 0..<ns { dmins.append(try reader.integer(8, "digital minimum")) }
+    for _ in 0..<ns { dmaxs.append(try reader.integer(8, "digital maximum")) }
+    for _ in 0..<ns { filters.append(try reader.text(80, "prefiltering")) }
+    let countsOffset = reader.offset
+    for _ in 0..<ns { counts.append(try reader.integer(8, "samples per record")) }
+    signals = (0..<ns).map { i in
+      Signal(
+        label: labels[i], transducer: transducers[i], physicalDimension: dimensions[i],
+        physicalMinimum: pmins[i], physicalMaximum: pmaxs[i], digitalMinimum: dmins[i],
+        digitalMaximum: dmaxs[i], prefiltering: filters[i], samplesPerRecord: counts[i])
+    }
+    for (i, s) in signals.enumerated() {
+      guard s.samplesPerRecord >= 1, s.samplesPerRecord <= 10_000_000 else {
+        throw InputError(
+          path: path, location: .byteOffset(Int64(countsOffset + 8 * i)),
+          "signal \(i) (\(s.label)): expected 1 to 10000000 samples per record, found \(s.samplesPerRecord)")
+      }
+      guard s.isAnnotation || (s.digitalMinimum < s.digitalMaximum && s.physicalMinimum != s.physicalMaximum)
+      else {
+        throw InputError(
+          path: path, location: .byteOffset(Int64(256 + ns * 104 + 8 * i)),
+          "signal \(i) (\(s.label)): expected digital minimum < maximum and physical minimum ≠ maximum")
+      }
+    }
+    let recordBytes = signals.reduce(0) { $0 + 2 * $1.samplesPerRecord }
+    if let fileSize {
+      let available = max(0, fileSize - Int64(headerBytes)) / Int64(recordBytes)
+      if declaredRecords == -1 {
+        recordCount = Int(available)
+      } else {
+        guard declaredRecords >= 0 else {
+          throw InputError(
+            path: path, location: .byteOffset(Int64(recordsOffset)),
+            "expected a record count ≥ 0 or -1, found \(declaredRecords)")
+        }
+        guard Int64(declaredRecords) <= available else {
+          throw InputError(
+            path: path, location: .byteOffset(fileSize),
+            "truncated data: the header declares \(declaredRecords) records of \(recordBytes) bytes, the file holds \(available) whole records"
+          )
+        }
+        recordCount = declaredRecords
+      }
+    } else {
+      recordCount = max(declaredRecords, 0)
+    }
+    let day = try Self.startDate(date, recording: recording, path: path, offset: dateOffset)
+    let seconds = try Self.clockSeconds(time, path: path, offset: dateOffset + 8)
+    startTime = Timestamp(nanosecondsSinceEpoch: (day * 86_400 + seconds) * 1_000_000_000)
+  }
+
+  /// The header size the first 256 bytes declare (so the caller reads exactly that much).
+  static func declaredHeaderBytes(_ first: [UInt8], path: String) throws(InputError) -> Int {
+    guard first.count >= 256 else {
+      throw InputError(
+        path: path, location: .byteOffset(Int64(first.count)),
+        first.isEmpty ? "empty file" : "truncated header: expected 256 bytes, found \(first.count)")
+    }
+    var reader = FieldReader(bytes: first, path: path)
+    reader.offset = 184
+    let size = try reader.integer(8, "header bytes")
+    guard size >= 512, size <= 256 * 4097 else {
+      throw InputError(
+        path: path, location: .byteOffset(184), "expected a header size of 512 or more, found \(size)")
+    }
+    return size
+  }
+
+  /// Days since the epoch of the start date: `dd.mm.yy` (any non-digit separator); the EDF+
+  /// recording field's `Startdate dd-MMM-yyyy` wins when present and plausible (it carries the
+  /// century). Years outside 1800–2200 are refused (they would overflow `Timestamp`).
+  private static func startDate(_ text: String, recording: String, path: String, offset: Int)
+    throws(InputError)
+    -> Int64
+  {
+    let months = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"]
+    let words = recording.split(separator: " ")
+    if words.count >= 2, words[0] == "Startdate" {
+      let parts = words[1].split(separator: "-")
+      if parts.count == 3, let d = Int(parts[0]), (1...31).contains(d), let y = Int(parts[2]),
+        (1800...2200).contains(y), let m = months.firstIndex(of: parts[1].uppercased())
+      {
+        return daysFromCivil(year: y, month: m + 1, day: d)
+      }
+    }
+    let numbers = text.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+    guard numbers.count == 3, (1...31).contains(numbers[0]), (1...12).contains(numbers[1]) else {
+      throw InputError(
+        path: path, location: .byteOffset(Int64(offset)), "expected a start date dd.mm.yy, found \"\(text)\"")
+    }
+    let yy = numbers[2]
+    let year = yy >= 100 ? yy : (yy >= 85 ? 1900 + yy : 2000 + yy)
+    guard (1800...2200).contains(year) else {
+      throw InputError(
+        path: path, location: .byteOffset(Int64(offset)),
+        "expected a start year in 1800–2200, found \"\(text)\"")
+    }
+    return daysFromCivil(year: year, month: numbers[1], day: numbers[0])
+  }
+
+  /// Seconds since midnight of `hh.mm.ss`.
+  private static func clockSeconds(_ text: String, path: String, offset: Int) throws(InputError) -> Int64 {
+    let numbers = text.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+    guard numbers.count == 3, numbers[0] < 24, numbers[1] < 60, numbers[2] < 61 else {
+      throw InputError(
+        path: path, location: .byteOffset(Int64(offset)), "expected a start time hh.mm.ss, found \"\(text)\"")
+    }
+    return Int64(numbers[0] * 3600 + numbers[1] * 60 + numbers[2])
+  }
+}
+
+/// Days from 1970-01-01 to a proleptic Gregorian date (Hinnant's `days_from_civil`).
+func daysFromCivil(year: Int, month: Int, day: Int) -> Int64 {
+  let y = Int64(month <= 2 ? year - 1 : year)
+  let era = (y >= 0 ? y : y - 399) / 400
+  let yoe = y - era * 400
+  let m = Int64(month)
+  let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
+  let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+  return era * 146_097 + doe - 719_468
+}
+
+/// Reads consecutive fixed-width ASCII header fields.
+private struct FieldReader {
+  let bytes: [UInt8]
+  let path: String
+  var offset = 0
+
+  /// The next `width` bytes as text, NULs and surrounding spaces removed.
+  mutating func text(_ width: Int, _ what: String) throws(InputError) -> String {
+    guard offset + width <= bytes.count else {
+      throw InputError(
+        path: path, location: .byteOffset(Int64(bytes.count)), "truncated header: expected the \(what) field")
+    }
+    let field = bytes[offset..<offset + width].map { $0 == 0 ? 0x20 : ($0 < 0x20 || $0 > 0x7E ? 0x3F : $0) }
+    offset += width
+    return String(decoding: field, as: UTF8.self).trimmingSpaces()
+  }
+
+  mutating func number(_ width: Int, _ what: String) throws(InputError) -> Double {
+    let start = offset
+    let field = try text(width, what)
+    guard let value = Double(field.replacingCommas()), value.isFinite else {
+      throw InputError(
+        path: path, location: .byteOffset(Int64(start)),
+        "expected a number for the \(what), found \"\(field)\"")
+    }
+    return value
+  }
+
+  mutating func integer(_ width: Int, _ what: String) throws(InputError) -> Int {
+    let start = offset
+    let field = try text(width, what)
+    if let value = Int(field) { return value }
+    // Some writers put `1.0` or `1,0` where an integer belongs.
+    if let value = Double(field.replacingCommas()), value == value.rounded(), abs(value) < 1e15 {
+      return Int(value)
+    }
+    throw InputError(
+      path: path, location: .byteOffset(Int64(start)),
+      "expected an integer for the \(what), found \"\(field)\"")
+  }
+}
+
+extension String {
+  /// Without leading and trailing spaces.
+  func trimmingSpaces() -> String {
+    let scalars = unicodeScalars
+    guard let first = scalars.firstIndex(where: { $0 != " " }),
+      let last = scalars.lastIndex(where: { $0 != " " })
+    else { return "" }
+    return String(scalars[first...last])
+  }
+
+  /// With `,` replaced by `.` (decimal commas).
+  func replacingCommas() -> String { String(map { $0 == "," ? "." : $0 }) }
+}

@@ -1,0 +1,263 @@
+import VitalsCore
+
+/// Streams the signals of an EDF or EDF+ file (Kemp et al. 1992; Kemp & Olivan 2003) as chunks of
+/// physical values.
+///
+/// **Mixed rates.** Signals in one file may have different rates, and a ``SignalChunk`` has one rate,
+/// so the reader yields one *rate group*: without a selection, the ordinary (non-annotation) signals
+/// sharing the rate of the first ordinary signal; with a selection, exactly the selected signals,
+/// which must share a rate (read the file once per group to get every rate). ``availableSignals``
+/// lists every ordinary signal with its rate.
+///
+/// **Scaling.** physical = digital × (pmax − pmin)/(dmax − dmin) + offset, edflib's mapping (the
+/// one pyedflib `readSignal` applies), computed in `Float`.
+///
+/// **Time.** The header's date and time are read as UTC. In EDF+ each record's first TAL gives its
+/// onset; chunks never span a discontinuity of an EDF+D file: a chunk ends before a gap and the next
+/// starts at the later record's onset. `firstSampleIndex` counts the samples stored before the chunk
+/// (gaps hold no samples). ``readAnnotations()`` returns the annotations, record onsets and gaps.
+///
+/// Memory is bounded: records are read in batches of at most 4 MiB (one record when larger).
+public struct EDFReader: SignalReader {
+  /// The file's header as declared.
+  public let header: EDFHeader
+  /// Every ordinary (non-annotation) signal, in file order, with its rate.
+  public let availableSignals: [SignalDescription]
+  /// File indices (into `header.signals`) of the signals yielded, in chunk channel order.
+  public let selectedSignals: [Int]
+  public var formatName: String { header.variant }
+  public let signals: [SignalDescription]
+  public let chunkSampleRate: Double
+  public let startTime: Timestamp
+
+  private let input: ByteInput
+  private let annotationSignal: Int?
+  /// Byte offset of each signal within a record.
+  private let signalOffsets: [Int]
+  private let samplesPerRecord: Int
+  private var nextRecord = 0
+  /// Samples of `nextRecord` already yielded.
+  private var sampleInRecord = 0
+  private var samplesYielded: Int64 = 0
+  /// Seconds from the file start at which the next sample to yield lies.
+  private var expectedOnset: Double?
+  private var buffer: [UInt8] = []
+
+  /// Opens an EDF/EDF+ file.
+  ///
+  /// - Parameters:
+  ///   - path: the file.
+  ///   - channels: signals to yield by label or 0-based index into ``availableSignals``; `nil` for
+  ///     the default rate group.
+  public init(path: String, channels: [ChannelSelector]? = nil) throws(InputError) {
+    try self.init(input: ByteInput(path: path), channels: channels)
+  }
+
+  /// Reads an EDF/EDF+ file held in memory; `name` stands for the path in errors.
+  public init(contents: [UInt8], name: String = "<memory>", channels: [ChannelSelector]? = nil)
+    throws(InputError)
+  {
+    try self.init(input: ByteInput(bytes: contents, name: name), channels: channels)
+  }
+
+  private init(input: ByteInput, channels: [ChannelSelector]?) throws(InputError) {
+    self.input = input
+    let path = input.path
+    let first = try input.bytes(at: 0, count: 256)
+    let headerSize = try EDFHeader.declaredHeaderBytes(first, path: path)
+    let headerBytes = try input.bytes(at: 0, count: headerSize)
+    let header = try EDFHeader(bytes: headerBytes, path: path, fileSize: input.size)
+    self.header = header
+    var offsets = [Int]()
+    var offset = 0
+    for s in header.signals {
+      offsets.append(offset)
+      offset += 2 * s.samplesPerRecord
+    }
+    signalOffsets = offsets
+    annotationSignal = header.isPlus ? header.signals.firstIndex(where: \.isAnnotation) : nil
+    let ordinary = header.signals.indices.filter { !header.signals[$0].isAnnotation }
+    guard !ordinary.isEmpty else {
+      throw InputError(path: path, "expected at least one signal besides the annotations")
+    }
+    guard header.recordDuration > 0 else {
+      throw InputError(path: path, location: .byteOffset(244), "expected a data record duration > 0")
+    }
+    let duration = header.recordDuration
+    let allSignals = header.signals
+    let rate = { (i: Int) in Double(allSignals[i].samplesPerRecord) / duration }
+    let available = ordinary.map { i in
+      let s = header.signals[i]
+      return SignalDescription(
+        name: s.label, unit: s.physicalDimension, sampleRate: rate(i),
+        sampleCount: Int64(s.samplesPerRecord) * Int64(header.recordCount))
+    }
+    let chosen: [Int]
+    if let channels {
+      chosen = try ChannelSelector.resolve(channels, names: available.map(\.name), path: path).map {
+        ordinary[$0]
+      }
+      let rates = Set(chosen.map { header.signals[$0].samplesPerRecord })
+      guard rates.count == 1 else {
+        let listing = chosen.map { "\(header.signals[$0].label) (\(rate($0)) Hz)" }.joined(separator: ", ")
+        throw InputError(path: path, "selected signals must share one sample rate, found \(listing)")
+      }
+    } else {
+      let first = header.signals[ordinary[0]].samplesPerRecord
+      chosen = ordinary.filter { header.signals[$0].samplesPerRecord == first }
+    }
+    availableSignals = available
+    selectedSignals = chosen
+    signals = chosen.map { i in available[ordinary.firstIndex(of: i)!] }
+    samplesPerRecord = header.signals[chosen[0]].samplesPerRecord
+    chunkSampleRate = rate(chosen[0])
+    var start = header.startTime
+    if header.recordCount > 0,
+      let onset = try Self.recordOnset(
+        0, header: header, input: input, annotationSignal: annotationSignal, offsets: offsets)
+    {
+      start = start.advanced(byNanoseconds: Int64((onset * 1e9).rounded()))
+    }
+    startTime = start
+  }
+
+  /// Onset in seconds of record `r` from its first TAL, or `nil` without an annotation signal.
+  private static func recordOnset(
+    _ r: Int, header: EDFHeader, input: ByteInput, annotationSignal: Int?, offsets: [Int]
+  ) throws(InputError) -> Double? {
+    guard let a = annotationSignal else { return nil }
+    let position = Int64(header.headerBytes) + Int64(r) * Int64(header.recordBytes) + Int64(offsets[a])
+    let bytes = try input.bytes(at: position, count: 2 * header.signals[a].samplesPerRecord)
+    return try TALParser.parse(bytes[...], path: input.path, byteOffset: position) { _, _, _ in }
+  }
+
+  /// Reads the whole annotation signal: annotations, record onsets and EDF+D gaps (empty for plain
+  /// EDF, whose records follow one another). Reads one record's annotation bytes at a time.
+  public func readAnnotations() throws(InputError) -> EDFAnnotationIndex {
+    var annotations = [EDFAnnotation]()
+    var onsets = [Double]()
+    var gaps = [EDFGap]()
+    guard let a = annotationSignal else {
+      onsets = (0..<header.recordCount).map { Double($0) * header.recordDuration }
+      return EDFAnnotationIndex(annotations: [], recordOnsets: onsets, gaps: [])
+    }
+    var bytes = [UInt8](repeating: 0, count: 2 * header.signals[a].samplesPerRecord)
+    for r in 0..<header.recordCount {
+      let position =
+        Int64(header.headerBytes) + Int64(r) * Int64(header.recordBytes) + Int64(signalOffsets[a])
+      _ = try input.read(at: position, into: &bytes, count: bytes.count)
+      let onset = try TALParser.parse(bytes[...], path: input.path, byteOffset: position) {
+        onset, duration, text in
+        if !text.isEmpty { annotations.append(EDFAnnotation(onset: onset, duration: duration, text: text)) }
+      }
+      guard let onset else {
+        throw InputError(
+          path: input.path, location: .byteOffset(position),
+          "expected a time-keeping TAL at the start of record \(r)")
+      }
+      if let previous = onsets.last, onset - (previous + header.recordDuration) > 1e-6 {
+        let end = previous + header.recordDuration
+        gaps.append(EDFGap(record: r, start: end, duration: onset - end))
+      }
+      onsets.append(onset)
+    }
+    return EDFAnnotationIndex(annotations: annotations, recordOnsets: onsets, gaps: gaps)
+  }
+
+  public mutating func nextChunk(maxSamples: Int) throws(InputError) -> SignalChunk? {
+    precondition(maxSamples > 0, "maxSamples must be positive")
+    guard nextRecord < header.recordCount else { return nil }
+    let recordBytes = header.recordBytes
+    let batchLimit = max(1, (4 << 20) / recordBytes)
+    var channels = [[Float]](repeating: [], count: selectedSignals.count)
+    for c in channels.indices { channels[c].reserveCapacity(maxSamples) }
+    var produced = 0
+    var chunkOnset: Double?
+    let firstIndex = samplesYielded
+    let discontinuous = header.variant == "EDF+D"
+    readLoop: while produced < maxSamples && nextRecord < header.recordCount {
+      let remainingRecords =
+        (maxSamples - produced + sampleInRecord + samplesPerRecord - 1) / samplesPerRecord
+      let batch = min(batchLimit, remainingRecords, header.recordCount - nextRecord)
+      let position = Int64(header.headerBytes) + Int64(nextRecord) * Int64(recordBytes)
+      let needed = batch * recordBytes
+      if buffer.count < needed { buffer = [UInt8](repeating: 0, count: needed) }
+      let got = try input.read(at: position, into: &buffer, count: needed)
+      guard got == needed else {
+        throw InputError(
+          path: input.path, location: .byteOffset(position + Int64(got)),
+          "truncated data record \(nextRecord + got / recordBytes): expected \(recordBytes) bytes")
+      }
+      for k in 0..<batch {
+        let recordStart = k * recordBytes
+        var onset = Double(nextRecord) * header.recordDuration
+        if let a = annotationSignal {
+          let talOffset = recordStart + signalOffsets[a]
+          let talCount = 2 * header.signals[a].samplesPerRecord
+          let parsed = try TALParser.parse(
+            buffer[talOffset..<talOffset + talCount], path: input.path,
+            byteOffset: position + Int64(talOffset)
+          ) { _, _, _ in }
+          guard let parsed else {
+            throw InputError(
+              path: input.path, location: .byteOffset(position + Int64(talOffset)),
+              "expected a time-keeping TAL at the start of record \(nextRecord)")
+          }
+          onset = parsed
+        }
+        let sampleOnset = onset + Double(sampleInRecord) / chunkSampleRate
+        if discontinuous, let expected = expectedOnset, abs(sampleOnset - expected) > 1e-6, produced > 0 {
+          break readLoop
+        }
+        if chunkOnset == nil { chunkOnset = sampleOnset }
+        let take = min(samplesPerRecord - sampleInRecord, maxSamples - produced)
+        buffer.withUnsafeBytes { raw in
+          for (c, s) in selectedSignals.enumerated() {
+            let signal = header.signals[s]
+            let source = UnsafeRawBufferPointer(
+              rebasing: raw[(recordStart + signalOffsets[s] + 2 * sampleInRecord)...].prefix(2 * take))
+            let base = channels[c].count
+            channels[c].append(contentsOf: repeatElement(0, count: take))
+            channels[c].withUnsafeMutableBufferPointer { out in
+              EDFSampleDecoder.decode(
+                source, scale: Float(signal.scale), offset: Float(signal.offset),
+                into: UnsafeMutableBufferPointer(rebasing: out[base..<base + take]))
+            }
+          }
+        }
+        produced += take
+        sampleInRecord += take
+        expectedOnset = onset + Double(sampleInRecord) / chunkSampleRate
+        if sampleInRecord == samplesPerRecord {
+          sampleInRecord = 0
+          nextRecord += 1
+        }
+        if produced == maxSamples { break readLoop }
+      }
+    }
+    guard produced > 0 else { return nil }
+    samplesYielded += Int64(produced)
+    let start = header.startTime.advanced(byNanoseconds: Int64(((chunkOnset ?? 0) * 1e9).rounded()))
+    return SignalChunk(
+      channels: channels, sampleRate: chunkSampleRate, startTime: start, firstSampleIndex: firstIndex)
+  }
+}
+
+/// The EDF sample kernel: little-endian 16-bit two's complement to physical `Float`.
+public enum EDFSampleDecoder {
+  /// Decodes `source.count / 2` samples: `output[i] = Float(int16_le(source[2i…])) × scale + offset`.
+  ///
+  /// - Precondition: `output.count == source.count / 2`.
+  @inlinable
+  public static func decode(
+    _ source: UnsafeRawBufferPointer, scale: Float, offset: Float,
+    into output: UnsafeMutableBufferPointer<Float>
+  ) {
+    precondition(output.count == source.count / 2, "output must hold one Float per 16-bit sample")
+    guard let base = source.baseAddress, let out = output.baseAddress else { return }
+    for i in 0..<output.count {
+      let v = Int16(littleEndian: base.loadUnaligned(fromByteOffset: 2 * i, as: Int16.self))
+      out[i] = Float(v) * scale + offset
+    }
+  }
+}

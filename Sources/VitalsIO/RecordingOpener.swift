@@ -1,0 +1,198 @@
+import VitalsCore
+
+/// A signal chosen by name (as the file names it) or by 0-based index into the reader's signals.
+public enum ChannelSelector: Sendable, Equatable, Hashable {
+  case name(String)
+  case index(Int)
+
+  /// `"3"` is an index, anything else a name.
+  public init(_ text: String) {
+    if let i = Int(text), i >= 0 { self = .index(i) } else { self = .name(text) }
+  }
+
+  /// Parses a comma-separated list (`MLII,V5` or `0,2`).
+  public static func list(_ text: String) -> [ChannelSelector] {
+    text.split(separator: ",").map { ChannelSelector(String($0).trimmingSpaces()) }
+  }
+
+  /// Indices into `names` of `selectors`, in their order. Names match exactly, then ignoring case.
+  public static func resolve(_ selectors: [ChannelSelector], names: [String], path: String) throws(InputError)
+    -> [Int]
+  {
+    guard !selectors.isEmpty else { throw InputError(path: path, "expected at least one channel to select") }
+    var result = [Int]()
+    for selector in selectors {
+      switch selector {
+      case .index(let i):
+        guard i < names.count else {
+          throw InputError(path: path, "no channel \(i): the file has \(names.count) (0–\(names.count - 1))")
+        }
+        result.append(i)
+      case .name(let name):
+        guard
+          let i = names.firstIndex(of: name)
+            ?? names.firstIndex(where: { $0.lowercased() == name.lowercased() })
+        else {
+          throw InputError(
+            path: path, "no channel named \"\(name)\" (channels: \(names.joined(separator: ", ")))")
+        }
+        result.append(i)
+      }
+    }
+    return result
+  }
+}
+
+/// What the opener needs to know beyond the path.
+public struct RecordingOptions: Sendable, Equatable {
+  /// Signals to read; `nil` for each reader's default.
+  public var channels: [ChannelSelector]?
+  /// How to read CSV/TSV files.
+  public var csv: CSVOptions
+
+  /// Options: `nil` channels select each reader's default.
+  public init(channels: [ChannelSelector]? = nil, csv: CSVOptions = CSVOptions()) {
+    self.channels = channels
+    self.csv = csv
+  }
+}
+
+/// Recognises a recording's format from its content and opens the matching reader.
+public enum RecordingOpener {
+  /// The formats the opener recognises.
+  public enum Kind: String, Sendable, CaseIterable, Codable {
+    case edf = "EDF"
+    case csv = "CSV"
+    case appleHealthECG = "Apple Health ECG"
+  }
+
+  /// The kind of the recording at `path` (`-`: CSV on standard input), from its first bytes:
+  /// `0` + spaces and a 256-byte header for EDF, a `… hertz` header line for Apple Health ECG, text
+  /// for CSV/TSV.
+  public static func detectKind(path: String) throws(InputError) -> Kind {
+    // WFDB (added with the WFDB reader): a path ending in `.hea`, or a record path `p` with a file
+    // `p.hea` beside it, is `.wfdb`; check it here, before reading any bytes.
+    if path == "-" { return .csv }
+    let input = try ByteInput(path: path)
+    let head = try input.bytes(at: 0, count: 4096)
+    return try detectKind(head: head, path: path)
+  }
+
+  /// The kind of a recording whose first (up to 4096) bytes are `head`.
+  public static func detectKind(head: [UInt8], path: String) throws(InputError) -> Kind {
+    guard !head.isEmpty else { throw InputError(path: path, "empty file") }
+    if head.count >= 256, head[0] == 0x30, head[1...7].allSatisfy({ $0 == 0x20 }) { return .edf }
+    let lines = head.split(separator: 0x0A, omittingEmptySubsequences: true).map { Array($0) }
+    if AppleHealthECGReader.looksLikeECGExport(lines) { return .appleHealthECG }
+    let printable = head.prefix(1024).allSatisfy { $0 >= 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+    guard printable else {
+      throw InputError(
+        path: path, location: .byteOffset(0),
+        "unknown format: expected an EDF header, an Apple Health ECG export or CSV/TSV text")
+    }
+    return .csv
+  }
+
+  /// Opens the recording at `path` with the reader for its kind.
+  public static func open(path: String, options: RecordingOptions = RecordingOptions()) throws(InputError)
+    -> any SignalReader
+  {
+    switch try detectKind(path: path) {
+    case .edf: return try EDFReader(path: path, channels: options.channels)
+    case .csv: return try CSVSignalReader(path: path, options: options.csv, channels: options.channels)
+    case .appleHealthECG:
+      let reader = try AppleHealthECGReader(path: path)
+      if let channels = options.channels {
+        _ = try ChannelSelector.resolve(channels, names: reader.signals.map(\.name), path: path)
+      }
+      return reader
+    }
+  }
+}
+
+/// What a recording holds, for `vitals info`: read to the end when the header does not state the
+/// length (CSV, Apple Health), which also checks every sample parses.
+public struct RecordingSummary: Sendable, Equatable {
+  /// The path as given.
+  public var path: String
+  /// The recognised kind of file.
+  public var kind: RecordingOpener.Kind
+  /// The reader's format name (`EDF+C`, `CSV`, `TSV`, `Apple Health ECG`).
+  public var format: String
+  /// Absolute time of the first sample (the epoch when the file does not say).
+  public var startTime: Timestamp
+  /// Every signal the file holds (for EDF with mixed rates, all rate groups) with its length.
+  public var signals: [SignalDescription]
+  /// Number of annotations (EDF+), `nil` when the format has none.
+  public var annotationCount: Int?
+  /// Discontinuities (EDF+D).
+  public var gapCount: Int?
+  /// Other facts, by name (Apple Health classification, lead, device; CSV timing). Never personal
+  /// data.
+  public var metadata: [String: String]
+}
+
+extension RecordingOpener {
+  /// Opens the recording, gathers its summary and closes it.
+  public static func summarize(path: String, options: RecordingOptions = RecordingOptions())
+    throws(InputError)
+    -> RecordingSummary
+  {
+    let kind = try detectKind(path: path)
+    switch kind {
+    case .edf:
+      let reader = try EDFReader(path: path, channels: options.channels)
+      let index = try reader.readAnnotations()
+      var metadata = ["record_duration_s": "\(reader.header.recordDuration)"]
+      if !reader.header.recording.isEmpty { metadata["recording"] = reader.header.recording }
+      return RecordingSummary(
+        path: path, kind: kind, format: reader.formatName, startTime: reader.startTime,
+        signals: options.channels == nil ? reader.availableSignals : reader.signals,
+        annotationCount: index.annotations.count, gapCount: reader.header.isPlus ? index.gaps.count : nil,
+        metadata: metadata)
+    case .csv:
+      let reader = try CSVSignalReader(path: path, options: options.csv, channels: options.channels)
+      let count = try countSamples(reader)
+      var metadata = [String: String]()
+      switch reader.timing {
+      case .fixedRate: metadata["timing"] = "fixed rate"
+      case .uniformTimestamps: metadata["timing"] = "uniform time stamps"
+      case .resampled(let method):
+        metadata["timing"] = "resampled from irregular time stamps (\(method.rawValue))"
+      }
+      if let time = reader.timeColumnName { metadata["time_column"] = time }
+      return RecordingSummary(
+        path: path, kind: kind, format: reader.formatName, startTime: reader.startTime,
+        signals: reader.signals.map { withCount($0, count) }, annotationCount: nil, gapCount: nil,
+        metadata: metadata)
+    case .appleHealthECG:
+      let reader = try AppleHealthECGReader(path: path)
+      let count = try countSamples(reader)
+      let m = reader.metadata
+      var metadata = [String: String]()
+      for (key, value) in [
+        ("recorded_date", m.recordedDateText), ("classification", m.classification), ("symptoms", m.symptoms),
+        ("software_version", m.softwareVersion), ("device", m.device), ("lead", m.lead),
+      ] {
+        if let value, !value.isEmpty { metadata[key] = value }
+      }
+      return RecordingSummary(
+        path: path, kind: kind, format: reader.formatName, startTime: reader.startTime,
+        signals: reader.signals.map { withCount($0, count) }, annotationCount: nil, gapCount: nil,
+        metadata: metadata)
+    }
+  }
+
+  private static func countSamples(_ reader: some SignalReader) throws(InputError) -> Int64 {
+    var reader = reader
+    var count: Int64 = 0
+    while let chunk = try reader.nextChunk(maxSamples: 65_536) { count += Int64(chunk.sampleCount) }
+    return count
+  }
+
+  private static func withCount(_ signal: SignalDescription, _ count: Int64) -> SignalDescription {
+    var signal = signal
+    signal.sampleCount = count
+    return signal
+  }
+}
