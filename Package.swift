@@ -6,6 +6,7 @@ import PackageDescription
 /// - `VitalsCore`: samples, time, ring buffers, filter design, SOS/FIR filtering, resampling, SIMD kernels.
 /// - `VitalsFFT`: cached FFTW plans, real FFTs, Welch PSD, Lomb–Scargle.
 /// - `VitalsIO`: readers and writers for WFDB, EDF/EDF+, CSV/TSV and Apple Health files.
+/// - `VitalsAnalysis`: beat detection, scoring, NN intervals, HRV, rhythm, steps.
 /// - `VitalsSimulation`: deterministic synthetic ECG, PPG and accelerometer recordings with ground truth.
 /// - `Vitals`: the umbrella library users import.
 /// - `VitalsCLI` + `vitals`: the command line, a thin layer over `Vitals`.
@@ -33,9 +34,10 @@ let package = Package(
     .target(name: "VitalsFFT", dependencies: ["CFFTW", "VitalsCore"]),
     .target(name: "VitalsIO", dependencies: ["VitalsCore"]),
     .target(name: "VitalsSimulation", dependencies: ["VitalsCore"]),
+    .target(name: "VitalsAnalysis", dependencies: ["VitalsCore", "VitalsFFT"]),
     .target(
       name: "Vitals",
-      dependencies: ["VitalsCore", "VitalsFFT", "VitalsIO", "VitalsSimulation"]
+      dependencies: ["VitalsCore", "VitalsFFT", "VitalsIO", "VitalsSimulation", "VitalsAnalysis"]
     ),
     .target(
       name: "VitalsCLI",
@@ -48,6 +50,7 @@ let package = Package(
     .testTarget(name: "VitalsCoreTests", dependencies: ["VitalsCore", "VitalsTestSupport"]),
     .testTarget(name: "VitalsFFTTests", dependencies: ["VitalsFFT", "VitalsTestSupport"]),
     .testTarget(name: "VitalsIOTests", dependencies: ["VitalsIO", "VitalsTestSupport"]),
+    .testTarget(name: "VitalsAnalysisTests", dependencies: ["VitalsAnalysis", "VitalsTestSupport"]),
     .testTarget(name: "VitalsSimulationTests", dependencies: ["VitalsSimulation", "VitalsTestSupport"]),
     .testTarget(name: "VitalsCLITests", dependencies: ["VitalsCLI", "VitalsTestSupport"]),
   ]

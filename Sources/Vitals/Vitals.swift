@@ -3,3 +3,4 @@
 @_exported import VitalsFFT
 @_exported import VitalsIO
 @_exported import VitalsSimulation
+@_exported import VitalsAnalysis

@@ -1,0 +1,36 @@
+/// Heart-rate variability of a beat series in one call: artefact detection, NN intervals, time-domain
+/// and nonlinear indices (what `vitals hrv` reports; frequency-domain indices come separately).
+///
+/// Pipeline: Lipponen & Tarvainen (2019) artefact classes (``RRArtefacts``) → ``NNSeries`` without
+/// the intervals around flagged beats (and, with labels, only N→N intervals) → ``HRVTimeDomain`` and
+/// ``HRVNonlinear``. Floating-point fields are NaN where undefined; encode with a
+/// `nonConformingFloatEncodingStrategy` that writes them (e.g. `.convertToString`).
+public struct HRVAnalysis: Sendable, Equatable, Codable {
+  /// Beats given.
+  public var beatCount: Int
+  /// Beats flagged by the RR-based artefact detection (empty when it was switched off).
+  public var artefacts: RRArtefacts
+  /// The NN intervals the indices were computed from.
+  public var intervals: NNSeries
+  public var time: HRVTimeDomain
+  public var nonlinear: HRVNonlinear
+
+  /// Analyses `beats` (sample positions, strictly increasing) at `sampleRate` samples per second.
+  ///
+  /// - Parameters:
+  ///   - labels: MIT beat mnemonics, one per beat, when known: only intervals between two beats
+  ///     labelled `N` count (PhysioNet HRV Toolkit rule).
+  ///   - detectArtefacts: whether to drop the intervals around Lipponen–Tarvainen artefact beats.
+  public init(beats: [Int64], sampleRate: Double, labels: [String]? = nil, detectArtefacts: Bool = true) {
+    beatCount = beats.count
+    artefacts = detectArtefacts ? RRArtefacts.detect(beats: beats, sampleRate: sampleRate) : RRArtefacts()
+    if let labels {
+      intervals = NNSeries(
+        beats: beats, labels: labels, sampleRate: sampleRate, excludingBeats: artefacts.allBeats)
+    } else {
+      intervals = NNSeries(beats: beats, sampleRate: sampleRate, excludingBeats: artefacts.allBeats)
+    }
+    time = HRVTimeDomain(intervals)
+    nonlinear = HRVNonlinear(intervals)
+  }
+}

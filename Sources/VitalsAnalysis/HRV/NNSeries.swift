@@ -1,0 +1,90 @@
+/// Normal-to-normal (NN) intervals: the RR intervals HRV is computed from, with the gaps left by
+/// excluded intervals kept explicit.
+///
+/// Interval `k` lasts ``intervals``[k] milliseconds and ends at ``endTimes``[k] seconds;
+/// ``followsPrevious``[k] is `true` when interval `k − 1` ends where interval `k` starts, i.e. no
+/// interval was dropped between them. Successive differences (RMSSD, SDSD, pNNx, Poincaré) use only
+/// such pairs — as NeuroKit2 does when given `RRI` and `RRI_Time` with gaps, and the PhysioNet HRV
+/// Toolkit does for N→N pairs.
+public struct NNSeries: Sendable, Equatable, Codable {
+  /// Interval lengths in milliseconds.
+  public var intervals: [Double]
+  /// Time of the beat closing each interval, in seconds from the start of the record.
+  public var endTimes: [Double]
+  /// Whether each interval directly follows the previous one (the first is always `false`).
+  public var followsPrevious: [Bool]
+
+  /// A series from its parts; the three arrays must have equal lengths.
+  public init(intervals: [Double], endTimes: [Double], followsPrevious: [Bool]) {
+    precondition(
+      intervals.count == endTimes.count && intervals.count == followsPrevious.count,
+      "NN intervals, end times and continuity flags must have equal lengths")
+    self.intervals = intervals
+    self.endTimes = endTimes
+    self.followsPrevious = followsPrevious
+  }
+
+  /// Every RR interval of `beats`, none excluded.
+  ///
+  /// - Parameters:
+  ///   - beats: beat positions in samples, strictly increasing.
+  ///   - sampleRate: samples per second; intervals are `(b[k] − b[k−1]) / rate · 1000` ms, exactly as
+  ///     NeuroKit2's `np.diff(peaks) / sampling_rate * 1000`.
+  public init(beats: [Int64], sampleRate: Double) {
+    self.init(beats: beats, sampleRate: sampleRate, excludingBeats: [])
+  }
+
+  /// The NN intervals of `beats`, leaving out every interval that starts or ends at an excluded beat
+  /// (both intervals around a flagged beat are dropped; nothing is interpolated).
+  ///
+  /// - Parameters:
+  ///   - beats: beat positions in samples, strictly increasing.
+  ///   - sampleRate: samples per second.
+  ///   - excluded: indices of beats to exclude (e.g. ``RRArtefacts/allBeats``, or beats that are not
+  ///     normal).
+  public init(beats: [Int64], sampleRate: Double, excludingBeats excluded: some Sequence<Int>) {
+    precondition(sampleRate > 0 && sampleRate.isFinite, "sample rate must be positive and finite")
+    precondition(
+      beats.indices.dropFirst().allSatisfy { beats[$0 - 1] < beats[$0] }, "beats must be strictly increasing")
+    var isExcluded = [Bool](repeating: false, count: beats.count)
+    for index in excluded {
+      precondition(beats.indices.contains(index), "excluded beat \(index) is not a beat index")
+      isExcluded[index] = true
+    }
+    var intervals: [Double] = []
+    var endTimes: [Double] = []
+    var follows: [Bool] = []
+    intervals.reserveCapacity(Swift.max(0, beats.count - 1))
+    var previousKept = -1
+    for k in beats.indices.dropFirst() where !isExcluded[k] && !isExcluded[k - 1] {
+      intervals.append(Double(beats[k] - beats[k - 1]) / sampleRate * 1000)
+      endTimes.append(Double(beats[k]) / sampleRate)
+      follows.append(previousKept == k - 1)
+      previousKept = k
+    }
+    self.init(intervals: intervals, endTimes: endTimes, followsPrevious: follows)
+  }
+
+  /// The NN intervals of an annotated record: only intervals between two consecutive beats whose
+  /// labels are both normal count (the PhysioNet HRV Toolkit's N→N rule), optionally also leaving out
+  /// beats flagged as artefacts.
+  ///
+  /// - Parameters:
+  ///   - beats: beat positions in samples, strictly increasing (beat annotations only).
+  ///   - labels: the MIT mnemonic of each beat (`N`, `V`, …), as many as `beats`.
+  ///   - sampleRate: samples per second.
+  ///   - normalLabels: labels that count as normal (default `N` only, as the HRV Toolkit).
+  ///   - artefacts: beats to exclude in addition to the non-normal ones.
+  public init(
+    beats: [Int64], labels: [String], sampleRate: Double, normalLabels: Set<String> = ["N"],
+    excludingBeats artefacts: some Sequence<Int> = [Int]()
+  ) {
+    precondition(labels.count == beats.count, "one label per beat")
+    let abnormal = labels.indices.filter { !normalLabels.contains(labels[$0]) }
+    self.init(beats: beats, sampleRate: sampleRate, excludingBeats: abnormal + Array(artefacts))
+  }
+
+  /// Number of intervals.
+  @inlinable
+  public var count: Int { intervals.count }
+}

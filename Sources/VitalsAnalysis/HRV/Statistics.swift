@@ -1,0 +1,90 @@
+/// Small statistics helpers with NumPy's exact conventions, shared by the HRV code.
+enum Statistics {
+  /// Arithmetic mean; NaN when empty.
+  static func mean(_ values: some Collection<Double>) -> Double {
+    values.isEmpty ? .nan : values.reduce(0, +) / Double(values.count)
+  }
+
+  /// Standard deviation with `ddof` delta degrees of freedom (`numpy.std(x, ddof=)`), two-pass;
+  /// NaN when `count <= ddof`.
+  static func standardDeviation(_ values: some Collection<Double>, ddof: Int) -> Double {
+    guard values.count > ddof else { return .nan }
+    let average = mean(values)
+    var sum = 0.0
+    for value in values {
+      let d = value - average
+      sum += d * d
+    }
+    return (sum / Double(values.count - ddof)).squareRoot()
+  }
+
+  /// The `q`-quantile (0...1) of ascending `sorted` values with linear interpolation between closest
+  /// ranks (`numpy.percentile(x, 100 q)` default, pandas `rolling().quantile(q)`); NaN when empty.
+  static func quantile(sorted: UnsafeBufferPointer<Double>, _ q: Double) -> Double {
+    guard !sorted.isEmpty else { return .nan }
+    let position = q * Double(sorted.count - 1)
+    let lower = Int(position.rounded(.down))
+    let upper = Swift.min(lower + 1, sorted.count - 1)
+    let fraction = position - Double(lower)
+    return sorted[lower] + (sorted[upper] - sorted[lower]) * fraction
+  }
+
+  static func quantile(sorted: [Double], _ q: Double) -> Double {
+    sorted.withUnsafeBufferPointer { quantile(sorted: $0, q) }
+  }
+
+  /// Centred rolling quantiles over `width` (odd) values, windows shortened at the ends
+  /// (pandas `rolling(width, center=True, min_periods=1).quantile(q)` for each q of `qs`, linear).
+  /// O(n · width): the window is kept sorted by insertion and removal.
+  static func rollingQuantiles(_ values: [Double], width: Int, _ qs: [Double]) -> [[Double]] {
+    precondition(width >= 1 && width % 2 == 1, "rolling window width must be odd")
+    let half = width / 2
+    var result = [[Double]](repeating: [Double](repeating: .nan, count: values.count), count: qs.count)
+    var window: [Double] = []
+    window.reserveCapacity(width + 1)
+    var windowEnd = 0  // values[windowStart..<windowEnd] are in `window`
+    var windowStart = 0
+    for i in values.indices {
+      let newEnd = Swift.min(values.count, i + half + 1)
+      while windowEnd < newEnd {
+        let value = values[windowEnd]
+        let at = lowerBound(window, value)
+        window.insert(value, at: at)
+        windowEnd += 1
+      }
+      let newStart = Swift.max(0, i - half)
+      while windowStart < newStart {
+        let at = lowerBound(window, values[windowStart])
+        window.remove(at: at)
+        windowStart += 1
+      }
+      window.withUnsafeBufferPointer { sorted in
+        for (k, q) in qs.enumerated() { result[k][i] = quantile(sorted: sorted, q) }
+      }
+    }
+    return result
+  }
+
+  private static func lowerBound(_ sorted: [Double], _ value: Double) -> Int {
+    var low = 0
+    var high = sorted.count
+    while low < high {
+      let mid = (low + high) / 2
+      if sorted[mid] < value { low = mid + 1 } else { high = mid }
+    }
+    return low
+  }
+
+  /// Least-squares slope of `y` on `x` (`numpy.polyfit(x, y, 1)[0]`).
+  static func slope(x: [Double], y: [Double]) -> Double {
+    let mx = mean(x)
+    let my = mean(y)
+    var sxy = 0.0
+    var sxx = 0.0
+    for k in x.indices {
+      sxy += (x[k] - mx) * (y[k] - my)
+      sxx += (x[k] - mx) * (x[k] - mx)
+    }
+    return sxy / sxx
+  }
+}

@@ -1,0 +1,267 @@
+import Foundation
+
+/// A stretch of irregular rhythm (possible atrial fibrillation), like HealthKit's irregular-rhythm
+/// events: where it starts and ends, in samples of the record and in seconds from its start.
+public struct IrregularRhythmEpisode: Sendable, Equatable, Codable {
+  /// First sample of the episode (the beat opening its first irregular interval).
+  public var startSample: Int64
+  /// Last sample of the episode (the beat closing its last irregular interval).
+  public var endSample: Int64
+  /// ``startSample`` in seconds.
+  public var start: Double
+  /// ``endSample`` in seconds.
+  public var end: Double
+
+  public init(startSample: Int64, endSample: Int64, sampleRate: Double) {
+    self.startSample = startSample
+    self.endSample = endSample
+    self.start = Double(startSample) / sampleRate
+    self.end = Double(endSample) / sampleRate
+  }
+
+  /// Length in seconds.
+  public var duration: Double { end - start }
+}
+
+/// Atrial-fibrillation detection from RR intervals alone, with the coefficient of sample entropy
+/// (COSEn) of Lake & Moorman (2011), "Accurate estimation of entropy in very short physiological time
+/// series: the problem of atrial fibrillation detection in implanted ventricular devices", Am J Physiol
+/// Heart Circ Physiol 300:H319–H325.
+///
+/// Steps:
+/// 1. Ectopic and artefact beats are found with ``RRArtefacts/detect(beats:sampleRate:parameters:)``
+///    (Lipponen & Tarvainen 2019) and the intervals around them dropped (``NNSeries``), so isolated
+///    premature beats do not read as irregular rhythm (the role ectopic filtering plays in Petrėnas et
+///    al. 2015).
+/// 2. For every remaining interval, a window of ``Parameters/windowBeats`` intervals centred on it
+///    (shifted inside the series at its ends) gives COSEn = SampEn(m = 1, r) + ln(2r) − ln(mean RR),
+///    r and the mean in seconds; SampEn = −ln(A/B) over the first N − 1 templates (Richman & Moorman
+///    2000), and +∞ when A or B is 0 (no regularity at all). The interval is irregular when COSEn
+///    exceeds ``Parameters/threshold`` and the window's normalised RMSSD (RMSSD / mean RR, after Dash
+///    et al. 2009, "Automatic real time detection of atrial fibrillation", Ann Biomed Eng 37:1701)
+///    exceeds ``Parameters/minimumNormalisedRMSSD``: large but slow sinus-arrhythmia swings alone can
+///    push 16-beat COSEn over its threshold, while fibrillation is also irregular beat to beat.
+/// 3. Irregular intervals cover their span of time; a dropped stretch between two irregular intervals
+///    is covered too. Per-segment decisions use this coverage.
+/// 4. Episodes: covered spans joined across regular gaps shorter than ``Parameters/bridgedGap``;
+///    episodes shorter than ``Parameters/minimumEpisodeDuration`` are not reported.
+///
+/// The COSEn settings are Lake & Moorman's (16 beats, r = 30 ms, threshold −1.4); none of the defaults
+/// was tuned to a record.
+/// Cost: O(N · W²) for N intervals and W beats per window.
+public struct AtrialFibrillationDetector: Sendable {
+  /// Detector settings.
+  public struct Parameters: Sendable, Equatable, Codable {
+    /// Intervals per COSEn window.
+    public var windowBeats = 16
+    /// SampEn tolerance r, in seconds.
+    public var tolerance = 0.030
+    /// COSEn above which a window is irregular.
+    public var threshold = -1.4
+    /// Normalised RMSSD (RMSSD / mean RR of the window) a window must also exceed to be irregular; 0
+    /// turns the condition off. 0.1 is the order of the nRMSSD threshold of Dash et al. (2009).
+    public var minimumNormalisedRMSSD = 0.1
+    /// Whether to drop the intervals around Lipponen–Tarvainen artefact beats first.
+    public var excludeArtefacts = true
+    /// Regular stretches shorter than this between irregular ones are bridged, in seconds.
+    public var bridgedGap = 10.0
+    /// Shortest episode reported, in seconds.
+    public var minimumEpisodeDuration = 30.0
+
+    public init() {}
+  }
+
+  public var parameters: Parameters
+
+  public init(parameters: Parameters = Parameters()) {
+    precondition(parameters.windowBeats >= 3, "a COSEn window needs at least 3 intervals")
+    precondition(parameters.tolerance > 0, "the COSEn tolerance must be positive")
+    self.parameters = parameters
+  }
+
+  /// COSEn of RR intervals `rr` (seconds) with tolerance `r` (seconds); +∞ when no pair of successive
+  /// intervals repeats within r, NaN for fewer than 3 intervals.
+  public static func coefficientOfSampleEntropy(_ rr: ArraySlice<Double>, tolerance r: Double) -> Double {
+    guard rr.count >= 3 else { return .nan }
+    let x = Array(rr)
+    let templates = x.count - 1
+    var a = 0
+    var b = 0
+    for i in 0..<templates {
+      for j in (i + 1)..<templates where abs(x[i] - x[j]) <= r {
+        b += 1
+        if abs(x[i + 1] - x[j + 1]) <= r { a += 1 }
+      }
+    }
+    guard a > 0 && b > 0 else { return .infinity }
+    let mean = x.reduce(0, +) / Double(x.count)
+    return -log(Double(a) / Double(b)) + log(2 * r) - log(mean)
+  }
+
+  /// RMSSD / mean of `rr` (unitless); NaN for fewer than 2 intervals.
+  public static func normalisedRMSSD(_ rr: ArraySlice<Double>) -> Double {
+    guard rr.count >= 2 else { return .nan }
+    var squares = 0.0
+    for k in rr.indices.dropFirst() {
+      let d = rr[k] - rr[k - 1]
+      squares += d * d
+    }
+    let mean = rr.reduce(0, +) / Double(rr.count)
+    return (squares / Double(rr.count - 1)).squareRoot() / mean
+  }
+
+  /// The result of ``analyse(beats:sampleRate:)``.
+  public struct Analysis: Sendable, Equatable {
+    /// The intervals the detector judged (artefact intervals dropped).
+    public var intervals: NNSeries
+    /// Whether each of ``intervals`` lies in an irregular window.
+    public var irregular: [Bool]
+    /// Covered time, as increasing, disjoint sample ranges (before gap bridging and the minimum
+    /// duration of episodes).
+    public var coveredSamples: [Range<Int64>]
+    /// Episodes of at least the minimum duration.
+    public var episodes: [IrregularRhythmEpisode]
+    /// Samples per second of the positions.
+    public var sampleRate: Double
+
+    /// One decision per `segmentDuration`-second segment from sample 0 (the last, partial segment
+    /// left out) of a record `sampleCount` samples long: irregular when covered for more than half of
+    /// the segment.
+    public func segments(sampleCount: Int64, segmentDuration: Double = 30) -> [Bool] {
+      RhythmSegments.majority(
+        of: coveredSamples, sampleCount: sampleCount, sampleRate: sampleRate, segmentDuration: segmentDuration
+      )
+    }
+  }
+
+  /// Detects irregular rhythm in the beats `beats` (samples, strictly increasing) at `sampleRate`.
+  public func analyse(beats: [Int64], sampleRate: Double) -> Analysis {
+    let excluded =
+      parameters.excludeArtefacts ? RRArtefacts.detect(beats: beats, sampleRate: sampleRate).allBeats : []
+    let series = NNSeries(beats: beats, sampleRate: sampleRate, excludingBeats: excluded)
+    let rr = series.intervals.map { $0 / 1000 }
+    let n = rr.count
+    let width = parameters.windowBeats
+    var irregular = [Bool](repeating: false, count: n)
+    if n >= width {
+      for k in 0..<n {
+        let low = Swift.max(0, Swift.min(k - width / 2, n - width))
+        let window = rr[low..<(low + width)]
+        irregular[k] =
+          Self.coefficientOfSampleEntropy(window, tolerance: parameters.tolerance) > parameters.threshold
+          && Self.normalisedRMSSD(window) > parameters.minimumNormalisedRMSSD
+      }
+    }
+    var covered: [Range<Int64>] = []
+    var previousIrregularEnd: Int64? = nil
+    for k in 0..<n where irregular[k] {
+      let end = Int64((series.endTimes[k] * sampleRate).rounded())
+      let start = end - Int64((series.intervals[k] / 1000 * sampleRate).rounded())
+      let from = previousIrregularEnd.map { Swift.min($0, start) } ?? start
+      if let last = covered.last, last.upperBound >= from {
+        covered[covered.count - 1] = last.lowerBound..<end
+      } else {
+        covered.append(from..<end)
+      }
+      previousIrregularEnd = end
+      if k + 1 < n && !irregular[k + 1] { previousIrregularEnd = nil }
+    }
+    let bridge = Int64((parameters.bridgedGap * sampleRate).rounded())
+    var joined: [Range<Int64>] = []
+    for span in covered {
+      if let last = joined.last, last.upperBound + bridge >= span.lowerBound {
+        joined[joined.count - 1] = last.lowerBound..<span.upperBound
+      } else {
+        joined.append(span)
+      }
+    }
+    let episodes = joined.map {
+      IrregularRhythmEpisode(startSample: $0.lowerBound, endSample: $0.upperBound, sampleRate: sampleRate)
+    }
+    .filter { $0.duration >= parameters.minimumEpisodeDuration }
+    return Analysis(
+      intervals: series, irregular: irregular, coveredSamples: covered, episodes: episodes,
+      sampleRate: sampleRate)
+  }
+}
+
+/// Per-segment rhythm decisions and their scoring against a reference.
+public enum RhythmSegments {
+  /// Segments of `segmentDuration` seconds from sample 0 (partial last segment left out), each `true`
+  /// when `ranges` (increasing, disjoint sample ranges) cover more than half of it.
+  public static func majority(
+    of ranges: [Range<Int64>], sampleCount: Int64, sampleRate: Double, segmentDuration: Double = 30
+  ) -> [Bool] {
+    let length = Int64((segmentDuration * sampleRate).rounded())
+    precondition(length > 0, "segments must be at least one sample long")
+    let count = Int(sampleCount / length)
+    var covered = [Int64](repeating: 0, count: count)
+    for range in ranges {
+      var position = Swift.max(range.lowerBound, 0)
+      while position < range.upperBound {
+        let segment = Int(position / length)
+        guard segment < count else { break }
+        let segmentEnd = Int64(segment + 1) * length
+        let next = Swift.min(range.upperBound, segmentEnd)
+        covered[segment] += next - position
+        position = next
+      }
+    }
+    return covered.map { 2 * $0 > length }
+  }
+
+  /// Sample ranges where the reference rhythm is `label` (default `(AFIB`), from rhythm-change
+  /// annotations: each label holds from its sample to the next change or the end of the record.
+  ///
+  /// - Parameters:
+  ///   - changes: rhythm-change annotations (`+` with aux text such as `(N`, `(AFIB`), sorted by sample.
+  ///   - sampleCount: samples in the record.
+  public static func reference(
+    rhythmChanges changes: [(sample: Int64, rhythm: String)], sampleCount: Int64, label: String = "(AFIB"
+  ) -> [Range<Int64>] {
+    var ranges: [Range<Int64>] = []
+    for (index, change) in changes.enumerated() where change.rhythm == label {
+      let end = index + 1 < changes.count ? changes[index + 1].sample : sampleCount
+      guard end > change.sample else { continue }
+      if let last = ranges.last, last.upperBound >= change.sample {
+        ranges[ranges.count - 1] = last.lowerBound..<end
+      } else {
+        ranges.append(change.sample..<end)
+      }
+    }
+    return ranges
+  }
+
+  /// Counts of segment decisions against reference decisions (equal lengths).
+  public struct Score: Sendable, Equatable, Codable {
+    public var truePositives = 0
+    public var falseNegatives = 0
+    public var falsePositives = 0
+    public var trueNegatives = 0
+
+    public init(reference: [Bool], detected: [Bool]) {
+      precondition(reference.count == detected.count, "one detection per reference segment")
+      for (r, d) in zip(reference, detected) {
+        switch (r, d) {
+        case (true, true): truePositives += 1
+        case (true, false): falseNegatives += 1
+        case (false, true): falsePositives += 1
+        case (false, false): trueNegatives += 1
+        }
+      }
+    }
+
+    /// Adds another record's counts.
+    public mutating func add(_ other: Score) {
+      truePositives += other.truePositives
+      falseNegatives += other.falseNegatives
+      falsePositives += other.falsePositives
+      trueNegatives += other.trueNegatives
+    }
+
+    /// TP / (TP + FN); NaN without reference AF segments.
+    public var sensitivity: Double { Double(truePositives) / Double(truePositives + falseNegatives) }
+    /// TN / (TN + FP); NaN without reference non-AF segments.
+    public var specificity: Double { Double(trueNegatives) / Double(trueNegatives + falsePositives) }
+  }
+}

@@ -1,0 +1,222 @@
+/// `Σᵢ a[i]·b[i]` over `count` `Float`s, accumulated in two `SIMD8<Float>` lanes then a scalar tail.
+///
+/// The order of the additions depends only on `count`, never on where the operands lie in memory, so a
+/// filter fed in chunks of any size produces bit-for-bit the same outputs as when fed the whole signal.
+@inlinable
+@inline(__always)
+func _dotProduct(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
+  let rawA = UnsafeRawPointer(a)
+  let rawB = UnsafeRawPointer(b)
+  let stride = MemoryLayout<Float>.stride
+  var accumulator0 = SIMD8<Float>()
+  var accumulator1 = SIMD8<Float>()
+  var i = 0
+  while i &+ 16 <= count {
+    let offset0 = i &* stride
+    let offset1 = (i &+ 8) &* stride
+    accumulator0 +=
+      rawA.loadUnaligned(fromByteOffset: offset0, as: SIMD8<Float>.self)
+      * rawB.loadUnaligned(fromByteOffset: offset0, as: SIMD8<Float>.self)
+    accumulator1 +=
+      rawA.loadUnaligned(fromByteOffset: offset1, as: SIMD8<Float>.self)
+      * rawB.loadUnaligned(fromByteOffset: offset1, as: SIMD8<Float>.self)
+    i &+= 16
+  }
+  if i &+ 8 <= count {
+    let offset = i &* stride
+    accumulator0 +=
+      rawA.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self)
+      * rawB.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self)
+    i &+= 8
+  }
+  var sum = (accumulator0 + accumulator1).sum()
+  while i < count {
+    sum += a[i] * b[i]
+    i &+= 1
+  }
+  return sum
+}
+
+/// `count` consecutive outputs of a plain FIR filter: `output[j] = Σᵢ taps[i]·window[j + i]` for
+/// `i` in `0..<length` (`taps` time-reversed), vectorised across outputs: each tap is broadcast and
+/// multiplied with 16 (then 8) consecutive inputs, so no horizontal reduction is needed.
+///
+/// Every output, in a vector lane or in the scalar tail, sums its products in the same order (`i`
+/// ascending, one product at a time), so the result of an output does not depend on its position in a
+/// chunk: a filter fed in chunks of any size produces bit-for-bit the same outputs as when fed at once.
+@inlinable
+@inline(__always)
+func _filterRun(
+  _ taps: UnsafePointer<Float>, _ window: UnsafePointer<Float>, length: Int, count: Int,
+  into output: UnsafeMutablePointer<Float>
+) {
+  let raw = UnsafeRawPointer(window)
+  let stride = MemoryLayout<Float>.stride
+  var j = 0
+  while j &+ 16 <= count {
+    var accumulator0 = SIMD8<Float>()
+    var accumulator1 = SIMD8<Float>()
+    for i in 0..<length {
+      let tap = SIMD8<Float>(repeating: taps[i])
+      accumulator0 += tap * raw.loadUnaligned(fromByteOffset: (j &+ i) &* stride, as: SIMD8<Float>.self)
+      accumulator1 += tap * raw.loadUnaligned(fromByteOffset: (j &+ i &+ 8) &* stride, as: SIMD8<Float>.self)
+    }
+    UnsafeMutableRawPointer(output + j).storeBytes(of: accumulator0, as: SIMD8<Float>.self)
+    UnsafeMutableRawPointer(output + (j &+ 8)).storeBytes(of: accumulator1, as: SIMD8<Float>.self)
+    j &+= 16
+  }
+  if j &+ 8 <= count {
+    var accumulator = SIMD8<Float>()
+    for i in 0..<length {
+      accumulator +=
+        SIMD8<Float>(repeating: taps[i])
+        * raw.loadUnaligned(fromByteOffset: (j &+ i) &* stride, as: SIMD8<Float>.self)
+    }
+    UnsafeMutableRawPointer(output + j).storeBytes(of: accumulator, as: SIMD8<Float>.self)
+    j &+= 8
+  }
+  while j < count {
+    var sum: Float = 0
+    for i in 0..<length { sum += taps[i] * window[j &+ i] }
+    output[j] = sum
+    j &+= 1
+  }
+}
+
+/// The streaming engine behind ``FIRFilter``, ``Decimator`` and ``PolyphaseResampler``: an FIR filter
+/// `h` applied to the input upsampled by `up` (zeros inserted), keeping every `down`-th output.
+///
+/// Output `k` is `y[k] = Σₙ x[n]·h[t − n·up]` with `t = k·down + offset` (the definition of
+/// `scipy.signal.upfirdn`, shifted by `offset` taps). It is computed as one dot product of the polyphase
+/// branch `t mod up` with the `branchLength` inputs ending at `x[t / up]`: every output costs
+/// `⌈taps / up⌉` multiply–adds, and no product with an inserted zero is formed. At `up = down = 1` (a plain
+/// FIR filter) whole blocks of outputs are computed at once by ``_filterRun``. Inputs before the first
+/// are zero. An output is emitted as soon as its last input `x[t / up]` has arrived.
+///
+/// Input is copied, a block at a time, after the `branchLength − 1` retained samples of a linear work
+/// buffer, so each dot product reads contiguous memory; nothing is allocated after `init`.
+@usableFromInline
+struct _PolyphaseFIRCore: Sendable {
+  /// Upsampling factor (branches).
+  @usableFromInline let up: Int
+  /// Downsampling factor.
+  @usableFromInline let down: Int
+  /// Taps per branch, `⌈taps / up⌉`, or that rounded up to a multiple of 8 (see `init`); short branches are
+  /// padded with zero taps on their oldest side.
+  @usableFromInline let branchLength: Int
+  /// `up` branches of `branchLength` taps each, time-reversed: `branches[p·L + i] = h[p + (L − 1 − i)·up]`
+  /// multiplies `x[t/up − (L − 1 − i)]`, so a branch and its inputs are walked in the same direction.
+  @usableFromInline let branches: [Float]
+  /// Samples the work buffer takes per block.
+  @usableFromInline let blockSize: Int
+  /// `branchLength − 1` retained inputs followed by room for one block.
+  @usableFromInline var work: [Float]
+  /// Inputs consumed since the start (index of the first input of the next block).
+  @usableFromInline var consumed: Int
+  /// Index of the newest input the next output needs (`t / up`).
+  @usableFromInline var nextNewest: Int
+  /// Branch of the next output (`t mod up`).
+  @usableFromInline var nextBranch: Int
+  /// `offset`, kept to reset the stream.
+  @usableFromInline let offset: Int
+
+  /// - Parameters:
+  ///   - taps: `h`, in `y[n] = Σ h[k]·x[n − k]` order.
+  ///   - up, down: rate factors, ≥ 1.
+  ///   - offset: taps by which output 0 is shifted into the filter (0 for a causal filter; half the length
+  ///     of a symmetric filter to centre it, as `resample_poly`), ≥ 0.
+  @usableFromInline
+  init(taps: [Float], up: Int, down: Int, offset: Int, blockSize: Int = 1024) {
+    precondition(!taps.isEmpty, "a filter has at least one tap")
+    precondition(up >= 1 && down >= 1, "rate factors must be at least 1, got up \(up), down \(down)")
+    precondition(offset >= 0, "the output offset must not be negative")
+    // Outputs of a rate-changing filter are single dot products: a branch whose scalar tail would exceed
+    // 3 products is padded to whole `SIMD8` vectors (measured faster; shorter tails are cheaper as is).
+    let shortest = (taps.count + up - 1) / up
+    let length = up == 1 && down == 1 || shortest % 8 <= 3 ? shortest : (shortest + 7) / 8 * 8
+    var branches = [Float](repeating: 0, count: up * length)
+    for p in 0..<up {
+      for i in 0..<length {
+        let tap = p + (length - 1 - i) * up
+        if tap < taps.count { branches[p * length + i] = taps[tap] }
+      }
+    }
+    self.up = up
+    self.down = down
+    self.branchLength = length
+    self.branches = branches
+    self.blockSize = blockSize
+    self.work = [Float](repeating: 0, count: length - 1 + blockSize)
+    self.offset = offset
+    self.consumed = 0
+    self.nextNewest = offset / up
+    self.nextBranch = offset % up
+  }
+
+  /// Forgets every input: the next sample is treated as the first of a new signal.
+  @usableFromInline
+  mutating func reset() {
+    for i in work.indices { work[i] = 0 }
+    consumed = 0
+    nextNewest = offset / up
+    nextBranch = offset % up
+  }
+
+  /// Outputs that `count` more inputs can complete, at most: `⌊count·up / down⌋ + 1`.
+  @inlinable
+  static func maximumOutputCount(forInputCount count: Int, up: Int, down: Int) -> Int {
+    count * up / down + 1
+  }
+
+  /// Consumes `input` and writes the outputs it completes, at most `limit`, to `output`; returns how many.
+  /// Once `limit` stops the outputs, later outputs are lost (used only to end a signal).
+  /// `output` may be the memory of `input`, as long as each output slot follows the inputs it overwrites.
+  @inlinable
+  mutating func process(
+    _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutablePointer<Float>, limit: Int = .max
+  ) -> Int {
+    var produced = 0
+    var position = 0
+    var consumed = self.consumed
+    var newest = self.nextNewest
+    var branch = self.nextBranch
+    let (up, down, length, blockSize) = (self.up, self.down, self.branchLength, self.blockSize)
+    let retained = length - 1
+    branches.withUnsafeBufferPointer { branches in
+      work.withUnsafeMutableBufferPointer { work in
+        let window = work.baseAddress!
+        let taps = branches.baseAddress!
+        while position < input.count {
+          let n = min(input.count - position, blockSize)
+          (window + retained).update(from: input.baseAddress! + position, count: n)
+          let blockEnd = consumed + n
+          if up == 1 && down == 1 && limit == .max {
+            let count = max(0, blockEnd - newest)
+            _filterRun(
+              taps, window + (newest - consumed), length: length, count: count, into: output + produced)
+            produced += count
+            newest += count
+          } else {
+            while newest < blockEnd && produced < limit {
+              output[produced] = _dotProduct(
+                taps + branch * length, window + (newest - consumed), count: length)
+              produced += 1
+              branch += down
+              if branch >= up {
+                newest += branch / up
+                branch %= up
+              }
+            }
+          }
+          window.update(from: window + n, count: retained)
+          consumed = blockEnd
+          position += n
+        }
+      }
+    }
+    self.consumed = consumed
+    self.nextNewest = newest
+    self.nextBranch = branch
+    return produced
+  }
+}

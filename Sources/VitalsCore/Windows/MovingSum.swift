@@ -1,0 +1,101 @@
+/// The causal moving sum over the last `length` samples of one channel, O(1) per sample, with its state
+/// carried between calls: `y[n] = Σ x[n − length + 1 … n]`, samples before the first being zero (the first
+/// `length − 1` outputs are partial sums, as `scipy.signal.lfilter(np.ones(length), 1, x)`).
+///
+/// **No drift.** The running sum is kept in `Double` (each `Float` sample is exact in it) and recomputed
+/// from the window, in `Double`, every `length` samples; rounding errors therefore never accumulate beyond
+/// one window, whatever the length of the stream (amortised cost: one extra addition per sample). The
+/// recomputations fall on the same samples whatever the chunking, so chunks of any size give bit-for-bit
+/// the output of the whole signal. A NaN or infinite sample makes the outputs NaN or infinite from its
+/// arrival until the first recomputation after it has left the window (fewer than `2·length` samples).
+public struct MovingSum: Sendable {
+  /// Samples in the window.
+  public let length: Int
+  @usableFromInline var window: [Float]
+  @usableFromInline var position = 0
+  @usableFromInline var sum = 0.0
+
+  /// A moving sum over `length` (≥ 1) samples.
+  public init(length: Int) {
+    precondition(length >= 1, "a moving window holds at least one sample, got \(length)")
+    self.length = length
+    self.window = [Float](repeating: 0, count: length)
+  }
+
+  /// Writes the moving sum of each sample of `input` to `output` (the same count; may be the same memory),
+  /// each multiplied by `scale` in `Double` before rounding to `Float`.
+  @inlinable
+  public mutating func process(
+    _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>, scale: Double = 1
+  ) {
+    precondition(
+      output.count == input.count, "output holds \(output.count) samples for \(input.count) inputs")
+    var sum = self.sum
+    var position = self.position
+    let length = self.length
+    window.withUnsafeMutableBufferPointer { window in
+      for i in input.indices {
+        let sample = input[i]
+        sum += Double(sample) - Double(window[position])
+        window[position] = sample
+        position &+= 1
+        if position == length {
+          position = 0
+          sum = 0
+          for value in window { sum += Double(value) }
+        }
+        output[i] = Float(sum * scale)
+      }
+    }
+    self.sum = sum
+    self.position = position
+  }
+
+  /// The moving sums of `input`, carrying the state on.
+  public mutating func processed(_ input: [Float]) -> [Float] {
+    var output = input
+    output.withUnsafeMutableBufferPointer { process(UnsafeBufferPointer($0), into: $0) }
+    return output
+  }
+
+  /// Forgets every past input.
+  public mutating func reset() {
+    self = MovingSum(length: length)
+  }
+}
+
+/// The causal moving average over the last `length` samples: the ``MovingSum`` divided by `length`
+/// (`scipy.signal.lfilter(np.ones(length) / length, 1, x)`; the first `length − 1` outputs average the
+/// signal with the zeros before it). O(1) per sample, no drift, chunks equal the whole (see ``MovingSum``).
+public struct MovingAverage: Sendable {
+  @usableFromInline var sum: MovingSum
+
+  /// Samples in the window.
+  public var length: Int { sum.length }
+
+  /// A moving average over `length` (≥ 1) samples.
+  public init(length: Int) {
+    sum = MovingSum(length: length)
+  }
+
+  /// Writes the moving average of each sample of `input` to `output` (the same count; may be the same
+  /// memory).
+  @inlinable
+  public mutating func process(
+    _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>
+  ) {
+    sum.process(input, into: output, scale: 1 / Double(sum.length))
+  }
+
+  /// The moving averages of `input`, carrying the state on.
+  public mutating func processed(_ input: [Float]) -> [Float] {
+    var output = input
+    output.withUnsafeMutableBufferPointer { process(UnsafeBufferPointer($0), into: $0) }
+    return output
+  }
+
+  /// Forgets every past input.
+  public mutating func reset() {
+    sum.reset()
+  }
+}

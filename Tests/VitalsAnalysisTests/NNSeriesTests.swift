@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+import VitalsAnalysis
+
+@Suite("NN intervals")
+struct NNSeriesTests {
+  @Test("RR intervals in milliseconds from sample positions")
+  func intervals() {
+    let series = NNSeries(beats: [100, 460, 830, 1190], sampleRate: 360)
+    let middle: Double = 370.0 / 360 * 1000
+    #expect(series.intervals == [1000, middle, 1000])
+    let ends: [Double] = [460.0 / 360, 830.0 / 360, 1190.0 / 360]
+    #expect(series.endTimes == ends)
+    #expect(series.followsPrevious == [false, true, true])
+  }
+
+  @Test("Only N→N intervals count when labels are given; both intervals around a dropped beat go")
+  func labels() {
+    let beats: [Int64] = [0, 100, 200, 260, 400, 500, 600]
+    let series = NNSeries(beats: beats, labels: ["N", "N", "N", "V", "N", "N", "N"], sampleRate: 100)
+    // Intervals 0→1, 1→2, (2→3, 3→4 dropped), 4→5, 5→6.
+    #expect(series.intervals == [1000, 1000, 1000, 1000])
+    #expect(series.followsPrevious == [false, true, false, true])
+    let artefacts = NNSeries(
+      beats: beats, labels: Array(repeating: "N", count: 7), sampleRate: 100, excludingBeats: [5])
+    #expect(artefacts.intervals == [1000, 1000, 600, 1400])
+    #expect(artefacts.followsPrevious == [false, true, true, true])
+    let noSuccessive = HRVTimeDomain(series)
+    #expect(noSuccessive.rmssd == 0)
+  }
+
+  @Test("A premature beat is flagged and its intervals leave the NN series")
+  func ectopic() {
+    var rr = [Double](repeating: 800, count: 120)
+    for k in rr.indices { rr[k] += Double((k * 37) % 11) * 2 }
+    rr[60] = 480
+    rr[61] = 1120
+    var beats: [Int64] = [0]
+    for interval in rr { beats.append(beats.last! + Int64(interval)) }
+    let artefacts = RRArtefacts.detect(beats: beats, sampleRate: 1000)
+    #expect(!artefacts.isEmpty)
+    #expect(artefacts.allBeats.allSatisfy { (60...62).contains($0) })
+    let nn = NNSeries(beats: beats, sampleRate: 1000, excludingBeats: artefacts.allBeats)
+    #expect(nn.intervals.allSatisfy { $0 >= 800 && $0 <= 820 })
+  }
+}
+
+@Suite("HRV analysis pipeline")
+struct HRVAnalysisTests {
+  @Test("Artefacts leave the NN series before the indices are computed")
+  func pipeline() throws {
+    let reference = HRVReference.series("ectopic-16min-360Hz")
+    let analysis = HRVAnalysis(beats: reference.peaks, sampleRate: reference.samplingRate)
+    #expect(analysis.beatCount == reference.peaks.count)
+    #expect(analysis.artefacts.ectopic == reference.artifacts["ectopic"])
+    let expected = NNSeries(
+      beats: reference.peaks, sampleRate: reference.samplingRate, excludingBeats: analysis.artefacts.allBeats)
+    #expect(analysis.intervals == expected)
+    #expect(analysis.time == HRVTimeDomain(expected))
+    // Dropping the ectopic intervals lowers RMSSD below that of the raw RR series.
+    let raw = HRVAnalysis(beats: reference.peaks, sampleRate: reference.samplingRate, detectArtefacts: false)
+    #expect(raw.artefacts.isEmpty)
+    #expect(analysis.time.rmssd < raw.time.rmssd)
+    let encoder = JSONEncoder()
+    encoder.nonConformingFloatEncodingStrategy = .convertToString(
+      positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+    let data = try encoder.encode(analysis)
+    #expect(try JSONDecoder.lenient.decode(HRVAnalysis.self, from: data).time.sdnn == analysis.time.sdnn)
+  }
+}
+
+extension JSONDecoder {
+  static var lenient: JSONDecoder {
+    let decoder = JSONDecoder()
+    decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+      positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+    return decoder
+  }
+}
+
+@Suite("HRV edge cases")
+struct HRVEdgeCaseTests {
+  @Test("Too few intervals give NaN, never a trap", arguments: [0, 1, 2, 3])
+  func tooFew(beatCount: Int) {
+    let beats = (0..<beatCount).map { Int64($0) * 800 }
+    let analysis = HRVAnalysis(beats: beats, sampleRate: 1000)
+    #expect(analysis.time.sdnn.isNaN == (beatCount < 3))
+    #expect(analysis.time.sdann1.isNaN)
+    #expect(analysis.nonlinear.sd1.isNaN)
+    #expect(analysis.nonlinear.sampEn.isNaN)
+    #expect(analysis.nonlinear.dfaAlpha1.isNaN)
+    #expect(analysis.time.meanNN.isNaN == (beatCount < 2))
+  }
+
+  @Test("Entropies of a constant and of a strictly increasing series")
+  func entropies() {
+    let constant = Entropies([Double](repeating: 5, count: 50), dimension: 2, tolerance: 0.1)
+    #expect(constant.sample == 0)
+    #expect(abs(constant.approximate) < 1e-12)
+    let ramp = Entropies((0..<50).map(Double.init), dimension: 2, tolerance: 0.1)
+    #expect(ramp.sample == -.infinity)  // no m-matches: NeuroKit2 returns −inf
+  }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+import VitalsAnalysis
+
+@Suite("Irregular rhythm (COSEn)")
+struct RhythmTests {
+  static let rate = 250.0
+
+  /// Beat positions from RR intervals in seconds, first beat at 1 s.
+  static func beats(_ rr: [Double]) -> [Int64] {
+    var time = 1.0
+    var result = [Int64((time * rate).rounded())]
+    for interval in rr {
+      time += interval
+      result.append(Int64((time * rate).rounded()))
+    }
+    return result
+  }
+
+  /// Sinus rhythm at 70/min with respiratory (0.25 Hz) and Mayer-wave (0.1 Hz) modulation, small
+  /// noise, and a premature beat with compensatory pause every `ectopicEvery` beats.
+  static func sinus(count: Int, ectopicEvery: Int, seed: UInt64) -> [Double] {
+    var generator = SplitMix64(seed: seed)
+    var rr: [Double] = []
+    var time = 0.0
+    while rr.count < count {
+      var interval = 0.857 + 0.04 * sin(2 * .pi * 0.25 * time) + 0.02 * sin(2 * .pi * 0.1 * time)
+      interval += Double.random(in: -0.008...0.008, using: &generator)
+      if ectopicEvery > 0 && rr.count % ectopicEvery == ectopicEvery - 1 {
+        rr.append(interval * 0.6)
+        rr.append(interval * 1.4)
+      } else {
+        rr.append(interval)
+      }
+      time += interval
+    }
+    return rr
+  }
+
+  /// AF-like: independent intervals uniform in 0.35 … 1.05 s.
+  static func fibrillation(count: Int, seed: UInt64) -> [Double] {
+    var generator = SplitMix64(seed: seed)
+    return (0..<count).map { _ in Double.random(in: 0.35...1.05, using: &generator) }
+  }
+
+  @Test(
+    "Sinus rhythm with respiratory variability and occasional ectopics is not AF", arguments: [0, 25, 60])
+  func sinusIsRegular(ectopicEvery: Int) {
+    let beats = Self.beats(Self.sinus(count: 700, ectopicEvery: ectopicEvery, seed: 3))
+    let analysis = AtrialFibrillationDetector().analyse(beats: beats, sampleRate: Self.rate)
+    #expect(analysis.episodes.isEmpty)
+    #expect(analysis.segments(sampleCount: beats.last! + 1).allSatisfy { !$0 })
+  }
+
+  @Test("Random AF-like intervals are AF, and the episode spans them")
+  func fibrillationIsIrregular() {
+    let rr =
+      Self.sinus(count: 200, ectopicEvery: 0, seed: 5) + Self.fibrillation(count: 400, seed: 9)
+      + Self.sinus(count: 200, ectopicEvery: 0, seed: 6)
+    let beats = Self.beats(rr)
+    let analysis = AtrialFibrillationDetector().analyse(beats: beats, sampleRate: Self.rate)
+    let afStart = Double(beats[200]) / Self.rate
+    let afEnd = Double(beats[600]) / Self.rate
+    #expect(analysis.episodes.count == 1)
+    if let episode = analysis.episodes.first {
+      #expect(abs(episode.start - afStart) < 10)
+      #expect(abs(episode.end - afEnd) < 10)
+    }
+    // Segments: reference AF between the two transitions; every segment fully inside agrees.
+    let reference = RhythmSegments.majority(
+      of: [beats[200]..<beats[600]], sampleCount: beats.last! + 1, sampleRate: Self.rate)
+    let score = RhythmSegments.Score(
+      reference: reference, detected: analysis.segments(sampleCount: beats.last! + 1))
+    #expect(score.sensitivity >= 0.9)
+    #expect(score.specificity >= 0.9)
+  }
+
+  @Test("COSEn by hand")
+  func cosenByHand() {
+    // Intervals 1, 1, 2, 1, 1 s with r = 0.1 s: templates x0…x3 = 1, 1, 2, 1.
+    // B: pairs (0,1), (0,3), (1,3) match → 3; A: of those, (x1,x2)=(1,2) no, (x1,x4)=(1,1) yes,
+    // (x2,x4)=(2,1) no → 1. COSEn = −ln(1/3) + ln(0.2) − ln(1.2).
+    let value = AtrialFibrillationDetector.coefficientOfSampleEntropy([1, 1, 2, 1, 1], tolerance: 0.1)
+    let expected: Double = log(3.0) + log(0.2) - log(1.2)
+    #expect(abs(value - expected) < 1e-12)
+    #expect(AtrialFibrillationDetector.coefficientOfSampleEntropy([1, 2, 3, 4], tolerance: 0.1) == .infinity)
+    #expect(AtrialFibrillationDetector.coefficientOfSampleEntropy([1, 2], tolerance: 0.1).isNaN)
+  }
+
+  @Test("Reference rhythm ranges and majority segments")
+  func reference() {
+    let changes: [(sample: Int64, rhythm: String)] = [
+      (0, "(N"), (1000, "(AFIB"), (2500, "(N"), (4000, "(AFIB"),
+    ]
+    let ranges = RhythmSegments.reference(rhythmChanges: changes, sampleCount: 5000)
+    #expect(ranges == [1000..<2500, 4000..<5000])
+    // 10 Hz, 100-s segments of 1000 samples: [0,1000) none, [1000,2000) full, [2000,3000) half → no,
+    // [3000,4000) none, [4000,5000) full.
+    let segments = RhythmSegments.majority(
+      of: ranges, sampleCount: 5000, sampleRate: 10, segmentDuration: 100)
+    #expect(segments == [false, true, false, false, true])
+  }
+}

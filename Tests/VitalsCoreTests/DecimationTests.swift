@@ -1,0 +1,55 @@
+import Testing
+import VitalsCore
+import VitalsTestSupport
+
+/// `Fixtures/resampling/decimate.json`, written by `Fixtures/generate/resampling.py`.
+private struct DecimateFixture: Decodable {
+  struct Case: Decodable {
+    var factor: Int
+    var output: [Double]
+  }
+  var input: [Float]
+  var cases: [Case]
+
+  static let shared: DecimateFixture = try! TestData.decodeFixture(
+    DecimateFixture.self, "resampling/decimate.json")
+}
+
+@Suite struct DecimationTests {
+  @Test(arguments: DecimateFixture.shared.cases.map(\.factor))
+  func matchesSciPyDecimate(factor: Int) throws {
+    let fixture = DecimateFixture.shared
+    let reference = try #require(fixture.cases.first { $0.factor == factor })
+    var decimator = Decimator(factor: factor)
+    let y = decimator.processed(fixture.input)
+    #expect(y.count == reference.output.count)
+    let worst = zip(y, reference.output).map { abs(Double($0) - $1) }.max() ?? .infinity
+    #expect(worst < 1e-5, "factor \(factor): largest difference \(worst)")
+  }
+
+  @Test(arguments: [2, 3, 7])
+  func chunksEqualTheWhole(factor: Int) {
+    let x = StreamTesting.signal(count: 2000)
+    var whole = Decimator(factor: factor)
+    let expected = whole.processed(x)
+    #expect(expected.count == (x.count + factor - 1) / factor)
+    for (name, sizes) in StreamTesting.chunkings(count: x.count) {
+      var decimator = Decimator(factor: factor)
+      #expect(
+        StreamTesting.streamed(x, sizes: sizes) { decimator.processed($0) } == expected, "chunks of \(name)")
+    }
+  }
+
+  @Test func keepsEveryMthFilteredSample() {
+    let x = StreamTesting.signal(count: 500)
+    let taps = FIRDesign.firwin(tapCount: 31, cutoff: [0.25], pass: .lowpass)
+    var filter = FIRFilter(coefficients: taps)
+    let filtered = filter.processed(x)
+    var decimator = Decimator(factor: 4, coefficients: taps)
+    let y = decimator.processed(x)
+    // The two sum their products in different orders: equal to rounding.
+    let kept = stride(from: 0, to: x.count, by: 4).map { filtered[$0] }
+    #expect(y.count == kept.count)
+    #expect(zip(y, kept).allSatisfy { abs($0 - $1) < 1e-6 })
+  }
+}

@@ -1,0 +1,100 @@
+import Testing
+import VitalsCore
+
+@Suite struct MovingWindowTests {
+  static let lengths = [1, 2, 5, 64, 100]
+
+  @Test(arguments: lengths)
+  func sumAndAverageMatchTheDefinition(length: Int) {
+    let x = StreamTesting.signal(count: 700)
+    var sum = MovingSum(length: length)
+    var average = MovingAverage(length: length)
+    let sums = sum.processed(x)
+    let averages = average.processed(x)
+    for n in x.indices {
+      let exact = x[max(0, n - length + 1)...n].reduce(0.0) { $0 + Double($1) }
+      #expect(abs(Double(sums[n]) - exact) <= 1e-6 * max(1, abs(exact)))
+      #expect(abs(Double(averages[n]) - exact / Double(length)) <= 1e-6)
+    }
+  }
+
+  @Test(arguments: lengths)
+  func maximumMatchesTheDefinition(length: Int) {
+    let x = StreamTesting.signal(count: 700)
+    var maximum = MovingMaximum(length: length)
+    let y = maximum.processed(x)
+    for n in x.indices {
+      #expect(y[n] == x[max(0, n - length + 1)...n].max()!)
+    }
+  }
+
+  @Test func maximumHandlesMonotonicRuns() {
+    // Decreasing input fills the deque to the window length; increasing input keeps it at one.
+    var maximum = MovingMaximum(length: 4)
+    #expect(maximum.processed([9, 8, 7, 6, 5, 4, 3]) == [9, 9, 9, 9, 8, 7, 6])
+    #expect(maximum.processed([1, 2, 3, 4, 5]) == [5, 4, 3, 4, 5])
+  }
+
+  @Test func maximumIgnoresNaN() {
+    var maximum = MovingMaximum(length: 3)
+    let y = maximum.processed([.nan, .nan, 2, .nan, .nan, .nan, 1])
+    #expect(y[0].isNaN && y[1].isNaN)
+    #expect(Array(y[2...4]) == [2, 2, 2])
+    #expect(y[5].isNaN)
+    #expect(y[6] == 1)
+  }
+
+  @Test func sumDoesNotDriftOverMillionsOfSamples() {
+    // 2^21 samples around 1000 with small noise: a Float or uncorrected Double running sum would wander;
+    // the recomputed one stays within rounding of the exact window sum.
+    let length = 250
+    var generator = StreamTesting.Generator(state: 3)
+    let x = (0..<(1 << 21)).map { _ in 1000 + Float.random(in: -1..<1, using: &generator) }
+    var sum = MovingSum(length: length)
+    let y = sum.processed(x)
+    for n in stride(from: length, to: x.count, by: 99_991) + [x.count - 1] {
+      let exact = x[(n - length + 1)...n].reduce(0.0) { $0 + Double($1) }
+      #expect(abs(Double(y[n]) - exact) <= Double(Float(exact).ulp))
+    }
+  }
+
+  @Test func sumRecoversFromNaNOnceItLeavesTheWindow() {
+    var x = [Float](repeating: 1, count: 40)
+    x[3] = .nan
+    var sum = MovingSum(length: 5)
+    let y = sum.processed(x)
+    #expect(y[3].isNaN)
+    #expect(y[(2 * 5 + 3)...].allSatisfy { $0 == 5 })
+  }
+
+  @Test(arguments: StreamTesting.chunkings(count: 2000).map(\.name))
+  func chunksEqualTheWhole(chunking: String) {
+    let sizes = StreamTesting.chunkings(count: 2000).first { $0.name == chunking }!.sizes
+    let x = StreamTesting.signal(count: 2000)
+    for length in [1, 7, 64] {
+      var wholeSum = MovingSum(length: length)
+      var streamedSum = MovingSum(length: length)
+      #expect(StreamTesting.streamed(x, sizes: sizes) { streamedSum.processed($0) } == wholeSum.processed(x))
+      var wholeAverage = MovingAverage(length: length)
+      var streamedAverage = MovingAverage(length: length)
+      #expect(
+        StreamTesting.streamed(x, sizes: sizes) { streamedAverage.processed($0) } == wholeAverage.processed(x)
+      )
+      var wholeMaximum = MovingMaximum(length: length)
+      var streamedMaximum = MovingMaximum(length: length)
+      #expect(
+        StreamTesting.streamed(x, sizes: sizes) { streamedMaximum.processed($0) } == wholeMaximum.processed(x)
+      )
+    }
+  }
+
+  @Test func resetStartsANewSignal() {
+    let x = StreamTesting.signal(count: 100)
+    var sum = MovingSum(length: 9)
+    var maximum = MovingMaximum(length: 9)
+    let (firstSum, firstMaximum) = (sum.processed(x), maximum.processed(x))
+    sum.reset()
+    maximum.reset()
+    #expect(sum.processed(x) == firstSum && maximum.processed(x) == firstMaximum)
+  }
+}
