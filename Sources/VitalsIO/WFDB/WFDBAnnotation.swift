@@ -69,7 +69,9 @@ public enum WFDBAnnotationFile {
 
   /// Parses annotation bytes as wfdb-python's `rdann` does (NUM and SUB as signed bytes, CHN
   /// unsigned; NUM and CHN carried over). Stops at the end-of-file word `0x0000` or the last
-  /// whole word. `path` names the file in errors.
+  /// whole word. Drops code-0 entries and NOTE (`"`) entries at sample 0 — the file's own
+  /// definitions, e.g. `## time resolution` or the writing program — as `rdann` does. `path`
+  /// names the file in errors.
   public static func parse(_ bytes: [UInt8], path: String) throws(InputError) -> [WFDBAnnotation] {
     var annotations: [WFDBAnnotation] = []
     var time: Int64 = 0
@@ -123,6 +125,9 @@ public enum WFDBAnnotationFile {
         index += 2
       }
     }
+    // Not annotations: code 0 (NOTQRS) and NOTEs at sample 0, which hold the file's own
+    // definitions (time resolution, label tables, the writing program), as `rdann` drops them.
+    annotations.removeAll { $0.code == 0 || ($0.code == 22 && $0.sample == 0) }
     return annotations
   }
 
