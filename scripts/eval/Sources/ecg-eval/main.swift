@@ -1,0 +1,112 @@
+// Runs the QRS detector over the MIT-BIH records and the noise-stress excerpts in the shared data
+// folder and prints bxb-style scores (SCORING.md) with the project's beat comparison.
+//
+// Usage: ecg-eval [--data DIR] [--chunk N] [--records 100,101]
+//   --data     the shared data folder (default: ../shared/data beside the repository, or
+//              $VITALS_SHARED_DATA)
+//   --chunk    feed the detector in chunks of N samples (default: the whole record at once)
+//   --records  only these MIT-BIH records
+import Foundation
+import Vitals
+
+struct Options {
+  var data: String
+  var chunk: Int?
+  var records: Set<String>?
+
+  init(arguments: [String]) {
+    let root = URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    data = ProcessInfo.processInfo.environment["VITALS_SHARED_DATA"]
+      ?? root.deletingLastPathComponent().appendingPathComponent("shared/data").path
+    var iterator = arguments.dropFirst().makeIterator()
+    while let argument = iterator.next() {
+      guard let value = iterator.next() else { fatalError("\(argument) needs a value") }
+      switch argument {
+      case "--data": data = value
+      case "--chunk": chunk = Int(value)
+      case "--records": records = Set(value.split(separator: ",").map(String.init))
+      default: fatalError("unknown option \(argument)")
+      }
+    }
+  }
+}
+
+let options = Options(arguments: CommandLine.arguments)
+let pacedRecords: Set<String> = ["102", "104", "107", "217"]
+
+func detect(_ samples: [Float], sampleRate: Double) throws -> [Int64] {
+  var detector = try QRSDetector(sampleRate: sampleRate)
+  guard let chunk = options.chunk else { return detector.process(samples) }
+  var beats: [Int64] = []
+  samples.withUnsafeBufferPointer { buffer in
+    var start = 0
+    while start < buffer.count {
+      let end = min(start + chunk, buffer.count)
+      detector.process(UnsafeBufferPointer(rebasing: buffer[start..<end]), appendingTo: &beats)
+      start = end
+    }
+  }
+  return beats
+}
+
+func line(_ name: String, _ s: BeatScore) -> String {
+  String(
+    format: "%-8@ %7d %5d %5d %8.3f %8.3f %8.3f", name, s.truePositives, s.falseNegatives, s.falsePositives,
+    100 * s.sensitivity, 100 * s.positivePredictivity, 100 * s.f1)
+}
+
+let header = String(format: "%-8@ %7@ %5@ %5@ %8@ %8@ %8@", "record", "TP", "FN", "FP", "Se%", "+P%", "F1%")
+let mitdb = options.data + "/mitdb"
+let recordList = try String(contentsOfFile: mitdb + "/RECORDS", encoding: .utf8)
+  .split(whereSeparator: \.isNewline).map(String.init)
+  .filter { options.records?.contains($0) ?? true }
+var scores: [RecordBeatScore] = []
+var detectSeconds = 0.0
+var detectSamples = 0
+print("MIT-BIH, lead MLII (V5 in 102 and 104), 150 ms window")
+print(header + "   | from 5 min: Se%    +P%")
+for record in recordList {
+  let reader = try WFDBRecordReader(path: mitdb + "/" + record)
+  guard let chunk = try reader.readAll() else { continue }
+  let lead = reader.signals.firstIndex { $0.name == "MLII" } ?? 0
+  let reference = try WFDBAnnotationFile.read(path: mitdb + "/" + record + ".atr")
+    .filter(\.isBeat).map(\.sample)
+  let clock = ContinuousClock.now
+  let beats = try detect(chunk.channels[lead], sampleRate: chunk.sampleRate)
+  let elapsed = ContinuousClock.now - clock
+  detectSeconds += Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+  detectSamples += chunk.sampleCount
+  let score = BeatComparison.scoreRecord(record, reference: reference, test: beats, sampleRate: chunk.sampleRate)
+  scores.append(score)
+  print(
+    line(record, score.wholeRecord)
+      + String(
+        format: "   | %8.3f %8.3f", 100 * score.afterLearningPeriod.sensitivity,
+        100 * score.afterLearningPeriod.positivePredictivity))
+}
+for (name, paced) in [("gross", false), ("paced", true)] {
+  let group = scores.filter { pacedRecords.contains($0.record) == paced }
+  guard !group.isEmpty else { continue }
+  let whole = BeatScore.gross(group.map(\.wholeRecord))
+  let after = BeatScore.gross(group.map(\.afterLearningPeriod))
+  print(
+    line(name, whole)
+      + String(format: "   | %8.3f %8.3f", 100 * after.sensitivity, 100 * after.positivePredictivity)
+      + "  (\(group.count) records)")
+}
+print(String(format: "detector alone: %.1f M samples/s over %d samples", Double(detectSamples) / detectSeconds / 1e6, detectSamples))
+
+print("\nnstdb 118 excerpts (360 Hz), 150 ms window")
+print(header)
+let nstdb = options.data + "/nstdb-118"
+for snr in ["24", "12", "06", "00"] {
+  let path = nstdb + "/118e\(snr)"
+  guard let text = try? String(contentsOfFile: path + ".csv", encoding: .utf8) else { continue }
+  let samples = text.split(whereSeparator: \.isNewline).compactMap { Float($0) }
+  let reference = try String(contentsOfFile: path + "_ann.csv", encoding: .utf8)
+    .split(whereSeparator: \.isNewline).compactMap { Int64($0) }
+  let beats = try detect(samples, sampleRate: 360)
+  print(line("\(snr) dB", BeatComparison.score(reference: reference, test: beats, sampleRate: 360)))
+}
