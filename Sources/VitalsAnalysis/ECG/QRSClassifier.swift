@@ -134,7 +134,7 @@ struct QRSClassifier: Sendable {
     }
     let candidate = Candidate(
       rPeak: placeRPeak(bandPeak: extremumIndex, now: now, history: history, oldest: oldest),
-      height: Double(history.feature(peak)), slope: slope)
+      height: Double(history.feature(peak)).squareRoot(), slope: slope)
     pruneStalePending(now: now)
     guard let last = lastBeat else {
       signalLevel = candidate.height

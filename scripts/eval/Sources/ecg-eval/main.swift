@@ -6,6 +6,7 @@
 //              $VITALS_SHARED_DATA)
 //   --chunk    feed the detector in chunks of N samples (default: the whole record at once)
 //   --records  only these MIT-BIH records
+//   --misses   also list each record's missed reference beats (time and code) and false detections
 import Foundation
 import Vitals
 
@@ -13,6 +14,7 @@ struct Options {
   var data: String
   var chunk: Int?
   var records: Set<String>?
+  var listMisses = false
 
   init(arguments: [String]) {
     let root = URL(fileURLWithPath: #filePath)
@@ -22,6 +24,10 @@ struct Options {
       ?? root.deletingLastPathComponent().appendingPathComponent("shared/data").path
     var iterator = arguments.dropFirst().makeIterator()
     while let argument = iterator.next() {
+      if argument == "--misses" {
+        listMisses = true
+        continue
+      }
       guard let value = iterator.next() else { fatalError("\(argument) needs a value") }
       switch argument {
       case "--data": data = value
@@ -71,8 +77,8 @@ for record in recordList {
   let reader = try WFDBRecordReader(path: mitdb + "/" + record)
   guard let chunk = try reader.readAll() else { continue }
   let lead = reader.signals.firstIndex { $0.name == "MLII" } ?? 0
-  let reference = try WFDBAnnotationFile.read(path: mitdb + "/" + record + ".atr")
-    .filter(\.isBeat).map(\.sample)
+  let annotations = try WFDBAnnotationFile.read(path: mitdb + "/" + record + ".atr").filter(\.isBeat)
+  let reference = annotations.map(\.sample)
   let clock = ContinuousClock.now
   let beats = try detect(chunk.channels[lead], sampleRate: chunk.sampleRate)
   let elapsed = ContinuousClock.now - clock
@@ -80,6 +86,13 @@ for record in recordList {
   detectSamples += chunk.sampleCount
   let score = BeatComparison.scoreRecord(record, reference: reference, test: beats, sampleRate: chunk.sampleRate)
   scores.append(score)
+  if options.listMisses {
+    let window = BeatComparison.windowSamples(BeatComparison.standardMatchWindow, sampleRate: chunk.sampleRate)
+    let matching = BeatMatching(reference: reference, test: beats, window: window)
+    let seconds = { (sample: Int64) in String(format: "%.2f", Double(sample) / chunk.sampleRate) }
+    print("  missed: " + matching.unmatchedReference.map { "\(seconds(reference[$0]))\(annotations[$0].symbol)" }.joined(separator: " "))
+    print("  false: " + matching.unmatchedTest.map { seconds(beats[$0]) }.joined(separator: " "))
+  }
   print(
     line(record, score.wholeRecord)
       + String(
