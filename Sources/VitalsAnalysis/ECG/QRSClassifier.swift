@@ -59,7 +59,8 @@ struct QRSClassifier: Sendable {
     self.searchBackInterval = c.searchBackInterval
     self.maximumLatency = samples(c.maximumLatency)
     self.medianInterval = samples(1)
-    let history = halfWindow + integration + derivativeDelay + max(bandpassDelay, 0) + 2 * Int(placementHalfWidth) + 4
+    let history =
+      halfWindow + integration + derivativeDelay + max(bandpassDelay, 0) + 2 * Int(placementHalfWidth) + 4
     var length = 1
     while length < history { length <<= 1 }
     self.ringLength = length
@@ -152,21 +153,21 @@ struct QRSClassifier: Sendable {
     }
   }
 
-  /// The R peak: the extremum of the input, of the band-passed QRS's polarity, within ±50 ms of the
-  /// band-passed extremum moved back by the band-pass delay, measured from the line joining the window's
-  /// ends.
+  /// The R peak: the sample of the input farthest (either way) from the line joining the ends of a
+  /// ±50 ms window around the band-passed extremum moved back by half the band-pass delay (the QRS's
+  /// energy lies above the pass band's centre, where the delay is shorter), so that baseline wander
+  /// does not move it. For a QS complex this is the deepest point: the dominant deflection.
   private func placeRPeak(bandPeak: Int64, now: Int64, history: History, oldest: Int64) -> Int64 {
-    let center = bandPeak - bandpassDelay
+    let center = bandPeak - bandpassDelay / 2
     let low = max(center - placementHalfWidth, oldest)
     let high = min(center + placementHalfWidth, now)
     guard high > low else { return min(max(center, oldest), now) }
-    let sign: Float = history.band(bandPeak) >= 0 ? 1 : -1
     let start = history.raw(low)
     let step = (history.raw(high) - start) / Float(high - low)
     var best = -Float.infinity
     var bestIndex = center
     for k in low...high {
-      let deviation = sign * (history.raw(k) - start - step * Float(k - low))
+      let deviation = abs(history.raw(k) - start - step * Float(k - low))
       if deviation > best {
         best = deviation
         bestIndex = k

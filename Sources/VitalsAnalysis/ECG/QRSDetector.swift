@@ -23,10 +23,10 @@ import VitalsCore
 ///    To keep the latency bounded, only candidates whose R peak lies within the latency bound are
 ///    searched. When a search finds nothing, the signal level is halved (not below the noise level), so
 ///    that the detector recovers from a sudden drop in amplitude;
-/// 6. each beat is placed on the R peak: the extremum of the input signal, of the polarity of the
-///    band-passed QRS, within ±50 ms of the band-passed peak moved back by the band-pass group delay,
-///    measured from the straight line joining the window's ends (so baseline wander does not move it).
-///    For a negative (QS) complex this is the deepest point: the dominant deflection.
+/// 6. each beat is placed on the R peak: the sample of the input farthest from the straight line joining
+///    the ends of a ±50 ms window around the band-passed QRS extremum moved back by half the band-pass
+///    group delay (baseline wander does not move it); for a negative (QS) complex this is the deepest
+///    point, the dominant deflection.
 ///
 /// References: J. Pan, W. J. Tompkins, "A real-time QRS detection algorithm", IEEE Trans. Biomed. Eng.
 /// 32(3):230–236, 1985. P. S. Hamilton, W. J. Tompkins, "Quantitative investigation of QRS detection rules
@@ -95,7 +95,8 @@ public struct QRSDetector: Sendable {
       guard range.contains(value) else { throw .invalidConfiguration(name, value) }
     }
     try check("passband.lowerBound", c.passband.lowerBound, 0.5...30)
-    try check("passband.upperBound", c.passband.upperBound, c.passband.lowerBound + 1...min(45, sampleRate / 2.5))
+    try check(
+      "passband.upperBound", c.passband.upperBound, c.passband.lowerBound + 1...min(45, sampleRate / 2.5))
     try check("integrationWindow", c.integrationWindow, 0.05...0.3)
     try check("refractoryPeriod", c.refractoryPeriod, 0.1...0.4)
     try check("tWaveWindow", c.tWaveWindow, 0...0.6)
@@ -181,7 +182,8 @@ public struct QRSDetector: Sendable {
   /// their record indices and times taken from the chunk's ``SignalChunk/firstSampleIndex`` and
   /// ``SignalChunk/startTime``. Chunks must follow each other without gaps and at the detector's rate.
   public mutating func process(_ chunk: SignalChunk, lead: Int = 0) -> [DetectedBeat] {
-    precondition(chunk.sampleRate == sampleRate, "chunk rate \(chunk.sampleRate) Hz, detector \(sampleRate) Hz")
+    precondition(
+      chunk.sampleRate == sampleRate, "chunk rate \(chunk.sampleRate) Hz, detector \(sampleRate) Hz")
     precondition(chunk.channels.indices.contains(lead), "lead \(lead) is not a channel of the chunk")
     let origin = chunkIndexOrigin ?? chunk.firstSampleIndex
     chunkIndexOrigin = origin
@@ -217,7 +219,9 @@ extension SecondOrderSections {
         let numerator = (
           s.b0 + s.b1 * cos(-omega) + s.b2 * cos(-2 * omega), s.b1 * sin(-omega) + s.b2 * sin(-2 * omega)
         )
-        let denominator = (1 + s.a1 * cos(-omega) + s.a2 * cos(-2 * omega), s.a1 * sin(-omega) + s.a2 * sin(-2 * omega))
+        let denominator = (
+          1 + s.a1 * cos(-omega) + s.a2 * cos(-2 * omega), s.a1 * sin(-omega) + s.a2 * sin(-2 * omega)
+        )
         total += atan2(numerator.1, numerator.0) - atan2(denominator.1, denominator.0)
       }
       return total

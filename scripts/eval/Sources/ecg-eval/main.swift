@@ -20,7 +20,8 @@ struct Options {
     let root = URL(fileURLWithPath: #filePath)
       .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
-    data = ProcessInfo.processInfo.environment["VITALS_SHARED_DATA"]
+    data =
+      ProcessInfo.processInfo.environment["VITALS_SHARED_DATA"]
       ?? root.deletingLastPathComponent().appendingPathComponent("shared/data").path
     var iterator = arguments.dropFirst().makeIterator()
     while let argument = iterator.next() {
@@ -84,13 +85,18 @@ for record in recordList {
   let elapsed = ContinuousClock.now - clock
   detectSeconds += Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
   detectSamples += chunk.sampleCount
-  let score = BeatComparison.scoreRecord(record, reference: reference, test: beats, sampleRate: chunk.sampleRate)
+  let score = BeatComparison.scoreRecord(
+    record, reference: reference, test: beats, sampleRate: chunk.sampleRate)
   scores.append(score)
   if options.listMisses {
-    let window = BeatComparison.windowSamples(BeatComparison.standardMatchWindow, sampleRate: chunk.sampleRate)
+    let window = BeatComparison.windowSamples(
+      BeatComparison.standardMatchWindow, sampleRate: chunk.sampleRate)
     let matching = BeatMatching(reference: reference, test: beats, window: window)
     let seconds = { (sample: Int64) in String(format: "%.2f", Double(sample) / chunk.sampleRate) }
-    print("  missed: " + matching.unmatchedReference.map { "\(seconds(reference[$0]))\(annotations[$0].symbol)" }.joined(separator: " "))
+    print(
+      "  missed: "
+        + matching.unmatchedReference.map { "\(seconds(reference[$0]))\(annotations[$0].symbol)" }.joined(
+          separator: " "))
     print("  false: " + matching.unmatchedTest.map { seconds(beats[$0]) }.joined(separator: " "))
   }
   print(
@@ -109,7 +115,10 @@ for (name, paced) in [("gross", false), ("paced", true)] {
       + String(format: "   | %8.3f %8.3f", 100 * after.sensitivity, 100 * after.positivePredictivity)
       + "  (\(group.count) records)")
 }
-print(String(format: "detector alone: %.1f M samples/s over %d samples", Double(detectSamples) / detectSeconds / 1e6, detectSamples))
+print(
+  String(
+    format: "detector alone: %.1f M samples/s over %d samples", Double(detectSamples) / detectSeconds / 1e6,
+    detectSamples))
 
 print("\nnstdb 118 excerpts (360 Hz), 150 ms window")
 print(header)
