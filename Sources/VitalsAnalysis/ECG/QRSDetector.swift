@@ -32,8 +32,9 @@ import VitalsCore
 /// 32(3):230–236, 1985. P. S. Hamilton, W. J. Tompkins, "Quantitative investigation of QRS detection rules
 /// using the MIT/BIH arrhythmia database", IEEE Trans. Biomed. Eng. 33(12):1157–1165, 1986.
 ///
-/// Input: samples of one lead in any unit (mV, adu): every threshold is relative. NaN samples are
-/// replaced by the last finite sample (a gap reads as a flat line). Cost: O(1) per sample, no allocation
+/// Input: samples of one lead in any unit (mV, adu): every threshold is relative. The band-pass starts
+/// in its steady state for the first finite sample. NaN samples are replaced by the last finite sample
+/// (a gap reads as a flat line). Cost: O(1) per sample, no allocation
 /// after initialisation except the appended beats; block filters run on `Float` buffers of
 /// ``blockSize`` samples.
 public struct QRSDetector: Sendable {
@@ -149,6 +150,12 @@ public struct QRSDetector: Sendable {
         let bandBlock = UnsafeMutableBufferPointer(rebasing: band[0..<count])
         let featureBlock = UnsafeMutableBufferPointer(rebasing: feature[0..<count])
         let maximumBlock = UnsafeMutableBufferPointer(rebasing: maximum[0..<count])
+        if classifier.nextIndex == 0, let first = samples.first(where: \.isFinite) {
+          // Start in the band-pass's steady state for the first sample: a signal with an offset starts
+          // without a step response that would read as a QRS.
+          previousFinite = first
+          bandpass.state = bandpass.design.steadyStateInitialConditions.map { $0 * Double(first) }
+        }
         var held = previousFinite
         for i in 0..<count {
           let sample = samples[start + i]

@@ -6,6 +6,9 @@
 //              $VITALS_SHARED_DATA)
 //   --chunk    feed the detector in chunks of N samples (default: the whole record at once)
 //   --records  only these MIT-BIH records
+//   --set NAME=VALUE  a detector option (passbandLow, passbandHigh, integrationWindow,
+//              refractoryPeriod, tWaveWindow, tWaveSlopeRatio, thresholdPosition,
+//              searchBackThresholdRatio, searchBackInterval, maximumLatency); repeatable
 //   --misses   also list each record's missed reference beats (time and code) and false detections
 import Foundation
 import Vitals
@@ -15,6 +18,7 @@ struct Options {
   var chunk: Int?
   var records: Set<String>?
   var listMisses = false
+  var configuration = QRSDetector.Configuration()
 
   init(arguments: [String]) {
     let root = URL(fileURLWithPath: #filePath)
@@ -34,8 +38,29 @@ struct Options {
       case "--data": data = value
       case "--chunk": chunk = Int(value)
       case "--records": records = Set(value.split(separator: ",").map(String.init))
+      case "--set": set(value)
       default: fatalError("unknown option \(argument)")
       }
+    }
+  }
+}
+
+extension Options {
+  mutating func set(_ assignment: String) {
+    let parts = assignment.split(separator: "=")
+    guard parts.count == 2, let value = Double(parts[1]) else { fatalError("--set needs NAME=NUMBER") }
+    switch parts[0] {
+    case "passbandLow": configuration.passband = value...configuration.passband.upperBound
+    case "passbandHigh": configuration.passband = configuration.passband.lowerBound...value
+    case "integrationWindow": configuration.integrationWindow = value
+    case "refractoryPeriod": configuration.refractoryPeriod = value
+    case "tWaveWindow": configuration.tWaveWindow = value
+    case "tWaveSlopeRatio": configuration.tWaveSlopeRatio = value
+    case "thresholdPosition": configuration.thresholdPosition = value
+    case "searchBackThresholdRatio": configuration.searchBackThresholdRatio = value
+    case "searchBackInterval": configuration.searchBackInterval = value
+    case "maximumLatency": configuration.maximumLatency = value
+    default: fatalError("unknown detector option \(parts[0])")
     }
   }
 }
@@ -44,7 +69,7 @@ let options = Options(arguments: CommandLine.arguments)
 let pacedRecords: Set<String> = ["102", "104", "107", "217"]
 
 func detect(_ samples: [Float], sampleRate: Double) throws -> [Int64] {
-  var detector = try QRSDetector(sampleRate: sampleRate)
+  var detector = try QRSDetector(sampleRate: sampleRate, configuration: options.configuration)
   guard let chunk = options.chunk else { return detector.process(samples) }
   var beats: [Int64] = []
   samples.withUnsafeBufferPointer { buffer in
@@ -70,6 +95,7 @@ let recordList = try String(contentsOfFile: mitdb + "/RECORDS", encoding: .utf8)
   .split(whereSeparator: \.isNewline).map(String.init)
   .filter { options.records?.contains($0) ?? true }
 var scores: [RecordBeatScore] = []
+var flutterExcluded: [RecordBeatScore] = []
 var detectSeconds = 0.0
 var detectSamples = 0
 print("MIT-BIH, lead MLII (V5 in 102 and 104), 150 ms window")
@@ -78,7 +104,18 @@ for record in recordList {
   let reader = try WFDBRecordReader(path: mitdb + "/" + record)
   guard let chunk = try reader.readAll() else { continue }
   let lead = reader.signals.firstIndex { $0.name == "MLII" } ?? 0
-  let annotations = try WFDBAnnotationFile.read(path: mitdb + "/" + record + ".atr").filter(\.isBeat)
+  let allAnnotations = try WFDBAnnotationFile.read(path: mitdb + "/" + record + ".atr")
+  let annotations = allAnnotations.filter(\.isBeat)
+  // Ventricular flutter/fibrillation episodes, '[' to ']': EC57 leaves them out of QRS statistics.
+  var flutter: [ClosedRange<Int64>] = []
+  var onset: Int64?
+  for annotation in allAnnotations {
+    if annotation.symbol == "[" { onset = annotation.sample }
+    if annotation.symbol == "]", let start = onset {
+      flutter.append(start...annotation.sample)
+      onset = nil
+    }
+  }
   let reference = annotations.map(\.sample)
   let clock = ContinuousClock.now
   let beats = try detect(chunk.channels[lead], sampleRate: chunk.sampleRate)
@@ -88,6 +125,10 @@ for record in recordList {
   let score = BeatComparison.scoreRecord(
     record, reference: reference, test: beats, sampleRate: chunk.sampleRate)
   scores.append(score)
+  let outside = { (sample: Int64) in !flutter.contains { $0.contains(sample) } }
+  flutterExcluded.append(
+    BeatComparison.scoreRecord(
+      record, reference: reference.filter(outside), test: beats.filter(outside), sampleRate: chunk.sampleRate))
   if options.listMisses {
     let window = BeatComparison.windowSamples(
       BeatComparison.standardMatchWindow, sampleRate: chunk.sampleRate)
@@ -115,6 +156,8 @@ for (name, paced) in [("gross", false), ("paced", true)] {
       + String(format: "   | %8.3f %8.3f", 100 * after.sensitivity, 100 * after.positivePredictivity)
       + "  (\(group.count) records)")
 }
+let excluded = BeatScore.gross(flutterExcluded.filter { !pacedRecords.contains($0.record) }.map(\.wholeRecord))
+print(line("gross-VF", excluded) + "   | non-paced, flutter/fibrillation episodes left out as in EC57")
 print(
   String(
     format: "detector alone: %.1f M samples/s over %d samples", Double(detectSamples) / detectSeconds / 1e6,
@@ -130,5 +173,11 @@ for snr in ["24", "12", "06", "00"] {
   let reference = try String(contentsOfFile: path + "_ann.csv", encoding: .utf8)
     .split(whereSeparator: \.isNewline).compactMap { Int64($0) }
   let beats = try detect(samples, sampleRate: 360)
+  if options.listMisses {
+    let matching = BeatMatching(reference: reference, test: beats, window: 54)
+    let seconds = { (sample: Int64) in String(format: "%.2f", Double(sample) / 360) }
+    print("  missed: " + matching.unmatchedReference.map { seconds(reference[$0]) }.joined(separator: " "))
+    print("  false: " + matching.unmatchedTest.map { seconds(beats[$0]) }.joined(separator: " "))
+  }
   print(line("\(snr) dB", BeatComparison.score(reference: reference, test: beats, sampleRate: 360)))
 }
