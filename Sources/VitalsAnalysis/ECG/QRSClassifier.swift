@@ -6,33 +6,42 @@ struct QRSClassifier: Sendable {
   struct Candidate: Sendable {
     /// Record index of the R peak.
     var rPeak: Int64
-    /// Height of the feature peak (band-passed derivative squared and averaged).
+    /// Square root of the feature peak (band-passed derivative squared and averaged): an amplitude.
     var height: Double
-    /// Steepest slope of the band-passed signal in the QRS, input units per sample.
+    /// Steepest slope of the band-passed signal in the QRS, input units per feature sample.
     var slope: Float
   }
 
+  /// Input samples per feature sample.
+  let factor: Int64
+  // In feature samples:
   let halfWindow: Int64
   let qrsSpan: Int64
-  let bandpassDelay: Int64
+  // In input samples:
+  let placementOffset: Int64
   let placementHalfWidth: Int64
+  let refractory: Int64
   let tWaveWindow: Int64
   let tWaveSlopeRatio: Float
   let thresholdPosition: Double
   let searchBackThresholdRatio: Double
   let searchBackInterval: Double
   let maximumLatency: Int64
-  let ringMask: Int
-  let ringLength: Int
 
-  /// Index of the next sample to scan.
+  /// Input samples received (the raw ring's end).
+  var rawCount: Int64 = 0
+  /// Index of the next feature sample to scan.
   var nextIndex: Int64 = 0
-  /// Raw, band-passed and feature history, `ringLength` samples each, one after the other.
-  var rings: [Float]
+  /// The input (offset removed) over the last `rawRing.count` samples: a power of two that holds a whole
+  /// block plus the history that placing a beat reads.
+  var rawRing: [Float]
+  /// Band-passed and feature history at the feature rate, `featureRingLength` samples each.
+  var featureRings: [Float]
+  let featureRingLength: Int
   var signalLevel = 0.0
   var noiseLevel = 0.0
   var lastBeat: Candidate?
-  /// The last RR intervals (samples) in a circular buffer, and their median.
+  /// The last RR intervals (input samples) in a circular buffer, and their median.
   var intervals: [Int64] = []
   var intervalSlot = 0
   var medianInterval: Int64
@@ -43,15 +52,25 @@ struct QRSClassifier: Sendable {
   static let intervalHistory = 8
   static let pendingLimit = 16
 
+  /// - Parameters:
+  ///   - bandpassDelay: group delay of the band-pass at its centre, feature samples.
+  ///   - decimatorDelay: group delay of the anti-alias filter, input samples.
   init(
-    configuration c: QRSDetector.Configuration, sampleRate: Double, integration: Int, halfWindow: Int,
-    bandpassDelay: Int, derivativeDelay: Int
+    configuration c: QRSDetector.Configuration, sampleRate: Double, decimationFactor: Int, integration: Int,
+    halfWindow: Int, bandpassDelay: Double, derivativeDelay: Int, decimatorDelay: Int, blockSize: Int
   ) {
     func samples(_ seconds: Double) -> Int64 { Int64((seconds * sampleRate).rounded()) }
+    self.factor = Int64(decimationFactor)
     self.halfWindow = Int64(halfWindow)
     self.qrsSpan = Int64(integration + derivativeDelay)
-    self.bandpassDelay = Int64(bandpassDelay)
-    self.placementHalfWidth = samples(0.050)
+    // The band-passed extremum moved back by half the band-pass delay (the QRS's energy lies above the
+    // pass band's centre, where the delay is shorter) and by the anti-alias filter's delay.
+    let placementOffset =
+      Int64(decimatorDelay) + Int64((bandpassDelay / 2 * Double(decimationFactor)).rounded())
+    let placementHalfWidth = samples(0.050)
+    self.placementOffset = placementOffset
+    self.placementHalfWidth = placementHalfWidth
+    self.refractory = samples(c.refractoryPeriod)
     self.tWaveWindow = samples(c.tWaveWindow)
     self.tWaveSlopeRatio = Float(c.tWaveSlopeRatio)
     self.thresholdPosition = c.thresholdPosition
@@ -59,67 +78,100 @@ struct QRSClassifier: Sendable {
     self.searchBackInterval = c.searchBackInterval
     self.maximumLatency = samples(c.maximumLatency)
     self.medianInterval = samples(1)
-    let history =
-      halfWindow + integration + derivativeDelay + max(bandpassDelay, 0) + 2 * Int(placementHalfWidth) + 4
-    var length = 1
-    while length < history { length <<= 1 }
-    self.ringLength = length
-    self.ringMask = length - 1
-    self.rings = [Float](repeating: 0, count: 3 * length)
-    self.pending.reserveCapacity(16)
+    func powerOfTwo(atLeast count: Int) -> Int {
+      var length = 1
+      while length < count { length <<= 1 }
+      return length
+    }
+    let featureHistory = halfWindow + integration + derivativeDelay + 4
+    self.featureRingLength = powerOfTwo(atLeast: featureHistory)
+    self.featureRings = [Float](repeating: 0, count: 2 * featureRingLength)
+    let rawHistory = featureHistory * decimationFactor + Int(placementOffset + placementHalfWidth) + 4
+    self.rawRing = [Float](repeating: 0, count: powerOfTwo(atLeast: blockSize + rawHistory))
+    self.pending.reserveCapacity(Self.pendingLimit)
     self.intervals.reserveCapacity(Self.intervalHistory)
   }
 
-  /// The record's samples are in ring `slot` of: 0 raw, 1 band-passed, 2 feature.
+  /// The band-passed signal and the feature at the feature rate, and the input at the input rate.
   struct History {
-    let base: UnsafeMutablePointer<Float>
-    let mask: Int
-    let length: Int
-    @inline(__always) func raw(_ index: Int64) -> Float { base[Int(index) & mask] }
-    @inline(__always) func band(_ index: Int64) -> Float { base[length + Int(index) & mask] }
-    @inline(__always) func feature(_ index: Int64) -> Float { base[2 * length + Int(index) & mask] }
+    let feature: UnsafeMutablePointer<Float>
+    let featureMask: Int
+    let featureLength: Int
+    let raw: UnsafePointer<Float>
+    let rawMask: Int
+    @inline(__always) func band(_ index: Int64) -> Float { feature[Int(index) & featureMask] }
+    @inline(__always) func feature(_ index: Int64) -> Float {
+      feature[featureLength + Int(index) & featureMask]
+    }
+    @inline(__always) func raw(_ index: Int64) -> Float { raw[Int(index) & rawMask] }
   }
 
-  /// Scans one filtered block: `maximum[i]` is the feature's maximum over the `2·halfWindow + 1` samples
-  /// ending at sample `i`. Appends decided beats (record indices) to `beats`.
+  /// Appends a block of input samples (at most the block size) to the raw history.
+  mutating func appendRaw(_ block: UnsafeBufferPointer<Float>) {
+    let mask = rawRing.count - 1
+    rawRing.withUnsafeMutableBufferPointer { ring in
+      var slot = Int(rawCount) & mask
+      var index = 0
+      while index < block.count {
+        let run = min(block.count - index, ring.count - slot)
+        UnsafeMutableBufferPointer(rebasing: ring[slot..<slot + run])
+          .update(fromContentsOf: UnsafeBufferPointer(rebasing: block[index..<index + run]))
+        index += run
+        slot = (slot + run) & mask
+      }
+    }
+    rawCount += Int64(block.count)
+  }
+
+  /// Scans one block at the feature rate: `maximum[i]` is the feature's maximum over the
+  /// `2·halfWindow + 1` samples ending at sample `i`. Appends decided beats (input indices) to `beats`.
   mutating func scan(
-    raw: UnsafeBufferPointer<Float>, band: UnsafeBufferPointer<Float>, feature: UnsafeBufferPointer<Float>,
-    maximum: UnsafeBufferPointer<Float>, beats: inout [Int64]
+    band: UnsafeBufferPointer<Float>, feature: UnsafeBufferPointer<Float>,
+    maximum: UnsafeBufferPointer<Float>,
+    beats: inout [Int64]
   ) {
     var rings: [Float] = []
-    swap(&rings, &self.rings)
-    defer { swap(&rings, &self.rings) }
-    rings.withUnsafeMutableBufferPointer { storage in
-      let history = History(base: storage.baseAddress!, mask: ringMask, length: ringLength)
-      let rawRing = storage.baseAddress!
-      let bandRing = rawRing + ringLength
-      let featureRing = bandRing + ringLength
-      var n = nextIndex
-      for i in 0..<raw.count {
-        let slot = Int(n) & ringMask
-        rawRing[slot] = raw[i]
-        bandRing[slot] = band[i]
-        let value = feature[i]
-        featureRing[slot] = value
-        let peak = n - halfWindow
-        if peak >= 1 {
-          let height = featureRing[Int(peak) & ringMask]
-          if height == maximum[i] && height > 0 && height > featureRing[Int(peak - 1) & ringMask] {
-            classify(peak: peak, now: n, history: history, beats: &beats)
+    swap(&rings, &featureRings)
+    defer { swap(&rings, &featureRings) }
+    var raw: [Float] = []
+    swap(&raw, &rawRing)
+    defer { swap(&raw, &rawRing) }
+    let mask = featureRingLength - 1
+    raw.withUnsafeBufferPointer { raw in
+      rings.withUnsafeMutableBufferPointer { storage in
+        let history = History(
+          feature: storage.baseAddress!, featureMask: mask, featureLength: featureRingLength,
+          raw: raw.baseAddress!, rawMask: raw.count - 1)
+        let bandRing = storage.baseAddress!
+        let featureRing = bandRing + featureRingLength
+        var n = nextIndex
+        for i in 0..<band.count {
+          let slot = Int(n) & mask
+          bandRing[slot] = band[i]
+          featureRing[slot] = feature[i]
+          let peak = n - halfWindow
+          if peak >= 1 {
+            let height = featureRing[Int(peak) & mask]
+            if height == maximum[i] && height > 0 && height > featureRing[Int(peak - 1) & mask] {
+              classify(
+                peak: peak, now: n, history: history, rawOldest: rawCount - Int64(raw.count) + 1,
+                beats: &beats)
+            }
           }
+          if n * factor >= searchBackDue { searchBack(now: n * factor, beats: &beats) }
+          n += 1
         }
-        if n >= searchBackDue { searchBack(now: n, beats: &beats) }
-        n += 1
+        nextIndex = n
       }
-      nextIndex = n
     }
   }
 
-  /// Describes the feature peak at `peak` and classifies it.
-  private mutating func classify(peak: Int64, now: Int64, history: History, beats: inout [Int64]) {
-    let oldest = now - Int64(ringLength) + 1
+  /// Describes the feature peak at `peak` (feature samples; `now` is the current one) and classifies it.
+  private mutating func classify(
+    peak: Int64, now: Int64, history: History, rawOldest: Int64, beats: inout [Int64]
+  ) {
     // The QRS behind the feature peak: the band-passed samples whose slopes the integration window holds.
-    let qrsStart = max(peak - qrsSpan, oldest + 1)
+    let qrsStart = max(peak - qrsSpan, now - Int64(featureRingLength) + 2)
     var slope: Float = 0
     var extremum: Float = -1
     var extremumIndex = peak
@@ -133,16 +185,18 @@ struct QRSClassifier: Sendable {
       }
       previous = value
     }
+    let nowInput = now * factor
     let candidate = Candidate(
-      rPeak: placeRPeak(bandPeak: extremumIndex, now: now, history: history, oldest: oldest),
+      rPeak: placeRPeak(
+        center: extremumIndex * factor - placementOffset, now: nowInput, history: history, oldest: rawOldest),
       height: Double(history.feature(peak)).squareRoot(), slope: slope)
-    pruneStalePending(now: now)
+    pruneStalePending(now: nowInput)
     guard let last = lastBeat else {
       signalLevel = candidate.height
       accept(candidate, learningRate: 1, beats: &beats)
       return
     }
-    if candidate.height >= primaryThreshold && candidate.rPeak - last.rPeak >= halfWindow
+    if candidate.height >= primaryThreshold && candidate.rPeak - last.rPeak >= refractory
       && !isTWave(candidate, after: last)
     {
       accept(candidate, learningRate: 0.125, beats: &beats)
@@ -153,15 +207,13 @@ struct QRSClassifier: Sendable {
     }
   }
 
-  /// The R peak: the sample of the input farthest (either way) from the line joining the ends of a
-  /// ±50 ms window around the band-passed extremum moved back by half the band-pass delay (the QRS's
-  /// energy lies above the pass band's centre, where the delay is shorter), so that baseline wander
-  /// does not move it. For a QS complex this is the deepest point: the dominant deflection.
-  private func placeRPeak(bandPeak: Int64, now: Int64, history: History, oldest: Int64) -> Int64 {
-    let center = bandPeak - bandpassDelay / 2
-    let low = max(center - placementHalfWidth, oldest)
+  /// The R peak: the input sample farthest (either way) from the line joining the ends of a ±50 ms
+  /// window around `center` (input samples), so that baseline wander does not move it. For a QS complex
+  /// this is the deepest point: the dominant deflection. Reads only samples up to `now`.
+  private func placeRPeak(center: Int64, now: Int64, history: History, oldest: Int64) -> Int64 {
+    let low = max(center - placementHalfWidth, oldest, 0)
     let high = min(center + placementHalfWidth, now)
-    guard high > low else { return min(max(center, oldest), now) }
+    guard high > low else { return min(max(center, low), now) }
     let start = history.raw(low)
     let step = (history.raw(high) - start) / Float(high - low)
     var best = -Float.infinity
@@ -195,7 +247,7 @@ struct QRSClassifier: Sendable {
     var best: Int?
     if let last = lastBeat {
       for (index, candidate) in pending.enumerated()
-      where candidate.height >= threshold && candidate.rPeak - last.rPeak >= halfWindow
+      where candidate.height >= threshold && candidate.rPeak - last.rPeak >= refractory
         && !isTWave(candidate, after: last) && candidate.height > (best.map { pending[$0].height } ?? 0)
       {
         best = index

@@ -6,6 +6,9 @@ import VitalsCore
 /// same beats come out whatever the sizes of the blocks the signal is fed in.
 ///
 /// The method is Pan & Tompkins' (1985), with every filter and window designed from the sample rate:
+/// 0. above 300 Hz the input is decimated by `⌊rate / 150⌋` (a `4·factor + 1`-tap Hamming low-pass at a
+///    quarter of the new rate, then every factor-th sample), so the feature runs at 150–300 Hz, the rate
+///    Pan & Tompkins designed it for; the R peak is still placed at the input rate;
 /// 1. a Butterworth band-pass (5–15 Hz, order 2: SciPy `butter`) keeps the QRS energy and removes
 ///    baseline wander, P and T waves and mains interference;
 /// 2. the five-point Pan–Tompkins derivative, squared, and a 150 ms moving average (the "moving-window
@@ -75,12 +78,17 @@ public struct QRSDetector: Sendable {
   /// Samples per second.
   public let sampleRate: Double
 
+  /// Input samples per feature sample.
+  let decimationFactor: Int
+  var decimator: Decimator
   var bandpass: SOSFilter
   var derivative: FIRFilter
   var integrator: MovingSum
   var peakMaximum: MovingMaximum
   var classifier: QRSClassifier
   var previousFinite: Float = 0
+  /// The first finite sample, subtracted from every sample so that the filters start at rest.
+  var origin: Float?
   var blocks: [Float]
   /// Record index of the first sample given through ``process(_:)-(SignalChunk)``; nil before the first.
   var chunkIndexOrigin: Int64?
@@ -107,28 +115,43 @@ public struct QRSDetector: Sendable {
     try check("searchBackInterval", c.searchBackInterval, 1.05...3)
     try check(
       "maximumLatency", c.maximumLatency, c.refractoryPeriod + c.integrationWindow + 0.05...2)
+    // The feature needs no more than 150 Hz: higher rates are decimated by an integer factor first,
+    // with a short Hamming-window low-pass at a quarter of the feature rate (about 40 Hz).
+    let factor = max(1, Int(sampleRate / 150))
+    let featureRate = sampleRate / Double(factor)
+    let antiAliasTaps = 4 * factor + 1
     let design: SecondOrderSections
     do {
       design = try .butterworth(
         order: 2, band: .bandpass(low: c.passband.lowerBound, high: c.passband.upperBound),
-        sampleRate: sampleRate)
+        sampleRate: featureRate)
     } catch {
       throw .invalidConfiguration("passband", c.passband.upperBound)
     }
     self.configuration = c
     self.sampleRate = sampleRate
+    self.decimationFactor = factor
+    self.decimator =
+      factor == 1
+      ? Decimator(factor: 1)
+      : Decimator(
+        factor: factor,
+        coefficients: FIRDesign.firwin(
+          tapCount: antiAliasTaps, cutoff: [0.5 / Double(factor)], pass: .lowpass))
     self.bandpass = SOSFilter(design)
-    self.derivative = FIRFilter(derivative: .panTompkins, sampleRate: sampleRate)
-    let integration = max(1, Int((c.integrationWindow * sampleRate).rounded()))
+    self.derivative = FIRFilter(derivative: .panTompkins, sampleRate: featureRate)
+    let integration = max(1, Int((c.integrationWindow * featureRate).rounded()))
     self.integrator = MovingSum(length: integration)
-    let halfWindow = max(1, Int((c.refractoryPeriod * sampleRate).rounded()))
+    let halfWindow = max(1, Int((c.refractoryPeriod * featureRate).rounded()))
     self.peakMaximum = MovingMaximum(length: 2 * halfWindow + 1)
     let groupDelay = design.groupDelay(
-      atFrequency: (c.passband.lowerBound * c.passband.upperBound).squareRoot(), sampleRate: sampleRate)
+      atFrequency: (c.passband.lowerBound * c.passband.upperBound).squareRoot(), sampleRate: featureRate)
     self.classifier = QRSClassifier(
-      configuration: c, sampleRate: sampleRate, integration: integration, halfWindow: halfWindow,
-      bandpassDelay: Int(groupDelay.rounded()), derivativeDelay: DerivativeFormula.panTompkins.delay)
-    self.blocks = [Float](repeating: 0, count: 4 * Self.blockSize)
+      configuration: c, sampleRate: sampleRate, decimationFactor: factor, integration: integration,
+      halfWindow: halfWindow, bandpassDelay: groupDelay,
+      derivativeDelay: DerivativeFormula.panTompkins.delay,
+      decimatorDelay: factor == 1 ? 0 : (antiAliasTaps - 1) / 2, blockSize: Self.blockSize)
+    self.blocks = [Float](repeating: 0, count: 4 * (Self.blockSize + 1))
   }
 
   /// Feeds the next samples of the lead and appends the record indices of the beats decided so far
@@ -138,41 +161,48 @@ public struct QRSDetector: Sendable {
     swap(&blocks, &self.blocks)
     defer { swap(&blocks, &self.blocks) }
     let size = Self.blockSize
+    let stride = size + 1
     blocks.withUnsafeMutableBufferPointer { scratch in
       let raw = UnsafeMutableBufferPointer(rebasing: scratch[0..<size])
-      let band = UnsafeMutableBufferPointer(rebasing: scratch[size..<2 * size])
-      let feature = UnsafeMutableBufferPointer(rebasing: scratch[2 * size..<3 * size])
-      let maximum = UnsafeMutableBufferPointer(rebasing: scratch[3 * size..<4 * size])
+      let band = UnsafeMutableBufferPointer(rebasing: scratch[stride..<stride + stride])
+      let feature = UnsafeMutableBufferPointer(rebasing: scratch[2 * stride..<3 * stride])
+      let maximum = UnsafeMutableBufferPointer(rebasing: scratch[3 * stride..<4 * stride])
+      if origin == nil, let first = samples.first(where: \.isFinite) {
+        origin = first
+        previousFinite = first
+      }
+      let offset = origin ?? 0
       var start = 0
       while start < samples.count {
         let count = min(size, samples.count - start)
         let rawBlock = UnsafeMutableBufferPointer(rebasing: raw[0..<count])
-        let bandBlock = UnsafeMutableBufferPointer(rebasing: band[0..<count])
-        let featureBlock = UnsafeMutableBufferPointer(rebasing: feature[0..<count])
-        let maximumBlock = UnsafeMutableBufferPointer(rebasing: maximum[0..<count])
-        if classifier.nextIndex == 0, let first = samples.first(where: \.isFinite) {
-          // Start in the band-pass's steady state for the first sample: a signal with an offset starts
-          // without a step response that would read as a QRS.
-          previousFinite = first
-          bandpass.state = bandpass.design.steadyStateInitialConditions.map { $0 * Double(first) }
-        }
         var held = previousFinite
         for i in 0..<count {
           let sample = samples[start + i]
           if sample.isFinite { held = sample }
-          rawBlock[i] = held
+          rawBlock[i] = held - offset
         }
         previousFinite = held
-        bandpass.process(UnsafeBufferPointer(rawBlock), into: bandBlock)
+        classifier.appendRaw(UnsafeBufferPointer(rawBlock))
+        let decimated: Int
+        if decimationFactor == 1 {
+          _ = band.initialize(fromContentsOf: rawBlock)
+          decimated = count
+        } else {
+          decimated = decimator.process(UnsafeBufferPointer(rawBlock), into: band)
+        }
+        let bandBlock = UnsafeMutableBufferPointer(rebasing: band[0..<decimated])
+        let featureBlock = UnsafeMutableBufferPointer(rebasing: feature[0..<decimated])
+        let maximumBlock = UnsafeMutableBufferPointer(rebasing: maximum[0..<decimated])
+        bandpass.process(UnsafeBufferPointer(bandBlock), into: bandBlock)
         derivative.process(UnsafeBufferPointer(bandBlock), into: featureBlock)
-        for i in 0..<count { featureBlock[i] *= featureBlock[i] }
+        for i in 0..<decimated { featureBlock[i] *= featureBlock[i] }
         integrator.process(
           UnsafeBufferPointer(featureBlock), into: featureBlock, scale: 1 / Double(integrator.length))
         peakMaximum.process(UnsafeBufferPointer(featureBlock), into: maximumBlock)
         classifier.scan(
-          raw: UnsafeBufferPointer(rawBlock), band: UnsafeBufferPointer(bandBlock),
-          feature: UnsafeBufferPointer(featureBlock), maximum: UnsafeBufferPointer(maximumBlock),
-          beats: &beats)
+          band: UnsafeBufferPointer(bandBlock), feature: UnsafeBufferPointer(featureBlock),
+          maximum: UnsafeBufferPointer(maximumBlock), beats: &beats)
         start += count
       }
     }
@@ -192,14 +222,14 @@ public struct QRSDetector: Sendable {
     precondition(
       chunk.sampleRate == sampleRate, "chunk rate \(chunk.sampleRate) Hz, detector \(sampleRate) Hz")
     precondition(chunk.channels.indices.contains(lead), "lead \(lead) is not a channel of the chunk")
-    let origin = chunkIndexOrigin ?? chunk.firstSampleIndex
-    chunkIndexOrigin = origin
+    let indexOrigin = chunkIndexOrigin ?? chunk.firstSampleIndex
+    chunkIndexOrigin = indexOrigin
     precondition(
-      origin + classifier.nextIndex == chunk.firstSampleIndex,
-      "chunk starts at sample \(chunk.firstSampleIndex), expected \(origin + classifier.nextIndex)")
+      indexOrigin + classifier.rawCount == chunk.firstSampleIndex,
+      "chunk starts at sample \(chunk.firstSampleIndex), expected \(indexOrigin + classifier.rawCount)")
     let indices = process(chunk.channels[lead])
     return indices.map { index in
-      let recordIndex = origin + index
+      let recordIndex = indexOrigin + index
       return DetectedBeat(
         sampleIndex: recordIndex,
         time: chunk.startTime.advanced(bySamples: recordIndex - chunk.firstSampleIndex, rate: sampleRate))

@@ -128,7 +128,8 @@ for record in recordList {
   let outside = { (sample: Int64) in !flutter.contains { $0.contains(sample) } }
   flutterExcluded.append(
     BeatComparison.scoreRecord(
-      record, reference: reference.filter(outside), test: beats.filter(outside), sampleRate: chunk.sampleRate))
+      record, reference: reference.filter(outside), test: beats.filter(outside), sampleRate: chunk.sampleRate)
+  )
   if options.listMisses {
     let window = BeatComparison.windowSamples(
       BeatComparison.standardMatchWindow, sampleRate: chunk.sampleRate)
@@ -156,7 +157,8 @@ for (name, paced) in [("gross", false), ("paced", true)] {
       + String(format: "   | %8.3f %8.3f", 100 * after.sensitivity, 100 * after.positivePredictivity)
       + "  (\(group.count) records)")
 }
-let excluded = BeatScore.gross(flutterExcluded.filter { !pacedRecords.contains($0.record) }.map(\.wholeRecord))
+let excluded = BeatScore.gross(
+  flutterExcluded.filter { !pacedRecords.contains($0.record) }.map(\.wholeRecord))
 print(line("gross-VF", excluded) + "   | non-paced, flutter/fibrillation episodes left out as in EC57")
 print(
   String(
