@@ -83,7 +83,7 @@ struct QRSClassifier: Sendable {
       while length < count { length <<= 1 }
       return length
     }
-    let featureHistory = halfWindow + integration + derivativeDelay + 4
+    let featureHistory = halfWindow + max(halfWindow, integration + derivativeDelay) + 4
     self.featureRingLength = powerOfTwo(atLeast: featureHistory)
     self.featureRings = [Float](repeating: 0, count: 2 * featureRingLength)
     let rawHistory = featureHistory * decimationFactor + Int(placementOffset + placementHalfWidth) + 4
@@ -123,12 +123,13 @@ struct QRSClassifier: Sendable {
     rawCount += Int64(block.count)
   }
 
-  /// Scans one block at the feature rate: `maximum[i]` is the feature's maximum over the
-  /// `2·halfWindow + 1` samples ending at sample `i`. Appends decided beats (input indices) to `beats`.
+  /// Scans one block at the feature rate and appends decided beats (input indices) to `beats`.
+  ///
+  /// A feature peak is a sample `p` above its predecessor and not below any sample within
+  /// `±halfWindow`; it is tested `halfWindow` samples later, and only where `p` is a local maximum
+  /// (rare in a smoothed feature), by a look over the history: cheaper than a running maximum.
   mutating func scan(
-    band: UnsafeBufferPointer<Float>, feature: UnsafeBufferPointer<Float>,
-    maximum: UnsafeBufferPointer<Float>,
-    beats: inout [Int64]
+    band: UnsafeBufferPointer<Float>, feature: UnsafeBufferPointer<Float>, beats: inout [Int64]
   ) {
     var rings: [Float] = []
     swap(&rings, &featureRings)
@@ -152,7 +153,10 @@ struct QRSClassifier: Sendable {
           let peak = n - halfWindow
           if peak >= 1 {
             let height = featureRing[Int(peak) & mask]
-            if height == maximum[i] && height > 0 && height > featureRing[Int(peak - 1) & mask] {
+            if height > 0 && height > featureRing[Int(peak - 1) & mask]
+              && height >= featureRing[Int(peak + 1) & mask]
+              && isWindowMaximum(height, around: peak, now: n, ring: featureRing, mask: mask)
+            {
               classify(
                 peak: peak, now: n, history: history, rawOldest: rawCount - Int64(raw.count) + 1,
                 beats: &beats)
@@ -164,6 +168,19 @@ struct QRSClassifier: Sendable {
         nextIndex = n
       }
     }
+  }
+
+  /// Whether no feature sample from `peak − halfWindow` to `now` exceeds `height`.
+  @inline(__always)
+  private func isWindowMaximum(
+    _ height: Float, around peak: Int64, now: Int64, ring: UnsafeMutablePointer<Float>, mask: Int
+  ) -> Bool {
+    var k = max(peak - halfWindow, 0)
+    while k <= now {
+      if ring[Int(k) & mask] > height { return false }
+      k += 1
+    }
+    return true
   }
 
   /// Describes the feature peak at `peak` (feature samples; `now` is the current one) and classifies it.

@@ -6,7 +6,7 @@ import VitalsCore
 /// same beats come out whatever the sizes of the blocks the signal is fed in.
 ///
 /// The method is Pan & Tompkins' (1985), with every filter and window designed from the sample rate:
-/// 0. above 300 Hz the input is decimated by `⌊rate / 150⌋` (a `4·factor + 1`-tap Hamming low-pass at a
+/// 0. from 300 Hz on the input is decimated by `⌊rate / 150⌋` (a `4·factor + 1`-tap Hamming low-pass at a
 ///    quarter of the new rate, then every factor-th sample), so the feature runs at 150–300 Hz, the rate
 ///    Pan & Tompkins designed it for; the R peak is still placed at the input rate;
 /// 1. a Butterworth band-pass (5–15 Hz, order 2: SciPy `butter`) keeps the QRS energy and removes
@@ -14,7 +14,7 @@ import VitalsCore
 /// 2. the five-point Pan–Tompkins derivative, squared, and a 150 ms moving average (the "moving-window
 ///    integration") give a feature whose peaks mark QRS complexes;
 /// 3. a feature peak is a sample that is the maximum of the feature within ±200 ms (the refractory
-///    period: a 200 ms moving maximum, Lemire 2006);
+///    period), tested only at the feature's local maxima;
 /// 4. peaks are classified with Pan & Tompkins' adaptive thresholds, applied to the square root of the
 ///    feature (an amplitude: a wide ectopic beat of half the normal slope keeps half, not a quarter, of
 ///    the normal beat's height): signal and noise levels learnt at rate 1/8, threshold
@@ -84,7 +84,6 @@ public struct QRSDetector: Sendable {
   var bandpass: SOSFilter
   var derivative: FIRFilter
   var integrator: MovingSum
-  var peakMaximum: MovingMaximum
   var classifier: QRSClassifier
   var previousFinite: Float = 0
   /// The first finite sample, subtracted from every sample so that the filters start at rest.
@@ -143,7 +142,6 @@ public struct QRSDetector: Sendable {
     let integration = max(1, Int((c.integrationWindow * featureRate).rounded()))
     self.integrator = MovingSum(length: integration)
     let halfWindow = max(1, Int((c.refractoryPeriod * featureRate).rounded()))
-    self.peakMaximum = MovingMaximum(length: 2 * halfWindow + 1)
     let groupDelay = design.groupDelay(
       atFrequency: (c.passband.lowerBound * c.passband.upperBound).squareRoot(), sampleRate: featureRate)
     self.classifier = QRSClassifier(
@@ -151,7 +149,7 @@ public struct QRSDetector: Sendable {
       halfWindow: halfWindow, bandpassDelay: groupDelay,
       derivativeDelay: DerivativeFormula.panTompkins.delay,
       decimatorDelay: factor == 1 ? 0 : (antiAliasTaps - 1) / 2, blockSize: Self.blockSize)
-    self.blocks = [Float](repeating: 0, count: 4 * (Self.blockSize + 1))
+    self.blocks = [Float](repeating: 0, count: 3 * (Self.blockSize + 1))
   }
 
   /// Feeds the next samples of the lead and appends the record indices of the beats decided so far
@@ -166,7 +164,6 @@ public struct QRSDetector: Sendable {
       let raw = UnsafeMutableBufferPointer(rebasing: scratch[0..<size])
       let band = UnsafeMutableBufferPointer(rebasing: scratch[stride..<stride + stride])
       let feature = UnsafeMutableBufferPointer(rebasing: scratch[2 * stride..<3 * stride])
-      let maximum = UnsafeMutableBufferPointer(rebasing: scratch[3 * stride..<4 * stride])
       if origin == nil, let first = samples.first(where: \.isFinite) {
         origin = first
         previousFinite = first
@@ -193,16 +190,13 @@ public struct QRSDetector: Sendable {
         }
         let bandBlock = UnsafeMutableBufferPointer(rebasing: band[0..<decimated])
         let featureBlock = UnsafeMutableBufferPointer(rebasing: feature[0..<decimated])
-        let maximumBlock = UnsafeMutableBufferPointer(rebasing: maximum[0..<decimated])
         bandpass.process(UnsafeBufferPointer(bandBlock), into: bandBlock)
         derivative.process(UnsafeBufferPointer(bandBlock), into: featureBlock)
         for i in 0..<decimated { featureBlock[i] *= featureBlock[i] }
         integrator.process(
           UnsafeBufferPointer(featureBlock), into: featureBlock, scale: 1 / Double(integrator.length))
-        peakMaximum.process(UnsafeBufferPointer(featureBlock), into: maximumBlock)
         classifier.scan(
-          band: UnsafeBufferPointer(bandBlock), feature: UnsafeBufferPointer(featureBlock),
-          maximum: UnsafeBufferPointer(maximumBlock), beats: &beats)
+          band: UnsafeBufferPointer(bandBlock), feature: UnsafeBufferPointer(featureBlock), beats: &beats)
         start += count
       }
     }
