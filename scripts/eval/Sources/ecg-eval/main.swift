@@ -9,6 +9,8 @@
 //   --set NAME=VALUE  a detector option (passbandLow, passbandHigh, integrationWindow,
 //              refractoryPeriod, tWaveWindow, tWaveSlopeRatio, thresholdPosition,
 //              searchBackThresholdRatio, searchBackInterval, maximumLatency); repeatable
+//   --rate R   resample every record from 360 Hz to R Hz (zero-phase polyphase, SciPy resample_poly)
+//              and move the reference beats alike, to test the detector at other rates
 //   --misses   also list each record's missed reference beats (time and code) and false detections
 import Foundation
 import Vitals
@@ -18,6 +20,7 @@ struct Options {
   var chunk: Int?
   var records: Set<String>?
   var listMisses = false
+  var rate: Int?
   var configuration = QRSDetector.Configuration()
 
   init(arguments: [String]) {
@@ -37,6 +40,7 @@ struct Options {
       switch argument {
       case "--data": data = value
       case "--chunk": chunk = Int(value)
+      case "--rate": rate = Int(value)
       case "--records": records = Set(value.split(separator: ",").map(String.init))
       case "--set": set(value)
       default: fatalError("unknown option \(argument)")
@@ -68,6 +72,17 @@ extension Options {
 let options = Options(arguments: CommandLine.arguments)
 let pacedRecords: Set<String> = ["102", "104", "107", "217"]
 
+/// The signal at the evaluation rate, the reference beats moved to it, and the rate.
+func atEvaluationRate(_ samples: [Float], _ reference: [Int64], sampleRate: Double) -> (
+  [Float], [Int64], Double
+) {
+  guard let rate = options.rate, Double(rate) != sampleRate else { return (samples, reference, sampleRate) }
+  let original = Int(sampleRate)
+  let resampled = PolyphaseResampler.resample(samples, up: rate, down: original)
+  let moved = reference.map { Int64((Double($0) * Double(rate) / sampleRate).rounded()) }
+  return (resampled, moved, Double(rate))
+}
+
 func detect(_ samples: [Float], sampleRate: Double) throws -> [Int64] {
   var detector = try QRSDetector(sampleRate: sampleRate, configuration: options.configuration)
   guard let chunk = options.chunk else { return detector.process(samples) }
@@ -98,7 +113,9 @@ var scores: [RecordBeatScore] = []
 var flutterExcluded: [RecordBeatScore] = []
 var detectSeconds = 0.0
 var detectSamples = 0
-print("MIT-BIH, lead MLII (V5 in 102 and 104), 150 ms window")
+print(
+  "MIT-BIH, lead MLII (V5 in 102 and 104), 150 ms window"
+    + (options.rate.map { ", resampled to \($0) Hz" } ?? ""))
 print(header + "   | from 5 min: Se%    +P%")
 for record in recordList {
   let reader = try WFDBRecordReader(path: mitdb + "/" + record)
@@ -107,34 +124,35 @@ for record in recordList {
   let allAnnotations = try WFDBAnnotationFile.read(path: mitdb + "/" + record + ".atr")
   let annotations = allAnnotations.filter(\.isBeat)
   // Ventricular flutter/fibrillation episodes, '[' to ']': EC57 leaves them out of QRS statistics.
+  let (signal, reference, rate) = atEvaluationRate(
+    chunk.channels[lead], annotations.map(\.sample), sampleRate: chunk.sampleRate)
+  let scale = rate / chunk.sampleRate
   var flutter: [ClosedRange<Int64>] = []
   var onset: Int64?
   for annotation in allAnnotations {
-    if annotation.symbol == "[" { onset = annotation.sample }
+    let sample = Int64((Double(annotation.sample) * scale).rounded())
+    if annotation.symbol == "[" { onset = sample }
     if annotation.symbol == "]", let start = onset {
-      flutter.append(start...annotation.sample)
+      flutter.append(start...sample)
       onset = nil
     }
   }
-  let reference = annotations.map(\.sample)
   let clock = ContinuousClock.now
-  let beats = try detect(chunk.channels[lead], sampleRate: chunk.sampleRate)
+  let beats = try detect(signal, sampleRate: rate)
   let elapsed = ContinuousClock.now - clock
   detectSeconds += Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-  detectSamples += chunk.sampleCount
-  let score = BeatComparison.scoreRecord(
-    record, reference: reference, test: beats, sampleRate: chunk.sampleRate)
+  detectSamples += signal.count
+  let score = BeatComparison.scoreRecord(record, reference: reference, test: beats, sampleRate: rate)
   scores.append(score)
   let outside = { (sample: Int64) in !flutter.contains { $0.contains(sample) } }
   flutterExcluded.append(
     BeatComparison.scoreRecord(
-      record, reference: reference.filter(outside), test: beats.filter(outside), sampleRate: chunk.sampleRate)
+      record, reference: reference.filter(outside), test: beats.filter(outside), sampleRate: rate)
   )
   if options.listMisses {
-    let window = BeatComparison.windowSamples(
-      BeatComparison.standardMatchWindow, sampleRate: chunk.sampleRate)
+    let window = BeatComparison.windowSamples(BeatComparison.standardMatchWindow, sampleRate: rate)
     let matching = BeatMatching(reference: reference, test: beats, window: window)
-    let seconds = { (sample: Int64) in String(format: "%.2f", Double(sample) / chunk.sampleRate) }
+    let seconds = { (sample: Int64) in String(format: "%.2f", Double(sample) / rate) }
     print(
       "  missed: "
         + matching.unmatchedReference.map { "\(seconds(reference[$0]))\(annotations[$0].symbol)" }.joined(
@@ -165,21 +183,23 @@ print(
     format: "detector alone: %.1f M samples/s over %d samples", Double(detectSamples) / detectSeconds / 1e6,
     detectSamples))
 
-print("\nnstdb 118 excerpts (360 Hz), 150 ms window")
+print("\nnstdb 118 excerpts, 150 ms window")
 print(header)
 let nstdb = options.data + "/nstdb-118"
 for snr in ["24", "12", "06", "00"] {
   let path = nstdb + "/118e\(snr)"
   guard let text = try? String(contentsOfFile: path + ".csv", encoding: .utf8) else { continue }
-  let samples = text.split(whereSeparator: \.isNewline).compactMap { Float($0) }
-  let reference = try String(contentsOfFile: path + "_ann.csv", encoding: .utf8)
-    .split(whereSeparator: \.isNewline).compactMap { Int64($0) }
-  let beats = try detect(samples, sampleRate: 360)
+  let (samples, reference, rate) = atEvaluationRate(
+    text.split(whereSeparator: \.isNewline).compactMap { Float($0) },
+    try String(contentsOfFile: path + "_ann.csv", encoding: .utf8)
+      .split(whereSeparator: \.isNewline).compactMap { Int64($0) }, sampleRate: 360)
+  let beats = try detect(samples, sampleRate: rate)
   if options.listMisses {
-    let matching = BeatMatching(reference: reference, test: beats, window: 54)
-    let seconds = { (sample: Int64) in String(format: "%.2f", Double(sample) / 360) }
+    let window = BeatComparison.windowSamples(BeatComparison.standardMatchWindow, sampleRate: rate)
+    let matching = BeatMatching(reference: reference, test: beats, window: window)
+    let seconds = { (sample: Int64) in String(format: "%.2f", Double(sample) / rate) }
     print("  missed: " + matching.unmatchedReference.map { seconds(reference[$0]) }.joined(separator: " "))
     print("  false: " + matching.unmatchedTest.map { seconds(beats[$0]) }.joined(separator: " "))
   }
-  print(line("\(snr) dB", BeatComparison.score(reference: reference, test: beats, sampleRate: 360)))
+  print(line("\(snr) dB", BeatComparison.score(reference: reference, test: beats, sampleRate: rate)))
 }
