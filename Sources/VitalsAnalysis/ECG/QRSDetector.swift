@@ -35,11 +35,13 @@ import VitalsCore
 /// 32(3):230–236, 1985. P. S. Hamilton, W. J. Tompkins, "Quantitative investigation of QRS detection rules
 /// using the MIT/BIH arrhythmia database", IEEE Trans. Biomed. Eng. 33(12):1157–1165, 1986.
 ///
-/// Input: samples of one lead in any unit (mV, adu): every threshold is relative. The band-pass starts
-/// in its steady state for the first finite sample. NaN samples are replaced by the last finite sample
-/// (a gap reads as a flat line). Cost: O(1) per sample, no allocation
-/// after initialisation except the appended beats; block filters run on `Float` buffers of
-/// ``blockSize`` samples.
+/// Input: samples of one lead in any unit (mV, adu): every threshold is relative. The first finite
+/// sample is subtracted from every sample, so the filters start at rest without a step response. NaN and
+/// infinite samples are replaced by the last finite sample (a gap reads as a flat line).
+///
+/// Cost: O(1) per sample and no allocation after initialisation except the appended beats. Each block
+/// of ``blockSize`` input samples runs stage by stage over `Float` buffers (the SIMD FIR decimator and
+/// derivative, the SOS cascade, the O(1) moving sum), then one scalar pass over the feature classifies it.
 public struct QRSDetector: Sendable {
   /// The sample rates the detector accepts, in Hz.
   public static let supportedSampleRates: ClosedRange<Double> = 100...2000
@@ -89,7 +91,7 @@ public struct QRSDetector: Sendable {
   /// The first finite sample, subtracted from every sample so that the filters start at rest.
   var origin: Float?
   var blocks: [Float]
-  /// Record index of the first sample given through ``process(_:)-(SignalChunk)``; nil before the first.
+  /// Record index of the first sample given in a ``SignalChunk``; nil before the first chunk.
   var chunkIndexOrigin: Int64?
 
   /// A detector for a lead sampled at `sampleRate` Hz.
@@ -114,8 +116,8 @@ public struct QRSDetector: Sendable {
     try check("searchBackInterval", c.searchBackInterval, 1.05...3)
     try check(
       "maximumLatency", c.maximumLatency, c.refractoryPeriod + c.integrationWindow + 0.05...2)
-    // The feature needs no more than 150 Hz: higher rates are decimated by an integer factor first,
-    // with a short Hamming-window low-pass at a quarter of the feature rate (about 40 Hz).
+    // The feature needs no more than 150–300 Hz: from 300 Hz on, the input is decimated by an integer
+    // factor first, after a short Hamming-window low-pass at a quarter of the feature rate (about 40 Hz).
     let factor = max(1, Int(sampleRate / 150))
     let featureRate = sampleRate / Double(factor)
     let antiAliasTaps = 4 * factor + 1
