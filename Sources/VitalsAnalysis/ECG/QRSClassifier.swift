@@ -114,7 +114,7 @@ struct QRSClassifier: Sendable {
       var index = 0
       while index < block.count {
         let run = min(block.count - index, ring.count - slot)
-        UnsafeMutableBufferPointer(rebasing: ring[slot..<slot + run])
+        _ = UnsafeMutableBufferPointer(rebasing: ring[slot..<slot + run])
           .update(fromContentsOf: UnsafeBufferPointer(rebasing: block[index..<index + run]))
         index += run
         slot = (slot + run) & mask

@@ -80,9 +80,8 @@ public struct QRSDetector: Sendable {
   /// Samples per second.
   public let sampleRate: Double
 
-  /// Input samples per feature sample.
-  let decimationFactor: Int
-  var decimator: Decimator
+  /// Brings the input to the feature rate; nil below 300 Hz, where the input is the feature rate.
+  var decimator: Decimator?
   var bandpass: SOSFilter
   var derivative: FIRFilter
   var integrator: MovingSum
@@ -131,10 +130,9 @@ public struct QRSDetector: Sendable {
     }
     self.configuration = c
     self.sampleRate = sampleRate
-    self.decimationFactor = factor
     self.decimator =
       factor == 1
-      ? Decimator(factor: 1)
+      ? nil
       : Decimator(
         factor: factor,
         coefficients: FIRDesign.firwin(
@@ -184,11 +182,11 @@ public struct QRSDetector: Sendable {
         previousFinite = held
         classifier.appendRaw(UnsafeBufferPointer(rawBlock))
         let decimated: Int
-        if decimationFactor == 1 {
-          _ = band.initialize(fromContentsOf: rawBlock)
+        if decimator == nil {
+          _ = band.update(fromContentsOf: rawBlock)
           decimated = count
         } else {
-          decimated = decimator.process(UnsafeBufferPointer(rawBlock), into: band)
+          decimated = decimator!.process(UnsafeBufferPointer(rawBlock), into: band)
         }
         let bandBlock = UnsafeMutableBufferPointer(rebasing: band[0..<decimated])
         let featureBlock = UnsafeMutableBufferPointer(rebasing: feature[0..<decimated])
