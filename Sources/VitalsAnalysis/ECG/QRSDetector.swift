@@ -15,11 +15,13 @@ import VitalsCore
 ///    integration") give a feature whose peaks mark QRS complexes;
 /// 3. a feature peak is a sample that is the maximum of the feature within ±200 ms (the refractory
 ///    period), tested only at the feature's local maxima;
-/// 4. peaks are classified with Pan & Tompkins' adaptive thresholds, applied to the square root of the
-///    feature (an amplitude: a wide ectopic beat of half the normal slope keeps half, not a quarter, of
-///    the normal beat's height): signal and noise levels learnt at rate 1/8, threshold
-///    `T1 = NPK + 0.25·(SPK − NPK)`; a peak within 360 ms of the previous beat whose
-///    steepest slope is under half that beat's is a T wave (Pan & Tompkins 1985, §III.D);
+/// 4. the first peak is taken for a beat and sets the signal level (there is no learning period, which
+///    would delay the first beats beyond the latency bound; a recording that starts with noise may
+///    therefore start with a false beat); later peaks are classified with Pan & Tompkins' adaptive
+///    thresholds, applied to the square root of the feature (an amplitude: a wide ectopic beat of half
+///    the normal slope keeps half, not a quarter, of the normal beat's height): signal and noise levels
+///    learnt at rate 1/8, threshold `T1 = NPK + 0.25·(SPK − NPK)`; a peak within 360 ms of the previous
+///    beat whose steepest slope is under half that beat's is a T wave (Pan & Tompkins 1985, §III.D);
 /// 5. search-back (Pan & Tompkins 1985; Hamilton & Tompkins 1986): when no beat has come for 1.66 median
 ///    RR intervals (median of the last 8, Hamilton & Tompkins' robust RR estimate), the largest
 ///    candidate above `T2 = T1 / 2` is taken as a beat, and the signal level learns from it at rate 1/4.
