@@ -84,7 +84,7 @@ struct QRSClassifier: Sendable {
       return length
     }
     let featureHistory = halfWindow + max(halfWindow, integration + derivativeDelay) + 4
-    self.featureRingLength = powerOfTwo(atLeast: featureHistory)
+    self.featureRingLength = powerOfTwo(atLeast: blockSize + 1 + featureHistory)
     self.featureRings = [Float](repeating: 0, count: 2 * featureRingLength)
     let rawHistory = featureHistory * decimationFactor + Int(placementOffset + placementHalfWidth) + 4
     self.rawRing = [Float](repeating: 0, count: powerOfTwo(atLeast: blockSize + rawHistory))
@@ -108,19 +108,24 @@ struct QRSClassifier: Sendable {
 
   /// Appends a block of input samples (at most the block size) to the raw history.
   mutating func appendRaw(_ block: UnsafeBufferPointer<Float>) {
-    let mask = rawRing.count - 1
-    rawRing.withUnsafeMutableBufferPointer { ring in
-      var slot = Int(rawCount) & mask
-      var index = 0
-      while index < block.count {
-        let run = min(block.count - index, ring.count - slot)
-        _ = UnsafeMutableBufferPointer(rebasing: ring[slot..<slot + run])
-          .update(fromContentsOf: UnsafeBufferPointer(rebasing: block[index..<index + run]))
-        index += run
-        slot = (slot + run) & mask
-      }
-    }
+    rawRing.withUnsafeMutableBufferPointer { Self.copy(block, into: $0, at: rawCount) }
     rawCount += Int64(block.count)
+  }
+
+  /// Copies `block` into the power-of-two ring `ring` from record index `index` on, wrapping around.
+  private static func copy(
+    _ block: UnsafeBufferPointer<Float>, into ring: UnsafeMutableBufferPointer<Float>, at index: Int64
+  ) {
+    let mask = ring.count - 1
+    var slot = Int(index) & mask
+    var copied = 0
+    while copied < block.count {
+      let run = min(block.count - copied, ring.count - slot)
+      _ = UnsafeMutableBufferPointer(rebasing: ring[slot..<slot + run])
+        .update(fromContentsOf: UnsafeBufferPointer(rebasing: block[copied..<copied + run]))
+      copied += run
+      slot = (slot + run) & mask
+    }
   }
 
   /// Scans one block at the feature rate and appends decided beats (input indices) to `beats`.
@@ -143,13 +148,16 @@ struct QRSClassifier: Sendable {
         let history = History(
           feature: storage.baseAddress!, featureMask: mask, featureLength: featureRingLength,
           raw: raw.baseAddress!, rawMask: raw.count - 1)
-        let bandRing = storage.baseAddress!
-        let featureRing = bandRing + featureRingLength
+        let length = featureRingLength
+        // The block goes into the rings at once; the decisions at sample n read only samples up to n,
+        // so they do not depend on where blocks end.
+        Self.copy(band, into: UnsafeMutableBufferPointer(rebasing: storage[0..<length]), at: nextIndex)
+        Self.copy(
+          feature, into: UnsafeMutableBufferPointer(rebasing: storage[length..<2 * length]), at: nextIndex)
+        let featureRing = storage.baseAddress! + length
         var n = nextIndex
-        for i in 0..<band.count {
-          let slot = Int(n) & mask
-          bandRing[slot] = band[i]
-          featureRing[slot] = feature[i]
+        let end = nextIndex + Int64(band.count)
+        while n < end {
           let peak = n - halfWindow
           if peak >= 1 {
             let height = featureRing[Int(peak) & mask]
