@@ -70,8 +70,10 @@ public struct QRSDetector: Sendable {
     public var searchBackThresholdRatio = 0.5
     /// Search back when no beat has come for this many median RR intervals (Pan & Tompkins: 1.66).
     public var searchBackInterval = 1.66
-    /// Largest delay between an R peak and the report of its beat, seconds. At least the refractory
-    /// period plus the integration window plus 50 ms, so that every feature peak can be classified.
+    /// Largest delay between an R peak and the report of its beat, seconds; it bounds which candidates a
+    /// search-back may take. At least the refractory period plus the integration window plus 100 ms: a
+    /// peak is classified a refractory period after the feature peak, which trails the R peak by up to
+    /// the integration window plus the filters' delays (about 40 ms) and the ±50 ms placement window.
     public var maximumLatency = 0.45
 
     public init() {}
@@ -116,7 +118,7 @@ public struct QRSDetector: Sendable {
     try check("searchBackThresholdRatio", c.searchBackThresholdRatio, 0.05...1)
     try check("searchBackInterval", c.searchBackInterval, 1.05...3)
     try check(
-      "maximumLatency", c.maximumLatency, c.refractoryPeriod + c.integrationWindow + 0.05...2)
+      "maximumLatency", c.maximumLatency, c.refractoryPeriod + c.integrationWindow + 0.1...2)
     // The feature needs no more than 150–300 Hz: from 300 Hz on, the input is decimated by an integer
     // factor first, after a short Hamming-window low-pass at a quarter of the feature rate (about 40 Hz).
     let factor = max(1, Int(sampleRate / 150))
