@@ -232,25 +232,30 @@ struct QRSClassifier: Sendable {
     }
   }
 
-  /// The R peak: the input sample farthest (either way) from the line joining the ends of a ±50 ms
-  /// window around `center` (input samples), so that baseline wander does not move it. For a QS complex
-  /// this is the deepest point: the dominant deflection. Reads only samples up to `now`.
+  /// The R peak: within a ±50 ms window around `center` (input samples), the first peak of the input's
+  /// distance (either way) from the line joining the window's ends that reaches 70 % of the largest
+  /// distance, so that baseline wander does not move it. For a QS complex this is the deepest point: the
+  /// dominant deflection. Reads only samples up to `now`.
   private func placeRPeak(center: Int64, now: Int64, history: History, oldest: Int64) -> Int64 {
     let low = max(center - placementHalfWidth, oldest, 0)
     let high = min(center + placementHalfWidth, now)
     guard high > low else { return min(max(center, low), now) }
     let start = history.raw(low)
     let step = (history.raw(high) - start) / Float(high - low)
-    var best = -Float.infinity
-    var bestIndex = center
+    func deviation(_ k: Int64) -> Float { abs(history.raw(k) - start - step * Float(k - low)) }
+    var best: Float = 0
+    for k in low...high { best = max(best, deviation(k)) }
+    // The first peak of the deviation that reaches 70 % of the largest: a notched or M-shaped complex
+    // (bundle-branch block, paced or ectopic beats) is placed on the same one of its peaks beat after
+    // beat, instead of on whichever happens to be higher.
+    let floor = 0.7 * best
+    var previous = deviation(low)
     for k in low...high {
-      let deviation = abs(history.raw(k) - start - step * Float(k - low))
-      if deviation > best {
-        best = deviation
-        bestIndex = k
-      }
+      let value = deviation(k)
+      if value >= floor && value >= previous && (k == high || value >= deviation(k + 1)) { return k }
+      previous = value
     }
-    return bestIndex
+    return center
   }
 
   private var primaryThreshold: Double { noiseLevel + thresholdPosition * (signalLevel - noiseLevel) }

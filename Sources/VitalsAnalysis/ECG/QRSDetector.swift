@@ -28,10 +28,11 @@ import VitalsCore
 ///    To keep the latency bounded, only candidates whose R peak lies within the latency bound are
 ///    searched. When a search finds nothing, the signal level is halved (not below the noise level), so
 ///    that the detector recovers from a sudden drop in amplitude;
-/// 6. each beat is placed on the R peak: the sample of the input farthest from the straight line joining
-///    the ends of a ±50 ms window around the band-passed QRS extremum moved back by half the band-pass
-///    group delay (baseline wander does not move it); for a negative (QS) complex this is the deepest
-///    point, the dominant deflection.
+/// 6. each beat is placed on the R peak: within ±50 ms of the band-passed QRS extremum moved back by half
+///    the band-pass group delay, the input's distance from the straight line joining the window's ends
+///    (so baseline wander does not move it) is measured, and its first peak that reaches 70 % of the
+///    largest is taken: the dominant deflection (the deepest point of a QS complex), and the same one of
+///    the two peaks of a notched complex beat after beat.
 ///
 /// References: J. Pan, W. J. Tompkins, "A real-time QRS detection algorithm", IEEE Trans. Biomed. Eng.
 /// 32(3):230–236, 1985. P. S. Hamilton, W. J. Tompkins, "Quantitative investigation of QRS detection rules

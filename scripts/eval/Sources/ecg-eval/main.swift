@@ -111,6 +111,8 @@ let recordList = try String(contentsOfFile: mitdb + "/RECORDS", encoding: .utf8)
   .filter { options.records?.contains($0) ?? true }
 var scores: [RecordBeatScore] = []
 var flutterExcluded: [RecordBeatScore] = []
+/// Detection minus reference, seconds, of every matched pair (placement consistency).
+var offsets: [Double] = []
 var detectSeconds = 0.0
 var detectSamples = 0
 print(
@@ -144,6 +146,11 @@ for record in recordList {
   detectSamples += signal.count
   let score = BeatComparison.scoreRecord(record, reference: reference, test: beats, sampleRate: rate)
   scores.append(score)
+  let pairs = BeatMatching(
+    reference: reference, test: beats,
+    window: BeatComparison.windowSamples(BeatComparison.standardMatchWindow, sampleRate: rate)
+  ).pairs
+  offsets += pairs.map { Double(beats[$0.test] - reference[$0.reference]) / rate }
   let outside = { (sample: Int64) in !flutter.contains { $0.contains(sample) } }
   flutterExcluded.append(
     BeatComparison.scoreRecord(
@@ -178,6 +185,19 @@ for (name, paced) in [("gross", false), ("paced", true)] {
 let excluded = BeatScore.gross(
   flutterExcluded.filter { !pacedRecords.contains($0.record) }.map(\.wholeRecord))
 print(line("gross-VF", excluded) + "   | non-paced, flutter/fibrillation episodes left out as in EC57")
+let sortedOffsets = offsets.sorted()
+let meanOffset = offsets.reduce(0, +) / Double(max(offsets.count, 1))
+let spread =
+  (offsets.reduce(0) { $0 + ($1 - meanOffset) * ($1 - meanOffset) } / Double(max(offsets.count, 1)))
+  .squareRoot()
+if !sortedOffsets.isEmpty {
+  print(
+    String(
+      format: "R-peak placement, detection − reference over %d matched beats: mean %.1f ms, SD %.1f ms, "
+        + "median %.1f ms, 5-95%% %.1f to %.1f ms", offsets.count, 1000 * meanOffset, 1000 * spread,
+      1000 * sortedOffsets[sortedOffsets.count / 2], 1000 * sortedOffsets[sortedOffsets.count / 20],
+      1000 * sortedOffsets[sortedOffsets.count * 19 / 20]))
+}
 print(
   String(
     format: "detector alone: %.1f M samples/s over %d samples", Double(detectSamples) / detectSeconds / 1e6,
