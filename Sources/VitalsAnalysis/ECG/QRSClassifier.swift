@@ -196,7 +196,8 @@ struct QRSClassifier: Sendable {
     peak: Int64, now: Int64, history: History, rawOldest: Int64, beats: inout [Int64]
   ) {
     // The QRS behind the feature peak: the band-passed samples whose slopes the integration window holds.
-    let qrsStart = max(peak - qrsSpan, now - Int64(featureRingLength) + 2)
+    // (Before the record's start the rings hold zeros.)
+    let qrsStart = peak - qrsSpan
     var slope: Float = 0
     var extremum: Float = -1
     var extremumIndex = peak
@@ -217,7 +218,6 @@ struct QRSClassifier: Sendable {
       height: Double(history.feature(peak)).squareRoot(), slope: slope)
     pruneStalePending(now: nowInput)
     guard let last = lastBeat else {
-      signalLevel = candidate.height
       accept(candidate, learningRate: 1, beats: &beats)
       return
     }
