@@ -186,16 +186,11 @@ public struct QRSDetector: Sendable {
         }
         previousFinite = held
         classifier.appendRaw(UnsafeBufferPointer(rawBlock))
-        let decimated: Int
-        if decimator == nil {
-          _ = band.update(fromContentsOf: rawBlock)
-          decimated = count
-        } else {
-          decimated = decimator!.process(UnsafeBufferPointer(rawBlock), into: band)
-        }
+        let decimated =
+          decimator == nil ? count : decimator!.process(UnsafeBufferPointer(rawBlock), into: band)
         let bandBlock = UnsafeMutableBufferPointer(rebasing: band[0..<decimated])
         let featureBlock = UnsafeMutableBufferPointer(rebasing: feature[0..<decimated])
-        bandpass.process(UnsafeBufferPointer(bandBlock), into: bandBlock)
+        bandpass.process(UnsafeBufferPointer(decimator == nil ? rawBlock : bandBlock), into: bandBlock)
         derivative.process(UnsafeBufferPointer(bandBlock), into: featureBlock)
         for i in 0..<decimated { featureBlock[i] *= featureBlock[i] }
         integrator.process(
