@@ -111,6 +111,8 @@ let recordList = try String(contentsOfFile: mitdb + "/RECORDS", encoding: .utf8)
   .filter { options.records?.contains($0) ?? true }
 var scores: [RecordBeatScore] = []
 var flutterExcluded: [RecordBeatScore] = []
+/// SDNN and RMSSD (ms) from detected and from reference beats, records with at least 95 % normal beats.
+var hrvRows: [(record: String, detected: HRVTimeDomain, reference: HRVTimeDomain)] = []
 /// Detection minus reference, seconds, of every matched pair (placement consistency).
 var offsets: [Double] = []
 var detectSeconds = 0.0
@@ -151,6 +153,15 @@ for record in recordList {
     window: BeatComparison.windowSamples(BeatComparison.standardMatchWindow, sampleRate: rate)
   ).pairs
   offsets += pairs.map { Double(beats[$0.test] - reference[$0.reference]) / rate }
+  if !pacedRecords.contains(record),
+    Double(annotations.count { $0.symbol == "N" }) >= 0.95 * Double(annotations.count)
+  {
+    hrvRows.append(
+      (
+        record, HRVAnalysis(beats: beats, sampleRate: rate).time,
+        HRVAnalysis(beats: reference, sampleRate: rate).time
+      ))
+  }
   let outside = { (sample: Int64) in !flutter.contains { $0.contains(sample) } }
   flutterExcluded.append(
     BeatComparison.scoreRecord(
@@ -197,6 +208,20 @@ if !sortedOffsets.isEmpty {
         + "median %.1f ms, 5-95%% %.1f to %.1f ms", offsets.count, 1000 * meanOffset, 1000 * spread,
       1000 * sortedOffsets[sortedOffsets.count / 2], 1000 * sortedOffsets[sortedOffsets.count / 20],
       1000 * sortedOffsets[sortedOffsets.count * 19 / 20]))
+}
+if !hrvRows.isEmpty {
+  print(
+    "\nHRV from detected vs reference beats (Lipponen-Tarvainen artefacts removed from both), "
+      + "non-paced records with >= 95 % normal beats")
+  print("record   SDNN ms (det/ref)   dSDNN%   RMSSD ms (det/ref)   dRMSSD%")
+  for row in hrvRows {
+    print(
+      String(
+        format: "%-8@ %8.2f %8.2f %8.2f   %8.2f %8.2f %8.2f", row.record, row.detected.sdnn,
+        row.reference.sdnn,
+        100 * (row.detected.sdnn / row.reference.sdnn - 1), row.detected.rmssd, row.reference.rmssd,
+        100 * (row.detected.rmssd / row.reference.rmssd - 1)))
+  }
 }
 print(
   String(
