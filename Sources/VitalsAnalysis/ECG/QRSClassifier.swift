@@ -233,8 +233,8 @@ struct QRSClassifier: Sendable {
   }
 
   /// The R peak: within a ±50 ms window around `center` (input samples), the first peak of the input's
-  /// distance (either way) from the line joining the window's ends that reaches 70 % of the largest
-  /// distance, so that baseline wander does not move it. For a QS complex this is the deepest point: the
+  /// distance (either way) from the line joining the window's ends that reaches half the largest
+  /// distance (the line keeps baseline wander from moving it). For a QS complex this is the deepest point: the
   /// dominant deflection. Reads only samples up to `now`.
   private func placeRPeak(center: Int64, now: Int64, history: History, oldest: Int64) -> Int64 {
     let low = max(center - placementHalfWidth, oldest, 0)
@@ -245,10 +245,10 @@ struct QRSClassifier: Sendable {
     func deviation(_ k: Int64) -> Float { abs(history.raw(k) - start - step * Float(k - low)) }
     var best: Float = 0
     for k in low...high { best = max(best, deviation(k)) }
-    // The first peak of the deviation that reaches 70 % of the largest: a notched or M-shaped complex
-    // (bundle-branch block, paced or ectopic beats) is placed on the same one of its peaks beat after
-    // beat, instead of on whichever happens to be higher.
-    let floor = 0.7 * best
+    // The first peak of the deviation that reaches half the largest: the R wave even where a deeper S
+    // wave follows, and the same peak of a notched or M-shaped complex (bundle-branch block, paced or
+    // ectopic beats) beat after beat, instead of whichever happens to be larger.
+    let floor = 0.5 * best
     var previous = deviation(low)
     for k in low...high {
       let value = deviation(k)

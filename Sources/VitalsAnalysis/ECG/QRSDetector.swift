@@ -30,9 +30,9 @@ import VitalsCore
 ///    that the detector recovers from a sudden drop in amplitude;
 /// 6. each beat is placed on the R peak: within ±50 ms of the band-passed QRS extremum moved back by half
 ///    the band-pass group delay, the input's distance from the straight line joining the window's ends
-///    (so baseline wander does not move it) is measured, and its first peak that reaches 70 % of the
-///    largest is taken: the dominant deflection (the deepest point of a QS complex), and the same one of
-///    the two peaks of a notched complex beat after beat.
+///    (so baseline wander does not move it) is measured, and its first peak that reaches half the
+///    largest is taken: the R wave even where a deeper S wave follows, the deepest point of a QS complex
+///    (the dominant deflection), and the same one of the peaks of a notched complex beat after beat.
 ///
 /// References: J. Pan, W. J. Tompkins, "A real-time QRS detection algorithm", IEEE Trans. Biomed. Eng.
 /// 32(3):230–236, 1985. P. S. Hamilton, W. J. Tompkins, "Quantitative investigation of QRS detection rules
