@@ -1,0 +1,325 @@
+/// The decision stage of ``QRSDetector``: finds feature peaks, classifies them with adaptive thresholds,
+/// T-wave discrimination and latency-bounded search-back, and places each beat on its R peak. Works one
+/// sample at a time over blocks the detector has filtered, so its decisions do not depend on block sizes.
+struct QRSClassifier: Sendable {
+  /// A feature peak: where it lies, how high it is, and the QRS it stands for.
+  struct Candidate: Sendable {
+    /// Record index of the R peak.
+    var rPeak: Int64
+    /// Square root of the feature peak (band-passed derivative squared and averaged): an amplitude.
+    var height: Double
+    /// Steepest slope of the band-passed signal in the QRS, input units per feature sample.
+    var slope: Float
+  }
+
+  /// Input samples per feature sample.
+  let factor: Int64
+  // In feature samples:
+  let halfWindow: Int64
+  let qrsSpan: Int64
+  // In input samples:
+  let placementOffset: Int64
+  let placementHalfWidth: Int64
+  let refractory: Int64
+  let tWaveWindow: Int64
+  let tWaveSlopeRatio: Float
+  let thresholdPosition: Double
+  let searchBackThresholdRatio: Double
+  let searchBackInterval: Double
+  let maximumLatency: Int64
+
+  /// Input samples received (the raw ring's end).
+  var rawCount: Int64 = 0
+  /// Index of the next feature sample to scan.
+  var nextIndex: Int64 = 0
+  /// The input (offset removed) over the last `rawRing.count` samples: a power of two that holds a whole
+  /// block plus the history that placing a beat reads.
+  var rawRing: [Float]
+  /// Band-passed and feature history at the feature rate, `featureRingLength` samples each.
+  var featureRings: [Float]
+  let featureRingLength: Int
+  var signalLevel = 0.0
+  var noiseLevel = 0.0
+  var lastBeat: Candidate?
+  /// The last RR intervals (input samples) in a circular buffer, and their median.
+  var intervals: [Int64] = []
+  var intervalSlot = 0
+  var medianInterval: Int64
+  var searchBackDue = Int64.max
+  /// Peaks since the last beat that were not taken for beats, oldest first.
+  var pending: [Candidate] = []
+
+  static let intervalHistory = 8
+  static let pendingLimit = 16
+
+  /// - Parameters:
+  ///   - bandpassDelay: group delay of the band-pass at its centre, feature samples.
+  ///   - decimatorDelay: group delay of the anti-alias filter, input samples.
+  init(
+    configuration c: QRSDetector.Configuration, sampleRate: Double, decimationFactor: Int, integration: Int,
+    halfWindow: Int, bandpassDelay: Double, derivativeDelay: Int, decimatorDelay: Int, blockSize: Int
+  ) {
+    func samples(_ seconds: Double) -> Int64 { Int64((seconds * sampleRate).rounded()) }
+    self.factor = Int64(decimationFactor)
+    self.halfWindow = Int64(halfWindow)
+    self.qrsSpan = Int64(integration + derivativeDelay)
+    // The band-passed extremum moved back by half the band-pass delay (the QRS's energy lies above the
+    // pass band's centre, where the delay is shorter) and by the anti-alias filter's delay.
+    let placementOffset =
+      Int64(decimatorDelay) + Int64((bandpassDelay / 2 * Double(decimationFactor)).rounded())
+    let placementHalfWidth = samples(0.050)
+    self.placementOffset = placementOffset
+    self.placementHalfWidth = placementHalfWidth
+    self.refractory = samples(c.refractoryPeriod)
+    self.tWaveWindow = samples(c.tWaveWindow)
+    self.tWaveSlopeRatio = Float(c.tWaveSlopeRatio)
+    self.thresholdPosition = c.thresholdPosition
+    self.searchBackThresholdRatio = c.searchBackThresholdRatio
+    self.searchBackInterval = c.searchBackInterval
+    self.maximumLatency = samples(c.maximumLatency)
+    self.medianInterval = samples(1)
+    func powerOfTwo(atLeast count: Int) -> Int {
+      var length = 1
+      while length < count { length <<= 1 }
+      return length
+    }
+    let featureHistory = halfWindow + max(halfWindow, integration + derivativeDelay) + 4
+    self.featureRingLength = powerOfTwo(atLeast: blockSize + 1 + featureHistory)
+    self.featureRings = [Float](repeating: 0, count: 2 * featureRingLength)
+    let rawHistory = featureHistory * decimationFactor + Int(placementOffset + placementHalfWidth) + 4
+    self.rawRing = [Float](repeating: 0, count: powerOfTwo(atLeast: blockSize + rawHistory))
+    self.pending.reserveCapacity(Self.pendingLimit)
+    self.intervals.reserveCapacity(Self.intervalHistory)
+  }
+
+  /// The band-passed signal and the feature at the feature rate, and the input at the input rate.
+  struct History {
+    let feature: UnsafeMutablePointer<Float>
+    let featureMask: Int
+    let featureLength: Int
+    let raw: UnsafePointer<Float>
+    let rawMask: Int
+    @inline(__always) func band(_ index: Int64) -> Float { feature[Int(index) & featureMask] }
+    @inline(__always) func feature(_ index: Int64) -> Float {
+      feature[featureLength + Int(index) & featureMask]
+    }
+    @inline(__always) func raw(_ index: Int64) -> Float { raw[Int(index) & rawMask] }
+  }
+
+  /// Appends a block of input samples (at most the block size) to the raw history.
+  mutating func appendRaw(_ block: UnsafeBufferPointer<Float>) {
+    rawRing.withUnsafeMutableBufferPointer { Self.copy(block, into: $0, at: rawCount) }
+    rawCount += Int64(block.count)
+  }
+
+  /// Copies `block` into the power-of-two ring `ring` from record index `index` on, wrapping around.
+  private static func copy(
+    _ block: UnsafeBufferPointer<Float>, into ring: UnsafeMutableBufferPointer<Float>, at index: Int64
+  ) {
+    let mask = ring.count - 1
+    var slot = Int(index) & mask
+    var copied = 0
+    while copied < block.count {
+      let run = min(block.count - copied, ring.count - slot)
+      _ = UnsafeMutableBufferPointer(rebasing: ring[slot..<slot + run])
+        .update(fromContentsOf: UnsafeBufferPointer(rebasing: block[copied..<copied + run]))
+      copied += run
+      slot = (slot + run) & mask
+    }
+  }
+
+  /// Scans one block at the feature rate and appends decided beats (input indices) to `beats`.
+  ///
+  /// A feature peak is a sample `p` above its predecessor and not below any sample within
+  /// `±halfWindow`; it is tested `halfWindow` samples later, and only where `p` is a local maximum
+  /// (rare in a smoothed feature), by a look over the history: cheaper than a running maximum.
+  mutating func scan(
+    band: UnsafeBufferPointer<Float>, feature: UnsafeBufferPointer<Float>, beats: inout [Int64]
+  ) {
+    var rings: [Float] = []
+    swap(&rings, &featureRings)
+    defer { swap(&rings, &featureRings) }
+    var raw: [Float] = []
+    swap(&raw, &rawRing)
+    defer { swap(&raw, &rawRing) }
+    let mask = featureRingLength - 1
+    raw.withUnsafeBufferPointer { raw in
+      rings.withUnsafeMutableBufferPointer { storage in
+        let history = History(
+          feature: storage.baseAddress!, featureMask: mask, featureLength: featureRingLength,
+          raw: raw.baseAddress!, rawMask: raw.count - 1)
+        let length = featureRingLength
+        // The block goes into the rings at once; the decisions at sample n read only samples up to n,
+        // so they do not depend on where blocks end.
+        Self.copy(band, into: UnsafeMutableBufferPointer(rebasing: storage[0..<length]), at: nextIndex)
+        Self.copy(
+          feature, into: UnsafeMutableBufferPointer(rebasing: storage[length..<2 * length]), at: nextIndex)
+        let featureRing = storage.baseAddress! + length
+        var n = nextIndex
+        let end = nextIndex + Int64(band.count)
+        while n < end {
+          let peak = n - halfWindow
+          if peak >= 1 {
+            let height = featureRing[Int(peak) & mask]
+            if height > 0 && height > featureRing[Int(peak - 1) & mask]
+              && height >= featureRing[Int(peak + 1) & mask]
+              && isWindowMaximum(height, around: peak, now: n, ring: featureRing, mask: mask)
+            {
+              classify(
+                peak: peak, now: n, history: history, rawOldest: rawCount - Int64(raw.count) + 1,
+                beats: &beats)
+            }
+          }
+          if n * factor >= searchBackDue { searchBack(now: n * factor, beats: &beats) }
+          n += 1
+        }
+        nextIndex = n
+      }
+    }
+  }
+
+  /// Whether no feature sample from `peak − halfWindow` to `now` exceeds `height`.
+  @inline(__always)
+  private func isWindowMaximum(
+    _ height: Float, around peak: Int64, now: Int64, ring: UnsafeMutablePointer<Float>, mask: Int
+  ) -> Bool {
+    var k = max(peak - halfWindow, 0)
+    while k <= now {
+      if ring[Int(k) & mask] > height { return false }
+      k += 1
+    }
+    return true
+  }
+
+  /// Describes the feature peak at `peak` (feature samples; `now` is the current one) and classifies it.
+  private mutating func classify(
+    peak: Int64, now: Int64, history: History, rawOldest: Int64, beats: inout [Int64]
+  ) {
+    // The QRS behind the feature peak: the band-passed samples whose slopes the integration window holds.
+    // (Before the record's start the rings hold zeros.)
+    let qrsStart = peak - qrsSpan
+    var slope: Float = 0
+    var extremum: Float = -1
+    var extremumIndex = peak
+    var previous = history.band(qrsStart - 1)
+    for k in qrsStart...peak {
+      let value = history.band(k)
+      slope = max(slope, abs(value - previous))
+      if abs(value) > extremum {
+        extremum = abs(value)
+        extremumIndex = k
+      }
+      previous = value
+    }
+    let nowInput = now * factor
+    let candidate = Candidate(
+      rPeak: placeRPeak(
+        center: extremumIndex * factor - placementOffset, now: nowInput, history: history, oldest: rawOldest),
+      height: Double(history.feature(peak)).squareRoot(), slope: slope)
+    pruneStalePending(now: nowInput)
+    guard let last = lastBeat else {
+      accept(candidate, learningRate: 1, beats: &beats)
+      return
+    }
+    if candidate.height >= primaryThreshold && candidate.rPeak - last.rPeak >= refractory
+      && !isTWave(candidate, after: last)
+    {
+      accept(candidate, learningRate: 0.125, beats: &beats)
+    } else {
+      noiseLevel += 0.125 * (candidate.height - noiseLevel)
+      if pending.count == Self.pendingLimit { pending.removeFirst() }
+      pending.append(candidate)
+    }
+  }
+
+  /// The R peak: within a ±50 ms window around `center` (input samples), the first peak of the input's
+  /// distance (either way) from the line joining the window's ends that reaches half the largest
+  /// distance (the line keeps baseline wander from moving it). For a QS complex this is the deepest point: the
+  /// dominant deflection. Reads only samples up to `now`.
+  private func placeRPeak(center: Int64, now: Int64, history: History, oldest: Int64) -> Int64 {
+    let low = max(center - placementHalfWidth, oldest, 0)
+    let high = min(center + placementHalfWidth, now)
+    guard high > low else { return min(max(center, low), now) }
+    let start = history.raw(low)
+    let step = (history.raw(high) - start) / Float(high - low)
+    func deviation(_ k: Int64) -> Float { abs(history.raw(k) - start - step * Float(k - low)) }
+    var best: Float = 0
+    for k in low...high { best = max(best, deviation(k)) }
+    // The first peak of the deviation that reaches half the largest: the R wave even where a deeper S
+    // wave follows, and the same peak of a notched or M-shaped complex (bundle-branch block, paced or
+    // ectopic beats) beat after beat, instead of whichever happens to be larger.
+    let floor = 0.5 * best
+    var previous = deviation(low)
+    for k in low...high {
+      let value = deviation(k)
+      if value >= floor && value >= previous && (k == high || value >= deviation(k + 1)) { return k }
+      previous = value
+    }
+    return center
+  }
+
+  private var primaryThreshold: Double { noiseLevel + thresholdPosition * (signalLevel - noiseLevel) }
+
+  private func isTWave(_ candidate: Candidate, after last: Candidate) -> Bool {
+    candidate.rPeak - last.rPeak < tWaveWindow && candidate.slope < tWaveSlopeRatio * last.slope
+  }
+
+  private mutating func pruneStalePending(now: Int64) {
+    let stale = pending.prefix { $0.rPeak < now - maximumLatency }.count
+    if stale > 0 { pending.removeFirst(stale) }
+  }
+
+  /// No beat for `searchBackInterval` median RR intervals: takes the highest recent peak above the
+  /// secondary threshold, or lowers the signal level when there is none.
+  private mutating func searchBack(now: Int64, beats: inout [Int64]) {
+    pruneStalePending(now: now)
+    let threshold = searchBackThresholdRatio * primaryThreshold
+    var best: Int?
+    if let last = lastBeat {
+      for (index, candidate) in pending.enumerated()
+      where candidate.height >= threshold && candidate.rPeak - last.rPeak >= refractory
+        && !isTWave(candidate, after: last) && candidate.height > (best.map { pending[$0].height } ?? 0)
+      {
+        best = index
+      }
+    }
+    if let best {
+      accept(pending[best], learningRate: 0.25, beats: &beats)
+    } else {
+      signalLevel = max(0.5 * signalLevel, noiseLevel)
+      searchBackDue = now + medianInterval
+    }
+  }
+
+  private mutating func accept(_ candidate: Candidate, learningRate: Double, beats: inout [Int64]) {
+    signalLevel += learningRate * (candidate.height - signalLevel)
+    if let last = lastBeat { recordInterval(candidate.rPeak - last.rPeak) }
+    lastBeat = candidate
+    let kept = pending.drop { $0.rPeak <= candidate.rPeak }.count
+    pending.removeFirst(pending.count - kept)
+    searchBackDue = candidate.rPeak + Int64((searchBackInterval * Double(medianInterval)).rounded())
+    beats.append(candidate.rPeak)
+  }
+
+  private mutating func recordInterval(_ interval: Int64) {
+    if intervals.count < Self.intervalHistory {
+      intervals.append(interval)
+    } else {
+      intervals[intervalSlot] = interval
+      intervalSlot = (intervalSlot + 1) % Self.intervalHistory
+    }
+    medianInterval = withUnsafeTemporaryAllocation(of: Int64.self, capacity: Self.intervalHistory) { sorted in
+      let count = intervals.count
+      for i in 0..<count {
+        var j = i
+        let value = intervals[i]
+        while j > 0 && sorted[j - 1] > value {
+          sorted[j] = sorted[j - 1]
+          j -= 1
+        }
+        sorted[j] = value
+      }
+      return count % 2 == 1 ? sorted[count / 2] : (sorted[count / 2 - 1] + sorted[count / 2]) / 2
+    }
+  }
+}

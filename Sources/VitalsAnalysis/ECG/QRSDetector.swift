@@ -1,0 +1,266 @@
+import Foundation
+import VitalsCore
+
+/// A streaming, causal QRS detector for one ECG lead at any rate from 100 Hz to 2 kHz: beats come out
+/// at most ``Configuration-swift.struct/maximumLatency`` (0.45 s by default) after their R peak, and the
+/// same beats come out whatever the sizes of the blocks the signal is fed in.
+///
+/// The method is Pan & Tompkins' (1985), with every filter and window designed from the sample rate:
+/// 0. from 300 Hz on the input is decimated by `⌊rate / 150⌋` (a `4·factor + 1`-tap Hamming low-pass at a
+///    quarter of the new rate, then every factor-th sample), so the feature runs at 150–300 Hz, the rate
+///    Pan & Tompkins designed it for; the R peak is still placed at the input rate;
+/// 1. a Butterworth band-pass (5–15 Hz, order 2: SciPy `butter`) keeps the QRS energy and removes
+///    baseline wander, P and T waves and mains interference;
+/// 2. the five-point Pan–Tompkins derivative, squared, and a 150 ms moving average (the "moving-window
+///    integration") give a feature whose peaks mark QRS complexes;
+/// 3. a feature peak is a sample that is the maximum of the feature within ±200 ms (the refractory
+///    period), tested only at the feature's local maxima;
+/// 4. the first peak is taken for a beat and sets the signal level (there is no learning period, which
+///    would delay the first beats beyond the latency bound; a recording that starts with noise may
+///    therefore start with a false beat); later peaks are classified with Pan & Tompkins' adaptive
+///    thresholds, applied to the square root of the feature (an amplitude: a wide ectopic beat of half
+///    the normal slope keeps half, not a quarter, of the normal beat's height): signal and noise levels
+///    learnt at rate 1/8, threshold `T1 = NPK + 0.25·(SPK − NPK)`; a peak within 360 ms of the previous
+///    beat whose steepest slope is under half that beat's is a T wave (Pan & Tompkins 1985, §III.D);
+/// 5. search-back (Pan & Tompkins 1985; Hamilton & Tompkins 1986): when no beat has come for 1.66 median
+///    RR intervals (median of the last 8, Hamilton & Tompkins' robust RR estimate), the largest
+///    candidate above `T2 = T1 / 2` is taken as a beat, and the signal level learns from it at rate 1/4.
+///    To keep the latency bounded, only candidates whose R peak lies within the latency bound are
+///    searched. When a search finds nothing, the signal level is halved (not below the noise level), so
+///    that the detector recovers from a sudden drop in amplitude;
+/// 6. each beat is placed on the R peak: within ±50 ms of the band-passed QRS extremum moved back by half
+///    the band-pass group delay, the input's distance from the straight line joining the window's ends
+///    (so baseline wander does not move it) is measured, and its first peak that reaches half the
+///    largest is taken: the R wave even where a deeper S wave follows, the deepest point of a QS complex
+///    (the dominant deflection), and the same one of the peaks of a notched complex beat after beat.
+///
+/// References: J. Pan, W. J. Tompkins, "A real-time QRS detection algorithm", IEEE Trans. Biomed. Eng.
+/// 32(3):230–236, 1985. P. S. Hamilton, W. J. Tompkins, "Quantitative investigation of QRS detection rules
+/// using the MIT/BIH arrhythmia database", IEEE Trans. Biomed. Eng. 33(12):1157–1165, 1986.
+///
+/// Input: samples of one lead in any unit (mV, adu): every threshold is relative. The first finite
+/// sample is subtracted from every sample, so the filters start at rest without a step response. NaN and
+/// infinite samples are replaced by the last finite sample (a gap reads as a flat line).
+///
+/// Cost: O(1) per sample and no allocation after initialisation except the appended beats. Each block
+/// of ``blockSize`` input samples runs stage by stage over `Float` buffers (the SIMD FIR decimator and
+/// derivative, the SOS cascade, the O(1) moving sum), then one scalar pass over the feature classifies it.
+public struct QRSDetector: Sendable {
+  /// The sample rates the detector accepts, in Hz.
+  public static let supportedSampleRates: ClosedRange<Double> = 100...2000
+  /// Samples filtered per block (scratch buffers are this long).
+  public static let blockSize = 2048
+
+  /// The detector's parameters, all in physiological units (seconds, hertz, ratios).
+  public struct Configuration: Sendable, Hashable {
+    /// Lower and upper −3 dB corners of the QRS band-pass, Hz (Pan & Tompkins: about 5–15 Hz).
+    public var passband: ClosedRange<Double> = 5...15
+    /// Length of the moving-window integration, seconds (Pan & Tompkins: 150 ms, about a wide QRS).
+    public var integrationWindow = 0.150
+    /// Refractory period, seconds: two beats are never closer. Also the half-width of the window in which
+    /// a feature peak must be the maximum.
+    public var refractoryPeriod = 0.200
+    /// Within this time after a beat, a peak with under ``tWaveSlopeRatio`` of the beat's steepest slope
+    /// is taken for a T wave, seconds (Pan & Tompkins: 360 ms).
+    public var tWaveWindow = 0.360
+    /// See ``tWaveWindow`` (Pan & Tompkins: 0.5).
+    public var tWaveSlopeRatio = 0.5
+    /// Position of the primary threshold between the noise and the signal level (Pan & Tompkins: 0.25).
+    public var thresholdPosition = 0.25
+    /// Secondary (search-back) threshold as a fraction of the primary one (Pan & Tompkins: 0.5).
+    public var searchBackThresholdRatio = 0.5
+    /// Search back when no beat has come for this many median RR intervals (Pan & Tompkins: 1.66).
+    public var searchBackInterval = 1.66
+    /// Largest delay between an R peak and the report of its beat, seconds; it bounds which candidates a
+    /// search-back may take. At least the refractory period plus the integration window plus 100 ms: a
+    /// peak is classified a refractory period after the feature peak, which trails the R peak by up to
+    /// the integration window plus the filters' delays (about 40 ms) and the ±50 ms placement window.
+    public var maximumLatency = 0.45
+
+    public init() {}
+  }
+
+  /// The parameters in use.
+  public let configuration: Configuration
+  /// Samples per second.
+  public let sampleRate: Double
+
+  /// Brings the input to the feature rate; nil below 300 Hz, where the input is the feature rate.
+  var decimator: Decimator?
+  var bandpass: SOSFilter
+  var derivative: FIRFilter
+  var integrator: MovingSum
+  var classifier: QRSClassifier
+  var previousFinite: Float = 0
+  /// The first finite sample, subtracted from every sample so that the filters start at rest.
+  var origin: Float?
+  var blocks: [Float]
+  /// Record index of the first sample given in a ``SignalChunk``; nil before the first chunk.
+  var chunkIndexOrigin: Int64?
+
+  /// A detector for a lead sampled at `sampleRate` Hz.
+  ///
+  /// - Throws: ``QRSDetectorError`` when the rate is outside ``supportedSampleRates`` or an option is
+  ///   outside its range.
+  public init(sampleRate: Double, configuration: Configuration = Configuration()) throws(QRSDetectorError) {
+    guard Self.supportedSampleRates.contains(sampleRate) else { throw .unsupportedSampleRate(sampleRate) }
+    let c = configuration
+    func check(_ name: String, _ value: Double, _ range: ClosedRange<Double>) throws(QRSDetectorError) {
+      guard range.contains(value) else { throw .invalidConfiguration(name, value) }
+    }
+    try check("passband.lowerBound", c.passband.lowerBound, 0.5...30)
+    try check(
+      "passband.upperBound", c.passband.upperBound, c.passband.lowerBound + 1...min(45, sampleRate / 2.5))
+    try check("integrationWindow", c.integrationWindow, 0.05...0.3)
+    try check("refractoryPeriod", c.refractoryPeriod, 0.1...0.4)
+    try check("tWaveWindow", c.tWaveWindow, 0...0.6)
+    try check("tWaveSlopeRatio", c.tWaveSlopeRatio, 0...1)
+    try check("thresholdPosition", c.thresholdPosition, 0.01...0.99)
+    try check("searchBackThresholdRatio", c.searchBackThresholdRatio, 0.05...1)
+    try check("searchBackInterval", c.searchBackInterval, 1.05...3)
+    try check(
+      "maximumLatency", c.maximumLatency, c.refractoryPeriod + c.integrationWindow + 0.1...2)
+    // The feature needs no more than 150–300 Hz: from 300 Hz on, the input is decimated by an integer
+    // factor first, after a short Hamming-window low-pass at a quarter of the feature rate (about 40 Hz).
+    let factor = max(1, Int(sampleRate / 150))
+    let featureRate = sampleRate / Double(factor)
+    let antiAliasTaps = 4 * factor + 1
+    let design: SecondOrderSections
+    do {
+      design = try .butterworth(
+        order: 2, band: .bandpass(low: c.passband.lowerBound, high: c.passband.upperBound),
+        sampleRate: featureRate)
+    } catch {
+      throw .invalidConfiguration("passband", c.passband.upperBound)
+    }
+    self.configuration = c
+    self.sampleRate = sampleRate
+    self.decimator =
+      factor == 1
+      ? nil
+      : Decimator(
+        factor: factor,
+        coefficients: FIRDesign.firwin(
+          tapCount: antiAliasTaps, cutoff: [0.5 / Double(factor)], pass: .lowpass))
+    self.bandpass = SOSFilter(design)
+    self.derivative = FIRFilter(derivative: .panTompkins, sampleRate: featureRate)
+    let integration = max(1, Int((c.integrationWindow * featureRate).rounded()))
+    self.integrator = MovingSum(length: integration)
+    let halfWindow = max(1, Int((c.refractoryPeriod * featureRate).rounded()))
+    let groupDelay = design.groupDelay(
+      atFrequency: (c.passband.lowerBound * c.passband.upperBound).squareRoot(), sampleRate: featureRate)
+    self.classifier = QRSClassifier(
+      configuration: c, sampleRate: sampleRate, decimationFactor: factor, integration: integration,
+      halfWindow: halfWindow, bandpassDelay: groupDelay,
+      derivativeDelay: DerivativeFormula.panTompkins.delay,
+      decimatorDelay: factor == 1 ? 0 : (antiAliasTaps - 1) / 2, blockSize: Self.blockSize)
+    self.blocks = [Float](repeating: 0, count: 3 * (Self.blockSize + 1))
+  }
+
+  /// Feeds the next samples of the lead and appends the record indices of the beats decided so far
+  /// (sample 0 being the first sample ever fed) to `beats`, in increasing order.
+  public mutating func process(_ samples: UnsafeBufferPointer<Float>, appendingTo beats: inout [Int64]) {
+    var blocks: [Float] = []
+    swap(&blocks, &self.blocks)
+    defer { swap(&blocks, &self.blocks) }
+    let size = Self.blockSize
+    let stride = size + 1
+    blocks.withUnsafeMutableBufferPointer { scratch in
+      let raw = UnsafeMutableBufferPointer(rebasing: scratch[0..<size])
+      let band = UnsafeMutableBufferPointer(rebasing: scratch[stride..<stride + stride])
+      let feature = UnsafeMutableBufferPointer(rebasing: scratch[2 * stride..<3 * stride])
+      if origin == nil, let first = samples.first(where: \.isFinite) {
+        origin = first
+        previousFinite = first
+      }
+      let offset = origin ?? 0
+      var start = 0
+      while start < samples.count {
+        let count = min(size, samples.count - start)
+        let rawBlock = UnsafeMutableBufferPointer(rebasing: raw[0..<count])
+        var held = previousFinite
+        for i in 0..<count {
+          let sample = samples[start + i]
+          if sample.isFinite { held = sample }
+          rawBlock[i] = held - offset
+        }
+        previousFinite = held
+        classifier.appendRaw(UnsafeBufferPointer(rawBlock))
+        let decimated =
+          decimator == nil ? count : decimator!.process(UnsafeBufferPointer(rawBlock), into: band)
+        let bandBlock = UnsafeMutableBufferPointer(rebasing: band[0..<decimated])
+        let featureBlock = UnsafeMutableBufferPointer(rebasing: feature[0..<decimated])
+        bandpass.process(UnsafeBufferPointer(decimator == nil ? rawBlock : bandBlock), into: bandBlock)
+        derivative.process(UnsafeBufferPointer(bandBlock), into: featureBlock)
+        for i in 0..<decimated { featureBlock[i] *= featureBlock[i] }
+        integrator.process(
+          UnsafeBufferPointer(featureBlock), into: featureBlock, scale: 1 / Double(integrator.length))
+        classifier.scan(
+          band: UnsafeBufferPointer(bandBlock), feature: UnsafeBufferPointer(featureBlock), beats: &beats)
+        start += count
+      }
+    }
+  }
+
+  /// Feeds the next samples of the lead; returns the record indices of the beats decided by now.
+  public mutating func process(_ samples: [Float]) -> [Int64] {
+    var beats: [Int64] = []
+    samples.withUnsafeBufferPointer { process($0, appendingTo: &beats) }
+    return beats
+  }
+
+  /// Feeds the next chunk of a recording, using channel `lead`; returns the beats decided by now, with
+  /// their record indices and times taken from the chunk's ``SignalChunk/firstSampleIndex`` and
+  /// ``SignalChunk/startTime``. Chunks must follow each other without gaps and at the detector's rate.
+  public mutating func process(_ chunk: SignalChunk, lead: Int = 0) -> [DetectedBeat] {
+    precondition(
+      chunk.sampleRate == sampleRate, "chunk rate \(chunk.sampleRate) Hz, detector \(sampleRate) Hz")
+    precondition(chunk.channels.indices.contains(lead), "lead \(lead) is not a channel of the chunk")
+    let indexOrigin = chunkIndexOrigin ?? chunk.firstSampleIndex
+    chunkIndexOrigin = indexOrigin
+    precondition(
+      indexOrigin + classifier.rawCount == chunk.firstSampleIndex,
+      "chunk starts at sample \(chunk.firstSampleIndex), expected \(indexOrigin + classifier.rawCount)")
+    let indices = process(chunk.channels[lead])
+    return indices.map { index in
+      let recordIndex = indexOrigin + index
+      return DetectedBeat(
+        sampleIndex: recordIndex,
+        time: chunk.startTime.advanced(bySamples: recordIndex - chunk.firstSampleIndex, rate: sampleRate))
+    }
+  }
+
+  /// The beats of a whole recording of one lead, as record sample indices.
+  public static func detect(
+    _ samples: [Float], sampleRate: Double, configuration: Configuration = Configuration()
+  ) throws(QRSDetectorError) -> [Int64] {
+    var detector = try QRSDetector(sampleRate: sampleRate, configuration: configuration)
+    return detector.process(samples)
+  }
+}
+
+extension SecondOrderSections {
+  /// Group delay of the cascade at `frequency` Hz, in samples: `−dφ/dω`, from the phase of the frequency
+  /// response at `frequency ± 0.01 Hz`.
+  func groupDelay(atFrequency frequency: Double, sampleRate: Double) -> Double {
+    func phase(_ f: Double) -> Double {
+      let omega = 2 * Double.pi * f / sampleRate
+      var total = 0.0
+      for s in sections {
+        let numerator = (
+          s.b0 + s.b1 * cos(-omega) + s.b2 * cos(-2 * omega), s.b1 * sin(-omega) + s.b2 * sin(-2 * omega)
+        )
+        let denominator = (
+          1 + s.a1 * cos(-omega) + s.a2 * cos(-2 * omega), s.a1 * sin(-omega) + s.a2 * sin(-2 * omega)
+        )
+        total += atan2(numerator.1, numerator.0) - atan2(denominator.1, denominator.0)
+      }
+      return total
+    }
+    let step = 0.01
+    var difference = phase(frequency + step) - phase(frequency - step)
+    while difference > Double.pi { difference -= 2 * Double.pi }
+    while difference < -Double.pi { difference += 2 * Double.pi }
+    return -difference / (2 * Double.pi * 2 * step / sampleRate)
+  }
+}

@@ -1,0 +1,186 @@
+/// One annotation of a WFDB annotation file (`.atr`, `.qrs`, …), as PhysioNet's `annot(5)` and
+/// wfdb-python's `rdann` define its fields.
+public struct WFDBAnnotation: Sendable, Equatable, Codable {
+  /// Sample index (at the record's frame rate) the annotation refers to.
+  public var sample: Int64
+  /// Annotation code (1–49; see ``WFDBAnnotation/symbols``).
+  public var code: Int
+  /// Subtype (`SUB`), a signed byte; 0 when absent.
+  public var subtype: Int
+  /// Signal number (`CHN`), an unsigned byte; carried over from the previous annotation.
+  public var channel: Int
+  /// Annotator number (`NUM`), a signed byte; carried over from the previous annotation.
+  public var number: Int
+  /// Auxiliary text (`AUX`), e.g. rhythm changes `(AFIB`; empty when absent.
+  public var aux: String
+
+  public init(sample: Int64, code: Int, subtype: Int = 0, channel: Int = 0, number: Int = 0, aux: String = "")
+  {
+    self.sample = sample
+    self.code = code
+    self.subtype = subtype
+    self.channel = channel
+    self.number = number
+    self.aux = aux
+  }
+
+  /// Creates an annotation from its mnemonic (`N`, `V`, `+`); `nil` for an unknown symbol.
+  public init?(
+    sample: Int64, symbol: String, subtype: Int = 0, channel: Int = 0, number: Int = 0, aux: String = ""
+  ) {
+    guard let code = Self.symbols.firstIndex(of: symbol), !symbol.isEmpty else { return nil }
+    self.init(sample: sample, code: code, subtype: subtype, channel: channel, number: number, aux: aux)
+  }
+
+  /// The mnemonic of ``code`` (WFDB `ecgcodes.h`; `[n]` for codes without one).
+  public var symbol: String {
+    Self.symbols.indices.contains(code) && !Self.symbols[code].isEmpty ? Self.symbols[code] : "[\(code)]"
+  }
+
+  /// Whether the code is a beat for scoring (`N L R B A a J S V r F e j n E / f Q ?`, SCORING.md).
+  public var isBeat: Bool { Self.beatCodes.contains(code) }
+
+  /// Mnemonics indexed by code, as WFDB's `ecgcodes.h` and wfdb-python's `ann_label_table`
+  /// (0 is `NOTQRS`, printed as a space; 15 and 17 are unassigned).
+  public static let symbols: [String] = [
+    " ", "N", "L", "R", "a", "V", "F", "J", "A", "S", "E", "j", "/", "Q", "~", "", "|", "", "s", "T", "*",
+    "D",
+    "\"", "=", "p", "B", "^", "t", "+", "u", "?", "!", "[", "]", "e", "n", "@", "x", "f", "(", ")", "r",
+  ]
+
+  /// Codes of the beat annotations counted in beat-detection scoring.
+  public static let beatCodes: Set<Int> = [1, 2, 3, 25, 8, 4, 7, 9, 5, 41, 6, 34, 11, 35, 10, 12, 38, 13, 30]
+}
+
+/// Reading and writing MIT-format annotation files (`annot(5)`): 16-bit little-endian words of a
+/// 6-bit code and a 10-bit sample difference, with `SKIP` (59) for longer gaps, `NUM` (60),
+/// `SUB` (61), `CHN` (62) and `AUX` (63) modifying the annotation before them.
+public enum WFDBAnnotationFile {
+  static let skip = 59
+  static let num = 60
+  static let sub = 61
+  static let chn = 62
+  static let aux = 63
+
+  /// Reads the annotation file at `path`.
+  public static func read(path: String) throws(InputError) -> [WFDBAnnotation] {
+    try parse(try WFDBByteSource(path: path).readAll(), path: path)
+  }
+
+  /// Parses annotation bytes as wfdb-python's `rdann` does (NUM and SUB as signed bytes, CHN
+  /// unsigned; NUM and CHN carried over). Stops at the end-of-file word `0x0000` or the last
+  /// whole word. Drops code-0 entries and NOTE (`"`) entries at sample 0 — the file's own
+  /// definitions, e.g. `## time resolution` or the writing program — as `rdann` does. `path`
+  /// names the file in errors.
+  public static func parse(_ bytes: [UInt8], path: String) throws(InputError) -> [WFDBAnnotation] {
+    var annotations: [WFDBAnnotation] = []
+    var time: Int64 = 0
+    var channel = 0
+    var number = 0
+    var index = 0
+    func word(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
+    func fail(_ at: Int, _ message: String) -> InputError {
+      InputError(path: path, location: .byteOffset(Int64(at)), message)
+    }
+    if bytes.isEmpty { throw InputError(path: path, "empty annotation file") }
+    while index + 1 < bytes.count {
+      let value = word(index)
+      let code = value >> 10
+      let low = value & 0x3FF
+      if value == 0 { break }
+      switch code {
+      case skip:
+        guard index + 6 <= bytes.count else { throw fail(index, "truncated SKIP: expected 4 more bytes") }
+        let interval = UInt32(word(index + 2)) << 16 | UInt32(word(index + 4))
+        time += Int64(Int32(bitPattern: interval))
+        index += 6
+      case num, sub, chn:
+        guard var last = annotations.popLast() else {
+          throw fail(index, "\(code == num ? "NUM" : code == sub ? "SUB" : "CHN") before any annotation")
+        }
+        let byte = low & 0xFF
+        switch code {
+        case num:
+          number = Int(Int8(truncatingIfNeeded: byte))
+          last.number = number
+        case sub: last.subtype = Int(Int8(truncatingIfNeeded: byte))
+        default:
+          channel = byte
+          last.channel = channel
+        }
+        annotations.append(last)
+        index += 2
+      case aux:
+        let length = low & 0xFF
+        guard index + 2 + length <= bytes.count else {
+          throw fail(index, "truncated AUX: expected \(length) bytes of text")
+        }
+        guard var last = annotations.popLast() else { throw fail(index, "AUX before any annotation") }
+        last.aux = String(decoding: bytes[(index + 2)..<(index + 2 + length)], as: UTF8.self)
+        annotations.append(last)
+        index += 2 + (length + 1) / 2 * 2
+      default:
+        time += Int64(low)
+        annotations.append(WFDBAnnotation(sample: time, code: code, channel: channel, number: number))
+        index += 2
+      }
+    }
+    // Not annotations: code 0 (NOTQRS) and NOTEs at sample 0, which hold the file's own
+    // definitions (time resolution, label tables, the writing program), as `rdann` drops them.
+    annotations.removeAll { $0.code == 0 || ($0.code == 22 && $0.sample == 0) }
+    return annotations
+  }
+
+  /// The bytes of an annotation file holding `annotations` (sorted by sample), as wfdb-python's
+  /// `wrann` writes them: SKIP for differences over 1023, NUM and CHN only when they change,
+  /// SUB when non-zero, AUX when non-empty (padded to an even length), then `0x0000`.
+  ///
+  /// - Precondition: samples are non-decreasing and non-negative; codes are 1–49; subtype and
+  ///   number fit a signed byte, channel an unsigned byte; aux text is at most 255 UTF-8 bytes.
+  public static func encode(_ annotations: [WFDBAnnotation]) -> [UInt8] {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(annotations.count * 2 + 2)
+    func append(_ code: Int, _ low: Int) {
+      bytes.append(UInt8(low & 0xFF))
+      bytes.append(UInt8(code << 2 | (low >> 8) & 3))
+    }
+    var previous: Int64 = 0
+    var channel = 0
+    var number = 0
+    for annotation in annotations {
+      precondition((1...49).contains(annotation.code), "annotation code \(annotation.code) is not 1–49")
+      precondition(annotation.sample >= previous, "annotations must be sorted by sample")
+      precondition((-128...127).contains(annotation.subtype) && (-128...127).contains(annotation.number))
+      precondition((0...255).contains(annotation.channel), "channel must fit an unsigned byte")
+      var difference = annotation.sample - previous
+      previous = annotation.sample
+      while difference > 1023 {
+        let step = min(difference, Int64(Int32.max))
+        append(skip, 0)
+        bytes += [
+          UInt8(step >> 16 & 0xFF), UInt8(step >> 24 & 0xFF), UInt8(step & 0xFF), UInt8(step >> 8 & 0xFF),
+        ]
+        difference -= step
+      }
+      append(annotation.code, Int(difference))
+      if annotation.number != number {
+        number = annotation.number
+        append(num, number & 0xFF)
+      }
+      if annotation.subtype != 0 { append(sub, annotation.subtype & 0xFF) }
+      if annotation.channel != channel {
+        channel = annotation.channel
+        append(chn, channel)
+      }
+      if !annotation.aux.isEmpty {
+        let text = Array(annotation.aux.utf8)
+        precondition(text.count <= 255, "aux text longer than 255 bytes")
+        append(aux, text.count)
+        bytes += text
+        if text.count % 2 == 1 { bytes.append(0) }
+      }
+    }
+    bytes += [0, 0]
+    return bytes
+  }
+}

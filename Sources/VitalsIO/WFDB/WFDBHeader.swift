@@ -1,0 +1,408 @@
+import VitalsCore
+
+/// How a WFDB signal file stores its samples: the `format` field of a header's signal line
+/// (PhysioNet `signal(5)` manual page).
+public enum WFDBStorageFormat: Int, Sendable, Equatable, Codable, CaseIterable {
+  /// First differences as signed bytes, starting from the signal's initial value.
+  case difference8 = 8
+  /// Two's-complement 16-bit little-endian.
+  case int16 = 16
+  /// Two's-complement 16-bit big-endian.
+  case int16BigEndian = 61
+  /// Offset-binary 8-bit (stored byte − 128).
+  case offset8 = 80
+  /// Offset-binary 16-bit little-endian (stored word − 32768).
+  case offset16 = 160
+  /// Two 12-bit samples packed in three bytes (the MIT-BIH format).
+  case packed212 = 212
+  /// Two's-complement 24-bit little-endian.
+  case int24 = 24
+  /// Two's-complement 32-bit little-endian.
+  case int32 = 32
+  /// Three 10-bit samples in two little-endian 16-bit words (bit 0 of each word unused).
+  case packed310 = 310
+  /// Three 10-bit samples in one little-endian 32-bit word (top two bits unused).
+  case packed311 = 311
+
+  /// Samples in one packing group (the unit the file is read in).
+  @inlinable
+  public var samplesPerGroup: Int {
+    switch self {
+    case .packed212: 2
+    case .packed310, .packed311: 3
+    default: 1
+    }
+  }
+
+  /// Bytes in one packing group.
+  @inlinable
+  public var bytesPerGroup: Int {
+    switch self {
+    case .difference8, .offset8: 1
+    case .int16, .int16BigEndian, .offset16: 2
+    case .packed212, .int24: 3
+    case .int32, .packed310, .packed311: 4
+    }
+  }
+
+  /// The digital value that marks an invalid sample (WFDB `WFDB_INVALID_SAMPLE` per format, as
+  /// wfdb-python's `_digi_nan`), or `nil` for the difference format, which has none.
+  @inlinable
+  public var invalidSample: Int32? {
+    switch self {
+    case .difference8: nil
+    case .offset8: -128
+    case .int16, .int16BigEndian, .offset16: -32768
+    case .packed212: -2048
+    case .int24: -8_388_608
+    case .int32: Int32.min
+    case .packed310, .packed311: -512
+    }
+  }
+
+  /// Bytes needed to hold `samples` samples: whole groups, and the bytes a final partial group
+  /// needs for the samples it holds.
+  @inlinable
+  public func byteCount(forSamples samples: Int64) -> Int64 {
+    let groups = samples / Int64(samplesPerGroup)
+    let rest = samples % Int64(samplesPerGroup)
+    let partial: Int64 =
+      switch (self, rest) {
+      case (_, 0): 0
+      case (.packed212, _): 2
+      case (.packed310, 1), (.packed311, 1): 2
+      case (.packed310, _): 4
+      case (.packed311, _): 3
+      default: 0
+      }
+    return groups * Int64(bytesPerGroup) + partial
+  }
+
+  /// Whole samples held by `bytes` bytes (the inverse of ``byteCount(forSamples:)``).
+  @inlinable
+  public func sampleCount(forBytes bytes: Int64) -> Int64 {
+    var samples = bytes / Int64(bytesPerGroup) * Int64(samplesPerGroup)
+    while byteCount(forSamples: samples + 1) <= bytes { samples += 1 }
+    return samples
+  }
+}
+
+/// One signal line of a WFDB header (`header(5)`), with WFDB's defaults applied.
+public struct WFDBSignalSpec: Sendable, Equatable {
+  /// The signal file, relative to the header's directory (`100.dat`); `-` means standard input.
+  public var fileName: String
+  public var format: WFDBStorageFormat
+  /// Samples of this signal in each frame (`212x4` → 4); at least 1.
+  public var samplesPerFrame: Int
+  /// Frames by which this signal's samples are delayed in the file (`:skew`); at least 0.
+  public var skew: Int
+  /// Bytes before the first sample in the file (`+offset`).
+  public var byteOffset: Int64
+  /// Digital units (adu) per physical unit; a header gain of 0 (or none) means 200.
+  public var gain: Double
+  /// Digital value of physical zero; a missing baseline means ``adcZero``.
+  public var baseline: Int
+  /// Physical unit (`mV` when the header names none).
+  public var units: String
+  /// ADC resolution in bits (0 when not stated).
+  public var adcResolution: Int
+  /// Digital value of the ADC's mid-range.
+  public var adcZero: Int
+  /// Value of the first sample (defaults to ``adcZero``); the start of format 8's differences.
+  public var initialValue: Int
+  /// The 16-bit sum of all digital samples, when the header states it.
+  public var checksum: Int?
+  /// Block size in bytes for devices that need it (0: none).
+  public var blockSize: Int
+  /// The signal's name (the description field; `record NAME, signal N` when absent).
+  public var description: String
+
+  /// Physical value of digital sample `digital`: `(digital − baseline) / gain`.
+  @inlinable
+  public func physical(_ digital: Int32) -> Double {
+    (Double(digital) - Double(baseline)) / gain
+  }
+}
+
+/// A parsed WFDB header file (`NAME.hea`), following PhysioNet's `header(5)` manual page.
+public struct WFDBHeader: Sendable, Equatable {
+  public var recordName: String
+  /// Frames per second (the record's base sampling frequency; 250 when the header omits it).
+  public var frameRate: Double
+  /// Counter ticks per second (equal to ``frameRate`` when not stated).
+  public var counterFrequency: Double
+  /// Counter value of the first sample (0 when not stated).
+  public var baseCounter: Double
+  /// Frames in the record (`nsamp`), or `nil` when the header does not state it (then the
+  /// length of the signal file decides).
+  public var frameCount: Int64?
+  /// Time of day of the first sample, in seconds after midnight, when stated.
+  public var baseTimeOfDay: Double?
+  /// Calendar date of the first sample (`year`, `month`, `day`), when stated.
+  public var baseDate: (year: Int, month: Int, day: Int)?
+  public var signals: [WFDBSignalSpec]
+  /// Text of the `#` comment lines, without the `#`, in order.
+  public var comments: [String]
+
+  public static func == (lhs: WFDBHeader, rhs: WFDBHeader) -> Bool {
+    lhs.recordName == rhs.recordName && lhs.frameRate == rhs.frameRate
+      && lhs.counterFrequency == rhs.counterFrequency && lhs.baseCounter == rhs.baseCounter
+      && lhs.frameCount == rhs.frameCount && lhs.baseTimeOfDay == rhs.baseTimeOfDay
+      && lhs.baseDate?.year == rhs.baseDate?.year && lhs.baseDate?.month == rhs.baseDate?.month
+      && lhs.baseDate?.day == rhs.baseDate?.day && lhs.signals == rhs.signals
+      && lhs.comments == rhs.comments
+  }
+
+  /// Absolute time of the first sample: base date and time read as UTC (WFDB stores no time
+  /// zone); the time of day after the epoch when only the time is given; the epoch otherwise.
+  public var startTime: Timestamp {
+    var seconds = baseTimeOfDay ?? 0
+    if let date = baseDate {
+      seconds += Double(daysFromCivil(year: date.year, month: date.month, day: date.day)) * 86_400
+    }
+    return Timestamp(secondsSinceEpoch: seconds)
+  }
+
+  /// Parses the text of a header file. `path` names the file in errors.
+  ///
+  /// Accepts LF or CRLF line ends, blank lines and `#` comments anywhere. Multi-segment headers
+  /// (`name/nseg`) are refused with an ``InputError``, as is every malformed field, naming its line.
+  public static func parse(_ bytes: some Collection<UInt8>, path: String) throws(InputError) -> WFDBHeader {
+    if bytes.isEmpty { throw InputError(path: path, "empty header file: expected a WFDB record line") }
+    var comments: [String] = []
+    var lines: [(number: Int, text: Substring)] = []
+    let text = String(decoding: bytes, as: UTF8.self)
+    for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+      .enumerated()
+    {
+      var line = rawLine
+      while let last = line.last, last.isWhitespace { line.removeLast() }
+      let trimmed = line.drop(while: { $0 == " " || $0 == "\t" })
+      if trimmed.isEmpty { continue }
+      if trimmed.first == "#" {
+        comments.append(String(trimmed.dropFirst()))
+        continue
+      }
+      lines.append((index + 1, trimmed))
+    }
+    guard let recordLine = lines.first else {
+      throw InputError(path: path, "no record line: the header holds only comments or blank lines")
+    }
+    var (header, signalCount) = try parseRecordLine(recordLine.text, line: recordLine.number, path: path)
+    header.comments = comments
+    let signalLines = lines.dropFirst()
+    guard signalLines.count >= signalCount else {
+      throw InputError(
+        path: path, location: .line(lines.last!.number),
+        "the record line declares \(signalCount) signals but \(signalLines.count) signal lines follow")
+    }
+    for (index, line) in signalLines.prefix(signalCount).enumerated() {
+      header.signals.append(
+        try parseSignalLine(
+          line.text, line: line.number, path: path, recordName: header.recordName, index: index))
+    }
+    return header
+  }
+
+  private static func parseRecordLine(_ text: Substring, line: Int, path: String) throws(InputError)
+    -> (WFDBHeader, signalCount: Int)
+  {
+    let fields = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
+    func fail(_ message: String) -> InputError { InputError(path: path, location: .line(line), message) }
+    let nameField = fields[0]
+    if let slash = nameField.firstIndex(of: "/") {
+      throw fail(
+        "multi-segment record '\(nameField)' (\(nameField[nameField.index(after: slash)...]) segments) is not "
+          + "supported: read its segment records one by one")
+    }
+    guard fields.count >= 2 else { throw fail("expected the number of signals after the record name") }
+    guard let signalCount = Int(fields[1]), (0...100_000).contains(signalCount) else {
+      throw fail("expected the number of signals as a non-negative integer, found '\(fields[1])'")
+    }
+    var frameRate = 250.0
+    var counterFrequency: Double?
+    var baseCounter = 0.0
+    if fields.count >= 3 {
+      var spec = fields[2]
+      if let open = spec.firstIndex(of: "(") {
+        guard spec.last == ")",
+          let value = finite(spec[spec.index(after: open)..<spec.index(before: spec.endIndex)])
+        else { throw fail("expected '(base counter)' after the frequency, found '\(fields[2])'") }
+        baseCounter = value
+        spec = spec[..<open]
+      }
+      var rateText = spec
+      if let slash = spec.firstIndex(of: "/") {
+        guard let value = finite(spec[spec.index(after: slash)...]), value > 0 else {
+          throw fail("expected a positive counter frequency after '/', found '\(fields[2])'")
+        }
+        counterFrequency = value
+        rateText = spec[..<slash]
+      }
+      guard let rate = finite(rateText), rate >= 0 else {
+        throw fail("expected the sampling frequency in Hz, found '\(fields[2])'")
+      }
+      if rate > 0 { frameRate = rate }
+    }
+    var frameCount: Int64?
+    if fields.count >= 4 {
+      guard let count = Int64(fields[3]), count >= 0 else {
+        throw fail(
+          "expected the number of samples per signal as a non-negative integer, found '\(fields[3])'")
+      }
+      frameCount = count > 0 ? count : nil
+    }
+    var baseTime: Double?
+    if fields.count >= 5 {
+      guard let time = parseTime(fields[4]) else {
+        throw fail("expected the base time as [[HH:]MM:]SS[.sss], found '\(fields[4])'")
+      }
+      baseTime = time
+    }
+    var baseDate: (Int, Int, Int)?
+    if fields.count >= 6 {
+      let parts = fields[5].split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
+      guard parts.count == 3, let day = parts[0], let month = parts[1], let year = parts[2],
+        (1...31).contains(day), (1...12).contains(month), (0...9999).contains(year)
+      else { throw fail("expected the base date as DD/MM/YYYY, found '\(fields[5])'") }
+      baseDate = (year, month, day)
+    }
+    let header = WFDBHeader(
+      recordName: String(nameField), frameRate: frameRate, counterFrequency: counterFrequency ?? frameRate,
+      baseCounter: baseCounter, frameCount: frameCount, baseTimeOfDay: baseTime,
+      baseDate: baseDate.map { (year: $0.0, month: $0.1, day: $0.2) }, signals: [], comments: [])
+    return (header, signalCount)
+  }
+
+  private static func parseSignalLine(
+    _ text: Substring, line: Int, path: String, recordName: String, index: Int
+  ) throws(InputError) -> WFDBSignalSpec {
+    func fail(_ message: String) -> InputError { InputError(path: path, location: .line(line), message) }
+    // Fields up to the block size are single words; the description is the rest of the line.
+    var fields: [Substring] = []
+    var rest = text[...]
+    while fields.count < 8 {
+      rest = rest.drop(while: { $0 == " " || $0 == "\t" })
+      if rest.isEmpty { break }
+      let end = rest.firstIndex(where: { $0 == " " || $0 == "\t" }) ?? rest.endIndex
+      fields.append(rest[..<end])
+      rest = rest[end...]
+    }
+    let description = rest.drop(while: { $0 == " " || $0 == "\t" })
+    guard fields.count >= 2 else { throw fail("expected a signal file name and a storage format") }
+
+    // format[xSPF][:skew][+offset]
+    var spec = fields[1]
+    var byteOffset: Int64 = 0
+    if let plus = spec.firstIndex(of: "+") {
+      guard let value = Int64(spec[spec.index(after: plus)...]), value >= 0 else {
+        throw fail("expected a non-negative byte offset after '+', found '\(fields[1])'")
+      }
+      byteOffset = value
+      spec = spec[..<plus]
+    }
+    var skew = 0
+    if let colon = spec.firstIndex(of: ":") {
+      guard let value = Int(spec[spec.index(after: colon)...]), (0...1 << 30).contains(value) else {
+        throw fail("expected a non-negative skew after ':', found '\(fields[1])'")
+      }
+      skew = value
+      spec = spec[..<colon]
+    }
+    var samplesPerFrame = 1
+    if let times = spec.firstIndex(of: "x") {
+      guard let value = Int(spec[spec.index(after: times)...]), (1...1 << 20).contains(value) else {
+        throw fail("expected a positive number of samples per frame after 'x', found '\(fields[1])'")
+      }
+      samplesPerFrame = value
+      spec = spec[..<times]
+    }
+    guard let code = Int(spec) else { throw fail("expected a numeric storage format, found '\(fields[1])'") }
+    guard let format = WFDBStorageFormat(rawValue: code) else {
+      switch code {
+      case 508, 516, 524:
+        throw fail(
+          "FLAC-compressed storage format \(code) is not supported: convert the record to format 16 "
+            + "(e.g. WFDB's `xform -f 16`)")
+      case 0:
+        throw fail("null signals (format 0) are not supported")
+      default:
+        throw fail("unknown storage format \(code): expected 8, 16, 24, 32, 61, 80, 160, 212, 310 or 311")
+      }
+    }
+
+    func integer(_ position: Int, _ name: String) throws(InputError) -> Int? {
+      guard fields.count > position else { return nil }
+      guard let value = Int(fields[position]) else {
+        throw fail("expected the \(name) as an integer, found '\(fields[position])'")
+      }
+      return value
+    }
+    // gain[(baseline)][/units]
+    var gain = 200.0
+    var baseline: Int?
+    var units = "mV"
+    if fields.count > 2 {
+      var gainSpec = fields[2]
+      if let slash = gainSpec.firstIndex(of: "/") {
+        units = String(gainSpec[gainSpec.index(after: slash)...])
+        gainSpec = gainSpec[..<slash]
+      }
+      if let open = gainSpec.firstIndex(of: "(") {
+        guard gainSpec.last == ")",
+          let value = Int(gainSpec[gainSpec.index(after: open)..<gainSpec.index(before: gainSpec.endIndex)])
+        else { throw fail("expected '(baseline)' as an integer after the gain, found '\(fields[2])'") }
+        baseline = value
+        gainSpec = gainSpec[..<open]
+      }
+      guard let value = finite(gainSpec) else {
+        throw fail("expected the gain in adu per physical unit, found '\(fields[2])'")
+      }
+      if value != 0 { gain = value }
+    }
+    let adcResolution = try integer(3, "ADC resolution") ?? 0
+    let adcZero = try integer(4, "ADC zero") ?? 0
+    let initialValue = try integer(5, "initial value") ?? adcZero
+    let checksum = try integer(6, "checksum")
+    let blockSize = try integer(7, "block size") ?? 0
+    return WFDBSignalSpec(
+      fileName: String(fields[0]), format: format, samplesPerFrame: samplesPerFrame, skew: skew,
+      byteOffset: byteOffset, gain: gain, baseline: baseline ?? adcZero, units: units,
+      adcResolution: adcResolution, adcZero: adcZero, initialValue: initialValue, checksum: checksum,
+      blockSize: blockSize,
+      description: description.isEmpty ? "record \(recordName), signal \(index)" : String(description))
+  }
+
+  /// A finite number, or `nil` (rejects `nan`, `inf` and anything `Double` cannot parse).
+  private static func finite(_ text: Substring) -> Double? {
+    guard let value = Double(text), value.isFinite else { return nil }
+    return value
+  }
+
+  /// `[[HH:]MM:]SS[.sss]` as seconds.
+  private static func parseTime(_ text: Substring) -> Double? {
+    let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+    guard (1...3).contains(parts.count), let seconds = finite(parts.last!), seconds >= 0, seconds < 61 else {
+      return nil
+    }
+    var total = seconds
+    var scale = 60.0
+    for part in parts.dropLast().reversed() {
+      guard let value = Int(part), value >= 0, value < 100 else { return nil }
+      total += Double(value) * scale
+      scale *= 60
+    }
+    return total
+  }
+}
+
+/// Days from 1970-01-01 to a proleptic Gregorian date (H. Hinnant, "chrono-compatible low-level
+/// date algorithms", 2013).
+func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+  let y = month <= 2 ? year - 1 : year
+  let era = (y >= 0 ? y : y - 399) / 400
+  let yearOfEra = y - era * 400
+  let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+  let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+  return era * 146_097 + dayOfEra - 719_468
+}

@@ -1,0 +1,334 @@
+import VitalsCore
+
+/// A WFDB record (`NAME.hea` and its signal files) read as a stream of ``SignalChunk``s.
+///
+/// Reads storage formats 8, 16, 24, 32, 61, 80, 160, 212, 310 and 311 (PhysioNet `signal(5)`),
+/// several signals per file interleaved by frame, byte offsets and skew. Samples are physical
+/// values `(digital − baseline) / gain` in each signal's unit; invalid-sample markers become NaN.
+///
+/// Chunks run at the record's frame rate (``WFDBHeader/frameRate``). A signal with several
+/// samples per frame (`212x4`) yields the mean of each frame's digital samples, truncated toward
+/// zero, then scaled — exactly as wfdb-python's `rdrecord(smooth_frames=True)` (WFDB's `getvec`
+/// likewise averages); ``nextDigitalChunk(maxFrames:)`` gives every sample at full rate. A skewed signal's samples that would lie beyond the record's end are NaN
+/// (as in `rdrecord`).
+///
+/// Memory is bounded by the chunk size: each call reads only the bytes of the frames it yields
+/// (plus the largest skew). ``readAll()`` is the bulk path: one read and one decode of the whole
+/// record. Not thread-safe; one reader per thread.
+public final class WFDBRecordReader: SignalReader {
+  /// The parsed header.
+  public let header: WFDBHeader
+  /// `WFDB` and the storage format(s), e.g. `WFDB 212` or `WFDB 16+24`.
+  public let formatName: String
+  /// One per header signal, in header order; rates are the frame rate (see the type's notes).
+  public let signals: [SignalDescription]
+  /// The record's frame rate in Hz.
+  public var chunkSampleRate: Double { header.frameRate }
+  /// Base date and time of the header (UTC), or the epoch when it states none.
+  public var startTime: Timestamp { header.startTime }
+  /// Frames in the record (from the header, or from the signal file's length when it omits it).
+  public let frameCount: Int64
+  /// The next frame to read.
+  public private(set) var position: Int64 = 0
+
+  private var files: [SignalFile]
+
+  /// Opens the record whose header is `path` (`dir/100` or `dir/100.hea`); signal files are
+  /// looked up beside the header.
+  public convenience init(path: String) throws(InputError) {
+    let headerPath = path.hasSuffix(".hea") ? path : path + ".hea"
+    let header = try WFDBHeader.parse(try WFDBByteSource(path: headerPath).readAll(), path: headerPath)
+    let directory = headerPath.lastIndex(of: "/").map { String(headerPath[...$0]) } ?? ""
+    var sources: [String: WFDBByteSource] = [:]
+    for signal in header.signals where sources[signal.fileName] == nil {
+      sources[signal.fileName] = try WFDBByteSource(path: directory + signal.fileName)
+    }
+    try self.init(header: header, sources: sources, headerPath: headerPath)
+  }
+
+  /// Reads a record whose signal files are already in memory, keyed by the header's file names
+  /// (used by benchmarks and fuzzing; `path` names the record in errors).
+  public convenience init(header: WFDBHeader, files: [String: [UInt8]], path: String = "<memory>")
+    throws(InputError)
+  {
+    var sources: [String: WFDBByteSource] = [:]
+    for signal in header.signals where sources[signal.fileName] == nil {
+      guard let bytes = files[signal.fileName] else {
+        throw InputError(path: path, "no bytes given for signal file '\(signal.fileName)'")
+      }
+      sources[signal.fileName] = WFDBByteSource(memory: bytes, path: signal.fileName)
+    }
+    try self.init(header: header, sources: sources, headerPath: path)
+  }
+
+  private init(header: WFDBHeader, sources: [String: WFDBByteSource], headerPath: String) throws(InputError) {
+    self.header = header
+    var files: [SignalFile] = []
+    for (index, signal) in header.signals.enumerated() {
+      if let existing = files.firstIndex(where: { $0.name == signal.fileName }) {
+        guard files[existing].format == signal.format, files[existing].byteOffset == signal.byteOffset else {
+          throw InputError(
+            path: headerPath,
+            "signals in file '\(signal.fileName)' must share one storage format and byte offset")
+        }
+        files[existing].add(signal: index, spec: signal)
+      } else {
+        var file = SignalFile(name: signal.fileName, source: sources[signal.fileName]!, spec: signal)
+        file.add(signal: index, spec: signal)
+        files.append(file)
+      }
+    }
+    let frames: Int64
+    if let stated = header.frameCount {
+      frames = stated
+    } else if let first = files.first {
+      let stored = first.format.sampleCount(forBytes: max(0, first.source.size - first.byteOffset))
+      frames = stored / Int64(first.frameSize)
+    } else {
+      frames = 0
+    }
+    for file in files {
+      let needed = file.byteOffset + file.format.byteCount(forSamples: frames * Int64(file.frameSize))
+      if file.source.size < needed {
+        throw InputError(
+          path: file.source.path, location: .byteOffset(file.source.size),
+          (file.source.size == 0 ? "empty signal file" : "truncated signal file")
+            + ": the header declares \(frames) frames, needing \(needed) bytes, but the file holds "
+            + "\(file.source.size)")
+      }
+    }
+    self.files = files
+    frameCount = frames
+    let names = Set(files.map { String($0.format.rawValue) }).sorted()
+    formatName = "WFDB " + names.joined(separator: "+")
+    signals = header.signals.map {
+      SignalDescription(
+        name: $0.description, unit: $0.units, sampleRate: header.frameRate, sampleCount: frames)
+    }
+  }
+
+  /// Reads the next chunk of at most `maxSamples` frames, in physical units, or `nil` at the end.
+  public func nextChunk(maxSamples: Int) throws(InputError) -> SignalChunk? {
+    precondition(maxSamples > 0, "maxSamples must be positive")
+    let count = Int(min(Int64(maxSamples), frameCount - position))
+    guard count > 0 else { return nil }
+    var channels = [[Float]](repeating: [], count: header.signals.count)
+    for index in files.indices {
+      try files[index].physical(frames: position, count: count, frameCount: frameCount, into: &channels)
+    }
+    let chunk = SignalChunk(
+      channels: channels, sampleRate: header.frameRate,
+      startTime: startTime.advanced(bySamples: position, rate: header.frameRate), firstSampleIndex: position)
+    position += Int64(count)
+    return chunk
+  }
+
+  /// The rest of the record as one chunk (the bulk path: one read and one decode per file).
+  public func readAll() throws(InputError) -> SignalChunk? {
+    try nextChunk(maxSamples: Int(max(1, frameCount - position)))
+  }
+
+  /// Reads the next `maxFrames` frames (or fewer at the end) as digital samples: per signal, all
+  /// `frames × samplesPerFrame` samples in order, skew applied, invalid markers kept as stored
+  /// (skewed samples beyond the record's end are the format's invalid marker). `nil` at the end.
+  public func nextDigitalChunk(maxFrames: Int) throws(InputError) -> [[Int32]]? {
+    precondition(maxFrames > 0, "maxFrames must be positive")
+    let count = Int(min(Int64(maxFrames), frameCount - position))
+    guard count > 0 else { return nil }
+    var channels = [[Int32]](repeating: [], count: header.signals.count)
+    for index in files.indices {
+      try files[index].digital(frames: position, count: count, frameCount: frameCount, into: &channels)
+    }
+    position += Int64(count)
+    return channels
+  }
+
+  /// Reads the whole record (from frame 0, in bounded memory) and compares each signal's 16-bit
+  /// sum of stored samples with the header's checksum; returns the indices of the signals that
+  /// differ (signals without a checksum are not checked). Leaves ``position`` at the end.
+  public func mismatchedChecksums() throws(InputError) -> [Int] {
+    position = 0
+    for index in files.indices { files[index].resetDifferences() }
+    var sums = [Int32](repeating: 0, count: header.signals.count)
+    while let chunk = try nextDigitalChunk(maxFrames: 1 << 16) {
+      for (signal, samples) in chunk.enumerated() {
+        sums[signal] = samples.reduce(sums[signal], &+)
+      }
+    }
+    return header.signals.indices.filter { signal in
+      guard let checksum = header.signals[signal].checksum else { return false }
+      return Int16(truncatingIfNeeded: sums[signal]) != Int16(truncatingIfNeeded: checksum)
+    }
+  }
+}
+
+/// One signal file of a record and the signals it interleaves.
+private struct SignalFile {
+  struct Member {
+    var signal: Int
+    /// Position of the signal's first sample within a frame.
+    var column: Int
+    var samplesPerFrame: Int
+    var skew: Int
+    var baseline: Float
+    var scale: Float
+    var initialValue: Int32
+  }
+
+  let name: String
+  let source: WFDBByteSource
+  let format: WFDBStorageFormat
+  let byteOffset: Int64
+  private(set) var members: [Member] = []
+  /// Samples per frame in this file.
+  private(set) var frameSize = 0
+  private var maxSkew = 0
+  private var bytes: [UInt8] = []
+  private var samples: [Int32] = []
+  /// Format 8: each member's value at the end of the last frame handed out.
+  private var differenceState: [Int32] = []
+  private var nextFrame: Int64 = 0
+
+  init(name: String, source: WFDBByteSource, spec: WFDBSignalSpec) {
+    self.name = name
+    self.source = source
+    format = spec.format
+    byteOffset = spec.byteOffset
+  }
+
+  mutating func add(signal: Int, spec: WFDBSignalSpec) {
+    members.append(
+      Member(
+        signal: signal, column: frameSize, samplesPerFrame: spec.samplesPerFrame, skew: spec.skew,
+        baseline: Float(spec.baseline), scale: Float(1 / spec.gain),
+        initialValue: Int32(truncatingIfNeeded: spec.initialValue)))
+    frameSize += spec.samplesPerFrame
+    maxSkew = max(maxSkew, spec.skew)
+    differenceState.append(Int32(truncatingIfNeeded: spec.initialValue))
+  }
+
+  mutating func resetDifferences() {
+    differenceState = members.map(\.initialValue)
+    nextFrame = 0
+  }
+
+  /// Decodes stored frames `[start, min(start + count + maxSkew, frameCount))` into `samples`;
+  /// returns the flat sample index held by `samples[0]`.
+  private mutating func decodeWindow(start: Int64, count: Int, frameCount: Int64) throws(InputError) -> Int64
+  {
+    let group = Int64(format.samplesPerGroup)
+    let end = min(start + Int64(count + maxSkew), frameCount)
+    var first = start * Int64(frameSize)
+    first -= first % group
+    let sampleCount = Int(end * Int64(frameSize) - first)
+    let byteCount = Int(format.byteCount(forSamples: Int64(sampleCount)))
+    if samples.count < sampleCount { samples = [Int32](repeating: 0, count: sampleCount) }
+    let offset = byteOffset + first / group * Int64(format.bytesPerGroup)
+    try source.read(at: offset, count: byteCount, into: &bytes)
+    bytes.withUnsafeBytes { raw in
+      samples.withUnsafeMutableBufferPointer { output in
+        format.decode(raw, count: sampleCount, into: output.baseAddress!)
+      }
+    }
+    if format == .difference8 { integrateDifferences(start: start, count: count, windowEnd: end) }
+    return first
+  }
+
+  /// Format 8: turns the window's differences into values, continuing from the state at `start`.
+  private mutating func integrateDifferences(start: Int64, count: Int, windowEnd: Int64) {
+    precondition(start == nextFrame, "format 8 is read strictly in order")
+    let frames = Int(windowEnd - start)
+    for (index, member) in members.enumerated() {
+      var value = differenceState[index]
+      for frame in 0..<frames {
+        let base = frame * frameSize + member.column
+        for sub in 0..<member.samplesPerFrame {
+          value &+= samples[base + sub]
+          samples[base + sub] = value
+        }
+        if frame == count - 1 { differenceState[index] = value }
+      }
+    }
+    nextFrame = start + Int64(count)
+  }
+
+  mutating func digital(frames start: Int64, count: Int, frameCount: Int64, into channels: inout [[Int32]])
+    throws(InputError)
+  {
+    let first = try decodeWindow(start: start, count: count, frameCount: frameCount)
+    let invalid = format.invalidSample ?? 0
+    for member in members {
+      let perFrame = member.samplesPerFrame
+      channels[member.signal] = [Int32](unsafeUninitializedCapacity: count * perFrame) {
+        output, initialized in
+        for frame in 0..<count {
+          let stored = start + Int64(frame + member.skew)
+          for sub in 0..<perFrame {
+            output[frame * perFrame + sub] =
+              stored < frameCount
+              ? samples[Int(stored * Int64(frameSize) - first) + member.column + sub] : invalid
+          }
+        }
+        initialized = count * perFrame
+      }
+    }
+  }
+
+  mutating func physical(frames start: Int64, count: Int, frameCount: Int64, into channels: inout [[Float]])
+    throws(InputError)
+  {
+    if format == .packed212 && frameSize == 2 && maxSkew == 0 && members.count == 2 {
+      try physical212Pairs(start: start, count: count, into: &channels)
+      return
+    }
+    let first = try decodeWindow(start: start, count: count, frameCount: frameCount)
+    let invalid = format.invalidSample
+    for member in members {
+      let perFrame = member.samplesPerFrame
+      channels[member.signal] = [Float](unsafeUninitializedCapacity: count) { output, initialized in
+        samples.withUnsafeBufferPointer { samples in
+          for frame in 0..<count {
+            let stored = start + Int64(frame + member.skew)
+            guard stored < frameCount else {
+              output[frame] = .nan
+              continue
+            }
+            let base = Int(stored * Int64(frameSize) - first) + member.column
+            var digital = samples[base]
+            if perFrame > 1 {
+              var sum = Int64(digital)
+              for sub in 1..<perFrame { sum += Int64(samples[base + sub]) }
+              digital = Int32(sum / Int64(perFrame))
+            }
+            output[frame] = digital == invalid ? .nan : (Float(digital) - member.baseline) * member.scale
+          }
+        }
+        initialized = count
+      }
+    }
+  }
+
+  /// The MIT-BIH layout (two 212 signals, one sample per frame each, no skew): bytes straight
+  /// to `Float`, without the digital buffer.
+  private mutating func physical212Pairs(start: Int64, count: Int, into channels: inout [[Float]])
+    throws(InputError)
+  {
+    try source.read(at: byteOffset + 3 * start, count: 3 * count, into: &bytes)
+    var second = [Float]()
+    let (a, b) = (members[0], members[1])
+    let first = [Float](unsafeUninitializedCapacity: count) { firstOutput, firstCount in
+      second = [Float](unsafeUninitializedCapacity: count) { secondOutput, secondCount in
+        bytes.withUnsafeBytes { raw in
+          decode212Pairs(
+            raw.baseAddress!, frames: count, first: firstOutput.baseAddress!,
+            second: secondOutput.baseAddress!,
+            baselines: (a.baseline, b.baseline), scales: (a.scale, b.scale))
+        }
+        secondCount = count
+      }
+      firstCount = count
+    }
+    channels[a.signal] = first
+    channels[b.signal] = second
+  }
+}

@@ -1,0 +1,211 @@
+import Foundation
+import Testing
+import VitalsAnalysis
+import VitalsCore
+
+/// A synthetic ECG with known R-peak times: each beat a sum of Gaussian waves (P, Q, R, S, T as in
+/// McSharry et al. 2003), RR intervals varying at random, optional wide ectopic beats, noise, baseline
+/// wander and an amplitude step. Deterministic (``SplitMix64`` seeds, from the scoring tests).
+struct SyntheticECG {
+  var samples: [Float]
+  /// Sample indices of the R peaks (the dominant deflection of ectopic beats).
+  var rPeaks: [Int64]
+
+  struct Options {
+    var seconds = 40.0
+    var meanRR = 0.8
+    var ectopicEvery = 0
+    var noise: Float = 0
+    var wander: Float = 0
+    /// From the middle of the record on, every wave is scaled by this.
+    var amplitudeStep: Float = 1
+    /// Paced rhythm: every beat wide, preceded 40 ms earlier by a one-sample pacemaker spike this high (mV).
+    var pacingSpike: Float = 0
+    var seed: UInt64 = 1
+  }
+
+  /// (amplitude mV, centre s from R, width s)
+  static let normal: [(Float, Double, Double)] = [
+    (0.15, -0.20, 0.025), (-0.10, -0.025, 0.008), (1.0, 0, 0.010), (-0.25, 0.025, 0.008), (0.30, 0.30, 0.05),
+  ]
+  static let ectopic: [(Float, Double, Double)] = [(1.3, 0, 0.030), (-0.5, 0.07, 0.030), (-0.4, 0.36, 0.06)]
+
+  init(sampleRate rate: Double, _ options: Options = Options()) {
+    var random = SplitMix64(seed: options.seed)
+    let count = Int(options.seconds * rate)
+    samples = [Float](repeating: 0, count: count)
+    rPeaks = []
+    var time = 0.5
+    var beat = 0
+    while time < options.seconds - 0.5 {
+      beat += 1
+      let isEctopic = options.ectopicEvery > 0 && beat % options.ectopicEvery == 0
+      let rPeak = Int64((time * rate).rounded())
+      rPeaks.append(rPeak)
+      let waves = isEctopic || options.pacingSpike > 0 ? Self.ectopic : Self.normal
+      let spike = Int(rPeak) - Int((0.040 * rate).rounded())
+      if options.pacingSpike > 0 && spike >= 0 { samples[spike] += options.pacingSpike }
+      let scale = time >= options.seconds / 2 ? options.amplitudeStep : 1
+      for (amplitude, centre, width) in waves {
+        let first = max(0, Int(((time + centre - 4 * width) * rate).rounded(.down)))
+        let last = min(count - 1, Int(((time + centre + 4 * width) * rate).rounded(.up)))
+        guard first <= last else { continue }
+        for i in first...last {
+          let offset = Double(i - Int(rPeak)) / rate - centre
+          samples[i] += scale * amplitude * Float(exp(-offset * offset / (2 * width * width)))
+        }
+      }
+      let jitter = 0.9 + 0.2 * Double.random(in: 0..<1, using: &random)
+      time += options.meanRR * jitter * (isEctopic ? 1.3 : 1)
+      if options.ectopicEvery > 0 && (beat + 1) % options.ectopicEvery == 0 { time -= 0.3 * options.meanRR }
+    }
+    for i in 0..<count {
+      let t = Double(i) / rate
+      samples[i] +=
+        options.wander * Float(sin(2 * Double.pi * 0.25 * t) + 0.5 * sin(2 * Double.pi * 0.07 * t))
+      samples[i] += options.noise * Float(Double.random(in: 0..<1, using: &random) * 2 - 1)
+    }
+  }
+}
+
+/// Pairs each true R peak with a detection within `tolerance` samples; returns (missed, false, worst error).
+/// Detections before the first true beat are not counted: the detector takes the first peak it sees for
+/// a beat (it has no learning period that would delay beats), which on noise before the first beat is
+/// false.
+func compareBeats(_ truth: [Int64], _ allDetected: [Int64], tolerance: Int64) -> (Int, Int, Int64) {
+  let detected = allDetected.filter { $0 >= (truth.first ?? 0) - tolerance }
+  var missed = 0
+  var matched = 0
+  var worst: Int64 = 0
+  var j = 0
+  for r in truth {
+    while j < detected.count && detected[j] < r - tolerance { j += 1 }
+    if j < detected.count && abs(detected[j] - r) <= tolerance {
+      worst = max(worst, abs(detected[j] - r))
+      matched += 1
+      j += 1
+    } else {
+      missed += 1
+    }
+  }
+  return (missed, detected.count - matched, worst)
+}
+
+@Suite("QRS detector")
+struct QRSDetectorTests {
+  @Test(
+    "finds every beat, on the R peak, at rates from 125 Hz to 1 kHz", arguments: [125.0, 250, 360, 500, 1000])
+  func cleanSignal(rate: Double) throws {
+    let ecg = SyntheticECG(sampleRate: rate)
+    let beats = try QRSDetector.detect(ecg.samples, sampleRate: rate)
+    let (missed, extra, worst) = compareBeats(ecg.rPeaks, beats, tolerance: Int64(0.15 * rate))
+    #expect(missed == 0)
+    #expect(extra == 0)
+    #expect(Double(worst) / rate <= 0.0081, "R peak placed \(Double(worst) / rate) s away")
+  }
+
+  @Test(
+    "holds up under noise, baseline wander, ectopic and paced beats and amplitude steps",
+    arguments: [
+      SyntheticECG.Options(noise: 0.08, wander: 0.8, seed: 2),
+      SyntheticECG.Options(meanRR: 0.6, ectopicEvery: 3, noise: 0.03, seed: 3),
+      SyntheticECG.Options(seconds: 60, amplitudeStep: 0.25, seed: 4),
+      SyntheticECG.Options(seconds: 60, amplitudeStep: 4, seed: 5),
+      SyntheticECG.Options(noise: 0.03, pacingSpike: 3, seed: 6),
+    ])
+  func hardSignals(options: SyntheticECG.Options) throws {
+    for rate in [250.0, 360] {
+      let ecg = SyntheticECG(sampleRate: rate, options)
+      let beats = try QRSDetector.detect(ecg.samples, sampleRate: rate)
+      let (missed, extra, worst) = compareBeats(ecg.rPeaks, beats, tolerance: Int64(0.15 * rate))
+      // An amplitude drop may cost the beats before the signal level has adapted (at most 2).
+      #expect(missed <= (options.amplitudeStep < 1 ? 2 : 0), "missed \(missed) of \(ecg.rPeaks.count)")
+      #expect(extra == 0)
+      #expect(Double(worst) / rate <= 0.03)
+    }
+  }
+
+  @Test("gives the same beats for any chunking", arguments: [1, 7, 100, 4096, 0])
+  func chunkInvariance(chunkSize: Int) throws {
+    for rate in [125.0, 360, 1000] {
+      let ecg = SyntheticECG(sampleRate: rate, .init(seconds: 20, ectopicEvery: 4, noise: 0.05, wander: 0.5))
+      let whole = try QRSDetector.detect(ecg.samples, sampleRate: rate)
+      var detector = try QRSDetector(sampleRate: rate)
+      var random = SplitMix64(seed: 9)
+      var beats: [Int64] = []
+      var start = 0
+      ecg.samples.withUnsafeBufferPointer { buffer in
+        while start < buffer.count {
+          let size = chunkSize > 0 ? chunkSize : 1 + Int(random.next() % 3000)
+          let end = min(start + size, buffer.count)
+          detector.process(UnsafeBufferPointer(rebasing: buffer[start..<end]), appendingTo: &beats)
+          start = end
+        }
+      }
+      #expect(whole.count >= ecg.rPeaks.count - 1)
+      #expect(beats == whole, "at \(rate) Hz")
+    }
+  }
+
+  @Test("reports each beat within the latency bound", arguments: [125.0, 1000])
+  func latency(rate: Double) throws {
+    let ecg = SyntheticECG(sampleRate: rate, .init(seconds: 20, ectopicEvery: 5, noise: 0.05))
+    var detector = try QRSDetector(sampleRate: rate)
+    var worst: Int64 = 0
+    var found = 0
+    for (index, sample) in ecg.samples.enumerated() {
+      for beat in detector.process([sample]) {
+        worst = max(worst, Int64(index) - beat)
+        found += 1
+      }
+    }
+    #expect(found >= ecg.rPeaks.count - 1)
+    #expect(Double(worst) / rate <= detector.configuration.maximumLatency)
+    #expect(Double(worst) / rate < 0.5)
+  }
+
+  @Test("chunks carry record indices and times")
+  func signalChunks() throws {
+    let rate = 250.0
+    let ecg = SyntheticECG(sampleRate: rate, .init(seconds: 10))
+    let start = Timestamp(secondsSinceEpoch: 1_700_000_000)
+    let offset: Int64 = 1000
+    var detector = try QRSDetector(sampleRate: rate)
+    var beats: [DetectedBeat] = []
+    for first in stride(from: 0, to: ecg.samples.count, by: 333) {
+      let samples = Array(ecg.samples[first..<min(first + 333, ecg.samples.count)])
+      let chunk = SignalChunk(
+        channels: [[Float](repeating: 0, count: samples.count), samples], sampleRate: rate,
+        startTime: start.advanced(bySamples: Int64(first), rate: rate),
+        firstSampleIndex: offset + Int64(first))
+      beats += detector.process(chunk, lead: 1)
+    }
+    let expected = try QRSDetector.detect(ecg.samples, sampleRate: rate)
+    #expect(beats.map(\.sampleIndex) == expected.map { $0 + offset })
+    #expect(beats.map(\.time) == expected.map { start.advanced(bySamples: $0, rate: rate) })
+  }
+
+  @Test("a gap of NaN samples reads as a flat line and detection resumes after it")
+  func notANumber() throws {
+    let rate = 360.0
+    var ecg = SyntheticECG(sampleRate: rate, .init(seconds: 30))
+    let gap = Int(10 * rate)..<Int(13 * rate)
+    for i in gap { ecg.samples[i] = .nan }
+    let beats = try QRSDetector.detect(ecg.samples, sampleRate: rate)
+    let after = ecg.rPeaks.filter { $0 > Int64(gap.upperBound) + Int64(rate) }
+    let (missed, _, _) = compareBeats(
+      after, beats.filter { $0 > Int64(gap.upperBound) + Int64(rate) }, tolerance: 54)
+    #expect(missed == 0)
+    #expect(!beats.contains { gap.contains(Int($0)) })
+  }
+
+  @Test("rejects unsupported rates and options")
+  func errors() {
+    #expect(throws: QRSDetectorError.unsupportedSampleRate(50)) { try QRSDetector(sampleRate: 50) }
+    var options = QRSDetector.Configuration()
+    options.refractoryPeriod = 0.05
+    #expect(throws: QRSDetectorError.invalidConfiguration("refractoryPeriod", 0.05)) {
+      try QRSDetector(sampleRate: 360, configuration: options)
+    }
+  }
+}

@@ -1,0 +1,95 @@
+import Testing
+import VitalsCore
+import VitalsIO
+
+@Suite("WFDB header")
+struct WFDBHeaderTests {
+  @Test("the full record- and signal-line grammar, CRLF and comments")
+  func grammar() throws {
+    let text =
+      "# leading comment\r\nrec 3 360/720(17.5) 1000 12:30:05.25 31/12/1999\r\n"
+      + "rec.dat 212x4:2+16 400(-12)/mV 12 5 7 -123 512 lead II, distal\r\n\r\n"
+      + "rec.dat 212 0(3)/mmHg\r\n"
+      + "other.dat 61\r\n# 69 M\r\n"
+    let header = try WFDBHeader.parse(Array(text.utf8), path: "rec.hea")
+    #expect(header.recordName == "rec")
+    #expect(header.frameRate == 360)
+    #expect(header.counterFrequency == 720)
+    #expect(header.baseCounter == 17.5)
+    #expect(header.frameCount == 1000)
+    #expect(header.baseTimeOfDay == 45_005.25)
+    #expect(header.baseDate?.year == 1999 && header.baseDate?.month == 12 && header.baseDate?.day == 31)
+    #expect(header.startTime == Timestamp(secondsSinceEpoch: 946_643_405.25))
+    #expect(header.comments == [" leading comment", " 69 M"])
+    let first = header.signals[0]
+    #expect(
+      first.format == .packed212 && first.samplesPerFrame == 4 && first.skew == 2 && first.byteOffset == 16)
+    #expect(first.gain == 400 && first.baseline == -12 && first.units == "mV")
+    #expect(first.adcResolution == 12 && first.adcZero == 5 && first.initialValue == 7)
+    #expect(first.checksum == -123 && first.blockSize == 512 && first.description == "lead II, distal")
+    let second = header.signals[1]
+    #expect(second.gain == 200 && second.baseline == 3 && second.units == "mmHg")  // gain 0 means 200
+    #expect(second.description == "record rec, signal 1")
+    let third = header.signals[2]
+    #expect(
+      third.format == .int16BigEndian && third.gain == 200 && third.baseline == 0 && third.units == "mV")
+    #expect(third.checksum == nil && third.initialValue == 0)
+  }
+
+  @Test("defaults: no frequency means 250 Hz, no length means unknown, no date means the epoch")
+  func defaults() throws {
+    let header = try WFDBHeader.parse(Array("r 0\n".utf8), path: "r.hea")
+    #expect(header.frameRate == 250 && header.counterFrequency == 250 && header.frameCount == nil)
+    #expect(header.signals.isEmpty && header.startTime == .epoch)
+  }
+
+  static let malformed: [(text: String, line: Int?, message: String)] = [
+    ("", nil, "empty header"),
+    ("# only a comment\n", nil, "no record line"),
+    ("r x 360\n", 1, "number of signals"),
+    ("r 1 fast\n", 1, "sampling frequency"),
+    ("r 1 360/0\n", 1, "counter frequency"),
+    ("r 1 360(x)\n", 1, "base counter"),
+    ("r 1 360 -5\n", 1, "number of samples"),
+    ("r 1 360 10 25:99\n", 1, "base time"),
+    ("r 1 360 10 10:00:00 32/01/2000\n", 1, "base date"),
+    ("r/3 2 360\n", 1, "multi-segment"),
+    ("r 2 360\nr.dat 16\n", 2, "declares 2 signals but 1"),
+    ("r 1 360\nr.dat\n", 2, "storage format"),
+    ("r 1 360\nr.dat abc\n", 2, "numeric storage format"),
+    ("r 1 360\nr.dat 516\n", 2, "FLAC"),
+    ("r 1 360\nr.dat 999\n", 2, "unknown storage format 999"),
+    ("r 1 360\nr.dat 16x0\n", 2, "samples per frame"),
+    ("r 1 360\nr.dat 16:-1\n", 2, "skew"),
+    ("r 1 360\nr.dat 16+x\n", 2, "byte offset"),
+    ("r 1 360\n\nr.dat 16 nan\n", 3, "gain"),
+    ("r 1 360\nr.dat 16 200(1.5)\n", 2, "baseline"),
+    ("r 1 360\nr.dat 16 200 12 zero\n", 2, "ADC zero"),
+    ("r 1 360\nr.dat 16 200 12 0 0 sum\n", 2, "checksum"),
+  ]
+
+  @Test("malformed fields throw InputError with the line and what was expected", arguments: malformed)
+  func malformedFields(_ example: (text: String, line: Int?, message: String)) throws {
+    let error = try #require(throws: InputError.self) {
+      _ = try WFDBHeader.parse(Array(example.text.utf8), path: "r.hea")
+    }
+    #expect(error.path == "r.hea")
+    #expect(error.location == (example.line.map { .line($0) } ?? .file))
+    #expect(error.message.contains(example.message), "\(error)")
+  }
+
+  @Test("byte counts of partial packing groups")
+  func byteCounts() {
+    #expect(WFDBStorageFormat.packed212.byteCount(forSamples: 3) == 5)
+    #expect(WFDBStorageFormat.packed310.byteCount(forSamples: 4) == 6)
+    #expect(WFDBStorageFormat.packed311.byteCount(forSamples: 5) == 7)
+    for format in WFDBStorageFormat.allCases {
+      for samples in Int64(0)..<10 {
+        // 310 keeps its second sample in the group's second word: 2 samples take all 4 bytes.
+        let bytes = format.byteCount(forSamples: samples)
+        #expect(format.sampleCount(forBytes: bytes) >= samples, "\(format)")
+        #expect(format.byteCount(forSamples: format.sampleCount(forBytes: bytes)) == bytes, "\(format)")
+      }
+    }
+  }
+}

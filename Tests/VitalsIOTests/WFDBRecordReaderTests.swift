@@ -1,0 +1,204 @@
+import Foundation
+import Testing
+import VitalsCore
+import VitalsTestSupport
+
+@testable import VitalsIO
+
+/// Compares a record read by ``WFDBRecordReader`` with wfdb-python's digest of it.
+private func expectMatches(path: String, digest: WFDBRecordDigest) throws {
+  let header = try WFDBHeader.parse(try Data(contentsOf: URL(fileURLWithPath: path + ".hea")), path: path)
+  #expect(header.frameRate == digest.header.fs)
+  #expect(header.frameCount == digest.header.sig_len)
+  #expect(header.comments.map { $0.trimmingCharacters(in: .whitespaces) } == digest.header.comments)
+  #expect(header.signals.count == digest.header.signals.count)
+  for (ours, theirs) in zip(header.signals, digest.header.signals) {
+    #expect(ours.fileName == theirs.file_name)
+    #expect(ours.format.rawValue == theirs.fmt)
+    #expect(ours.samplesPerFrame == theirs.samps_per_frame)
+    #expect(ours.skew == theirs.skew)
+    #expect(ours.byteOffset == theirs.byte_offset)
+    #expect(ours.gain == theirs.adc_gain)
+    #expect(ours.baseline == theirs.baseline)
+    #expect(ours.units == theirs.units)
+    #expect(ours.adcResolution == theirs.adc_res)
+    #expect(ours.adcZero == theirs.adc_zero)
+    #expect(ours.initialValue == theirs.init_value)
+    #expect(ours.checksum == theirs.checksum)
+    #expect(ours.blockSize == theirs.block_size)
+    if let name = theirs.sig_name { #expect(ours.description == name) }
+  }
+  guard let record = digest.record else {
+    #expect(throws: InputError.self, "wfdb-python cannot read it either: \(digest.unreadable ?? "")") {
+      _ = try WFDBRecordReader(path: path)
+    }
+    return
+  }
+  // Digital samples at full rate, in chunks of an odd size.
+  let digitalReader = try WFDBRecordReader(path: path)
+  #expect(digitalReader.frameCount == record.frames)
+  var digital = [[Int32]](repeating: [], count: header.signals.count)
+  while let chunk = try digitalReader.nextDigitalChunk(maxFrames: 4099) {
+    for (signal, samples) in chunk.enumerated() { digital[signal] += samples }
+  }
+  for (samples, reference) in zip(digital, record.signals) {
+    #expect(samples.count == reference.length)
+    #expect(samples.reduce(Int64(0)) { $0 + Int64($1) } == reference.sum)
+    #expect(samples.prefix(8).map(Int64.init) == reference.first)
+    let weighted = samples.enumerated().reduce(UInt64(0)) {
+      $0 &+ UInt64($1.offset + 1) &* UInt64(bitPattern: Int64($1.element))
+    }
+    #expect(weighted == reference.weighted_sum)
+    // SHA-256 in a debug build is slow: checked on records up to 100 000 samples per signal.
+    if samples.count <= 100_000 { #expect(SHA256.hex(int32LittleEndian: samples) == reference.sha256) }
+  }
+  // Physical values at the frame rate.
+  let reader = try WFDBRecordReader(path: path)
+  var physical = [[Float]](repeating: [], count: header.signals.count)
+  while let chunk = try reader.nextChunk(maxSamples: 5003) {
+    for (signal, samples) in chunk.channels.enumerated() { physical[signal] += samples }
+  }
+  for (samples, reference) in zip(physical, record.signals) {
+    #expect(Int64(samples.count) == record.frames)
+    #expect(samples.count(where: \.isNaN) == reference.physical_nan_count)
+    for (index, value) in zip(reference.physical_indices, reference.physical_values) {
+      if let value {
+        #expect(abs(Double(samples[index]) - value) <= 2e-6 * max(1, abs(value)), "sample \(index)")
+      } else {
+        #expect(samples[index].isNaN, "sample \(index)")
+      }
+    }
+    let sum = samples.reduce(0.0) { $1.isNaN ? $0 : $0 + Double($1) }
+    let scale = samples.reduce(0.0) { $1.isNaN ? $0 : $0 + abs(Double($1)) }
+    #expect(abs(sum - reference.physical_sum) <= 1e-6 * max(1, scale))
+  }
+}
+
+@Suite("WFDB record reader")
+struct WFDBRecordReaderTests {
+  static let fixtureRecords = WFDBDigests.fixtures.keys.sorted()
+
+  @Test("fixture records read as wfdb.rdrecord reads them", arguments: fixtureRecords)
+  func fixture(name: String) throws {
+    try expectMatches(
+      path: TestData.fixture("wfdb/records/\(name)").path, digest: WFDBDigests.fixtures[name]!)
+  }
+
+  @Test(
+    "shared records read as wfdb.rdrecord reads them",
+    .enabled(if: TestData.hasSharedData, "needs ../shared/data"), arguments: WFDBDigests.shared.keys.sorted())
+  func shared(name: String) throws {
+    try expectMatches(path: TestData.sharedData(name).path, digest: WFDBDigests.shared[name]!)
+  }
+
+  @Test("every fixture format is covered")
+  func formatsCovered() throws {
+    let formats = Set(WFDBDigests.fixtures.values.flatMap { $0.header.signals.map(\.fmt) })
+    #expect(formats.isSuperset(of: WFDBStorageFormat.allCases.map(\.rawValue)))
+  }
+
+  @Test("chunk size does not change the samples", arguments: ["fmt212", "fmt8", "fmt310", "layout", "mixed"])
+  func chunkInvariance(name: String) throws {
+    let path = TestData.fixture("wfdb/records/\(name)").path
+    let whole = try #require(try WFDBRecordReader(path: path).readAll())
+    for size in [1, 2, 7, 64] {
+      let reader = try WFDBRecordReader(path: path)
+      var channels = [[Float]](repeating: [], count: whole.channels.count)
+      var expectedStart: Int64 = 0
+      while let chunk = try reader.nextChunk(maxSamples: size) {
+        #expect(chunk.firstSampleIndex == expectedStart)
+        #expect(
+          chunk.startTime == reader.startTime.advanced(bySamples: expectedStart, rate: reader.chunkSampleRate)
+        )
+        expectedStart += Int64(chunk.sampleCount)
+        for (signal, samples) in chunk.channels.enumerated() { channels[signal] += samples }
+      }
+      for (ours, reference) in zip(channels, whole.channels) {
+        #expect(ours.map(\.bitPattern) == reference.map(\.bitPattern), "chunks of \(size)")
+      }
+    }
+  }
+
+  @Test("layout: samples per frame averaged, skew, byte offset, invalid marker, start time")
+  func layout() throws {
+    let reader = try WFDBRecordReader(path: TestData.fixture("wfdb/records/layout.hea").path)
+    #expect(reader.formatName == "WFDB 16")
+    #expect(reader.signals.map(\.name) == ["sig zero", "record layout, signal 1"])
+    #expect(reader.signals.map(\.unit) == ["uV", "mV"])
+    // 2021-03-02 10:20:30.5 UTC.
+    #expect(reader.startTime == Timestamp(secondsSinceEpoch: 1_614_680_430.5))
+    let chunk = try #require(try reader.readAll())
+    // Signal 0: frames hold (10 t, 10 t + 5), baseline 3, gain 400: truncated mean (10 t + 2 − 3) / 400.
+    #expect(chunk.channels[0][4] == (42 - 3) * Float(1.0 / 400))
+    // Signal 1 is skewed by 3 frames: frame t holds stored frame t + 3; gain 0 → 200, baseline = adczero 5.
+    #expect(chunk.channels[1][0] == Float(1000 - 3 * 7 - 5) / 200)
+    #expect(chunk.channels[1][4].isNaN)  // stored frame 7 is −32768
+    #expect(chunk.channels[1][37...].allSatisfy { $0.isNaN })  // beyond the end after the skew
+    #expect(!chunk.channels[1][36].isNaN)
+  }
+
+  @Test("checksums verify, and a wrong one is reported")
+  func checksums() throws {
+    let reader = try WFDBRecordReader(path: TestData.fixture("wfdb/records/fmt212").path)
+    #expect(try reader.mismatchedChecksums() == [])
+    var header = reader.header
+    header.signals[1].checksum = (header.signals[1].checksum ?? 0) + 1
+    let bytes = try [UInt8](Data(contentsOf: TestData.fixture("wfdb/records/fmt212.dat")))
+    let altered = try WFDBRecordReader(header: header, files: ["fmt212.dat": bytes])
+    #expect(try altered.mismatchedChecksums() == [1])
+  }
+
+  @Test("MIT-BIH fast path equals the general decoder")
+  func fastPath() throws {
+    // 2 signals of format 212 take the direct path; the same bytes read as one signal at two
+    // samples per frame go through the digital buffer.
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    let bytes = (0..<3 * 1001).map { _ in
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return UInt8(truncatingIfNeeded: state >> 56)
+    }
+    let pair = try WFDBHeader.parse(
+      Array("r 2 360 1001\nr.dat 212 200(1024) 11 1024 0 0 0 a\nr.dat 212 7.5(-3) 11 0 0 0 0 b\n".utf8),
+      path: "r")
+    let fast = try #require(try WFDBRecordReader(header: pair, files: ["r.dat": bytes]).readAll())
+    let digital = try #require(
+      try WFDBRecordReader(header: pair, files: ["r.dat": bytes]).nextDigitalChunk(maxFrames: 2000))
+    for (signal, spec) in pair.signals.enumerated() {
+      let expected = digital[signal].map { $0 == -2048 ? Float.nan : Float(spec.physical($0)) }
+      for (ours, reference) in zip(fast.channels[signal], expected) {
+        #expect(ours.isNaN ? reference.isNaN : abs(ours - reference) <= 1e-6 * max(1, abs(reference)))
+      }
+    }
+  }
+
+  static let broken:
+    [(name: String, header: String, data: [UInt8], location: InputError.Location, message: String)] = [
+      (
+        "truncated data", "r 1 100 10\nr.dat 16 200 16 0 0 0 0 x\n", [UInt8](repeating: 0, count: 19),
+        .byteOffset(19), "truncated"
+      ),
+      ("empty data", "r 1 100 10\nr.dat 16 200 16 0 0 0 0 x\n", [], .byteOffset(0), "empty signal file"),
+      (
+        "offset past the end", "r 1 100 2\nr.dat 16+8 200\n", [0, 0, 0, 0], .byteOffset(4), "needing 12 bytes"
+      ),
+    ]
+
+  @Test("data problems throw InputError naming the place", arguments: broken)
+  func dataErrors(
+    _ example: (name: String, header: String, data: [UInt8], location: InputError.Location, message: String)
+  ) throws {
+    let header = try WFDBHeader.parse(Array(example.header.utf8), path: "r.hea")
+    let error = try #require(throws: InputError.self, "\(example.name)") {
+      _ = try WFDBRecordReader(header: header, files: ["r.dat": example.data])
+    }
+    #expect(error.path == "r.dat")
+    #expect(error.location == example.location)
+    #expect(error.message.contains(example.message), "\(error)")
+  }
+
+  @Test("missing files throw InputError")
+  func missingFiles() throws {
+    let error = try #require(throws: InputError.self) { _ = try WFDBRecordReader(path: "/nonexistent/100") }
+    #expect(error.path == "/nonexistent/100.hea")
+  }
+}

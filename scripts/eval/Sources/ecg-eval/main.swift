@@ -1,0 +1,250 @@
+// Runs the QRS detector over the MIT-BIH records and the noise-stress excerpts in the shared data
+// folder and prints bxb-style scores (SCORING.md) with the project's beat comparison.
+//
+// Usage: ecg-eval [--data DIR] [--chunk N] [--records 100,101]
+//   --data     the shared data folder (default: ../shared/data beside the repository, or
+//              $VITALS_SHARED_DATA)
+//   --chunk    feed the detector in chunks of N samples (default: the whole record at once)
+//   --records  only these MIT-BIH records
+//   --set NAME=VALUE  a detector option (passbandLow, passbandHigh, integrationWindow,
+//              refractoryPeriod, tWaveWindow, tWaveSlopeRatio, thresholdPosition,
+//              searchBackThresholdRatio, searchBackInterval, maximumLatency); repeatable
+//   --rate R   resample every record from 360 Hz to R Hz (zero-phase polyphase, SciPy resample_poly)
+//              and move the reference beats alike, to test the detector at other rates
+//   --misses   also list each record's missed reference beats (time and code) and false detections
+import Foundation
+import Vitals
+
+struct Options {
+  var data: String
+  var chunk: Int?
+  var records: Set<String>?
+  var listMisses = false
+  var rate: Int?
+  var configuration = QRSDetector.Configuration()
+
+  init(arguments: [String]) {
+    let root = URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    data =
+      ProcessInfo.processInfo.environment["VITALS_SHARED_DATA"]
+      ?? root.deletingLastPathComponent().appendingPathComponent("shared/data").path
+    var iterator = arguments.dropFirst().makeIterator()
+    while let argument = iterator.next() {
+      if argument == "--misses" {
+        listMisses = true
+        continue
+      }
+      guard let value = iterator.next() else { fatalError("\(argument) needs a value") }
+      switch argument {
+      case "--data": data = value
+      case "--chunk": chunk = Int(value)
+      case "--rate": rate = Int(value)
+      case "--records": records = Set(value.split(separator: ",").map(String.init))
+      case "--set": set(value)
+      default: fatalError("unknown option \(argument)")
+      }
+    }
+  }
+}
+
+extension Options {
+  mutating func set(_ assignment: String) {
+    let parts = assignment.split(separator: "=")
+    guard parts.count == 2, let value = Double(parts[1]) else { fatalError("--set needs NAME=NUMBER") }
+    switch parts[0] {
+    case "passbandLow": configuration.passband = value...configuration.passband.upperBound
+    case "passbandHigh": configuration.passband = configuration.passband.lowerBound...value
+    case "integrationWindow": configuration.integrationWindow = value
+    case "refractoryPeriod": configuration.refractoryPeriod = value
+    case "tWaveWindow": configuration.tWaveWindow = value
+    case "tWaveSlopeRatio": configuration.tWaveSlopeRatio = value
+    case "thresholdPosition": configuration.thresholdPosition = value
+    case "searchBackThresholdRatio": configuration.searchBackThresholdRatio = value
+    case "searchBackInterval": configuration.searchBackInterval = value
+    case "maximumLatency": configuration.maximumLatency = value
+    default: fatalError("unknown detector option \(parts[0])")
+    }
+  }
+}
+
+let options = Options(arguments: CommandLine.arguments)
+let pacedRecords: Set<String> = ["102", "104", "107", "217"]
+
+/// The signal at the evaluation rate, the reference beats moved to it, and the rate.
+func atEvaluationRate(_ samples: [Float], _ reference: [Int64], sampleRate: Double) -> (
+  [Float], [Int64], Double
+) {
+  guard let rate = options.rate, Double(rate) != sampleRate else { return (samples, reference, sampleRate) }
+  let original = Int(sampleRate)
+  let resampled = PolyphaseResampler.resample(samples, up: rate, down: original)
+  let moved = reference.map { Int64((Double($0) * Double(rate) / sampleRate).rounded()) }
+  return (resampled, moved, Double(rate))
+}
+
+func detect(_ samples: [Float], sampleRate: Double) throws -> [Int64] {
+  var detector = try QRSDetector(sampleRate: sampleRate, configuration: options.configuration)
+  guard let chunk = options.chunk else { return detector.process(samples) }
+  var beats: [Int64] = []
+  samples.withUnsafeBufferPointer { buffer in
+    var start = 0
+    while start < buffer.count {
+      let end = min(start + chunk, buffer.count)
+      detector.process(UnsafeBufferPointer(rebasing: buffer[start..<end]), appendingTo: &beats)
+      start = end
+    }
+  }
+  return beats
+}
+
+func line(_ name: String, _ s: BeatScore) -> String {
+  String(
+    format: "%-8@ %7d %5d %5d %8.3f %8.3f %8.3f", name, s.truePositives, s.falseNegatives, s.falsePositives,
+    100 * s.sensitivity, 100 * s.positivePredictivity, 100 * s.f1)
+}
+
+let header = String(format: "%-8@ %7@ %5@ %5@ %8@ %8@ %8@", "record", "TP", "FN", "FP", "Se%", "+P%", "F1%")
+let mitdb = options.data + "/mitdb"
+let recordList = try String(contentsOfFile: mitdb + "/RECORDS", encoding: .utf8)
+  .split(whereSeparator: \.isNewline).map(String.init)
+  .filter { options.records?.contains($0) ?? true }
+var scores: [RecordBeatScore] = []
+var flutterExcluded: [RecordBeatScore] = []
+/// SDNN and RMSSD (ms) from detected and from reference beats, records with at least 95 % normal beats.
+var hrvRows: [(record: String, detected: HRVTimeDomain, reference: HRVTimeDomain)] = []
+/// Detection minus reference, seconds, of every matched pair (placement consistency).
+var offsets: [Double] = []
+var detectSeconds = 0.0
+var detectSamples = 0
+print(
+  "MIT-BIH, lead MLII (V5 in 102 and 104), 150 ms window"
+    + (options.rate.map { ", resampled to \($0) Hz" } ?? ""))
+print(header + "   | from 5 min: Se%    +P%")
+for record in recordList {
+  let reader = try WFDBRecordReader(path: mitdb + "/" + record)
+  guard let chunk = try reader.readAll() else { continue }
+  let lead = reader.signals.firstIndex { $0.name == "MLII" } ?? 0
+  let allAnnotations = try WFDBAnnotationFile.read(path: mitdb + "/" + record + ".atr")
+  let annotations = allAnnotations.filter(\.isBeat)
+  // Ventricular flutter/fibrillation episodes, '[' to ']': EC57 leaves them out of QRS statistics.
+  let (signal, reference, rate) = atEvaluationRate(
+    chunk.channels[lead], annotations.map(\.sample), sampleRate: chunk.sampleRate)
+  let scale = rate / chunk.sampleRate
+  var flutter: [ClosedRange<Int64>] = []
+  var onset: Int64?
+  for annotation in allAnnotations {
+    let sample = Int64((Double(annotation.sample) * scale).rounded())
+    if annotation.symbol == "[" { onset = sample }
+    if annotation.symbol == "]", let start = onset {
+      flutter.append(start...sample)
+      onset = nil
+    }
+  }
+  let clock = ContinuousClock.now
+  let beats = try detect(signal, sampleRate: rate)
+  let elapsed = ContinuousClock.now - clock
+  detectSeconds += Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+  detectSamples += signal.count
+  let score = BeatComparison.scoreRecord(record, reference: reference, test: beats, sampleRate: rate)
+  scores.append(score)
+  let pairs = BeatMatching(
+    reference: reference, test: beats,
+    window: BeatComparison.windowSamples(BeatComparison.standardMatchWindow, sampleRate: rate)
+  ).pairs
+  offsets += pairs.map { Double(beats[$0.test] - reference[$0.reference]) / rate }
+  if !pacedRecords.contains(record),
+    Double(annotations.count { $0.symbol == "N" }) >= 0.95 * Double(annotations.count)
+  {
+    hrvRows.append(
+      (
+        record, HRVAnalysis(beats: beats, sampleRate: rate).time,
+        HRVAnalysis(beats: reference, sampleRate: rate).time
+      ))
+  }
+  let outside = { (sample: Int64) in !flutter.contains { $0.contains(sample) } }
+  flutterExcluded.append(
+    BeatComparison.scoreRecord(
+      record, reference: reference.filter(outside), test: beats.filter(outside), sampleRate: rate)
+  )
+  if options.listMisses {
+    let window = BeatComparison.windowSamples(BeatComparison.standardMatchWindow, sampleRate: rate)
+    let matching = BeatMatching(reference: reference, test: beats, window: window)
+    let seconds = { (sample: Int64) in String(format: "%.2f", Double(sample) / rate) }
+    print(
+      "  missed: "
+        + matching.unmatchedReference.map { "\(seconds(reference[$0]))\(annotations[$0].symbol)" }.joined(
+          separator: " "))
+    print("  false: " + matching.unmatchedTest.map { seconds(beats[$0]) }.joined(separator: " "))
+  }
+  print(
+    line(record, score.wholeRecord)
+      + String(
+        format: "   | %8.3f %8.3f", 100 * score.afterLearningPeriod.sensitivity,
+        100 * score.afterLearningPeriod.positivePredictivity))
+}
+for (name, paced) in [("gross", false), ("paced", true)] {
+  let group = scores.filter { pacedRecords.contains($0.record) == paced }
+  guard !group.isEmpty else { continue }
+  let whole = BeatScore.gross(group.map(\.wholeRecord))
+  let after = BeatScore.gross(group.map(\.afterLearningPeriod))
+  print(
+    line(name, whole)
+      + String(format: "   | %8.3f %8.3f", 100 * after.sensitivity, 100 * after.positivePredictivity)
+      + "  (\(group.count) records)")
+}
+let excluded = BeatScore.gross(
+  flutterExcluded.filter { !pacedRecords.contains($0.record) }.map(\.wholeRecord))
+print(line("gross-VF", excluded) + "   | non-paced, flutter/fibrillation episodes left out as in EC57")
+let sortedOffsets = offsets.sorted()
+let meanOffset = offsets.reduce(0, +) / Double(max(offsets.count, 1))
+let spread =
+  (offsets.reduce(0) { $0 + ($1 - meanOffset) * ($1 - meanOffset) } / Double(max(offsets.count, 1)))
+  .squareRoot()
+if !sortedOffsets.isEmpty {
+  print(
+    String(
+      format: "R-peak placement, detection − reference over %d matched beats: mean %.1f ms, SD %.1f ms, "
+        + "median %.1f ms, 5-95%% %.1f to %.1f ms", offsets.count, 1000 * meanOffset, 1000 * spread,
+      1000 * sortedOffsets[sortedOffsets.count / 2], 1000 * sortedOffsets[sortedOffsets.count / 20],
+      1000 * sortedOffsets[sortedOffsets.count * 19 / 20]))
+}
+if !hrvRows.isEmpty {
+  print(
+    "\nHRV from detected vs reference beats (Lipponen-Tarvainen artefacts removed from both), "
+      + "non-paced records with >= 95 % normal beats")
+  print("record   SDNN ms (det/ref)   dSDNN%   RMSSD ms (det/ref)   dRMSSD%")
+  for row in hrvRows {
+    print(
+      String(
+        format: "%-8@ %8.2f %8.2f %8.2f   %8.2f %8.2f %8.2f", row.record, row.detected.sdnn,
+        row.reference.sdnn,
+        100 * (row.detected.sdnn / row.reference.sdnn - 1), row.detected.rmssd, row.reference.rmssd,
+        100 * (row.detected.rmssd / row.reference.rmssd - 1)))
+  }
+}
+print(
+  String(
+    format: "detector alone: %.1f M samples/s over %d samples", Double(detectSamples) / detectSeconds / 1e6,
+    detectSamples))
+
+print("\nnstdb 118 excerpts, 150 ms window")
+print(header)
+let nstdb = options.data + "/nstdb-118"
+for snr in ["24", "12", "06", "00"] {
+  let path = nstdb + "/118e\(snr)"
+  guard let text = try? String(contentsOfFile: path + ".csv", encoding: .utf8) else { continue }
+  let (samples, reference, rate) = atEvaluationRate(
+    text.split(whereSeparator: \.isNewline).compactMap { Float($0) },
+    try String(contentsOfFile: path + "_ann.csv", encoding: .utf8)
+      .split(whereSeparator: \.isNewline).compactMap { Int64($0) }, sampleRate: 360)
+  let beats = try detect(samples, sampleRate: rate)
+  if options.listMisses {
+    let window = BeatComparison.windowSamples(BeatComparison.standardMatchWindow, sampleRate: rate)
+    let matching = BeatMatching(reference: reference, test: beats, window: window)
+    let seconds = { (sample: Int64) in String(format: "%.2f", Double(sample) / rate) }
+    print("  missed: " + matching.unmatchedReference.map { seconds(reference[$0]) }.joined(separator: " "))
+    print("  false: " + matching.unmatchedTest.map { seconds(beats[$0]) }.joined(separator: " "))
+  }
+  print(line("\(snr) dB", BeatComparison.score(reference: reference, test: beats, sampleRate: rate)))
+}
