@@ -97,7 +97,7 @@ public final class WFDBRecordWriter {
       var days = nanos / dayNanos
       if nanos % dayNanos < 0 { days -= 1 }
       let milliseconds = Int(((Double(nanos - days * dayNanos) * 1e-6)).rounded())
-      let (year, month, day) = civil(fromDays: Int(days))
+      let (year, month, day) = civil(fromDays: Int64(days))
       let whole = milliseconds / 1000
       text += " " + pad(whole / 3600) + ":" + pad(whole / 60 % 60) + ":" + pad(whole % 60)
       if milliseconds % 1000 != 0 { text += "." + String(String(1000 + milliseconds % 1000).dropFirst()) }
@@ -139,16 +139,3 @@ private func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: I
   }
 }
 
-/// The proleptic Gregorian date `days` after 1970-01-01 (Hinnant 2013, the inverse of
-/// `daysFromCivil`).
-func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
-  let z = days + 719_468
-  let era = (z >= 0 ? z : z - 146_096) / 146_097
-  let dayOfEra = z - era * 146_097
-  let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-  let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-  let mp = (5 * dayOfYear + 2) / 153
-  let day = dayOfYear - (153 * mp + 2) / 5 + 1
-  let month = mp < 10 ? mp + 3 : mp - 9
-  return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-}
