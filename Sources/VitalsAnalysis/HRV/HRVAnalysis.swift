@@ -1,9 +1,9 @@
-/// Heart-rate variability of a beat series in one call: artefact detection, NN intervals, time-domain
-/// and nonlinear indices (what `vitals hrv` reports; frequency-domain indices come separately).
+/// Heart-rate variability of a beat series in one call: artefact detection, NN intervals, time-domain,
+/// frequency-domain and nonlinear indices (what `vitals hrv` reports).
 ///
 /// Pipeline: Lipponen & Tarvainen (2019) artefact classes (``RRArtefacts``) → ``NNSeries`` without
-/// the intervals around flagged beats (and, with labels, only N→N intervals) → ``HRVTimeDomain`` and
-/// ``HRVNonlinear``. Floating-point fields are NaN where undefined; encode with a
+/// the intervals around flagged beats (and, with labels, only N→N intervals) → ``HRVTimeDomain``,
+/// ``HRVFrequencyDomain`` and ``HRVNonlinear``. Floating-point fields are NaN where undefined; encode with a
 /// `nonConformingFloatEncodingStrategy` that writes them (e.g. `.convertToString`).
 public struct HRVAnalysis: Sendable, Equatable, Codable {
   /// Beats given.
@@ -13,6 +13,7 @@ public struct HRVAnalysis: Sendable, Equatable, Codable {
   /// The NN intervals the indices were computed from.
   public var intervals: NNSeries
   public var time: HRVTimeDomain
+  public var frequency: HRVFrequencyDomain
   public var nonlinear: HRVNonlinear
 
   /// Analyses `beats` (sample positions, strictly increasing) at `sampleRate` samples per second.
@@ -21,7 +22,11 @@ public struct HRVAnalysis: Sendable, Equatable, Codable {
   ///   - labels: MIT beat mnemonics, one per beat, when known: only intervals between two beats
   ///     labelled `N` count (PhysioNet HRV Toolkit rule).
   ///   - detectArtefacts: whether to drop the intervals around Lipponen–Tarvainen artefact beats.
-  public init(beats: [Int64], sampleRate: Double, labels: [String]? = nil, detectArtefacts: Bool = true) {
+  ///   - frequencyOptions: the spectral estimate of the frequency-domain indices.
+  public init(
+    beats: [Int64], sampleRate: Double, labels: [String]? = nil, detectArtefacts: Bool = true,
+    frequencyOptions: HRVFrequencyOptions = HRVFrequencyOptions()
+  ) {
     beatCount = beats.count
     artefacts = detectArtefacts ? RRArtefacts.detect(beats: beats, sampleRate: sampleRate) : RRArtefacts()
     if let labels {
@@ -31,6 +36,7 @@ public struct HRVAnalysis: Sendable, Equatable, Codable {
       intervals = NNSeries(beats: beats, sampleRate: sampleRate, excludingBeats: artefacts.allBeats)
     }
     time = HRVTimeDomain(intervals)
+    frequency = HRVFrequencyDomain(intervals, options: frequencyOptions)
     nonlinear = HRVNonlinear(intervals)
   }
 }
