@@ -53,6 +53,8 @@ struct WFDBHeaderTests {
     ("r 1 360 -5\n", 1, "number of samples"),
     ("r 1 360 10 25:99\n", 1, "base time"),
     ("r 1 360 10 10:00:00 32/01/2000\n", 1, "base date"),
+    // Found by WFDBHeaderFuzz: a year outside Timestamp's range trapped in `startTime`.
+    ("r 1 360 10 10:20:30.5 02/02/1010\n", 1, "between the years 1678 and 2261"),
     ("r/3 2 360\n", 1, "multi-segment"),
     ("r 2 360\nr.dat 16\n", 2, "declares 2 signals but 1"),
     ("r 1 360\nr.dat\n", 2, "storage format"),
@@ -62,6 +64,7 @@ struct WFDBHeaderTests {
     ("r 1 360\nr.dat 16x0\n", 2, "samples per frame"),
     ("r 1 360\nr.dat 16:-1\n", 2, "skew"),
     ("r 1 360\nr.dat 16+x\n", 2, "byte offset"),
+    ("r 1 360\nr.dat 16+9223372036854775807\n", 2, "byte offset from 0 to 2^48"),
     ("r 1 360\n\nr.dat 16 nan\n", 3, "gain"),
     ("r 1 360\nr.dat 16 200(1.5)\n", 2, "baseline"),
     ("r 1 360\nr.dat 16 200 12 zero\n", 2, "ADC zero"),

@@ -196,6 +196,19 @@ struct WFDBRecordReaderTests {
     #expect(error.message.contains(example.message), "\(error)")
   }
 
+  @Test(
+    "lengths no file can hold are refused before any arithmetic overflows",
+    arguments: [
+      "r 1 360 9223372036854775807\nr.dat 16\n", "r 1 0.000001 1000000000\nr.dat 16\n",
+    ])
+  func implausibleLength(header text: String) throws {
+    let header = try WFDBHeader.parse(Array(text.utf8), path: "r.hea")
+    let error = try #require(throws: InputError.self) {
+      _ = try WFDBRecordReader(header: header, files: ["r.dat": []])
+    }
+    #expect(error.message.contains("more than a record can hold"), "\(error)")
+  }
+
   @Test("missing files throw InputError")
   func missingFiles() throws {
     let error = try #require(throws: InputError.self) { _ = try WFDBRecordReader(path: "/nonexistent/100") }

@@ -14,6 +14,7 @@ public struct WFDBAnnotation: Sendable, Equatable, Codable {
   /// Auxiliary text (`AUX`), e.g. rhythm changes `(AFIB`; empty when absent.
   public var aux: String
 
+  /// An annotation of `code` at `sample`; modifiers default to absent (0, empty).
   public init(sample: Int64, code: Int, subtype: Int = 0, channel: Int = 0, number: Int = 0, aux: String = "")
   {
     self.sample = sample

@@ -91,6 +91,7 @@ public enum WFDBStorageFormat: Int, Sendable, Equatable, Codable, CaseIterable {
 public struct WFDBSignalSpec: Sendable, Equatable {
   /// The signal file, relative to the header's directory (`100.dat`); `-` means standard input.
   public var fileName: String
+  /// How the file stores the samples (the number before `x`, `:` and `+`).
   public var format: WFDBStorageFormat
   /// Samples of this signal in each frame (`212x4` → 4); at least 1.
   public var samplesPerFrame: Int
@@ -126,6 +127,7 @@ public struct WFDBSignalSpec: Sendable, Equatable {
 
 /// A parsed WFDB header file (`NAME.hea`), following PhysioNet's `header(5)` manual page.
 public struct WFDBHeader: Sendable, Equatable {
+  /// The record's name (the first field of the record line).
   public var recordName: String
   /// Frames per second (the record's base sampling frequency; 250 when the header omits it).
   public var frameRate: Double
@@ -140,10 +142,12 @@ public struct WFDBHeader: Sendable, Equatable {
   public var baseTimeOfDay: Double?
   /// Calendar date of the first sample (`year`, `month`, `day`), when stated.
   public var baseDate: (year: Int, month: Int, day: Int)?
+  /// One entry per signal line, in header order.
   public var signals: [WFDBSignalSpec]
   /// Text of the `#` comment lines, without the `#`, in order.
   public var comments: [String]
 
+  /// Field-by-field equality (the base date is a tuple, so it is spelled out).
   public static func == (lhs: WFDBHeader, rhs: WFDBHeader) -> Bool {
     lhs.recordName == rhs.recordName && lhs.frameRate == rhs.frameRate
       && lhs.counterFrequency == rhs.counterFrequency && lhs.baseCounter == rhs.baseCounter
@@ -263,8 +267,12 @@ public struct WFDBHeader: Sendable, Equatable {
     if fields.count >= 6 {
       let parts = fields[5].split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
       guard parts.count == 3, let day = parts[0], let month = parts[1], let year = parts[2],
-        (1...31).contains(day), (1...12).contains(month), (0...9999).contains(year)
+        (1...31).contains(day), (1...12).contains(month)
       else { throw fail("expected the base date as DD/MM/YYYY, found '\(fields[5])'") }
+      // Timestamp's Int64 nanoseconds span 1677-09-21 to 2262-04-11.
+      guard (1678...2261).contains(year) else {
+        throw fail("expected a base date between the years 1678 and 2261, found '\(fields[5])'")
+      }
       baseDate = (year, month, day)
     }
     let header = WFDBHeader(
@@ -295,8 +303,8 @@ public struct WFDBHeader: Sendable, Equatable {
     var spec = fields[1]
     var byteOffset: Int64 = 0
     if let plus = spec.firstIndex(of: "+") {
-      guard let value = Int64(spec[spec.index(after: plus)...]), value >= 0 else {
-        throw fail("expected a non-negative byte offset after '+', found '\(fields[1])'")
+      guard let value = Int64(spec[spec.index(after: plus)...]), (0...1 << 48).contains(value) else {
+        throw fail("expected a byte offset from 0 to 2^48 after '+', found '\(fields[1])'")
       }
       byteOffset = value
       spec = spec[..<plus]

@@ -87,6 +87,15 @@ public final class WFDBRecordReader: SignalReader {
     } else {
       frames = 0
     }
+    // Every sample index and time below stays far from Int64's limits once these hold.
+    let duration = Double(frames) / header.frameRate * 1e9
+    guard frames <= 1 << 48 / Int64(max(1, files.map(\.frameSize).max() ?? 1)),
+      abs(Double(header.startTime.nanosecondsSinceEpoch)) + duration < 9e18
+    else {
+      throw InputError(
+        path: headerPath,
+        "the header declares \(frames) frames at \(header.frameRate) Hz: more than a record can hold")
+    }
     for file in files {
       let needed = file.byteOffset + file.format.byteCount(forSamples: frames * Int64(file.frameSize))
       if file.source.size < needed {
