@@ -3,7 +3,7 @@ import PackageDescription
 
 // Throughput suites for Vitals, kept in their own package so users of the library never build them.
 // Run from this directory: `swift package benchmark` (see the top-level README, "Benchmarks").
-let suites = ["RingBuffer", "Filtering", "Resampling", "FFT"]
+let suites = ["RingBuffer", "Filtering", "Resampling", "FFT", "WFDBReading"]
 
 let package = Package(
   name: "VitalsBenchmarks",
