@@ -283,23 +283,42 @@ private struct SignalFile {
     }
   }
 
+  /// Frames decoded at a time: the bytes and digital samples of one block stay in cache, and
+  /// the scratch buffers stay small whatever the chunk size (`readAll()` included).
+  static let blockFrames = 65_536
+
   mutating func physical(frames start: Int64, count: Int, frameCount: Int64, into channels: inout [[Float]])
     throws(InputError)
   {
-    if format == .packed212 && frameSize == 2 && maxSkew == 0 && members.count == 2 {
-      try physical212Pairs(start: start, count: count, into: &channels)
-      return
+    for member in members { channels[member.signal] = [Float](repeating: 0, count: count) }
+    let pairs = format == .packed212 && frameSize == 2 && maxSkew == 0 && members.count == 2
+    var done = 0
+    while done < count {
+      let block = min(Self.blockFrames, count - done)
+      if pairs {
+        try physical212Pairs(start: start + Int64(done), count: block, offset: done, into: &channels)
+      } else {
+        try physicalBlock(
+          start: start + Int64(done), count: block, offset: done, frameCount: frameCount, into: &channels)
+      }
+      done += block
     }
+  }
+
+  /// Frames `[start, start + count)` into `channels[…][offset...]`, through the digital buffer.
+  private mutating func physicalBlock(
+    start: Int64, count: Int, offset: Int, frameCount: Int64, into channels: inout [[Float]]
+  ) throws(InputError) {
     let first = try decodeWindow(start: start, count: count, frameCount: frameCount)
     let invalid = format.invalidSample
     for member in members {
       let perFrame = member.samplesPerFrame
-      channels[member.signal] = [Float](unsafeUninitializedCapacity: count) { output, initialized in
+      channels[member.signal].withUnsafeMutableBufferPointer { output in
         samples.withUnsafeBufferPointer { samples in
           for frame in 0..<count {
             let stored = start + Int64(frame + member.skew)
             guard stored < frameCount else {
-              output[frame] = .nan
+              output[offset + frame] = .nan
               continue
             }
             let base = Int(stored * Int64(frameSize) - first) + member.column
@@ -309,35 +328,35 @@ private struct SignalFile {
               for sub in 1..<perFrame { sum += Int64(samples[base + sub]) }
               digital = Int32(sum / Int64(perFrame))
             }
-            output[frame] = digital == invalid ? .nan : (Float(digital) - member.baseline) * member.scale
+            output[offset + frame] =
+              digital == invalid ? .nan : (Float(digital) - member.baseline) * member.scale
           }
         }
-        initialized = count
       }
     }
   }
 
   /// The MIT-BIH layout (two 212 signals, one sample per frame each, no skew): bytes straight
   /// to `Float`, without the digital buffer.
-  private mutating func physical212Pairs(start: Int64, count: Int, into channels: inout [[Float]])
+  private mutating func physical212Pairs(
+    start: Int64, count: Int, offset: Int, into channels: inout [[Float]]
+  )
     throws(InputError)
   {
     try source.read(at: byteOffset + 3 * start, count: 3 * count, into: &bytes)
-    var second = [Float]()
     let (a, b) = (members[0], members[1])
-    let first = [Float](unsafeUninitializedCapacity: count) { firstOutput, firstCount in
-      second = [Float](unsafeUninitializedCapacity: count) { secondOutput, secondCount in
+    var second = channels[b.signal]
+    channels[b.signal] = []
+    channels[a.signal].withUnsafeMutableBufferPointer { first in
+      second.withUnsafeMutableBufferPointer { second in
         bytes.withUnsafeBytes { raw in
           decode212Pairs(
-            raw.baseAddress!, frames: count, first: firstOutput.baseAddress!,
-            second: secondOutput.baseAddress!,
+            raw.baseAddress!, frames: count, first: first.baseAddress! + offset,
+            second: second.baseAddress! + offset,
             baselines: (a.baseline, b.baseline), scales: (a.scale, b.scale))
         }
-        secondCount = count
       }
-      firstCount = count
     }
-    channels[a.signal] = first
     channels[b.signal] = second
   }
 }
