@@ -209,6 +209,15 @@ struct WFDBRecordReaderTests {
     #expect(error.message.contains("more than a record can hold"), "\(error)")
   }
 
+  @Test("a record without signals has nothing to read (found by WFDBSignalFuzz: it yielded empty chunks)")
+  func noSignals() throws {
+    let header = try WFDBHeader.parse(Array("r 0 2 57639653\n".utf8), path: "r.hea")
+    let reader = try WFDBRecordReader(header: header, files: [:])
+    #expect(reader.signals.isEmpty)
+    #expect(try reader.nextChunk(maxSamples: 10) == nil)
+    #expect(try reader.nextDigitalChunk(maxFrames: 10) == nil)
+  }
+
   @Test("missing files throw InputError")
   func missingFiles() throws {
     let error = try #require(throws: InputError.self) { _ = try WFDBRecordReader(path: "/nonexistent/100") }

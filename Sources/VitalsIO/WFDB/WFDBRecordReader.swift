@@ -116,11 +116,12 @@ public final class WFDBRecordReader: SignalReader {
     }
   }
 
-  /// Reads the next chunk of at most `maxSamples` frames, in physical units, or `nil` at the end.
+  /// Reads the next chunk of at most `maxSamples` frames, in physical units, or `nil` at the end
+  /// (at once for a record without signals, whatever length its header states).
   public func nextChunk(maxSamples: Int) throws(InputError) -> SignalChunk? {
     precondition(maxSamples > 0, "maxSamples must be positive")
     let count = Int(min(Int64(maxSamples), frameCount - position))
-    guard count > 0 else { return nil }
+    guard count > 0, !files.isEmpty else { return nil }
     var channels = [[Float]](repeating: [], count: header.signals.count)
     for index in files.indices {
       try files[index].physical(frames: position, count: count, frameCount: frameCount, into: &channels)
@@ -143,7 +144,7 @@ public final class WFDBRecordReader: SignalReader {
   public func nextDigitalChunk(maxFrames: Int) throws(InputError) -> [[Int32]]? {
     precondition(maxFrames > 0, "maxFrames must be positive")
     let count = Int(min(Int64(maxFrames), frameCount - position))
-    guard count > 0 else { return nil }
+    guard count > 0, !files.isEmpty else { return nil }
     var channels = [[Int32]](repeating: [], count: header.signals.count)
     for index in files.indices {
       try files[index].digital(frames: position, count: count, frameCount: frameCount, into: &channels)
