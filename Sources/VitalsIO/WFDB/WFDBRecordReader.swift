@@ -311,27 +311,33 @@ private struct SignalFile {
     start: Int64, count: Int, offset: Int, frameCount: Int64, into channels: inout [[Float]]
   ) throws(InputError) {
     let first = try decodeWindow(start: start, count: count, frameCount: frameCount)
-    let invalid = format.invalidSample
+    // Format 8 has no invalid marker: Int64.min never equals a decoded Int32.
+    let invalid = format.invalidSample.map(Int64.init) ?? Int64.min
     for member in members {
       let perFrame = member.samplesPerFrame
+      // Frames whose (skewed) stored frame lies inside the record; the rest are NaN.
+      let inside = Int(max(0, min(Int64(count), frameCount - start - Int64(member.skew))))
+      let (baseline, scale) = (member.baseline, member.scale)
       channels[member.signal].withUnsafeMutableBufferPointer { output in
         samples.withUnsafeBufferPointer { samples in
-          for frame in 0..<count {
-            let stored = start + Int64(frame + member.skew)
-            guard stored < frameCount else {
-              output[offset + frame] = .nan
-              continue
+          let output = output.baseAddress! + offset
+          var index = Int((start + Int64(member.skew)) * Int64(frameSize) - first) + member.column
+          if perFrame == 1 {
+            for frame in 0..<inside {
+              let digital = samples[index]
+              output[frame] = Int64(digital) == invalid ? .nan : (Float(digital) - baseline) * scale
+              index += frameSize
             }
-            let base = Int(stored * Int64(frameSize) - first) + member.column
-            var digital = samples[base]
-            if perFrame > 1 {
-              var sum = Int64(digital)
-              for sub in 1..<perFrame { sum += Int64(samples[base + sub]) }
-              digital = Int32(sum / Int64(perFrame))
+          } else {
+            for frame in 0..<inside {
+              var sum = Int64(samples[index])
+              for sub in 1..<perFrame { sum += Int64(samples[index + sub]) }
+              let digital = sum / Int64(perFrame)
+              output[frame] = digital == invalid ? .nan : (Float(digital) - baseline) * scale
+              index += frameSize
             }
-            output[offset + frame] =
-              digital == invalid ? .nan : (Float(digital) - member.baseline) * member.scale
           }
+          for frame in inside..<count { output[frame] = .nan }
         }
       }
     }
