@@ -235,6 +235,67 @@ struct WFDBRecordReaderTests {
     #expect(try reader.nextDigitalChunk(maxFrames: 10) == nil)
   }
 
+  private struct MultiSegmentDigest: Decodable {
+    var sig_name: [String]
+    var units: [String]
+    var values: [[Double?]]
+  }
+
+  @Test("multi-segment records read as wfdb.rdrecord joins them", arguments: ["multi", "fixed"])
+  func multiSegment(name: String) throws {
+    let digests = try TestData.decodeFixture(
+      [String: MultiSegmentDigest].self, "wfdb/digests-multisegment.json")
+    let digest = try #require(digests[name])
+    for size in [3, 1000] {
+      let reader = try WFDBRecordReader(path: TestData.fixture("wfdb/records/\(name)").path)
+      #expect(reader.formatName == "WFDB multi-segment")
+      #expect(reader.signals.map(\.name) == digest.sig_name)
+      #expect(reader.signals.map(\.unit) == digest.units)
+      #expect(reader.frameCount == Int64(digest.values[0].count))
+      var channels = [[Float]](repeating: [], count: digest.values.count)
+      var sizes: [Int] = []
+      while let chunk = try reader.nextChunk(maxSamples: size) {
+        #expect(chunk.firstSampleIndex == Int64(channels[0].count))
+        sizes.append(chunk.sampleCount)
+        for (signal, samples) in chunk.channels.enumerated() { channels[signal] += samples }
+      }
+      if name == "multi" && size == 1000 { #expect(sizes == [10, 5, 5]) }  // chunks end at segments
+      for (ours, theirs) in zip(channels, digest.values) {
+        #expect(ours.count == theirs.count)
+        for (value, reference) in zip(ours, theirs) {
+          if let reference {
+            #expect(abs(Double(value) - reference) <= 1e-6 * max(1, abs(reference)))
+          } else {
+            #expect(value.isNaN)
+          }
+        }
+      }
+    }
+  }
+
+  @Test("a segment shorter than the master header says throws InputError naming it")
+  func shortSegment() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wfdb-segments-\(getpid())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    for file in ["seg1.hea", "seg1.dat"] {
+      try FileManager.default.copyItem(
+        at: TestData.fixture("wfdb/records/\(file)"), to: directory.appendingPathComponent(file))
+    }
+    try Data("m/1 2 100 50\nseg1 50\n".utf8).write(to: directory.appendingPathComponent("m.hea"))
+    let reader = try WFDBRecordReader(path: directory.appendingPathComponent("m").path)
+    let error = try #require(throws: InputError.self) { while try reader.nextChunk(maxSamples: 64) != nil {} }
+    #expect(error.path.hasSuffix("seg1.hea"))
+    #expect(error.message.contains("holds 10 frames, the master header lists 50"), "\(error)")
+  }
+
+  @Test("a multi-segment header cannot be read from memory")
+  func multiSegmentInMemory() throws {
+    let header = try WFDBHeader.parse(Array("m/1 1 100 5\nseg 5\n".utf8), path: "m.hea")
+    let error = try #require(throws: InputError.self) { _ = try WFDBRecordReader(header: header, files: [:]) }
+    #expect(error.message.contains("open it by path"))
+  }
+
   @Test("missing files throw InputError")
   func missingFiles() throws {
     let error = try #require(throws: InputError.self) { _ = try WFDBRecordReader(path: "/nonexistent/100") }
