@@ -10,6 +10,9 @@ seconds=${2:-120}
 export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}"
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root/Fuzz"
+# A clean build each time: an incremental sanitizer build once linked a target against a stale
+# layout of a changed library type (a false stack-buffer-overflow).
+rm -rf .build-fuzz
 swift build -c debug --product "$target" --build-path .build-fuzz \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
 corpus="corpus/$target"
