@@ -14,6 +14,7 @@ public struct WFDBAnnotation: Sendable, Equatable, Codable {
   /// Auxiliary text (`AUX`), e.g. rhythm changes `(AFIB`; empty when absent.
   public var aux: String
 
+  /// An annotation of `code` at `sample`; modifiers default to absent (0, empty).
   public init(sample: Int64, code: Int, subtype: Int = 0, channel: Int = 0, number: Int = 0, aux: String = "")
   {
     self.sample = sample
@@ -56,11 +57,12 @@ public struct WFDBAnnotation: Sendable, Equatable, Codable {
 /// 6-bit code and a 10-bit sample difference, with `SKIP` (59) for longer gaps, `NUM` (60),
 /// `SUB` (61), `CHN` (62) and `AUX` (63) modifying the annotation before them.
 public enum WFDBAnnotationFile {
-  static let skip = 59
-  static let num = 60
-  static let sub = 61
-  static let chn = 62
-  static let aux = 63
+  // Pseudo-annotation codes (computed, so the parser's switch compares constants).
+  static var skip: Int { 59 }
+  static var num: Int { 60 }
+  static var sub: Int { 61 }
+  static var chn: Int { 62 }
+  static var aux: Int { 63 }
 
   /// Reads the annotation file at `path`.
   public static func read(path: String) throws(InputError) -> [WFDBAnnotation] {
@@ -74,6 +76,7 @@ public enum WFDBAnnotationFile {
   /// names the file in errors.
   public static func parse(_ bytes: [UInt8], path: String) throws(InputError) -> [WFDBAnnotation] {
     var annotations: [WFDBAnnotation] = []
+    annotations.reserveCapacity(bytes.count / 2)
     var time: Int64 = 0
     var channel = 0
     var number = 0
@@ -95,29 +98,27 @@ public enum WFDBAnnotationFile {
         time += Int64(Int32(bitPattern: interval))
         index += 6
       case num, sub, chn:
-        guard var last = annotations.popLast() else {
+        guard let last = annotations.indices.last else {
           throw fail(index, "\(code == num ? "NUM" : code == sub ? "SUB" : "CHN") before any annotation")
         }
         let byte = low & 0xFF
         switch code {
         case num:
           number = Int(Int8(truncatingIfNeeded: byte))
-          last.number = number
-        case sub: last.subtype = Int(Int8(truncatingIfNeeded: byte))
+          annotations[last].number = number
+        case sub: annotations[last].subtype = Int(Int8(truncatingIfNeeded: byte))
         default:
           channel = byte
-          last.channel = channel
+          annotations[last].channel = channel
         }
-        annotations.append(last)
         index += 2
       case aux:
         let length = low & 0xFF
         guard index + 2 + length <= bytes.count else {
           throw fail(index, "truncated AUX: expected \(length) bytes of text")
         }
-        guard var last = annotations.popLast() else { throw fail(index, "AUX before any annotation") }
-        last.aux = String(decoding: bytes[(index + 2)..<(index + 2 + length)], as: UTF8.self)
-        annotations.append(last)
+        guard let last = annotations.indices.last else { throw fail(index, "AUX before any annotation") }
+        annotations[last].aux = String(decoding: bytes[(index + 2)..<(index + 2 + length)], as: UTF8.self)
         index += 2 + (length + 1) / 2 * 2
       default:
         time += Int64(low)
