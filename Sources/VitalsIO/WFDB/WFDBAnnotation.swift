@@ -69,6 +69,29 @@ public enum WFDBAnnotationFile {
     try parse(try WFDBByteSource(path: path).readAll(), path: path)
   }
 
+  /// The annotation files beside the record at `recordPath` (`dir/100` or `dir/100.hea`): every
+  /// `dir/100.EXT` other than headers and signal files that ends with the end-of-file word `0x0000`
+  /// that annotation writers append and reads as an MIT annotation file, by annotator name (`atr`,
+  /// `qrs`, …) with its number of annotations, sorted by name.
+  public static func annotators(besideRecord recordPath: String) -> [(annotator: String, count: Int)] {
+    let record = recordPath.hasSuffix(".hea") ? String(recordPath.dropLast(4)) : recordPath
+    let slash = record.lastIndex(of: "/")
+    let directory = slash.map { String(record[...$0]) } ?? ""
+    let prefix = (slash.map { String(record[record.index(after: $0)...]) } ?? record) + "."
+    let signalFiles = ["hea", "dat", "mat", "xyz", "flac"]
+    var found: [(annotator: String, count: Int)] = []
+    for name in FileSystem.entries(of: directory) where name.hasPrefix(prefix) {
+      let annotator = String(name.dropFirst(prefix.count))
+      guard !annotator.isEmpty, !signalFiles.contains(annotator),
+        let bytes = try? WFDBByteSource(path: directory + name).readAll(),
+        bytes.count >= 2, bytes.count % 2 == 0, bytes.suffix(2).allSatisfy({ $0 == 0 }),
+        let annotations = try? parse(bytes, path: directory + name)
+      else { continue }
+      found.append((annotator, annotations.count))
+    }
+    return found.sorted { $0.annotator < $1.annotator }
+  }
+
   /// Parses annotation bytes as wfdb-python's `rdann` does (NUM and SUB as signed bytes, CHN
   /// unsigned; NUM and CHN carried over). Stops at the end-of-file word `0x0000` or the last
   /// whole word. Drops code-0 entries and NOTE (`"`) entries at sample 0 — the file's own
