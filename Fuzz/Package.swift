@@ -6,7 +6,9 @@ import PackageDescription
 // `scripts/fuzz.sh TARGET SECONDS` (it adds `-sanitize=fuzzer,address` and `-parse-as-library`;
 // each target's `<Target>_main`, the entry SwiftPM links executables to, hands over to libFuzzer's
 // `LLVMFuzzerRunDriver`). A crash found becomes a unit test in `Tests/VitalsIOTests`.
-let fuzzTargets = ["WFDBHeaderFuzz", "WFDBSignalFuzz", "WFDBAnnotationFuzz"]
+let fuzzTargets = [
+  "WFDBHeaderFuzz", "WFDBSignalFuzz", "WFDBAnnotationFuzz", "EDFFuzz", "CSVFuzz", "AppleHealthECGFuzz",
+]
 
 let package = Package(
   name: "VitalsFuzz",

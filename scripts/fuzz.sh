@@ -25,6 +25,9 @@ case "$target" in
       name=$(basename "$header" .hea)
       { cat "$header"; printf '\0'; head -c 600 "${header%.hea}.dat"; } > "$corpus/seed-$name"
     done ;;
+  EDF*) cp "$root"/Fixtures/io/edf/*.edf "$corpus"/ ;;
+  CSV*) cp "$root"/Fixtures/io/csv/*.csv "$root"/Fixtures/io/csv/*.tsv "$corpus"/ ;;
+  AppleHealth*) cp "$root"/Fixtures/io/apple/*.csv "$corpus"/ ;;
 esac
 exec ".build-fuzz/debug/$target" "$corpus" -max_total_time="$seconds" -max_len=4096 -rss_limit_mb=2048 \
   -print_final_stats=1

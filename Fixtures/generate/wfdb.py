@@ -11,7 +11,7 @@ Writes into Fixtures/wfdb/:
   (SKIP, NUM, SUB, CHN, AUX), for a byte-exact test of the project's annotation writer.
 
 Run from the package root: `python3 Fixtures/generate/wfdb.py` (pinned versions in
-requirements-wfdb.txt). Deterministic: a fixed seed, no time stamps.
+requirements.txt). Deterministic: a fixed seed, no time stamps.
 """
 
 import hashlib

@@ -4,7 +4,7 @@ Writes a two-signal format-212 record of pseudo-random bytes (the MIT-BIH layout
 WFDBReading benchmark's) into a temporary directory, reads it with `wfdb.rdrecord` (physical
 values, as Vitals yields them) several times from a warm page cache, and prints the best time as
 MB/s of .dat. Usage: python3 scripts/peers/wfdb_python_read.py [MEGABYTES] (default 30; pinned wfdb
-in Fixtures/generate/requirements-wfdb.txt).
+in Fixtures/generate/requirements.txt).
 """
 
 import os
