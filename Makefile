@@ -5,7 +5,7 @@ EXAMPLE ?= Fixtures/examples/simulated-ecg.csv
 # Wide SIMD lanes (AVX2, FMA) when the building machine has them: see README, "Build settings".
 ARCH_FLAGS ?= $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo -Xcc -march=x86-64-v3)
 
-.PHONY: deps build run test fixtures format bench-fftw-c
+.PHONY: deps build run test fixtures format bench-fftw-c fuzz eval-ecg memory
 
 # Installs the system packages the build needs when they are missing (Debian/Ubuntu).
 deps:
@@ -42,3 +42,17 @@ bench-fftw-c: deps
 	$(CC) -O2 -o .build/fftw-bench Benchmarks/fftw-c/fftw_bench.c $$(pkg-config --cflags --libs fftw3f) -lm
 	.build/fftw-bench 4096 estimate
 	.build/fftw-bench 4096 measure
+
+# Runs every libFuzzer target of Fuzz/ for FUZZ_SECONDS each (crashes land in Fuzz/ as crash-* files).
+FUZZ_SECONDS ?= 120
+fuzz: deps
+	for t in WFDBHeaderFuzz WFDBSignalFuzz WFDBAnnotationFuzz EDFFuzz CSVFuzz AppleHealthECGFuzz; do \
+	  scripts/fuzz.sh $$t $(FUZZ_SECONDS) || exit 1; done
+
+# ECG detector accuracy on ../shared/data (MIT-BIH, NSTDB): per-record and gross Se, +P, F1.
+eval-ecg: deps
+	$(SWIFT) run -c release $(ARCH_FLAGS) --package-path scripts/eval ecg-eval
+
+# Peak resident memory streaming a 24-hour, 3-channel, 500 Hz recording (EDF and CSV).
+memory: build
+	scripts/long_record_memory.sh

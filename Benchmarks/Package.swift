@@ -3,7 +3,9 @@ import PackageDescription
 
 // Throughput suites for Vitals, kept in their own package so users of the library never build them.
 // Run from this directory: `swift package benchmark` (see the top-level README, "Benchmarks").
-let suites = ["RingBuffer", "Filtering", "Resampling", "FFT", "FormatReading", "ECGDetection"]
+let suites = [
+  "RingBuffer", "Filtering", "Resampling", "FFT", "WFDBReading", "FormatReading", "ECGDetection",
+]
 
 let package = Package(
   name: "VitalsBenchmarks",

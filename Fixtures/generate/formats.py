@@ -4,7 +4,7 @@ with JSON expectations computed here (numpy float64), and JSON digests of ../sha
 pyedflib reads it (plus the QRS sample positions decoded from its .edf.qrs MIT annotation files).
 
 Run from the package root: python3 Fixtures/generate/formats.py (pinned packages in
-requirements-formats.txt). Deterministic: fixed seeds, fixed dates.
+requirements.txt). Deterministic: fixed seeds, fixed dates.
 """
 import json
 import math

@@ -7,7 +7,7 @@ Vitals implements (hrv_nonlinear, plus DFA on the classic 4-16 / 16-64 beat scal
 artefact classes of one pass of signal_fixpeaks(method="Kubios") (Lipponen & Tarvainen 2019).
 One more case feeds hrv_time an NN series with gaps (RRI + RRI_Time), as after dropping ectopics.
 
-Run: python Fixtures/generate/hrv.py (packages pinned in requirements-hrv.txt).
+Run: python Fixtures/generate/hrv.py (packages pinned in requirements.txt).
 """
 
 import json

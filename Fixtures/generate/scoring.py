@@ -7,7 +7,7 @@ beat's window) and, in one case, a run of double detections. Each case stores bo
 FN, FP of wfdb.processing.compare_annotations. That function matches when |difference| < its
 window_width (strict), so it is given 55 to match bxb's inclusive 54 samples.
 
-Run: python Fixtures/generate/scoring.py (packages pinned in requirements-hrv.txt).
+Run: python Fixtures/generate/scoring.py (packages pinned in requirements.txt).
 """
 
 import json

@@ -11,7 +11,7 @@ Writes into Fixtures/wfdb/:
   (SKIP, NUM, SUB, CHN, AUX), for a byte-exact test of the project's annotation writer.
 
 Run from the package root: `python3 Fixtures/generate/wfdb.py` (pinned versions in
-requirements-wfdb.txt). Deterministic: a fixed seed, no time stamps.
+requirements.txt). Deterministic: a fixed seed, no time stamps.
 """
 
 import hashlib
@@ -237,6 +237,32 @@ def write_fixture_records(rng):
     return names
 
 
+def write_multisegment_records():
+    """Hand-written multi-segment records over two format-16 segments: a variable layout (layout
+    segment, a segment lacking signal II, a null segment) and a fixed layout."""
+    np.arange(20, dtype="<i2").tofile(os.path.join(RECORDS, "seg1.dat"))
+    (np.arange(5, dtype="<i2") * 7).tofile(os.path.join(RECORDS, "seg2.dat"))
+    files = {
+        "seg1.hea": "seg1 2 100 10\nseg1.dat 16 200/mV 16 0 0 0 0 II\nseg1.dat 16 100/mV 16 0 0 0 0 V\n",
+        "seg2.hea": "seg2 1 100 5\nseg2.dat 16 50(3)/mV 16 0 0 0 0 V\n",
+        "multi_layout.hea": "multi_layout 2 100 0\n~ 16 200/mV 16 0 0 0 0 II\n~ 16 100/mV 16 0 0 0 0 V\n",
+        "multi.hea": "multi/4 2 100 20\nmulti_layout 0\nseg1 10\n~ 5\nseg2 5\n",
+        "fixed.hea": "fixed/2 2 100 15\nseg1 10\nseg1 5\n",
+    }
+    for name, text in files.items():
+        with open(os.path.join(RECORDS, name), "w") as f:
+            f.write(text)
+    digests = {}
+    for name in ("multi", "fixed"):
+        record = wfdb.rdrecord(os.path.join(RECORDS, name))
+        digests[name] = {
+            "sig_name": list(record.sig_name),
+            "units": list(record.units),
+            "values": [[None if np.isnan(v) else float(v) for v in record.p_signal[:, i]] for i in range(record.n_sig)],
+        }
+    return digests
+
+
 def write_annotations():
     directory = os.path.join(OUT, "annotations")
     shutil.rmtree(directory, ignore_errors=True)
@@ -280,6 +306,8 @@ def main():
     }
     with open(os.path.join(OUT, "digests-fixtures.json"), "w") as f:
         json.dump(fixtures, f, indent=1, sort_keys=True)
+    with open(os.path.join(OUT, "digests-multisegment.json"), "w") as f:
+        json.dump(write_multisegment_records(), f, indent=1, sort_keys=True)
 
     with open(os.path.join(OUT, "annotations-written.json"), "w") as f:
         json.dump(write_annotations(), f, indent=1, sort_keys=True)

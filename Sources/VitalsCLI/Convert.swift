@@ -1,19 +1,23 @@
 import ArgumentParser
 import Vitals
 
-/// `vitals convert INPUT -o OUT.csv`: the signals in physical units as CSV.
+/// `vitals convert INPUT -o OUT.csv|OUT.hea`: the signals in physical units as CSV, or as a WFDB record
+/// in format 16 (what WFDB's `rdsamp` and `edf2mit` give users).
 public struct Convert: ParsableCommand {
   public static let configuration = CommandConfiguration(
-    abstract: "Write a recording's signals in physical units as CSV: time_s, then one column per signal.",
+    abstract: "Write a recording's signals in physical units as CSV or as a WFDB record (format 16).",
     discussion: """
-      Columns are named as in the source. For an EDF file with signals at several rates, the signals \
+      CSV: time_s, then one column per signal, named as in the source. WFDB (-o NAME.hea): NAME.hea and \
+      NAME.dat in format 16, signal names and units as in the source, start time kept. For an EDF file with signals at several rates, the signals \
       of one rate are written (the first signal's, or those picked with --channel).
       """)
 
-  @Argument(help: "The recording (EDF/EDF+, CSV/TSV, Apple Health ECG CSV, or - for CSV on stdin).")
+  @Argument(help: "The recording (a WFDB record such as dir/100 or dir/100.hea, EDF/EDF+, CSV/TSV, Apple Health ECG CSV, or - for CSV on stdin).")
   public var inputPath: String
 
-  @Option(name: [.short, .customLong("output")], help: "The CSV file to write (- for standard output).")
+  @Option(
+    name: [.short, .customLong("output")],
+    help: "The file to write: NAME.csv (or - for standard output) or NAME.hea for a WFDB record.")
   public var output: String
 
   @Option(help: "Samples per channel read at a time.")
@@ -24,8 +28,8 @@ public struct Convert: ParsableCommand {
   public init() {}
 
   public func validate() throws {
-    guard output == "-" || output.lowercased().hasSuffix(".csv") else {
-      throw ValidationError("--output must be a .csv file or -, got '\(output)'")
+    guard output == "-" || output.lowercased().hasSuffix(".csv") || output.hasSuffix(".hea") else {
+      throw ValidationError("--output must be a .csv file, a .hea WFDB header or -, got '\(output)'")
     }
     guard chunkSize > 0 else { throw ValidationError("--chunk-size must be positive") }
   }
@@ -33,9 +37,17 @@ public struct Convert: ParsableCommand {
   public func run() throws {
     do {
       var reader = try RecordingOpener.open(path: inputPath, options: input.recordingOptions)
-      let writer = try CSVSignalWriter(path: output, signalNames: reader.signals.map(\.name))
-      while let chunk = try reader.nextChunk(maxSamples: chunkSize) { try writer.write(chunk) }
-      try writer.close()
+      if output.hasSuffix(".hea") {
+        let writer = try WFDBRecordWriter(
+          path: output, signals: reader.signals, frameRate: reader.chunkSampleRate,
+          startTime: reader.startTime == .epoch ? nil : reader.startTime)
+        while let chunk = try reader.nextChunk(maxSamples: chunkSize) { try writer.append(chunk) }
+        try writer.finish()
+      } else {
+        let writer = try CSVSignalWriter(path: output, signalNames: reader.signals.map(\.name))
+        while let chunk = try reader.nextChunk(maxSamples: chunkSize) { try writer.write(chunk) }
+        try writer.close()
+      }
     } catch let error as InputError {
       printError(error.description)
       throw ExitCode(1)

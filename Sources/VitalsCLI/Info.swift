@@ -8,7 +8,7 @@ public struct Info: ParsableCommand {
     abstract: "Print the signals, rates, lengths, units, start time and annotations of recordings.",
     discussion: "Exits 1 when some input could not be read (the others are still described).")
 
-  @Argument(help: "Recordings: EDF/EDF+, CSV/TSV, Apple Health ECG CSV, or - for CSV on stdin.")
+  @Argument(help: "Recordings: WFDB records (dir/100 or dir/100.hea), EDF/EDF+, CSV/TSV, Apple Health ECG CSV, or - for CSV on stdin.")
   public var inputs: [String]
 
   @Flag(help: "One JSON object per input, one per line.")

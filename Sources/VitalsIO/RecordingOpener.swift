@@ -61,18 +61,21 @@ public struct RecordingOptions: Sendable, Equatable {
 public enum RecordingOpener {
   /// The formats the opener recognises.
   public enum Kind: String, Sendable, CaseIterable, Codable {
+    case wfdb = "WFDB"
     case edf = "EDF"
     case csv = "CSV"
     case appleHealthECG = "Apple Health ECG"
   }
 
-  /// The kind of the recording at `path` (`-`: CSV on standard input), from its first bytes:
-  /// `0` + spaces and a 256-byte header for EDF, a `… hertz` header line for Apple Health ECG, text
-  /// for CSV/TSV.
+  /// The kind of the recording at `path` (`-`: CSV on standard input): WFDB for a header path
+  /// (`dir/100.hea`) or a record path with a header beside it (`dir/100`); otherwise from the first
+  /// bytes: `0` + spaces and a 256-byte header for EDF, a `… hertz` header line for Apple Health ECG,
+  /// text for CSV/TSV.
   public static func detectKind(path: String) throws(InputError) -> Kind {
-    // WFDB (added with the WFDB reader): a path ending in `.hea`, or a record path `p` with a file
-    // `p.hea` beside it, is `.wfdb`; check it here, before reading any bytes.
     if path == "-" { return .csv }
+    if path.hasSuffix(".hea") || (!FileSystem.isRegularFile(path) && FileSystem.isRegularFile(path + ".hea")) {
+      return .wfdb
+    }
     let input = try ByteInput(path: path)
     let head = try input.bytes(at: 0, count: 4096)
     return try detectKind(head: head, path: path)
@@ -98,6 +101,10 @@ public enum RecordingOpener {
     -> any SignalReader
   {
     switch try detectKind(path: path) {
+    case .wfdb:
+      let reader = try WFDBRecordReader(path: path)
+      guard let channels = options.channels else { return reader }
+      return try ChannelSelectingReader(reader, selecting: channels, path: path)
     case .edf: return try EDFReader(path: path, channels: options.channels)
     case .csv: return try CSVSignalReader(path: path, options: options.csv, channels: options.channels)
     case .appleHealthECG:
@@ -140,6 +147,17 @@ extension RecordingOpener {
   {
     let kind = try detectKind(path: path)
     switch kind {
+    case .wfdb:
+      let reader = try WFDBRecordReader(path: path)
+      var metadata = ["record": reader.header.recordName]
+      if reader.header.frameCount == nil { metadata["length"] = "from the signal file's size" }
+      let annotators = WFDBAnnotationFile.annotators(besideRecord: path)
+      for (annotator, count) in annotators { metadata["annotations.\(annotator)"] = "\(count)" }
+      return RecordingSummary(
+        path: path, kind: kind, format: reader.formatName, startTime: reader.startTime,
+        signals: try selected(reader.signals, options.channels, path: path).map { withCount($0, reader.frameCount) },
+        annotationCount: annotators.isEmpty ? nil : annotators.reduce(0) { $0 + $1.count }, gapCount: nil,
+        metadata: metadata)
     case .edf:
       let reader = try EDFReader(path: path, channels: options.channels)
       let index = try reader.readAnnotations()
@@ -188,6 +206,14 @@ extension RecordingOpener {
     var count: Int64 = 0
     while let chunk = try reader.nextChunk(maxSamples: 65_536) { count += Int64(chunk.sampleCount) }
     return count
+  }
+
+  /// The signals `channels` selects, in selection order (all of them when `nil`).
+  private static func selected(_ signals: [SignalDescription], _ channels: [ChannelSelector]?, path: String)
+    throws(InputError) -> [SignalDescription]
+  {
+    guard let channels else { return signals }
+    return try ChannelSelector.resolve(channels, names: signals.map(\.name), path: path).map { signals[$0] }
   }
 
   private static func withCount(_ signal: SignalDescription, _ count: Int64) -> SignalDescription {

@@ -59,3 +59,56 @@ struct RecordingOpenerTests {
     #expect(apple.metadata["classification"] == "Sinus Rhythm")
   }
 }
+
+@Suite("WFDB records through the opener")
+struct WFDBOpenerTests {
+  private let record = TestData.fixture("wfdb/records/fmt212").path
+
+  @Test("a record path or its header path is WFDB")
+  func detection() throws {
+    #expect(try RecordingOpener.detectKind(path: record) == .wfdb)
+    #expect(try RecordingOpener.detectKind(path: record + ".hea") == .wfdb)
+  }
+
+  @Test("channel selection narrows and reorders the signals, chunk by chunk")
+  func selection() throws {
+    var all = try RecordingOpener.open(path: record)
+    var narrowed = try RecordingOpener.open(
+      path: record, options: RecordingOptions(channels: [.name("RESP"), .index(0)]))
+    #expect(narrowed.signals.map(\.name) == ["RESP", "ECG"])
+    while let whole = try all.nextChunk(maxSamples: 100) {
+      let part = try #require(try narrowed.nextChunk(maxSamples: 100))
+      #expect(part.channels[0].elementsEqual(whole.channels[1]) { $0 == $1 || ($0.isNaN && $1.isNaN) })
+      #expect(part.channels[1].elementsEqual(whole.channels[0]) { $0 == $1 || ($0.isNaN && $1.isNaN) })
+      #expect(part.firstSampleIndex == whole.firstSampleIndex)
+    }
+    #expect(try narrowed.nextChunk(maxSamples: 100) == nil)
+    #expect(
+      inputError { _ = try RecordingOpener.open(path: record, options: RecordingOptions(channels: [.name("II")])) }
+        != nil)
+  }
+
+  @Test("the summary counts frames and lists the annotation files beside the record")
+  func summary() throws {
+    let summary = try RecordingOpener.summarize(path: record)
+    #expect(summary.kind == .wfdb)
+    #expect(summary.signals.map(\.sampleCount) == [257, 257])
+    #expect(summary.annotationCount == nil)
+
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vitals-opener-\(UUID())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    for file in ["fmt212.hea", "fmt212.dat"] {
+      try FileManager.default.copyItem(
+        at: TestData.fixture("wfdb/records/\(file)"), to: directory.appendingPathComponent(file))
+    }
+    let annotations = TestData.fixture("wfdb/annotations/written.atr")
+    try FileManager.default.copyItem(at: annotations, to: directory.appendingPathComponent("fmt212.atr"))
+    try Data("not annotations".utf8).write(to: directory.appendingPathComponent("fmt212.txt"))
+    let annotated = try RecordingOpener.summarize(path: directory.appendingPathComponent("fmt212").path)
+    let expected = try WFDBAnnotationFile.read(path: annotations.path).count
+    #expect(annotated.annotationCount == expected)
+    #expect(annotated.metadata["annotations.atr"] == "\(expected)")
+    #expect(annotated.metadata["annotations.txt"] == nil)
+  }
+}

@@ -36,6 +36,16 @@ struct WFDBHeaderTests {
     #expect(third.checksum == nil && third.initialValue == 0)
   }
 
+  @Test("multi-segment headers list their segments")
+  func multiSegment() throws {
+    let header = try WFDBHeader.parse(
+      Array("big/3 2 125 30\r\nbig_layout 0\r\n~ 10\r\nbig_0001 20\r\n".utf8), path: "big.hea")
+    #expect(header.recordName == "big" && header.signalCount == 2 && header.signals.isEmpty)
+    #expect(header.segments.map(\.name) == ["big_layout", "~", "big_0001"])
+    #expect(header.segments.map(\.frameCount) == [0, 10, 20])
+    #expect(header.segments[1].isNull && !header.segments[2].isNull)
+  }
+
   @Test("defaults: no frequency means 250 Hz, no length means unknown, no date means the epoch")
   func defaults() throws {
     let header = try WFDBHeader.parse(Array("r 0\n".utf8), path: "r.hea")
@@ -53,7 +63,11 @@ struct WFDBHeaderTests {
     ("r 1 360 -5\n", 1, "number of samples"),
     ("r 1 360 10 25:99\n", 1, "base time"),
     ("r 1 360 10 10:00:00 32/01/2000\n", 1, "base date"),
-    ("r/3 2 360\n", 1, "multi-segment"),
+    // Found by WFDBHeaderFuzz: a year outside Timestamp's range trapped in `startTime`.
+    ("r 1 360 10 10:20:30.5 02/02/1010\n", 1, "between the years 1678 and 2261"),
+    ("r/x 2 360\n", 1, "number of segments"),
+    ("r/2 2 360\nseg 10\n", 2, "declares 2 segments but 1"),
+    ("r/1 1 360\nseg ten\n", 2, "segment line"),
     ("r 2 360\nr.dat 16\n", 2, "declares 2 signals but 1"),
     ("r 1 360\nr.dat\n", 2, "storage format"),
     ("r 1 360\nr.dat abc\n", 2, "numeric storage format"),
@@ -62,6 +76,7 @@ struct WFDBHeaderTests {
     ("r 1 360\nr.dat 16x0\n", 2, "samples per frame"),
     ("r 1 360\nr.dat 16:-1\n", 2, "skew"),
     ("r 1 360\nr.dat 16+x\n", 2, "byte offset"),
+    ("r 1 360\nr.dat 16+9223372036854775807\n", 2, "byte offset from 0 to 2^48"),
     ("r 1 360\n\nr.dat 16 nan\n", 3, "gain"),
     ("r 1 360\nr.dat 16 200(1.5)\n", 2, "baseline"),
     ("r 1 360\nr.dat 16 200 12 zero\n", 2, "ADC zero"),

@@ -34,33 +34,38 @@ private func expectMatches(path: String, digest: WFDBRecordDigest) throws {
     }
     return
   }
-  // Digital samples at full rate, in chunks of an odd size.
+  // Digital samples at full rate, in chunks of an odd size (loops over raw buffers: this runs
+  // over all of MIT-BIH in debug builds).
   let digitalReader = try WFDBRecordReader(path: path)
   #expect(digitalReader.frameCount == record.frames)
   var digital = [[Int32]](repeating: [], count: header.signals.count)
-  while let chunk = try digitalReader.nextDigitalChunk(maxFrames: 4099) {
+  while let chunk = try digitalReader.nextDigitalChunk(maxFrames: 100_003) {
     for (signal, samples) in chunk.enumerated() { digital[signal] += samples }
   }
   for (samples, reference) in zip(digital, record.signals) {
-    #expect(samples.count == reference.length)
-    #expect(samples.reduce(Int64(0)) { $0 + Int64($1) } == reference.sum)
-    #expect(samples.prefix(8).map(Int64.init) == reference.first)
-    let weighted = samples.enumerated().reduce(UInt64(0)) {
-      $0 &+ UInt64($1.offset + 1) &* UInt64(bitPattern: Int64($1.element))
+    var sum: Int64 = 0
+    var weighted: UInt64 = 0
+    samples.withUnsafeBufferPointer { samples in
+      for index in samples.indices {
+        sum &+= Int64(samples[index])
+        weighted &+= UInt64(index + 1) &* UInt64(bitPattern: Int64(samples[index]))
+      }
     }
+    #expect(samples.count == reference.length)
+    #expect(sum == reference.sum)
     #expect(weighted == reference.weighted_sum)
+    #expect(samples.prefix(8).map(Int64.init) == reference.first)
     // SHA-256 in a debug build is slow: checked on records up to 100 000 samples per signal.
     if samples.count <= 100_000 { #expect(SHA256.hex(int32LittleEndian: samples) == reference.sha256) }
   }
-  // Physical values at the frame rate.
+  // Physical values at the frame rate, streamed in chunks of an odd size.
   let reader = try WFDBRecordReader(path: path)
   var physical = [[Float]](repeating: [], count: header.signals.count)
-  while let chunk = try reader.nextChunk(maxSamples: 5003) {
+  while let chunk = try reader.nextChunk(maxSamples: 100_003) {
     for (signal, samples) in chunk.channels.enumerated() { physical[signal] += samples }
   }
   for (samples, reference) in zip(physical, record.signals) {
     #expect(Int64(samples.count) == record.frames)
-    #expect(samples.count(where: \.isNaN) == reference.physical_nan_count)
     for (index, value) in zip(reference.physical_indices, reference.physical_values) {
       if let value {
         #expect(abs(Double(samples[index]) - value) <= 2e-6 * max(1, abs(value)), "sample \(index)")
@@ -68,8 +73,20 @@ private func expectMatches(path: String, digest: WFDBRecordDigest) throws {
         #expect(samples[index].isNaN, "sample \(index)")
       }
     }
-    let sum = samples.reduce(0.0) { $1.isNaN ? $0 : $0 + Double($1) }
-    let scale = samples.reduce(0.0) { $1.isNaN ? $0 : $0 + abs(Double($1)) }
+    var nanCount = 0
+    var sum = 0.0
+    var scale = 0.0
+    samples.withUnsafeBufferPointer { samples in
+      for value in samples {
+        if value.isNaN {
+          nanCount += 1
+        } else {
+          sum += Double(value)
+          scale += Double(abs(value))
+        }
+      }
+    }
+    #expect(nanCount == reference.physical_nan_count)
     #expect(abs(sum - reference.physical_sum) <= 1e-6 * max(1, scale))
   }
 }
@@ -194,6 +211,89 @@ struct WFDBRecordReaderTests {
     #expect(error.path == "r.dat")
     #expect(error.location == example.location)
     #expect(error.message.contains(example.message), "\(error)")
+  }
+
+  @Test(
+    "lengths no file can hold are refused before any arithmetic overflows",
+    arguments: [
+      "r 1 360 9223372036854775807\nr.dat 16\n", "r 1 0.000001 1000000000\nr.dat 16\n",
+    ])
+  func implausibleLength(header text: String) throws {
+    let header = try WFDBHeader.parse(Array(text.utf8), path: "r.hea")
+    let error = try #require(throws: InputError.self) {
+      _ = try WFDBRecordReader(header: header, files: ["r.dat": []])
+    }
+    #expect(error.message.contains("more than a record can hold"), "\(error)")
+  }
+
+  @Test("a record without signals has nothing to read (found by WFDBSignalFuzz: it yielded empty chunks)")
+  func noSignals() throws {
+    let header = try WFDBHeader.parse(Array("r 0 2 57639653\n".utf8), path: "r.hea")
+    let reader = try WFDBRecordReader(header: header, files: [:])
+    #expect(reader.signals.isEmpty)
+    #expect(try reader.nextChunk(maxSamples: 10) == nil)
+    #expect(try reader.nextDigitalChunk(maxFrames: 10) == nil)
+  }
+
+  private struct MultiSegmentDigest: Decodable {
+    var sig_name: [String]
+    var units: [String]
+    var values: [[Double?]]
+  }
+
+  @Test("multi-segment records read as wfdb.rdrecord joins them", arguments: ["multi", "fixed"])
+  func multiSegment(name: String) throws {
+    let digests = try TestData.decodeFixture(
+      [String: MultiSegmentDigest].self, "wfdb/digests-multisegment.json")
+    let digest = try #require(digests[name])
+    for size in [3, 1000] {
+      let reader = try WFDBRecordReader(path: TestData.fixture("wfdb/records/\(name)").path)
+      #expect(reader.formatName == "WFDB multi-segment")
+      #expect(reader.signals.map(\.name) == digest.sig_name)
+      #expect(reader.signals.map(\.unit) == digest.units)
+      #expect(reader.frameCount == Int64(digest.values[0].count))
+      var channels = [[Float]](repeating: [], count: digest.values.count)
+      var sizes: [Int] = []
+      while let chunk = try reader.nextChunk(maxSamples: size) {
+        #expect(chunk.firstSampleIndex == Int64(channels[0].count))
+        sizes.append(chunk.sampleCount)
+        for (signal, samples) in chunk.channels.enumerated() { channels[signal] += samples }
+      }
+      if name == "multi" && size == 1000 { #expect(sizes == [10, 5, 5]) }  // chunks end at segments
+      for (ours, theirs) in zip(channels, digest.values) {
+        #expect(ours.count == theirs.count)
+        for (value, reference) in zip(ours, theirs) {
+          if let reference {
+            #expect(abs(Double(value) - reference) <= 1e-6 * max(1, abs(reference)))
+          } else {
+            #expect(value.isNaN)
+          }
+        }
+      }
+    }
+  }
+
+  @Test("a segment shorter than the master header says throws InputError naming it")
+  func shortSegment() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wfdb-segments-\(getpid())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    for file in ["seg1.hea", "seg1.dat"] {
+      try FileManager.default.copyItem(
+        at: TestData.fixture("wfdb/records/\(file)"), to: directory.appendingPathComponent(file))
+    }
+    try Data("m/1 2 100 50\nseg1 50\n".utf8).write(to: directory.appendingPathComponent("m.hea"))
+    let reader = try WFDBRecordReader(path: directory.appendingPathComponent("m").path)
+    let error = try #require(throws: InputError.self) { while try reader.nextChunk(maxSamples: 64) != nil {} }
+    #expect(error.path.hasSuffix("seg1.hea"))
+    #expect(error.message.contains("holds 10 frames, the master header lists 50"), "\(error)")
+  }
+
+  @Test("a multi-segment header cannot be read from memory")
+  func multiSegmentInMemory() throws {
+    let header = try WFDBHeader.parse(Array("m/1 1 100 5\nseg 5\n".utf8), path: "m.hea")
+    let error = try #require(throws: InputError.self) { _ = try WFDBRecordReader(header: header, files: [:]) }
+    #expect(error.message.contains("open it by path"))
   }
 
   @Test("missing files throw InputError")

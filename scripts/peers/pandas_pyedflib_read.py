@@ -7,7 +7,7 @@ not available, so `vitals info`, which parses every CSV sample; for EDF, `vitals
 /dev/null includes CSV writing and is an upper bound on decode time) and the ratios are printed.
 
 Usage: python3 scripts/peers/pandas_pyedflib_read.py [--mb 64] [--repeat 3]
-Needs numpy, pandas and pyedflib (Fixtures/generate/requirements-formats.txt pins pyedflib).
+Needs numpy, pandas and pyedflib (Fixtures/generate/requirements.txt pins pyedflib).
 """
 import argparse
 import os

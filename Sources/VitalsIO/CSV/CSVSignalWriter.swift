@@ -5,22 +5,6 @@
 #endif
 import VitalsCore
 
-/// A file that could not be written.
-public struct OutputError: Error, Sendable, Equatable, CustomStringConvertible {
-  /// The path, or `-` for standard output.
-  public var path: String
-  /// What went wrong (the system's reason).
-  public var message: String
-
-  /// An error for `path`.
-  public init(path: String, _ message: String) {
-    self.path = path
-    self.message = message
-  }
-
-  public var description: String { "\(path): \(message)" }
-}
-
 /// Writes signals as CSV, chunk by chunk: a `time_s` column (seconds from the first sample written,
 /// from the chunks' start times, so gaps between chunks show) and one column per signal, named as
 /// the source names it, in physical units. Values are written in their shortest round-trip form

@@ -14,6 +14,7 @@ public struct WFDBAnnotation: Sendable, Equatable, Codable {
   /// Auxiliary text (`AUX`), e.g. rhythm changes `(AFIB`; empty when absent.
   public var aux: String
 
+  /// An annotation of `code` at `sample`; modifiers default to absent (0, empty).
   public init(sample: Int64, code: Int, subtype: Int = 0, channel: Int = 0, number: Int = 0, aux: String = "")
   {
     self.sample = sample
@@ -56,15 +57,39 @@ public struct WFDBAnnotation: Sendable, Equatable, Codable {
 /// 6-bit code and a 10-bit sample difference, with `SKIP` (59) for longer gaps, `NUM` (60),
 /// `SUB` (61), `CHN` (62) and `AUX` (63) modifying the annotation before them.
 public enum WFDBAnnotationFile {
-  static let skip = 59
-  static let num = 60
-  static let sub = 61
-  static let chn = 62
-  static let aux = 63
+  // Pseudo-annotation codes (computed, so the parser's switch compares constants).
+  static var skip: Int { 59 }
+  static var num: Int { 60 }
+  static var sub: Int { 61 }
+  static var chn: Int { 62 }
+  static var aux: Int { 63 }
 
   /// Reads the annotation file at `path`.
   public static func read(path: String) throws(InputError) -> [WFDBAnnotation] {
     try parse(try WFDBByteSource(path: path).readAll(), path: path)
+  }
+
+  /// The annotation files beside the record at `recordPath` (`dir/100` or `dir/100.hea`): every
+  /// `dir/100.EXT` other than headers and signal files that ends with the end-of-file word `0x0000`
+  /// that annotation writers append and reads as an MIT annotation file, by annotator name (`atr`,
+  /// `qrs`, …) with its number of annotations, sorted by name.
+  public static func annotators(besideRecord recordPath: String) -> [(annotator: String, count: Int)] {
+    let record = recordPath.hasSuffix(".hea") ? String(recordPath.dropLast(4)) : recordPath
+    let slash = record.lastIndex(of: "/")
+    let directory = slash.map { String(record[...$0]) } ?? ""
+    let prefix = (slash.map { String(record[record.index(after: $0)...]) } ?? record) + "."
+    let signalFiles = ["hea", "dat", "mat", "xyz", "flac"]
+    var found: [(annotator: String, count: Int)] = []
+    for name in FileSystem.entries(of: directory) where name.hasPrefix(prefix) {
+      let annotator = String(name.dropFirst(prefix.count))
+      guard !annotator.isEmpty, !signalFiles.contains(annotator),
+        let bytes = try? WFDBByteSource(path: directory + name).readAll(),
+        bytes.count >= 2, bytes.count % 2 == 0, bytes.suffix(2).allSatisfy({ $0 == 0 }),
+        let annotations = try? parse(bytes, path: directory + name)
+      else { continue }
+      found.append((annotator, annotations.count))
+    }
+    return found.sorted { $0.annotator < $1.annotator }
   }
 
   /// Parses annotation bytes as wfdb-python's `rdann` does (NUM and SUB as signed bytes, CHN
@@ -74,6 +99,7 @@ public enum WFDBAnnotationFile {
   /// names the file in errors.
   public static func parse(_ bytes: [UInt8], path: String) throws(InputError) -> [WFDBAnnotation] {
     var annotations: [WFDBAnnotation] = []
+    annotations.reserveCapacity(bytes.count / 2)
     var time: Int64 = 0
     var channel = 0
     var number = 0
@@ -95,29 +121,27 @@ public enum WFDBAnnotationFile {
         time += Int64(Int32(bitPattern: interval))
         index += 6
       case num, sub, chn:
-        guard var last = annotations.popLast() else {
+        guard let last = annotations.indices.last else {
           throw fail(index, "\(code == num ? "NUM" : code == sub ? "SUB" : "CHN") before any annotation")
         }
         let byte = low & 0xFF
         switch code {
         case num:
           number = Int(Int8(truncatingIfNeeded: byte))
-          last.number = number
-        case sub: last.subtype = Int(Int8(truncatingIfNeeded: byte))
+          annotations[last].number = number
+        case sub: annotations[last].subtype = Int(Int8(truncatingIfNeeded: byte))
         default:
           channel = byte
-          last.channel = channel
+          annotations[last].channel = channel
         }
-        annotations.append(last)
         index += 2
       case aux:
         let length = low & 0xFF
         guard index + 2 + length <= bytes.count else {
           throw fail(index, "truncated AUX: expected \(length) bytes of text")
         }
-        guard var last = annotations.popLast() else { throw fail(index, "AUX before any annotation") }
-        last.aux = String(decoding: bytes[(index + 2)..<(index + 2 + length)], as: UTF8.self)
-        annotations.append(last)
+        guard let last = annotations.indices.last else { throw fail(index, "AUX before any annotation") }
+        annotations[last].aux = String(decoding: bytes[(index + 2)..<(index + 2 + length)], as: UTF8.self)
         index += 2 + (length + 1) / 2 * 2
       default:
         time += Int64(low)

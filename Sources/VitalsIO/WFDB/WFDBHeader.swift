@@ -91,6 +91,7 @@ public enum WFDBStorageFormat: Int, Sendable, Equatable, Codable, CaseIterable {
 public struct WFDBSignalSpec: Sendable, Equatable {
   /// The signal file, relative to the header's directory (`100.dat`); `-` means standard input.
   public var fileName: String
+  /// How the file stores the samples (the number before `x`, `:` and `+`).
   public var format: WFDBStorageFormat
   /// Samples of this signal in each frame (`212x4` → 4); at least 1.
   public var samplesPerFrame: Int
@@ -124,8 +125,21 @@ public struct WFDBSignalSpec: Sendable, Equatable {
   }
 }
 
+/// One segment of a multi-segment record: a single-segment record read for `frameCount` frames.
+public struct WFDBSegment: Sendable, Equatable {
+  /// The segment's record name (its header is `NAME.hea` beside the master header); `~` is a
+  /// null segment, `frameCount` frames of missing signal.
+  public var name: String
+  /// Frames of the segment that belong to the record (0 for a variable layout's layout segment).
+  public var frameCount: Int64
+
+  /// Whether this is a null segment (`~`).
+  public var isNull: Bool { name == "~" }
+}
+
 /// A parsed WFDB header file (`NAME.hea`), following PhysioNet's `header(5)` manual page.
 public struct WFDBHeader: Sendable, Equatable {
+  /// The record's name (the first field of the record line).
   public var recordName: String
   /// Frames per second (the record's base sampling frequency; 250 when the header omits it).
   public var frameRate: Double
@@ -140,17 +154,24 @@ public struct WFDBHeader: Sendable, Equatable {
   public var baseTimeOfDay: Double?
   /// Calendar date of the first sample (`year`, `month`, `day`), when stated.
   public var baseDate: (year: Int, month: Int, day: Int)?
+  /// One entry per signal line, in header order (empty for a multi-segment header).
   public var signals: [WFDBSignalSpec]
+  /// Signals declared by the record line (`signals.count` for a single-segment header).
+  public var signalCount: Int
+  /// The segments of a multi-segment header (`name/nseg`), in order; empty otherwise. A first
+  /// segment of length 0 is the layout segment of a variable-layout record.
+  public var segments: [WFDBSegment]
   /// Text of the `#` comment lines, without the `#`, in order.
   public var comments: [String]
 
+  /// Field-by-field equality (the base date is a tuple, so it is spelled out).
   public static func == (lhs: WFDBHeader, rhs: WFDBHeader) -> Bool {
     lhs.recordName == rhs.recordName && lhs.frameRate == rhs.frameRate
       && lhs.counterFrequency == rhs.counterFrequency && lhs.baseCounter == rhs.baseCounter
       && lhs.frameCount == rhs.frameCount && lhs.baseTimeOfDay == rhs.baseTimeOfDay
       && lhs.baseDate?.year == rhs.baseDate?.year && lhs.baseDate?.month == rhs.baseDate?.month
       && lhs.baseDate?.day == rhs.baseDate?.day && lhs.signals == rhs.signals
-      && lhs.comments == rhs.comments
+      && lhs.signalCount == rhs.signalCount && lhs.segments == rhs.segments && lhs.comments == rhs.comments
   }
 
   /// Absolute time of the first sample: base date and time read as UTC (WFDB stores no time
@@ -165,8 +186,9 @@ public struct WFDBHeader: Sendable, Equatable {
 
   /// Parses the text of a header file. `path` names the file in errors.
   ///
-  /// Accepts LF or CRLF line ends, blank lines and `#` comments anywhere. Multi-segment headers
-  /// (`name/nseg`) are refused with an ``InputError``, as is every malformed field, naming its line.
+  /// Accepts LF or CRLF line ends, blank lines and `#` comments anywhere, and multi-segment
+  /// headers (`name/nseg` followed by one `segment nsamp` line per segment). Every malformed field
+  /// throws an ``InputError`` naming its line.
   public static func parse(_ bytes: some Collection<UInt8>, path: String) throws(InputError) -> WFDBHeader {
     if bytes.isEmpty { throw InputError(path: path, "empty header file: expected a WFDB record line") }
     var comments: [String] = []
@@ -188,8 +210,27 @@ public struct WFDBHeader: Sendable, Equatable {
     guard let recordLine = lines.first else {
       throw InputError(path: path, "no record line: the header holds only comments or blank lines")
     }
-    var (header, signalCount) = try parseRecordLine(recordLine.text, line: recordLine.number, path: path)
+    var (header, segmentCount) = try parseRecordLine(recordLine.text, line: recordLine.number, path: path)
     header.comments = comments
+    if let segmentCount {
+      let segmentLines = lines.dropFirst()
+      guard segmentLines.count >= segmentCount else {
+        throw InputError(
+          path: path, location: .line(lines.last!.number),
+          "the record line declares \(segmentCount) segments but \(segmentLines.count) segment lines follow")
+      }
+      for line in segmentLines.prefix(segmentCount) {
+        let fields = line.text.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard fields.count >= 2, let frames = Int64(fields[1]), (0...1 << 48).contains(frames) else {
+          throw InputError(
+            path: path, location: .line(line.number),
+            "expected a segment line 'name frames', found '\(line.text)'")
+        }
+        header.segments.append(WFDBSegment(name: String(fields[0]), frameCount: frames))
+      }
+      return header
+    }
+    let signalCount = header.signalCount
     let signalLines = lines.dropFirst()
     guard signalLines.count >= signalCount else {
       throw InputError(
@@ -205,15 +246,19 @@ public struct WFDBHeader: Sendable, Equatable {
   }
 
   private static func parseRecordLine(_ text: Substring, line: Int, path: String) throws(InputError)
-    -> (WFDBHeader, signalCount: Int)
+    -> (WFDBHeader, segmentCount: Int?)
   {
     let fields = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
     func fail(_ message: String) -> InputError { InputError(path: path, location: .line(line), message) }
-    let nameField = fields[0]
+    var nameField = fields[0]
+    var segmentCount: Int?
     if let slash = nameField.firstIndex(of: "/") {
-      throw fail(
-        "multi-segment record '\(nameField)' (\(nameField[nameField.index(after: slash)...]) segments) is not "
-          + "supported: read its segment records one by one")
+      guard let count = Int(nameField[nameField.index(after: slash)...]), (1...1_000_000).contains(count)
+      else {
+        throw fail("expected the number of segments after '/' in '\(nameField)'")
+      }
+      segmentCount = count
+      nameField = nameField[..<slash]
     }
     guard fields.count >= 2 else { throw fail("expected the number of signals after the record name") }
     guard let signalCount = Int(fields[1]), (0...100_000).contains(signalCount) else {
@@ -263,15 +308,20 @@ public struct WFDBHeader: Sendable, Equatable {
     if fields.count >= 6 {
       let parts = fields[5].split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
       guard parts.count == 3, let day = parts[0], let month = parts[1], let year = parts[2],
-        (1...31).contains(day), (1...12).contains(month), (0...9999).contains(year)
+        (1...31).contains(day), (1...12).contains(month)
       else { throw fail("expected the base date as DD/MM/YYYY, found '\(fields[5])'") }
+      // Timestamp's Int64 nanoseconds span 1677-09-21 to 2262-04-11.
+      guard (1678...2261).contains(year) else {
+        throw fail("expected a base date between the years 1678 and 2261, found '\(fields[5])'")
+      }
       baseDate = (year, month, day)
     }
     let header = WFDBHeader(
       recordName: String(nameField), frameRate: frameRate, counterFrequency: counterFrequency ?? frameRate,
       baseCounter: baseCounter, frameCount: frameCount, baseTimeOfDay: baseTime,
-      baseDate: baseDate.map { (year: $0.0, month: $0.1, day: $0.2) }, signals: [], comments: [])
-    return (header, signalCount)
+      baseDate: baseDate.map { (year: $0.0, month: $0.1, day: $0.2) }, signals: [], signalCount: signalCount,
+      segments: [], comments: [])
+    return (header, segmentCount)
   }
 
   private static func parseSignalLine(
@@ -295,8 +345,8 @@ public struct WFDBHeader: Sendable, Equatable {
     var spec = fields[1]
     var byteOffset: Int64 = 0
     if let plus = spec.firstIndex(of: "+") {
-      guard let value = Int64(spec[spec.index(after: plus)...]), value >= 0 else {
-        throw fail("expected a non-negative byte offset after '+', found '\(fields[1])'")
+      guard let value = Int64(spec[spec.index(after: plus)...]), (0...1 << 48).contains(value) else {
+        throw fail("expected a byte offset from 0 to 2^48 after '+', found '\(fields[1])'")
       }
       byteOffset = value
       spec = spec[..<plus]

@@ -12,9 +12,16 @@ import VitalsCore
 /// likewise averages); ``nextDigitalChunk(maxFrames:)`` gives every sample at full rate. A skewed signal's samples that would lie beyond the record's end are NaN
 /// (as in `rdrecord`).
 ///
+/// Multi-segment records (`name/nseg`) are read segment after segment, one open at a time, as
+/// wfdb-python's `rdrecord` joins them: a variable layout's signals are those of its layout
+/// segment, matched by name in each segment; a fixed layout's are the first segment's, matched
+/// by position. Signals a segment lacks, and null segments (`~`), are NaN. Chunks end at segment
+/// boundaries. Digital access (``nextDigitalChunk(maxFrames:)``, ``mismatchedChecksums()``) is
+/// per segment: open the segment records for it.
+///
 /// Memory is bounded by the chunk size: each call reads only the bytes of the frames it yields
-/// (plus the largest skew). ``readAll()`` is the bulk path: one read and one decode of the whole
-/// record. Not thread-safe; one reader per thread.
+/// (plus the largest skew), decoding 65 536 frames at a time. ``readAll()`` is the bulk path:
+/// one call for the whole record. Not thread-safe; one reader per thread.
 public final class WFDBRecordReader: SignalReader {
   /// The parsed header.
   public let header: WFDBHeader
@@ -32,13 +39,19 @@ public final class WFDBRecordReader: SignalReader {
   public private(set) var position: Int64 = 0
 
   private var files: [SignalFile]
+  /// The segments of a multi-segment record (`nil` for a single-segment one).
+  private let segments: SegmentCursor?
 
-  /// Opens the record whose header is `path` (`dir/100` or `dir/100.hea`); signal files are
-  /// looked up beside the header.
+  /// Opens the record whose header is `path` (`dir/100` or `dir/100.hea`); signal files and
+  /// segment headers are looked up beside the header.
   public convenience init(path: String) throws(InputError) {
     let headerPath = path.hasSuffix(".hea") ? path : path + ".hea"
     let header = try WFDBHeader.parse(try WFDBByteSource(path: headerPath).readAll(), path: headerPath)
     let directory = headerPath.lastIndex(of: "/").map { String(headerPath[...$0]) } ?? ""
+    if !header.segments.isEmpty {
+      try self.init(multiSegment: header, directory: directory, headerPath: headerPath)
+      return
+    }
     var sources: [String: WFDBByteSource] = [:]
     for signal in header.signals where sources[signal.fileName] == nil {
       sources[signal.fileName] = try WFDBByteSource(path: directory + signal.fileName)
@@ -51,6 +64,9 @@ public final class WFDBRecordReader: SignalReader {
   public convenience init(header: WFDBHeader, files: [String: [UInt8]], path: String = "<memory>")
     throws(InputError)
   {
+    guard header.segments.isEmpty else {
+      throw InputError(path: path, "a multi-segment record is read from its segment headers: open it by path")
+    }
     var sources: [String: WFDBByteSource] = [:]
     for signal in header.signals where sources[signal.fileName] == nil {
       guard let bytes = files[signal.fileName] else {
@@ -61,8 +77,38 @@ public final class WFDBRecordReader: SignalReader {
     try self.init(header: header, sources: sources, headerPath: path)
   }
 
+  private init(multiSegment header: WFDBHeader, directory: String, headerPath: String) throws(InputError) {
+    var segments = header.segments
+    let layoutName: String
+    let variableLayout = segments[0].frameCount == 0 && !segments[0].isNull
+    if variableLayout {
+      layoutName = segments.removeFirst().name
+    } else {
+      guard let first = segments.first(where: { !$0.isNull }) else {
+        throw InputError(path: headerPath, "a multi-segment record of null segments only holds no signals")
+      }
+      layoutName = first.name
+    }
+    let layoutPath = directory + layoutName + ".hea"
+    let layout = try WFDBHeader.parse(try WFDBByteSource(path: layoutPath).readAll(), path: layoutPath)
+    self.header = header
+    files = []
+    self.segments = SegmentCursor(
+      directory: directory, segments: segments, names: layout.signals.map(\.description),
+      variableLayout: variableLayout, frameRate: header.frameRate)
+    let frames = segments.reduce(0) { $0 + $1.frameCount }
+    try Self.checkLength(frames, frameSize: 1, header: header, path: headerPath)
+    frameCount = frames
+    formatName = "WFDB multi-segment"
+    signals = layout.signals.map {
+      SignalDescription(
+        name: $0.description, unit: $0.units, sampleRate: header.frameRate, sampleCount: frames)
+    }
+  }
+
   private init(header: WFDBHeader, sources: [String: WFDBByteSource], headerPath: String) throws(InputError) {
     self.header = header
+    segments = nil
     var files: [SignalFile] = []
     for (index, signal) in header.signals.enumerated() {
       if let existing = files.firstIndex(where: { $0.name == signal.fileName }) {
@@ -87,6 +133,8 @@ public final class WFDBRecordReader: SignalReader {
     } else {
       frames = 0
     }
+    try Self.checkLength(
+      frames, frameSize: files.map(\.frameSize).max() ?? 1, header: header, path: headerPath)
     for file in files {
       let needed = file.byteOffset + file.format.byteCount(forSamples: frames * Int64(file.frameSize))
       if file.source.size < needed {
@@ -107,11 +155,36 @@ public final class WFDBRecordReader: SignalReader {
     }
   }
 
-  /// Reads the next chunk of at most `maxSamples` frames, in physical units, or `nil` at the end.
+  /// Refuses lengths no file can hold, so that every sample index and time stays far from
+  /// Int64's limits.
+  private static func checkLength(_ frames: Int64, frameSize: Int, header: WFDBHeader, path: String)
+    throws(InputError)
+  {
+    let duration = Double(frames) / header.frameRate * 1e9
+    guard frames <= 1 << 48 / Int64(max(1, frameSize)),
+      abs(Double(header.startTime.nanosecondsSinceEpoch)) + duration < 9e18
+    else {
+      throw InputError(
+        path: path,
+        "the header declares \(frames) frames at \(header.frameRate) Hz: more than a record can hold")
+    }
+  }
+
+  /// Reads the next chunk of at most `maxSamples` frames, in physical units, or `nil` at the end
+  /// (at once for a record without signals, whatever length its header states).
   public func nextChunk(maxSamples: Int) throws(InputError) -> SignalChunk? {
     precondition(maxSamples > 0, "maxSamples must be positive")
+    if let segments {
+      guard let channels = try segments.next(maxFrames: maxSamples) else { return nil }
+      let chunk = SignalChunk(
+        channels: channels, sampleRate: header.frameRate,
+        startTime: startTime.advanced(bySamples: position, rate: header.frameRate), firstSampleIndex: position
+      )
+      position += Int64(chunk.sampleCount)
+      return chunk
+    }
     let count = Int(min(Int64(maxSamples), frameCount - position))
-    guard count > 0 else { return nil }
+    guard count > 0, !files.isEmpty else { return nil }
     var channels = [[Float]](repeating: [], count: header.signals.count)
     for index in files.indices {
       try files[index].physical(frames: position, count: count, frameCount: frameCount, into: &channels)
@@ -133,8 +206,9 @@ public final class WFDBRecordReader: SignalReader {
   /// (skewed samples beyond the record's end are the format's invalid marker). `nil` at the end.
   public func nextDigitalChunk(maxFrames: Int) throws(InputError) -> [[Int32]]? {
     precondition(maxFrames > 0, "maxFrames must be positive")
+    precondition(segments == nil, "digital samples are per segment: open the segment records")
     let count = Int(min(Int64(maxFrames), frameCount - position))
-    guard count > 0 else { return nil }
+    guard count > 0, !files.isEmpty else { return nil }
     var channels = [[Int32]](repeating: [], count: header.signals.count)
     for index in files.indices {
       try files[index].digital(frames: position, count: count, frameCount: frameCount, into: &channels)
@@ -147,6 +221,7 @@ public final class WFDBRecordReader: SignalReader {
   /// sum of stored samples with the header's checksum; returns the indices of the signals that
   /// differ (signals without a checksum are not checked). Leaves ``position`` at the end.
   public func mismatchedChecksums() throws(InputError) -> [Int] {
+    precondition(segments == nil, "checksums are per segment: open the segment records")
     position = 0
     for index in files.indices { files[index].resetDifferences() }
     var sums = [Int32](repeating: 0, count: header.signals.count)
@@ -159,6 +234,70 @@ public final class WFDBRecordReader: SignalReader {
       guard let checksum = header.signals[signal].checksum else { return false }
       return Int16(truncatingIfNeeded: sums[signal]) != Int16(truncatingIfNeeded: checksum)
     }
+  }
+}
+
+/// Where a multi-segment reader stands: the open segment and how its signals map to the record's.
+private final class SegmentCursor {
+  let directory: String
+  let segments: [WFDBSegment]
+  let names: [String]
+  let variableLayout: Bool
+  let frameRate: Double
+  private var index = 0
+  private var offset: Int64 = 0
+  private var reader: WFDBRecordReader?
+  /// For each record signal, its channel in the open segment (`nil`: absent, NaN).
+  private var mapping: [Int?] = []
+
+  init(directory: String, segments: [WFDBSegment], names: [String], variableLayout: Bool, frameRate: Double) {
+    self.directory = directory
+    self.segments = segments
+    self.names = names
+    self.variableLayout = variableLayout
+    self.frameRate = frameRate
+  }
+
+  /// The next at most `maxFrames` frames of the record, within one segment; `nil` at the end.
+  func next(maxFrames: Int) throws(InputError) -> [[Float]]? {
+    while index < segments.count {
+      let segment = segments[index]
+      let left = segment.frameCount - offset
+      guard left > 0 else {
+        index += 1
+        offset = 0
+        reader = nil
+        continue
+      }
+      let count = Int(min(Int64(maxFrames), left))
+      offset += Int64(count)
+      if segment.isNull { return Array(repeating: Array(repeating: .nan, count: count), count: names.count) }
+      let reader = try open(segment)
+      guard let chunk = try reader.nextChunk(maxSamples: count), chunk.sampleCount == count else {
+        throw InputError(
+          path: directory + segment.name + ".hea",
+          "segment holds \(reader.frameCount) frames, the master header lists \(segment.frameCount)")
+      }
+      return mapping.map { $0.map { chunk.channels[$0] } ?? Array(repeating: .nan, count: count) }
+    }
+    return nil
+  }
+
+  private func open(_ segment: WFDBSegment) throws(InputError) -> WFDBRecordReader {
+    if let reader { return reader }
+    let opened = try WFDBRecordReader(path: directory + segment.name)
+    guard opened.header.segments.isEmpty, opened.chunkSampleRate == frameRate else {
+      throw InputError(
+        path: directory + segment.name + ".hea",
+        "a segment must be a single-segment record at the master's \(frameRate) Hz")
+    }
+    let segmentNames = opened.signals.map(\.name)
+    mapping = names.indices.map { signal in
+      variableLayout
+        ? segmentNames.firstIndex(of: names[signal]) : (signal < segmentNames.count ? signal : nil)
+    }
+    reader = opened
+    return opened
   }
 }
 
@@ -274,61 +413,86 @@ private struct SignalFile {
     }
   }
 
+  /// Frames decoded at a time: the bytes and digital samples of one block stay in cache, and
+  /// the scratch buffers stay small whatever the chunk size (`readAll()` included).
+  static let blockFrames = 65_536
+
   mutating func physical(frames start: Int64, count: Int, frameCount: Int64, into channels: inout [[Float]])
     throws(InputError)
   {
-    if format == .packed212 && frameSize == 2 && maxSkew == 0 && members.count == 2 {
-      try physical212Pairs(start: start, count: count, into: &channels)
-      return
+    for member in members { channels[member.signal] = [Float](repeating: 0, count: count) }
+    let pairs = format == .packed212 && frameSize == 2 && maxSkew == 0 && members.count == 2
+    var done = 0
+    while done < count {
+      let block = min(Self.blockFrames, count - done)
+      if pairs {
+        try physical212Pairs(start: start + Int64(done), count: block, offset: done, into: &channels)
+      } else {
+        try physicalBlock(
+          start: start + Int64(done), count: block, offset: done, frameCount: frameCount, into: &channels)
+      }
+      done += block
     }
+  }
+
+  /// Frames `[start, start + count)` into `channels[…][offset...]`, through the digital buffer.
+  private mutating func physicalBlock(
+    start: Int64, count: Int, offset: Int, frameCount: Int64, into channels: inout [[Float]]
+  ) throws(InputError) {
     let first = try decodeWindow(start: start, count: count, frameCount: frameCount)
-    let invalid = format.invalidSample
+    // Format 8 has no invalid marker: Int64.min never equals a decoded Int32.
+    let invalid = format.invalidSample.map(Int64.init) ?? Int64.min
     for member in members {
       let perFrame = member.samplesPerFrame
-      channels[member.signal] = [Float](unsafeUninitializedCapacity: count) { output, initialized in
+      // Frames whose (skewed) stored frame lies inside the record; the rest are NaN.
+      let inside = Int(max(0, min(Int64(count), frameCount - start - Int64(member.skew))))
+      let (baseline, scale) = (member.baseline, member.scale)
+      channels[member.signal].withUnsafeMutableBufferPointer { output in
         samples.withUnsafeBufferPointer { samples in
-          for frame in 0..<count {
-            let stored = start + Int64(frame + member.skew)
-            guard stored < frameCount else {
-              output[frame] = .nan
-              continue
+          let output = output.baseAddress! + offset
+          var index = Int((start + Int64(member.skew)) * Int64(frameSize) - first) + member.column
+          if perFrame == 1 {
+            for frame in 0..<inside {
+              let digital = samples[index]
+              output[frame] = Int64(digital) == invalid ? .nan : (Float(digital) - baseline) * scale
+              index += frameSize
             }
-            let base = Int(stored * Int64(frameSize) - first) + member.column
-            var digital = samples[base]
-            if perFrame > 1 {
-              var sum = Int64(digital)
-              for sub in 1..<perFrame { sum += Int64(samples[base + sub]) }
-              digital = Int32(sum / Int64(perFrame))
+          } else {
+            for frame in 0..<inside {
+              var sum = Int64(samples[index])
+              for sub in 1..<perFrame { sum += Int64(samples[index + sub]) }
+              let digital = sum / Int64(perFrame)
+              output[frame] = digital == invalid ? .nan : (Float(digital) - baseline) * scale
+              index += frameSize
             }
-            output[frame] = digital == invalid ? .nan : (Float(digital) - member.baseline) * member.scale
           }
+          for frame in inside..<count { output[frame] = .nan }
         }
-        initialized = count
       }
     }
   }
 
   /// The MIT-BIH layout (two 212 signals, one sample per frame each, no skew): bytes straight
   /// to `Float`, without the digital buffer.
-  private mutating func physical212Pairs(start: Int64, count: Int, into channels: inout [[Float]])
+  private mutating func physical212Pairs(
+    start: Int64, count: Int, offset: Int, into channels: inout [[Float]]
+  )
     throws(InputError)
   {
     try source.read(at: byteOffset + 3 * start, count: 3 * count, into: &bytes)
-    var second = [Float]()
     let (a, b) = (members[0], members[1])
-    let first = [Float](unsafeUninitializedCapacity: count) { firstOutput, firstCount in
-      second = [Float](unsafeUninitializedCapacity: count) { secondOutput, secondCount in
+    var second = channels[b.signal]
+    channels[b.signal] = []
+    channels[a.signal].withUnsafeMutableBufferPointer { first in
+      second.withUnsafeMutableBufferPointer { second in
         bytes.withUnsafeBytes { raw in
           decode212Pairs(
-            raw.baseAddress!, frames: count, first: firstOutput.baseAddress!,
-            second: secondOutput.baseAddress!,
+            raw.baseAddress!, frames: count, first: first.baseAddress! + offset,
+            second: second.baseAddress! + offset,
             baselines: (a.baseline, b.baseline), scales: (a.scale, b.scale))
         }
-        secondCount = count
       }
-      firstCount = count
     }
-    channels[a.signal] = first
     channels[b.signal] = second
   }
 }

@@ -11,7 +11,7 @@ import VitalsCore
 ///
 /// Digital value = `round(physical × gain)` with baseline 0, clamped to ±32767; NaN becomes the
 /// invalid marker −32768. Streams: each ``append(_:)`` writes its chunk and keeps nothing.
-/// Failures to write throw ``InputError`` naming the output file.
+/// Failures to write throw ``OutputError`` naming the output file.
 public final class WFDBRecordWriter {
   /// Adu per physical unit used when none is given: 1000 for `mV` (1 µV steps, ±32.767 mV),
   /// 1 for `uV`/`µV`, 100 otherwise.
@@ -41,7 +41,7 @@ public final class WFDBRecordWriter {
   public init(
     path: String, signals: [SignalDescription], frameRate: Double, startTime: Timestamp? = nil,
     gains: [Double]? = nil
-  ) throws(InputError) {
+  ) throws(OutputError) {
     precondition(frameRate > 0 && frameRate.isFinite, "frame rate must be positive")
     precondition(gains == nil || gains!.count == signals.count, "one gain per signal")
     headerPath = path.hasSuffix(".hea") ? path : path + ".hea"
@@ -55,7 +55,7 @@ public final class WFDBRecordWriter {
     checksums = Array(repeating: 0, count: signals.count)
     descriptor = open(dataPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     guard descriptor >= 0 else {
-      throw InputError(path: dataPath, "cannot create: \(String(cString: strerror(errno)))")
+      throw OutputError(path: dataPath, "cannot create: \(String(cString: strerror(errno)))")
     }
   }
 
@@ -65,7 +65,7 @@ public final class WFDBRecordWriter {
   }
 
   /// Appends a chunk whose channels are the writer's signals, in order.
-  public func append(_ chunk: SignalChunk) throws(InputError) {
+  public func append(_ chunk: SignalChunk) throws(OutputError) {
     precondition(chunk.channels.count == signals.count, "one channel per signal")
     let count = chunk.sampleCount
     let width = signals.count
@@ -89,7 +89,7 @@ public final class WFDBRecordWriter {
   }
 
   /// Writes the header; call once, after the last chunk.
-  public func finish() throws(InputError) {
+  public func finish() throws(OutputError) {
     var text = "\(recordName) \(signals.count) \(format(frameRate)) \(frames)"
     if let startTime {
       let dayNanos: Int64 = 86_400_000_000_000
@@ -111,7 +111,7 @@ public final class WFDBRecordWriter {
     }
     let header = open(headerPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     guard header >= 0 else {
-      throw InputError(path: headerPath, "cannot create: \(String(cString: strerror(errno)))")
+      throw OutputError(path: headerPath, "cannot create: \(String(cString: strerror(errno)))")
     }
     defer { close(header) }
     let bytes = Array(text.utf8)
@@ -128,13 +128,13 @@ public final class WFDBRecordWriter {
 
 /// Writes all `count` bytes or throws naming `path`.
 private func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int, path: String)
-  throws(InputError)
+  throws(OutputError)
 {
   var done = 0
   while done < count {
     let wrote = write(descriptor, bytes + done, count - done)
     if wrote < 0 && errno == EINTR { continue }
-    guard wrote > 0 else { throw InputError(path: path, "write failed: \(String(cString: strerror(errno)))") }
+    guard wrote > 0 else { throw OutputError(path: path, "write failed: \(String(cString: strerror(errno)))") }
     done += wrote
   }
 }
