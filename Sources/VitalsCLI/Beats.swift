@@ -1,0 +1,195 @@
+import ArgumentParser
+import Foundation
+import Vitals
+
+/// The signal a beat command works on.
+public enum BeatSignal: String, ExpressibleByArgument, Sendable, CaseIterable {
+  case ecg
+  case ppg
+
+  /// The usage error for signals whose beat detection is not there yet.
+  func requireSupported() throws {
+    if self == .ppg {
+      throw ValidationError(
+        "--signal ppg is not yet supported (PPG beats come in a later release); use --signal ecg")
+    }
+  }
+}
+
+/// `vitals beats INPUT [--signal ecg] [-o FILE] [--format csv|json|wfdb]`: detected heartbeats.
+public struct Beats: ParsableCommand {
+  /// How the beats are written.
+  public enum Format: String, ExpressibleByArgument, Sendable, CaseIterable {
+    case csv, json, wfdb
+  }
+
+  public static let configuration = CommandConfiguration(
+    abstract: "Detect heartbeats and write one row per beat.",
+    discussion: """
+      ECG: the QRS detector (Pan & Tompkins 1985 with Hamilton & Tompkins' rules) on one lead: the \
+      one given with --channel (the first, when several are), else the signal named MLII, else II, \
+      else the first ECG-like signal (a name with ECG/EKG or a standard lead name), else the first \
+      signal. Beats within the detector's latency (0.45 s) of the end of the record may be missing.
+
+      Formats: csv (header sample,time_s: the sample index at the record's rate and the time in \
+      seconds from the first sample), json (one object: input, lead, sample_rate, beats as \
+      [{"sample":…,"time_s":…}]), wfdb (an MIT annotation file of N beats, e.g. -o 100.qrs, read by \
+      WFDB tools and wfdb-python's rdann). Without --format: json for -o *.json, wfdb for -o with any \
+      other extension than .csv, csv otherwise.
+      """)
+
+  @Argument(
+    help: "The recording (WFDB record, EDF/EDF+, CSV/TSV, Apple Health ECG CSV, or - for CSV on stdin).")
+  public var inputPath: String
+
+  @Option(help: "The signal to detect beats in (ecg; ppg is not yet supported).")
+  public var signal: BeatSignal = .ecg
+
+  @Option(name: [.short, .customLong("output")], help: "Where to write the beats (- for standard output).")
+  public var output = "-"
+
+  @Option(help: "csv, json or wfdb (default: from the output's extension).")
+  public var format: Format?
+
+  @OptionGroup public var input: InputOptions
+
+  public init() {}
+
+  /// The format in effect: the option, else the output's extension.
+  var resolvedFormat: Format {
+    if let format { return format }
+    let lower = output.lowercased()
+    if lower.hasSuffix(".json") { return .json }
+    if output == "-" || lower.hasSuffix(".csv") || !output.contains(".") { return .csv }
+    return .wfdb
+  }
+
+  public func validate() throws {
+    try signal.requireSupported()
+    if resolvedFormat == .wfdb && output == "-" {
+      throw ValidationError("--format wfdb needs -o NAME.qrs (annotation files are binary)")
+    }
+  }
+
+  public func run() throws {
+    do {
+      let detection = try ECGBeatDetection(path: inputPath, options: input.recordingOptions)
+      switch resolvedFormat {
+      case .csv:
+        try EventCSVWriter.write(samples: detection.beats, sampleRate: detection.sampleRate, to: output)
+      case .json: try writeOutput(Data((detection.json() + "\n").utf8), to: output)
+      case .wfdb:
+        let annotations = detection.beats.map { WFDBAnnotation(sample: $0, code: 1) }
+        try writeOutput(Data(WFDBAnnotationFile.encode(annotations)), to: output)
+      }
+    } catch let error as InputError {
+      printError(error.description)
+      throw ExitCode(1)
+    } catch let error as OutputError {
+      printError(error.description)
+      throw ExitCode(1)
+    }
+  }
+}
+
+/// The beats the QRS detector finds in a recording's ECG lead (see ``Beats``' discussion for the lead).
+struct ECGBeatDetection {
+  var path: String
+  /// The lead's name as the file gives it.
+  var lead: String
+  var sampleRate: Double
+  /// Record sample indices of the R peaks.
+  var beats: [Int64]
+
+  /// Reads the recording at `path` and detects its beats. Throws ``InputError`` for unreadable input
+  /// and for a rate the detector does not support.
+  init(path: String, options: RecordingOptions, chunkSize: Int = 65_536) throws(InputError) {
+    var reader = try RecordingOpener.open(path: path, options: options)
+    let names = reader.signals.map(\.name)
+    guard !names.isEmpty else { throw InputError(path: path, "no signals to detect beats in") }
+    let leadIndex = options.channels == nil ? Self.defaultLead(names) : 0
+    var detector: QRSDetector
+    do {
+      detector = try QRSDetector(sampleRate: reader.chunkSampleRate)
+    } catch {
+      throw InputError(path: path, error.description)
+    }
+    var beats: [Int64] = []
+    while let chunk = try reader.nextChunk(maxSamples: chunkSize) {
+      chunk.channels[leadIndex].withUnsafeBufferPointer { detector.process($0, appendingTo: &beats) }
+    }
+    self.path = path
+    self.lead = names[leadIndex]
+    self.sampleRate = reader.chunkSampleRate
+    self.beats = beats
+  }
+
+  /// Standard ECG lead names (limb, augmented, precordial, modified limb leads).
+  static let leadNames: Set<String> = [
+    "I", "II", "III", "AVR", "AVL", "AVF", "V1", "V2", "V3", "V4", "V5", "V6", "MLI", "MLII", "MLIII",
+    "MV1", "MV2", "MV3", "MV4", "MV5", "MV6", "CM5", "CC5", "ML5", "D3",
+  ]
+
+  /// MLII, else II, else the first name with ECG/EKG or a standard lead name, else the first signal.
+  static func defaultLead(_ names: [String]) -> Int {
+    let upper = names.map { $0.uppercased().trimmingCharacters(in: .whitespaces) }
+    if let i = upper.firstIndex(of: "MLII") { return i }
+    if let i = upper.firstIndex(of: "II") { return i }
+    if let i = upper.firstIndex(where: { $0.contains("ECG") || $0.contains("EKG") || leadNames.contains($0) })
+    {
+      return i
+    }
+    return 0
+  }
+
+  /// The beats as one JSON object.
+  func json() -> String {
+    struct Beat: Encodable {
+      var sample: Int64
+      var time_s: Double
+    }
+    struct Document: Encodable {
+      var input: String
+      var lead: String
+      var sample_rate: Double
+      var beats: [Beat]
+    }
+    let document = Document(
+      input: path, lead: lead, sample_rate: sampleRate,
+      beats: beats.map { Beat(sample: $0, time_s: Double($0) / sampleRate) })
+    return encodeJSON(document)
+  }
+}
+
+/// `value` as compact JSON with sorted keys; non-finite numbers, which JSON lacks, are written as null
+/// by the callers' types (see ``JSONNumber``).
+func encodeJSON(_ value: some Encodable) -> String {
+  let encoder = JSONEncoder()
+  encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+  return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
+}
+
+/// A number that encodes as JSON null when it is NaN or infinite.
+struct JSONNumber: Encodable {
+  var value: Double
+
+  init(_ value: Double) { self.value = value }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    if value.isFinite { try container.encode(value) } else { try container.encodeNil() }
+  }
+}
+
+/// Writes `data` to `path` (`-`: standard output); throws ``OutputError`` with the system's reason.
+func writeOutput(_ data: Data, to path: String) throws(OutputError) {
+  if path == "-" {
+    FileHandle.standardOutput.write(data)
+    return
+  }
+  do {
+    try data.write(to: URL(fileURLWithPath: path))
+  } catch {
+    throw OutputError(path: path, "cannot write: \((error as NSError).localizedDescription)")
+  }
+}
