@@ -92,16 +92,22 @@ public struct HRV: ParsableCommand {
 
   public func run() throws {
     var failed = false
-    for (path, beatSource) in sources {
-      do throws(InputError) {
-        let report = try analyse(path: path, beatFile: beatSource)
-        print(json ? report.json() : report.text())
-      } catch {
+    for result in reports() {
+      switch result {
+      case .success(let report): print(json ? report.json() : report.text())
+      case .failure(let error):
         printError(error.description)
         failed = true
       }
     }
     if failed { throw ExitCode(1) }
+  }
+
+  /// The report of each input, or why it failed, in input order.
+  func reports() -> [Result<HRVReport, InputError>] {
+    sources.map { source in
+      Result { () throws(InputError) in try analyse(path: source.path, beatFile: source.beats) }
+    }
   }
 
   /// (recording, beat file) per analysis: every INPUT, or the one --beats file (with its INPUT, if any).

@@ -70,8 +70,16 @@ public struct Score: ParsableCommand {
   }
 
   public func run() throws {
+    let (records, errors) = scoreAll()
+    for error in errors { printError(error.description) }
+    print(json ? Self.json(records, window: window, skip: skip) : Self.table(records, skip: skip))
+    if !errors.isEmpty { throw ExitCode(1) }
+  }
+
+  /// Every pair that could be read, scored, and the errors of those that could not.
+  func scoreAll() -> (records: [RecordBeatScore], errors: [InputError]) {
     var records: [RecordBeatScore] = []
-    var failed = false
+    var errors: [InputError] = []
     for pair in allPairs {
       do throws(InputError) {
         let reference = try BeatFile(path: pair.reference, rate: rate)
@@ -86,12 +94,10 @@ public struct Score: ParsableCommand {
             BeatFile.recordName(pair.reference), reference: reference.samples, test: test.samples,
             sampleRate: reference.sampleRate, matchWindow: window, learningPeriod: skip))
       } catch {
-        printError(error.description)
-        failed = true
+        errors.append(error)
       }
     }
-    print(json ? Self.json(records, window: window, skip: skip) : Self.table(records, skip: skip))
-    if failed { throw ExitCode(1) }
+    return (records, errors)
   }
 
   /// The table: one line per record and a gross line, whole record then from `skip` seconds.

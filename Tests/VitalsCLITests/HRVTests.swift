@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+import Testing
+import Vitals
+import VitalsTestSupport
+
+@testable import VitalsCLI
+
+@Suite("vitals hrv")
+struct HRVTests {
+  @Test("options reach the frequency-domain settings")
+  func options() throws {
+    let hrv = try #require(
+      try VitalsCommand.parseAsRoot([
+        "hrv", "a", "b", "--psd", "lombScargle", "--interpolation-rate", "10", "--tachogram-interpolation",
+        "cubic",
+        "--no-artefacts", "--json",
+      ]) as? HRV)
+    #expect(hrv.inputs == ["a", "b"] && hrv.json && hrv.keepArtefacts)
+    let options = hrv.frequencyOptions
+    #expect(
+      options.method == .lombScargle && options.interpolationRate == 10 && options.interpolation == .cubic)
+  }
+
+  @Test(
+    "usage errors exit 2",
+    arguments: [
+      ["hrv"], ["hrv", "a", "--signal", "ppg"], ["hrv", "a", "b", "--beats", "x.atr"],
+      ["hrv", "a", "--interpolation-rate", "0.5"], ["hrv", "a", "--psd", "burg"],
+    ])
+  func usageErrors(arguments: [String]) {
+    #expect(runInProcess(arguments) == 2)
+  }
+
+  @Test("detected and reference beats of a generated record give the same HRV; JSON names and nulls")
+  func generatedRecord() throws {
+    let record = try GeneratedRecord(seconds: 180)
+    defer { record.remove() }
+    let detected = try #require(try VitalsCommand.parseAsRoot(["hrv", record.path]) as? HRV).reports()
+    let fromFile = try #require(
+      try VitalsCommand.parseAsRoot(["hrv", "--beats", record.path + ".atr"]) as? HRV
+    )
+    .reports()
+    let a = try detected[0].get().analysis
+    let b = try fromFile[0].get().analysis
+    #expect(abs(a.time.sdnn - b.time.sdnn) / b.time.sdnn < 0.02)
+    #expect(abs(a.time.rmssd - b.time.rmssd) / b.time.rmssd < 0.05)
+    // The 0.25 Hz modulation dominates HF, the 0.1 Hz one LF.
+    #expect(abs(b.frequency.hfPeak - 0.25) < 0.01 && abs(b.frequency.lfPeak - 0.1) < 0.01)
+    #expect(b.frequency.hf > b.frequency.lf)
+
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(try detected[0].get().json().utf8)) as? [String: Any])
+    #expect(object["lead"] as? String == "MLII" && object["frequency_method"] as? String == "welch")
+    let time = try #require(object["time"] as? [String: Any])
+    #expect(time["SDNN"] as? Double == a.time.sdnn && time["pNN50"] != nil)
+    #expect(time["SDANN5"] is NSNull)  // 3 minutes hold no three 5-minute windows
+    let frequency = try #require(object["frequency"] as? [String: Any])
+    #expect(frequency["LF"] as? Double == a.frequency.lf && frequency["LFHF"] != nil)
+    let nonlinear = try #require(object["nonlinear"] as? [String: Any])
+    #expect(nonlinear["DFA_alpha1"] as? Double == a.nonlinear.dfaAlpha1 && nonlinear.keys.contains("SampEn"))
+
+    let text = try detected[0].get().text()
+    #expect(
+      text.contains("\n  RMSSD       ") && text.contains(" ms2") && text.contains("\n  SDANN5      nan ms"))
+  }
+
+  @Test("a bad input among good ones: exit 1, the others still analysed")
+  func partialFailure() throws {
+    let record = try GeneratedRecord(seconds: 60)
+    defer { record.remove() }
+    let bad = try record.write("bad.csv", "a,b\n1,x\n")
+    let arguments = ["hrv", record.path, bad, record.path, "--json"]
+    let reports = try #require(try VitalsCommand.parseAsRoot(arguments) as? HRV).reports()
+    #expect(reports.count == 3)
+    #expect((try? reports[0].get()) != nil && (try? reports[2].get()) != nil)
+    #expect(throws: InputError.self) { try reports[1].get() }
+    #expect(runInProcess(arguments) == 1)
+  }
+
+  @Test("beats that are not increasing are refused")
+  func unorderedBeats() throws {
+    let record = try GeneratedRecord(seconds: 5)
+    defer { record.remove() }
+    let beats = try record.write("ecg.csv", "sample\n100\n400\n400\n700\n")
+    let reports = try #require(try VitalsCommand.parseAsRoot(["hrv", "--beats", beats]) as? HRV).reports()
+    #expect(throws: InputError.self) { try reports[0].get() }
+  }
+
+  @Test(
+    "MIT-BIH record 101 from reference annotations",
+    .enabled(if: TestData.hasSharedData, "needs ../shared/data"))
+  func mitdb() throws {
+    let path = TestData.sharedData("mitdb/101").path
+    let hrv = try #require(try VitalsCommand.parseAsRoot(["hrv", path, "--beats", path + ".atr"]) as? HRV)
+    let analysis = try hrv.reports()[0].get().analysis
+    #expect(analysis.beatCount > 1800 && analysis.intervals.count > 1700)
+    #expect(analysis.time.sdnn > 20 && analysis.time.sdnn < 200)
+    #expect(
+      analysis.frequency.hf.isFinite && analysis.frequency.lf.isFinite && analysis.nonlinear.sampEn.isFinite)
+  }
+}

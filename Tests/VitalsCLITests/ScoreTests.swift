@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import Testing
+import Vitals
+import VitalsTestSupport
+
+@testable import VitalsCLI
+
+@Suite("vitals score")
+struct ScoreTests {
+  @Test("pairs from repeated options and positional arguments, in order")
+  func pairs() throws {
+    let score = try #require(
+      try VitalsCommand.parseAsRoot([
+        "score", "--reference", "a.atr", "--test", "a.qrs", "--reference", "b.atr", "--test", "b.qrs",
+        "c.atr",
+        "c.csv", "--window", "0.1", "--skip", "0", "--json",
+      ]) as? Score)
+    #expect(score.allPairs.map(\.reference) == ["a.atr", "b.atr", "c.atr"])
+    #expect(score.allPairs.map(\.test) == ["a.qrs", "b.qrs", "c.csv"])
+    #expect(score.window == 0.1 && score.skip == 0 && score.json)
+  }
+
+  @Test(
+    "usage errors exit 2",
+    arguments: [
+      ["score"], ["score", "--reference", "a.atr"], ["score", "a.atr"],
+      ["score", "a", "b", "--window", "-1"],
+      ["score", "a", "b", "--rate", "0"],
+    ])
+  func usageErrors(arguments: [String]) {
+    #expect(runInProcess(arguments) == 2)
+  }
+
+  @Test("beat files: annotation beats only, CSV sample column, rate from the header beside or --rate")
+  func beatFiles() throws {
+    let record = try GeneratedRecord(seconds: 5)
+    defer { record.remove() }
+    var annotations = record.peaks.map { WFDBAnnotation(sample: $0, code: 1) }
+    annotations.insert(WFDBAnnotation(sample: 0, code: 28, aux: "(N"), at: 0)  // rhythm: not a beat
+    annotations[3].code = 5  // V
+    try Data(WFDBAnnotationFile.encode(annotations)).write(to: URL(fileURLWithPath: record.path + ".atr"))
+    let atr = try BeatFile(path: record.path + ".atr", rate: nil)
+    #expect(atr.samples == record.peaks && atr.sampleRate == GeneratedRecord.rate)
+    #expect(atr.labels?[2] == "V" && atr.labels?[0] == "N")
+
+    let csv = try record.write("ecg.csv", "time_s;sample\n0.5;180\n1.25;450\n")
+    let fromCSV = try BeatFile(path: csv, rate: nil)  // rate from ecg.hea beside it
+    #expect(fromCSV.samples == [180, 450] && fromCSV.sampleRate == GeneratedRecord.rate)
+
+    let alone = try record.write("other.csv", "sample\n10\n20\n")
+    #expect(throws: InputError.self) { try BeatFile(path: alone, rate: nil) }
+    #expect(try BeatFile(path: alone, rate: 250).sampleRate == 250)
+    let bad = try record.write("bad.csv", "sample\n10\nx\n")
+    #expect(
+      throws: InputError(path: bad, location: .field(line: 3, column: 1), "expected a whole sample index")
+    ) {
+      try BeatFile(path: bad, rate: 250)
+    }
+    let noColumn = try record.write("none.csv", "time\n1\n")
+    #expect(throws: InputError.self) { try BeatFile(path: noColumn, rate: 250) }
+  }
+
+  @Test("a bad pair among good ones: exit 1, the good pairs still scored")
+  func partialFailure() throws {
+    let record = try GeneratedRecord(seconds: 30)
+    defer { record.remove() }
+    var shifted = record.peaks.map { $0 + 20 }  // 56 ms late: still within 150 ms
+    shifted.removeLast()  // one missed beat
+    shifted.append(shifted.last! + 100)  // one extra detection, 278 ms after the previous
+    let test = try record.write(
+      "ecg.csv", "sample\n" + shifted.map(String.init).joined(separator: "\n") + "\n")
+    let arguments = [
+      "score", record.path + ".atr", test, record.path + ".atr", record.directory + "/absent.qrs",
+    ]
+    let command = try #require(try VitalsCommand.parseAsRoot(arguments) as? Score)
+    let (records, errors) = command.scoreAll()
+    #expect(errors.count == 1 && errors.first?.path == record.directory + "/absent.qrs")
+    let score = try #require(records.first).wholeRecord
+    #expect(
+      score.truePositives == record.peaks.count - 1 && score.falseNegatives == 1 && score.falsePositives == 1)
+    #expect(runInProcess(arguments + ["--json"]) == 1)
+  }
+
+  @Test("table and JSON: percentages, fractions, null when undefined, gross sums the counts")
+  func formats() throws {
+    let records = [
+      RecordBeatScore(
+        record: "100", wholeRecord: BeatScore(truePositives: 99, falseNegatives: 1, falsePositives: 0),
+        afterLearningPeriod: BeatScore(), learningPeriod: 300),
+      RecordBeatScore(
+        record: "101", wholeRecord: BeatScore(truePositives: 1, falseNegatives: 0, falsePositives: 1),
+        afterLearningPeriod: BeatScore(truePositives: 1), learningPeriod: 300),
+    ]
+    let table = Score.table(records, skip: 300).split(separator: "\n")
+    #expect(table.count == 5 && table[0].contains("from 300 s"))
+    #expect(table[2].hasPrefix("100") && table[2].contains("99.00") && table[2].contains("100.00"))
+    #expect(
+      table[4].hasPrefix("gross") && table[4].contains("    100     1     1") && table[4].contains("99.01"))
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(Score.json(records, window: 0.15, skip: 300).utf8))
+        as? [String: Any])
+    let first = try #require((object["records"] as? [[String: Any]])?.first)
+    let whole = try #require(first["whole"] as? [String: Any])
+    #expect(whole["tp"] as? Int == 99 && whole["se"] as? Double == 0.99 && whole["ppv"] as? Double == 1)
+    #expect((first["after_skip"] as? [String: Any])?["se"] is NSNull)
+    #expect(((object["gross"] as? [String: Any])?["whole"] as? [String: Any])?["fp"] as? Int == 1)
+  }
+}
