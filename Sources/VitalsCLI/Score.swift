@@ -15,7 +15,9 @@ public struct Score: ParsableCommand {
       header beside it, 100.hea) or a CSV file with a `sample` column (the rate from a header beside \
       it, NAME.hea, else --rate). A detection matches an unmatched reference beat within --window \
       seconds (inclusive; rounded to whole samples); every reference beat and detection matches at \
-      most once (the matching with the most pairs, then the least total distance). Each record is \
+      most once (the matching with the most pairs, then the least total distance). Reference beats \
+      and detections inside the reference's ventricular flutter episodes (from [ to ]) are left out, \
+      as EC57 specifies, unless --include-flutter is given. Each record is \
       scored over the whole record and from --skip seconds on (EC57's variant: reference beats before \
       it are not counted, nor detections before it or paired with a reference beat before it). \
       Gross statistics sum the counts of the records. Se = TP/(TP+FN), +P = TP/(TP+FP), \
@@ -44,6 +46,12 @@ public struct Score: ParsableCommand {
 
   @Flag(help: "One JSON object instead of the table.")
   public var json = false
+
+  @Flag(
+    name: .customLong("include-flutter"),
+    help:
+      "Also score beats inside the reference's ventricular flutter episodes ([ to ]), which EC57 leaves out.")
+  public var includeFlutter = false
 
   public init() {}
 
@@ -92,7 +100,8 @@ public struct Score: ParsableCommand {
         records.append(
           BeatComparison.scoreRecord(
             BeatFile.recordName(pair.reference), reference: reference.samples, test: test.samples,
-            sampleRate: reference.sampleRate, matchWindow: window, learningPeriod: skip))
+            sampleRate: reference.sampleRate, matchWindow: window, learningPeriod: skip,
+            excluding: includeFlutter ? FlutterEpisodes() : reference.flutter))
       } catch {
         errors.append(error)
       }
@@ -178,6 +187,8 @@ struct BeatFile {
   var samples: [Int64]
   /// MIT mnemonics of the beats (annotation files only).
   var labels: [String]?
+  /// Ventricular flutter episodes marked in the file (annotation files only).
+  var flutter = FlutterEpisodes()
   var sampleRate: Double
 
   /// Reads `path`: CSV for `.csv`/`.tsv`/`.txt`, a WFDB annotation file otherwise. The rate comes from
@@ -190,9 +201,11 @@ struct BeatFile {
       samples = try Self.readCSV(path: path)
       labels = nil
     } else {
-      let beats = try WFDBAnnotationFile.read(path: path).filter(\.isBeat)
+      let annotations = try WFDBAnnotationFile.read(path: path)
+      let beats = annotations.filter(\.isBeat)
       samples = beats.map(\.sample)
       labels = beats.map(\.symbol)
+      flutter = FlutterEpisodes(samples: annotations.map(\.sample), symbols: annotations.map(\.symbol))
     }
     if let headerRate = try Self.headerRate(besideFile: path) {
       sampleRate = headerRate

@@ -106,4 +106,30 @@ struct ScoreTests {
     #expect((first["after_skip"] as? [String: Any])?["se"] is NSNull)
     #expect(((object["gross"] as? [String: Any])?["whole"] as? [String: Any])?["fp"] as? Int == 1)
   }
+
+  @Test(
+    "MIT-BIH 207: the reference's flutter episode is left out unless --include-flutter",
+    .enabled(if: TestData.hasSharedData, "needs ../shared/data"))
+  func flutter() throws {
+    let record = TestData.sharedData("mitdb/207").path
+    let reference = try BeatFile(path: record + ".atr", rate: nil)
+    #expect(reference.flutter.episodes.count >= 1)
+    // The reference scored against itself plus a beat every 0.25 s inside the flutter episodes.
+    let extra = reference.flutter.episodes.flatMap { episode in
+      stride(from: episode.lowerBound, through: min(episode.upperBound, episode.lowerBound + 36_000), by: 90)
+    }
+    let test = try GeneratedRecord(seconds: 1)
+    defer { test.remove() }
+    let csv = try test.write(
+      "207.csv",
+      "sample\n" + (reference.samples + extra).sorted().map(String.init).joined(separator: "\n") + "\n")
+    let command = try #require(
+      try VitalsCommand.parseAsRoot(["score", record + ".atr", csv, "--rate", "360"]) as? Score)
+    let excluded = try #require(command.scoreAll().records.first).wholeRecord
+    #expect(excluded.falsePositives == 0 && excluded.falseNegatives == 0)
+    let all = try #require(
+      try VitalsCommand.parseAsRoot(["score", record + ".atr", csv, "--rate", "360", "--include-flutter"])
+        as? Score)
+    #expect(try #require(all.scoreAll().records.first).wholeRecord.falsePositives > 0)
+  }
 }
