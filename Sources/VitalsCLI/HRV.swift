@@ -3,6 +3,7 @@ import Foundation
 import Vitals
 
 extension HRVFrequencyOptions.Method: ExpressibleByArgument {}
+extension HRVFrequencyOptions.LombScaling: ExpressibleByArgument {}
 extension TachogramInterpolation: ExpressibleByArgument {
   public init?(argument: String) {
     switch argument {
@@ -34,10 +35,11 @@ public struct HRV: ParsableCommand {
 
       Frequency domain (defaults as NeuroKit2's hrv_frequency with interpolation_rate=4, \
       normalize=False): --psd welch interpolates the NN intervals onto a --interpolation-rate Hz grid \
-      (--tachogram-interpolation quadratic spline), removes the mean and averages Hann-windowed segments of \
-      2/f_min s (half the record; half overlap; FFT twice the segment); --psd lombScargle takes the raw \
-      NN series (ms²/Hz density). Bands: ULF 0–0.0033, VLF 0.0033–0.04, LF 0.04–0.15, HF 0.15–0.4, \
-      VHF 0.4–0.5 Hz.
+      (--tachogram-interpolation quadratic spline), removes the mean and averages Hann-windowed \
+      segments of 2/f_min s (half the record; half overlap; FFT twice the segment); --psd lombScargle \
+      takes the raw NN series (a ms²/Hz density; --lomb-scaling astropyPSD gives NeuroKit2's \
+      psd_method="lomb" values). Bands: ULF 0–0.0033, VLF 0.0033–0.04, LF 0.04–0.15, HF 0.15–0.4, VHF \
+      0.4–0.5 Hz.
 
       Output: per input a heading line and `name value unit` lines by domain; --json writes one JSON \
       object per input and line, with undefined values (too short a record for SDANN5, VLF, …) as null.
@@ -69,6 +71,11 @@ public struct HRV: ParsableCommand {
     help: "Welch: tachogram interpolation (linear, quadratic, cubic spline).")
   public var tachogramInterpolation: TachogramInterpolation = .quadratic
 
+  @Option(
+    name: .customLong("lomb-scaling"),
+    help: "Lomb–Scargle: density (ms²/Hz, band powers in ms²) or astropyPSD (NeuroKit2's values).")
+  public var lombScaling: HRVFrequencyOptions.LombScaling = .density
+
   @OptionGroup public var input: InputOptions
 
   public init() {}
@@ -87,6 +94,7 @@ public struct HRV: ParsableCommand {
     options.method = psd
     options.interpolationRate = interpolationRate
     options.interpolation = tachogramInterpolation
+    options.lombScaling = lombScaling
     return options
   }
 

@@ -13,13 +13,13 @@ struct HRVTests {
     let hrv = try #require(
       try VitalsCommand.parseAsRoot([
         "hrv", "a", "b", "--psd", "lombScargle", "--interpolation-rate", "10", "--tachogram-interpolation",
-        "cubic",
-        "--no-artefacts", "--json",
+        "cubic", "--no-artefacts", "--lomb-scaling", "astropyPSD", "--json",
       ]) as? HRV)
     #expect(hrv.inputs == ["a", "b"] && hrv.json && hrv.keepArtefacts)
     let options = hrv.frequencyOptions
     #expect(
       options.method == .lombScargle && options.interpolationRate == 10 && options.interpolation == .cubic)
+    #expect(options.lombScaling == .astropyPSD)
   }
 
   @Test(
