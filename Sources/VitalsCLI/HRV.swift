@@ -4,16 +4,7 @@ import Vitals
 
 extension HRVFrequencyOptions.Method: ExpressibleByArgument {}
 extension HRVFrequencyOptions.LombScaling: ExpressibleByArgument {}
-extension TachogramInterpolation: ExpressibleByArgument {
-  public init?(argument: String) {
-    switch argument {
-    case "linear": self = .linear
-    case "quadratic": self = .quadratic
-    case "cubic": self = .cubic
-    default: return nil
-    }
-  }
-}
+extension TachogramInterpolation: ExpressibleByArgument {}
 
 /// `vitals hrv INPUT… [--signal ecg] [--beats FILE] [--json]`: heart-rate variability by domain.
 public struct HRV: ParsableCommand {

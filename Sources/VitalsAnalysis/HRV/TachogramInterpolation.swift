@@ -12,16 +12,22 @@
 /// References: C. de Boor, "A Practical Guide to Splines" (1978): B-spline collocation, which, the
 /// collocation matrix being totally positive, is solved by banded Gaussian elimination without
 /// pivoting; L. Piegl, W. Tiller, "The NURBS Book" (1997), algorithm A2.2 for the basis functions.
-public enum TachogramInterpolation: Int, Sendable, Hashable, Codable, CaseIterable {
+public enum TachogramInterpolation: String, Sendable, Hashable, Codable, CaseIterable {
   /// Straight lines between the points (`interp1d(kind="linear")`).
-  case linear = 1
+  case linear
   /// The quadratic interpolating spline: NeuroKit2's default (`signal_interpolate(method="quadratic")`).
-  case quadratic = 2
+  case quadratic
   /// The not-a-knot cubic interpolating spline (`interp1d(kind="cubic")`; Kubios uses a cubic spline).
-  case cubic = 3
+  case cubic
 
-  /// The spline's degree.
-  public var degree: Int { rawValue }
+  /// The spline's degree: 1, 2 or 3.
+  public var degree: Int {
+    switch self {
+    case .linear: 1
+    case .quadratic: 2
+    case .cubic: 3
+    }
+  }
 
   /// The grid times NeuroKit2 uses for `times` at `rate` Hz: `numpy.arange(times[0], times.last + 1/rate,
   /// 1/rate)`, computed as NumPy computes it (`start + i·Δ` with `Δ = (start + 1/rate) − start`).
