@@ -10,7 +10,7 @@ AF-like series, and an NN series with gaps (RRI + RRI_Time). For each, NeuroKit2
 plus the peak frequency of each band of the Welch spectrum (signal_psd as hrv_frequency calls it).
 
 Run: python Fixtures/generate/hrv_frequency.py (packages pinned in requirements.txt, plus astropy,
-which NeuroKit2's Lomb-Scargle needs, in requirements-hrv_frequency.txt).
+which NeuroKit2's Lomb-Scargle needs, in requirements.txt).
 """
 
 import json

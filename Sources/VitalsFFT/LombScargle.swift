@@ -251,7 +251,7 @@ public enum LombScargle {
         extirpolate(x, value * cos(phase), into: &realGrid)
         extirpolate(x, value * sin(phase), into: &imaginaryGrid)
       }
-      let fft = try RealFFT<Double>(count: gridCount, cache: cache)
+      let fft = try RealFFT<Double>(count: gridCount, directions: .forwardOnly, cache: cache)
       let a = try fft.forward(realGrid)
       let b = try fft.forward(imaginaryGrid)
       return (0..<count).map { j in

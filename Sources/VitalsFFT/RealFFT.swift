@@ -14,23 +14,36 @@
 /// Buffers with FFTW's alignment (see ``FFTPlan``) run through the aligned plan; others through a
 /// second plan made with `FFTW_UNALIGNED`, fetched from the cache on each such call.
 ///
-/// A `RealFFT` is a value holding its two plans: cheap to copy, `Sendable`, and usable from any
-/// number of tasks at once.
+/// A `RealFFT` is a value holding its plans: cheap to copy, `Sendable`, and usable from any number of
+/// tasks at once. Users that only transform forward (Welch, Lomb–Scargle) plan ``Directions/forwardOnly``
+/// and skip the inverse plan's cost.
 public struct RealFFT<Scalar: FFTScalar>: Sendable {
   /// The number of real points `n`.
   public let count: Int
   @usableFromInline let forwardPlan: FFTPlan
-  @usableFromInline let inversePlan: FFTPlan
+  /// `nil` for a ``Directions/forwardOnly`` transform.
+  @usableFromInline let inversePlan: FFTPlan?
   @usableFromInline let cache: FFTPlanCache
 
+  /// Which transforms to plan.
+  public enum Directions: Sendable {
+    case forwardAndInverse
+    /// Forward only: ``inverse(_:into:)`` then traps.
+    case forwardOnly
+  }
+
   /// The transforms of `count` real points, planned (or found) in `cache`. `count` must be ≥ 1.
-  public init(count: Int, cache: FFTPlanCache = .shared) throws(FFTError) {
+  public init(count: Int, directions: Directions = .forwardAndInverse, cache: FFTPlanCache = .shared)
+    throws(FFTError)
+  {
     precondition(count >= 1, "FFT size must be at least 1, got \(count)")
     let precision = Scalar.fftPrecision
     self.count = count
     self.cache = cache
     forwardPlan = try cache.plan(FFTPlan.Key(size: count, kind: .realForward, precision: precision))
-    inversePlan = try cache.plan(FFTPlan.Key(size: count, kind: .realInverse, precision: precision))
+    inversePlan =
+      directions == .forwardOnly
+      ? nil : try cache.plan(FFTPlan.Key(size: count, kind: .realInverse, precision: precision))
   }
 
   /// The number of complex bins of the half spectrum, `count / 2 + 1`.
@@ -67,6 +80,7 @@ public struct RealFFT<Scalar: FFTScalar>: Sendable {
     guard output.count == count else {
       throw .lengthMismatch(buffer: "output", expected: count, actual: output.count)
     }
+    guard let inversePlan else { preconditionFailure("inverse of a RealFFT planned forward only") }
     let source = UnsafeRawPointer(input.baseAddress!)
     let destination = UnsafeMutableRawPointer(output.baseAddress!)
     try inversePlan.executeInverse(source, destination, cache: cache)

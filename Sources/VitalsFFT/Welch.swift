@@ -127,7 +127,7 @@ public final class WelchEstimator {
     self.sampleRate = sampleRate
     step = nperseg - noverlap
     self.nfft = nfft
-    fft = try RealFFT(count: nfft, cache: cache)
+    fft = try RealFFT(count: nfft, directions: .forwardOnly, cache: cache)
     window = options.window.coefficients(count: nperseg)
     switch options.scaling {
     case .density: scale = 1 / (sampleRate * window.reduce(0) { $0 + $1 * $1 })

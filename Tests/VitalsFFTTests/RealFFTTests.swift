@@ -84,6 +84,17 @@ struct RealFFTTests {
     #expect(output == (try fft.inverse(spectrum)))
   }
 
+  @Test("A forward-only transform plans no inverse and transforms like the full one")
+  func forwardOnly() throws {
+    let cache = FFTPlanCache(rigor: .estimate)
+    let forwardOnly = try RealFFT<Double>(count: 96, directions: .forwardOnly, cache: cache)
+    #expect(cache.count == 1)
+    let full = try RealFFT<Double>(count: 96, cache: cache)
+    #expect(cache.count == 2)
+    let signal = randomSignal(count: 96, seed: 11)
+    #expect(try forwardOnly.forward(signal) == full.forward(signal))
+  }
+
   @Test("Misaligned buffers run through an FFTW_UNALIGNED plan with the same results")
   func misaligned() throws {
     let n = 256
