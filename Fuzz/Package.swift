@@ -14,11 +14,12 @@ let package = Package(
   name: "VitalsFuzz",
   platforms: [.macOS(.v15)],
   dependencies: [.package(name: "Vitals", path: "../")],
-  targets: fuzzTargets.map { name in
-    .executableTarget(
-      name: name,
-      dependencies: [.product(name: "Vitals", package: "Vitals")],
-      path: "Sources/\(name)"
-    )
-  }
+  targets: [.target(name: "FuzzDriver", path: "Sources/FuzzDriver")]
+    + fuzzTargets.map { name in
+      .executableTarget(
+        name: name,
+        dependencies: ["FuzzDriver", .product(name: "Vitals", package: "Vitals")],
+        path: "Sources/\(name)"
+      )
+    }
 )

@@ -1,3 +1,4 @@
+import FuzzDriver
 import Vitals
 
 /// Any bytes as an annotation file: parsing succeeds or throws `InputError`; annotations the
@@ -24,14 +25,5 @@ public func fuzzAnnotations(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 public func WFDBAnnotationFuzzMain(
   _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
 ) -> CInt {
-  var count = argc
-  var arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = argv
-  return LLVMFuzzerRunDriver(&count, &arguments, fuzzAnnotations)
+  runFuzzer(argc, argv, fuzzAnnotations)
 }
-
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-  _ argc: UnsafeMutablePointer<CInt>,
-  _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-  _ test: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt

@@ -1,3 +1,4 @@
+import FuzzDriver
 import Vitals
 
 /// Any bytes as a header file: parsing either succeeds or throws `InputError`, never traps.
@@ -16,14 +17,5 @@ public func fuzzHeader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 public func WFDBHeaderFuzzMain(
   _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
 ) -> CInt {
-  var count = argc
-  var arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = argv
-  return LLVMFuzzerRunDriver(&count, &arguments, fuzzHeader)
+  runFuzzer(argc, argv, fuzzHeader)
 }
-
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-  _ argc: UnsafeMutablePointer<CInt>,
-  _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-  _ test: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt

@@ -1,3 +1,4 @@
+import FuzzDriver
 import Vitals
 
 /// Input: header text, a zero byte, then the bytes of every signal file the header names (all
@@ -33,14 +34,5 @@ public func fuzzSignal(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 public func WFDBSignalFuzzMain(
   _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
 ) -> CInt {
-  var count = argc
-  var arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = argv
-  return LLVMFuzzerRunDriver(&count, &arguments, fuzzSignal)
+  runFuzzer(argc, argv, fuzzSignal)
 }
-
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-  _ argc: UnsafeMutablePointer<CInt>,
-  _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-  _ test: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt

@@ -1,3 +1,4 @@
+import FuzzDriver
 import Vitals
 
 /// Any bytes as CSV/TSV text: reading either succeeds or throws `InputError`, never traps.
@@ -20,14 +21,5 @@ public func fuzzCSV(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 /// hands the arguments and the test function to libFuzzer's driver.
 @_cdecl("CSVFuzz_main")
 public func CSVFuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-  var count = argc
-  var arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = argv
-  return LLVMFuzzerRunDriver(&count, &arguments, fuzzCSV)
+  runFuzzer(argc, argv, fuzzCSV)
 }
-
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-  _ argc: UnsafeMutablePointer<CInt>,
-  _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-  _ test: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt

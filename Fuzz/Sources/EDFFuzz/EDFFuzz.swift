@@ -1,3 +1,4 @@
+import FuzzDriver
 import Vitals
 
 /// Any bytes as an EDF/EDF+ file: reading either succeeds or throws `InputError`, never traps.
@@ -16,14 +17,5 @@ public func fuzzEDF(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 /// hands the arguments and the test function to libFuzzer's driver.
 @_cdecl("EDFFuzz_main")
 public func EDFFuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-  var count = argc
-  var arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = argv
-  return LLVMFuzzerRunDriver(&count, &arguments, fuzzEDF)
+  runFuzzer(argc, argv, fuzzEDF)
 }
-
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-  _ argc: UnsafeMutablePointer<CInt>,
-  _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-  _ test: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt
