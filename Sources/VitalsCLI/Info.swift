@@ -40,7 +40,7 @@ public struct Info: ParsableCommand {
   static func text(_ summary: RecordingSummary) -> String {
     var lines = [summary.path]
     lines.append("  format: \(summary.format)")
-    lines.append("  start: \(isoString(summary.startTime))")
+    lines.append("  start: \(summary.startTime.iso8601)")
     if let d = duration(summary) { lines.append("  duration_s: \(d)") }
     lines.append("  signals:")
     for (i, s) in summary.signals.enumerated() {
@@ -74,7 +74,7 @@ public struct Info: ParsableCommand {
 
   static func json(_ summary: RecordingSummary) -> String {
     let value = JSONSummary(
-      path: summary.path, format: summary.format, start_time: isoString(summary.startTime),
+      path: summary.path, format: summary.format, start_time: summary.startTime.iso8601,
       duration_s: duration(summary),
       signals: summary.signals.enumerated().map {
         .init(
@@ -85,41 +85,4 @@ public struct Info: ParsableCommand {
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
   }
-}
-
-/// `2011-01-01T00:00:00Z`, with a fraction when the time has one (UTC).
-func isoString(_ time: Timestamp) -> String {
-  let ns = time.nanosecondsSinceEpoch
-  var seconds = ns / 1_000_000_000
-  var fraction = ns % 1_000_000_000
-  if fraction < 0 {
-    fraction += 1_000_000_000
-    seconds -= 1
-  }
-  var days = seconds / 86_400
-  var secondOfDay = seconds % 86_400
-  if secondOfDay < 0 {
-    secondOfDay += 86_400
-    days -= 1
-  }
-  // Hinnant's civil_from_days.
-  let z = days + 719_468
-  let era = (z >= 0 ? z : z - 146_096) / 146_097
-  let doe = z - era * 146_097
-  let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-  let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-  let mp = (5 * doy + 2) / 153
-  let day = doy - (153 * mp + 2) / 5 + 1
-  let month = mp < 10 ? mp + 3 : mp - 9
-  let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-  func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
-  var text =
-    "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))"
-  if fraction > 0 {
-    var digits = String(fraction)
-    digits = String(repeating: "0", count: 9 - digits.count) + digits
-    while digits.hasSuffix("0") { digits.removeLast() }
-    text += "." + digits
-  }
-  return text + "Z"
 }

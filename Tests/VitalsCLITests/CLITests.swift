@@ -78,14 +78,6 @@ struct CLITests {
     }
   }
 
-  @Test("ISO 8601 time strings")
-  func isoStrings() {
-    #expect(isoString(.epoch) == "1970-01-01T00:00:00Z")
-    #expect(
-      isoString(Timestamp(nanosecondsSinceEpoch: 1_639_717_138_500_000_000)) == "2021-12-17T04:58:58.5Z")
-    #expect(isoString(Timestamp(nanosecondsSinceEpoch: -1)) == "1969-12-31T23:59:59.999999999Z")
-  }
-
   @Test(
     "info: text and JSON, personal fields never printed",
     .enabled(if: hasBinary, "needs the built vitals binary"))

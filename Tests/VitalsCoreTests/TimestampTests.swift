@@ -22,4 +22,19 @@ import VitalsCore
     #expect(chunk.sampleCount == 4)
     #expect(chunk.endTime == Timestamp(secondsSinceEpoch: 1))
   }
+
+  @Test func iso8601InUTCWithTheFractionItNeeds() {
+    #expect(Timestamp.epoch.iso8601 == "1970-01-01T00:00:00Z")
+    #expect(
+      Timestamp(nanosecondsSinceEpoch: 1_639_717_138_500_000_000).iso8601 == "2021-12-17T04:58:58.5Z")
+    #expect(Timestamp(nanosecondsSinceEpoch: -1).iso8601 == "1969-12-31T23:59:59.999999999Z")
+    #expect(Timestamp(secondsSinceEpoch: -86_400 * 365).iso8601 == "1969-01-01T00:00:00Z")
+  }
+
+  @Test(arguments: [(1970, 1, 1, 0), (2000, 3, 1, 11_017), (1900, 2, 28, -25_509), (2262, 4, 11, 106_751)])
+  func civilDatesRoundTrip(year: Int, month: Int, day: Int, days: Int64) {
+    #expect(Timestamp.daysSinceEpoch(year: year, month: month, day: day) == days)
+    let date = Timestamp.civilDate(daysSinceEpoch: days)
+    #expect(date.year == year && date.month == month && date.day == day)
+  }
 }

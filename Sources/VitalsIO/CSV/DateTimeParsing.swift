@@ -1,3 +1,5 @@
+import VitalsCore
+
 /// Parses ISO-8601-like date-times from bytes: `YYYY-MM-DD`, then `T` or a space, `hh:mm[:ss]`, an
 /// optional fraction of any length (`.` or `,`), and an optional zone (`Z`, `±hh`, `±hhmm`, `±hh:mm`,
 /// optionally after a space). Without a zone the time is read as UTC.
@@ -28,7 +30,7 @@ func parseDateTime(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
   guard let year = digits(4), expect(0x2D), let month = digits(2), expect(0x2D), let day = digits(2),
     (1...12).contains(month), (1...31).contains(day), (1678...2261).contains(year)
   else { return nil }
-  var seconds = daysFromCivil(year: year, month: month, day: day) * 86_400
+  var seconds = Timestamp.daysSinceEpoch(year: year, month: month, day: day) * 86_400
   var nanos: Int64 = 0
   if i < n && (bytes[i] == 0x54 || bytes[i] == 0x20) {
     i += 1

@@ -209,7 +209,7 @@ public struct EDFHeader: Sendable, Equatable {
       if parts.count == 3, let d = Int(parts[0]), (1...31).contains(d), let y = Int(parts[2]),
         (1800...2200).contains(y), let m = months.firstIndex(of: parts[1].uppercased())
       {
-        return daysFromCivil(year: y, month: m + 1, day: d)
+        return Timestamp.daysSinceEpoch(year: y, month: m + 1, day: d)
       }
     }
     let numbers = text.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
@@ -224,7 +224,7 @@ public struct EDFHeader: Sendable, Equatable {
         path: path, location: .byteOffset(Int64(offset)),
         "expected a start year in 1800–2200, found \"\(text)\"")
     }
-    return daysFromCivil(year: year, month: numbers[1], day: numbers[0])
+    return Timestamp.daysSinceEpoch(year: year, month: numbers[1], day: numbers[0])
   }
 
   /// Seconds since midnight of `hh.mm.ss`.

@@ -179,7 +179,7 @@ public struct WFDBHeader: Sendable, Equatable {
   public var startTime: Timestamp {
     var seconds = baseTimeOfDay ?? 0
     if let date = baseDate {
-      seconds += Double(daysFromCivil(year: date.year, month: date.month, day: date.day)) * 86_400
+      seconds += Double(Timestamp.daysSinceEpoch(year: date.year, month: date.month, day: date.day)) * 86_400
     }
     return Timestamp(secondsSinceEpoch: seconds)
   }

@@ -97,7 +97,7 @@ public final class WFDBRecordWriter {
       var days = nanos / dayNanos
       if nanos % dayNanos < 0 { days -= 1 }
       let milliseconds = Int(((Double(nanos - days * dayNanos) * 1e-6)).rounded())
-      let (year, month, day) = civil(fromDays: Int64(days))
+      let (year, month, day) = Timestamp.civilDate(daysSinceEpoch: Int64(days))
       let whole = milliseconds / 1000
       text += " " + pad(whole / 3600) + ":" + pad(whole / 60 % 60) + ":" + pad(whole % 60)
       if milliseconds % 1000 != 0 { text += "." + String(String(1000 + milliseconds % 1000).dropFirst()) }

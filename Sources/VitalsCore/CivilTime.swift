@@ -1,0 +1,49 @@
+/// Calendar dates and ISO 8601 text for ``Timestamp``s, in UTC and the proleptic Gregorian calendar
+/// (H. Hinnant, "chrono-compatible low-level date algorithms", 2013: `days_from_civil` and
+/// `civil_from_days`), as the date fields of WFDB and EDF headers and CSV date-times need them.
+extension Timestamp {
+  /// Days from 1970-01-01 to the date `year-month-day` (negative before the epoch).
+  public static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int64 {
+    let y = Int64(month <= 2 ? year - 1 : year)
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yearOfEra = y - era * 400
+    let m = Int64(month)
+    let dayOfYear = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    return era * 146_097 + dayOfEra - 719_468
+  }
+
+  /// The date `days` after 1970-01-01: the inverse of ``daysSinceEpoch(year:month:day:)``.
+  public static func civilDate(daysSinceEpoch days: Int64) -> (year: Int, month: Int, day: Int) {
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let dayOfEra = z - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let mp = (5 * dayOfYear + 2) / 153
+    let day = dayOfYear - (153 * mp + 2) / 5 + 1
+    let month = mp < 10 ? mp + 3 : mp - 9
+    return (Int(yearOfEra + era * 400 + (month <= 2 ? 1 : 0)), Int(month), Int(day))
+  }
+
+  /// The instant in ISO 8601 form in UTC, `2011-01-01T00:00:00Z`, with as many fractional digits as
+  /// the nanoseconds need (none when whole).
+  public var iso8601: String {
+    let (seconds, fraction) = nanosecondsSinceEpoch.quotientAndRemainder(dividingBy: 1_000_000_000)
+    let wholeSeconds = fraction < 0 ? seconds - 1 : seconds
+    let nanoseconds = fraction < 0 ? fraction + 1_000_000_000 : fraction
+    let (days, secondOfDay) = wholeSeconds.quotientAndRemainder(dividingBy: 86_400)
+    let date = Self.civilDate(daysSinceEpoch: secondOfDay < 0 ? days - 1 : days)
+    let second = secondOfDay < 0 ? secondOfDay + 86_400 : secondOfDay
+    func two(_ value: some BinaryInteger) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    var text = "\(date.year)-\(two(date.month))-\(two(date.day))T"
+    text += "\(two(second / 3600)):\(two(second / 60 % 60)):\(two(second % 60))"
+    if nanoseconds > 0 {
+      var digits = String(nanoseconds)
+      digits = String(repeating: "0", count: 9 - digits.count) + digits
+      while digits.hasSuffix("0") { digits.removeLast() }
+      text += "." + digits
+    }
+    return text + "Z"
+  }
+}
