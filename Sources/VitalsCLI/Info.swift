@@ -14,6 +14,9 @@ public struct Info: ParsableCommand {
   @Flag(help: "One JSON object per input, one per line.")
   public var json = false
 
+  @Flag(help: "Read every sample: per signal the number of invalid (NaN) samples, minimum, maximum and mean.")
+  public var scan = false
+
   @OptionGroup public var input: InputOptions
 
   public init() {}
@@ -23,7 +26,12 @@ public struct Info: ParsableCommand {
     for path in inputs {
       do {
         let summary = try RecordingOpener.summarize(path: path, options: input.recordingOptions)
-        print(json ? Self.json(summary) : Self.text(summary))
+        var scans: [SignalScan]?
+        if scan {
+          var reader = try RecordingOpener.open(path: path, options: input.recordingOptions)
+          scans = try SignalScan.scan(&reader)
+        }
+        print(json ? Self.json(summary, scans: scans) : Self.text(summary, scans: scans))
       } catch {
         printError(error.description)
         failed = true
@@ -37,7 +45,7 @@ public struct Info: ParsableCommand {
     summary.signals.compactMap { s in s.sampleCount.map { Double($0) / s.sampleRate } }.max()
   }
 
-  static func text(_ summary: RecordingSummary) -> String {
+  static func text(_ summary: RecordingSummary, scans: [SignalScan]? = nil) -> String {
     var lines = [summary.path]
     lines.append("  format: \(summary.format)")
     lines.append("  start: \(summary.startTime.iso8601)")
@@ -47,6 +55,13 @@ public struct Info: ParsableCommand {
       let count = s.sampleCount.map { "\($0) samples" } ?? "length unknown"
       let unit = s.unit.isEmpty ? "-" : s.unit
       lines.append("    \(i)  \(s.name)  \(unit)  \(s.sampleRate) Hz  \(count)")
+    }
+    if let scans {
+      lines.append("  scan:")
+      for (i, scan) in scans.enumerated() {
+        let range = scan.minimum.map { "min \($0)  max \(scan.maximum!)  mean \(scan.mean!)" } ?? "no valid samples"
+        lines.append("    \(i)  \(scan.count) samples  \(scan.invalidCount) invalid  \(range)")
+      }
     }
     if let a = summary.annotationCount { lines.append("  annotations: \(a)") }
     if let g = summary.gapCount { lines.append("  gaps: \(g)") }
@@ -61,6 +76,14 @@ public struct Info: ParsableCommand {
       var unit: String
       var sample_rate: Double
       var sample_count: Int64?
+      var scan: Scan?
+    }
+    struct Scan: Encodable {
+      var count: Int64
+      var invalid: Int64
+      var minimum: Float?
+      var maximum: Float?
+      var mean: Double?
     }
     var path: String
     var format: String
@@ -72,13 +95,20 @@ public struct Info: ParsableCommand {
     var metadata: [String: String]
   }
 
-  static func json(_ summary: RecordingSummary) -> String {
+  static func json(_ summary: RecordingSummary, scans: [SignalScan]? = nil) -> String {
     let value = JSONSummary(
       path: summary.path, format: summary.format, start_time: summary.startTime.iso8601,
       duration_s: duration(summary),
-      signals: summary.signals.enumerated().map {
+      signals: summary.signals.enumerated().map { index, signal in
         .init(
-          index: $0, name: $1.name, unit: $1.unit, sample_rate: $1.sampleRate, sample_count: $1.sampleCount)
+          index: index, name: signal.name, unit: signal.unit, sample_rate: signal.sampleRate,
+          sample_count: signal.sampleCount,
+          scan: scans.map { scans in
+            let scan = scans[index]
+            return .init(
+              count: scan.count, invalid: scan.invalidCount, minimum: scan.minimum, maximum: scan.maximum,
+              mean: scan.mean)
+          })
       },
       annotations: summary.annotationCount, gaps: summary.gapCount, metadata: summary.metadata)
     let encoder = JSONEncoder()

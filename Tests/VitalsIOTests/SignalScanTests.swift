@@ -1,0 +1,38 @@
+import Testing
+import VitalsCore
+import VitalsTestSupport
+
+@testable import VitalsIO
+
+@Suite("Whole-record scans")
+struct SignalScanTests {
+  @Test("counts, invalid samples, range and mean, whatever the chunking")
+  func scanStatistics() throws {
+    var scan = SignalScan()
+    scan.add([1, .nan, -2])
+    scan.add([])
+    scan.add([.nan])
+    scan.add([4])
+    #expect(scan.count == 5 && scan.invalidCount == 2)
+    #expect(scan.minimum == -2 && scan.maximum == 4)
+    #expect(scan.mean == 1)
+
+    var empty = SignalScan()
+    empty.add([.nan, .nan])
+    #expect(empty.minimum == nil && empty.mean == nil && empty.invalidCount == 2)
+  }
+
+  @Test("a scan of a WFDB fixture agrees with reading it whole")
+  func scanOfARecord() throws {
+    let path = TestData.fixture("wfdb/records/fmt212").path
+    var reader = try RecordingOpener.open(path: path)
+    let scans = try SignalScan.scan(&reader, maxSamples: 7)
+    let whole = try #require(try WFDBRecordReader(path: path).readAll())
+    for (scan, channel) in zip(scans, whole.channels) {
+      let valid = channel.filter { !$0.isNaN }
+      #expect(scan.count == Int64(channel.count))
+      #expect(scan.invalidCount == Int64(channel.count - valid.count))
+      #expect(scan.minimum == valid.min() && scan.maximum == valid.max())
+    }
+  }
+}
