@@ -5,7 +5,7 @@ EXAMPLE ?= Fixtures/examples/simulated-ecg.csv
 # Wide SIMD lanes (AVX2, FMA) when the building machine has them: see README, "Build settings".
 ARCH_FLAGS ?= $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo -Xcc -march=x86-64-v3)
 
-.PHONY: deps build run test fixtures format bench-fftw-c fuzz eval-ecg memory
+.PHONY: deps build run test fixtures format bench-fftw-c fuzz eval-ecg memory compare-readers
 
 # Installs the system packages the build needs when they are missing (Debian/Ubuntu).
 deps:
@@ -26,11 +26,19 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-# Regenerates the committed reference vectors under Fixtures/ with pinned SciPy / wfdb.
-fixtures:
+# The pinned Python packages of Fixtures/generate/requirements.txt, in a local virtual environment.
+.venv-fixtures/ready: Fixtures/generate/requirements.txt
 	python3 -m venv .venv-fixtures
 	.venv-fixtures/bin/pip install -q -r Fixtures/generate/requirements.txt
+	touch $@
+
+# Regenerates the committed reference vectors under Fixtures/ (SciPy, wfdb, pyedflib, NeuroKit2).
+fixtures: .venv-fixtures/ready
 	for script in Fixtures/generate/*.py; do .venv-fixtures/bin/python "$$script" || exit 1; done
+
+# Vitals' readers against pandas, pyedflib and wfdb-python on the same generated files, same run.
+compare-readers: build .venv-fixtures/ready
+	.venv-fixtures/bin/python scripts/peers/compare_readers.py
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks/Benchmarks

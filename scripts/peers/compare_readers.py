@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Vitals' readers against their peers, on the same generated files, in the same run.
+
+Writes three files into a scratch directory: a numeric CSV shaped like a wearable export
+(6 columns), a 3-signal 500 Hz EDF (16-bit), and a 2-signal MIT-BIH-style WFDB record in format 212.
+Then reads each with its peer (pandas.read_csv, pyedflib readSignal for every signal, wfdb-python
+rdrecord to physical values) and with `vitals info --scan` (which reads and converts every sample
+to physical Float values and reduces them: the whole decode, plus process start-up), best of
+--repeat runs from a warm page cache, and prints MB/s of input and the ratios.
+
+Usage (pinned packages: Fixtures/generate/requirements.txt; `make compare-readers` sets them up):
+    python scripts/peers/compare_readers.py [--mb 64] [--repeat 3] [--vitals .build/release/vitals]
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+
+def write_csv(path, megabytes):
+    rng = np.random.default_rng(5)
+    rows = int(megabytes * 1e6 / 34)
+    with open(path, "w") as f:
+        f.write("ecg,ppg1,ppg2,acc_x,acc_y,acc_z\n")
+        block = 200_000
+        for start in range(0, rows, block):
+            n = min(block, rows - start)
+            data = np.column_stack([rng.integers(-3000, 3000, n) / 10, rng.integers(-200, 200, n).astype(float),
+                                    rng.integers(-500, 500, n) / 10, rng.integers(-10000, 10000, (n, 3)) / 10000])
+            np.savetxt(f, data, fmt=["%.1f", "%d", "%.1f", "%.4f", "%.4f", "%.4f"], delimiter=",")
+
+
+def write_edf(path, megabytes):
+    import pyedflib
+    fs, ns = 500, 3
+    seconds = int(megabytes * 1e6 / (2 * ns * fs))
+    writer = pyedflib.EdfWriter(path, ns, file_type=pyedflib.FILETYPE_EDF)
+    writer.setSignalHeaders([dict(label=label, dimension="uV", sample_frequency=fs, physical_min=-3276.8,
+                                  physical_max=3276.7, digital_min=-32768, digital_max=32767)
+                             for label in ("ECG", "PPG", "ACC")])
+    rng = np.random.default_rng(6)
+    for _ in range(seconds):
+        writer.writeSamples([rng.integers(-30000, 30000, fs) / 10.0 for _ in range(ns)])
+    writer.close()
+
+
+def write_wfdb(record, megabytes):
+    frames = int(megabytes * 1e6) // 3
+    rng = np.random.default_rng(1)
+    with open(record + ".dat", "wb") as f:
+        f.write(rng.integers(0, 256, 3 * frames, dtype=np.uint8).tobytes())
+    name = os.path.basename(record)
+    with open(record + ".hea", "w") as f:
+        f.write(f"{name} 2 360 {frames}\n{name}.dat 212 200 11 1024 0 0 0 MLII\n"
+                f"{name}.dat 212 200 11 1024 0 0 0 V5\n")
+
+
+def best_of(repeat, body):
+    body()  # warm the page cache and imports
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        body()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--mb", type=float, default=64)
+    parser.add_argument("--repeat", type=int, default=3)
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    parser.add_argument("--vitals", default=os.path.join(root, ".build", "release", "vitals"))
+    args = parser.parse_args()
+    import pandas
+    import pyedflib
+    import wfdb
+
+    def vitals(*arguments):
+        subprocess.run([args.vitals, "info", "--scan", *arguments], check=True, stdout=subprocess.DEVNULL)
+
+    def read_edf(path):
+        reader = pyedflib.EdfReader(path)
+        for i in range(reader.signals_in_file):
+            reader.readSignal(i)
+        reader.close()
+
+    with tempfile.TemporaryDirectory() as scratch:
+        csv, edf, record = (os.path.join(scratch, n) for n in ("numeric.csv", "three.edf", "gen"))
+        write_csv(csv, args.mb)
+        write_edf(edf, args.mb)
+        write_wfdb(record, args.mb)
+        sizes = {"CSV": os.path.getsize(csv) / 1e6, "EDF": (os.path.getsize(edf) - 256 * 4) / 1e6,
+                 "WFDB 212": os.path.getsize(record + ".dat") / 1e6}
+        rows = [
+            ("CSV", f"pandas {pandas.__version__} read_csv", lambda: pandas.read_csv(csv),
+             lambda: vitals(csv, "--rate", "125")),
+            ("EDF", f"pyedflib {pyedflib.__version__} readSignal", lambda: read_edf(edf), lambda: vitals(edf)),
+            ("WFDB 212", f"wfdb {wfdb.__version__} rdrecord", lambda: wfdb.rdrecord(record), lambda: vitals(record)),
+        ]
+        print(f"{'format':<9} {'MB':>6}  {'peer':<28} {'peer MB/s':>10} {'vitals MB/s':>12} {'ratio':>7}")
+        for kind, peer_name, peer, ours in rows:
+            peer_rate = sizes[kind] / best_of(args.repeat, peer)
+            our_rate = sizes[kind] / best_of(args.repeat, ours)
+            print(f"{kind:<9} {sizes[kind]:>6.1f}  {peer_name:<28} {peer_rate:>10.1f} {our_rate:>12.1f} "
+                  f"{our_rate / peer_rate:>6.1f}x")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
