@@ -178,13 +178,9 @@ public struct QRSDetector: Sendable {
       while start < samples.count {
         let count = min(size, samples.count - start)
         let rawBlock = UnsafeMutableBufferPointer(rebasing: raw[0..<count])
-        var held = previousFinite
-        for i in 0..<count {
-          let sample = samples[start + i]
-          if sample.isFinite { held = sample }
-          rawBlock[i] = held - offset
-        }
-        previousFinite = held
+        previousFinite = Self.condition(
+          UnsafeBufferPointer(rebasing: samples[start..<start + count]), into: rawBlock, offset: offset,
+          previousFinite: previousFinite)
         classifier.appendRaw(UnsafeBufferPointer(rawBlock))
         let decimated =
           decimator == nil ? count : decimator!.process(UnsafeBufferPointer(rawBlock), into: band)
@@ -200,6 +196,38 @@ public struct QRSDetector: Sendable {
         start += count
       }
     }
+  }
+
+  /// Writes `input − offset` to `output`, each non-finite sample replaced by the last finite one before it
+  /// (`previousFinite` before the first); returns the last finite sample. Blocks without a non-finite
+  /// sample, the usual case, take a vectorised path.
+  static func condition(
+    _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>, offset: Float,
+    previousFinite: Float
+  ) -> Float {
+    // x − x is 0 for a finite x and NaN otherwise, so the block is finite when the sum of these is 0.
+    var check = SIMD8<Float>()
+    var i = 0
+    let raw = UnsafeRawPointer(input.baseAddress!)
+    while i &+ 8 <= input.count {
+      let v = raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<Float>.self)
+      check += v - v
+      UnsafeMutableRawPointer(output.baseAddress! + i).storeBytes(of: v - offset, as: SIMD8<Float>.self)
+      i &+= 8
+    }
+    var tail: Float = 0
+    while i < input.count {
+      tail += input[i] - input[i]
+      output[i] = input[i] - offset
+      i &+= 1
+    }
+    if check.sum() + tail == 0 { return input.last! }
+    var held = previousFinite
+    for k in input.indices {
+      if input[k].isFinite { held = input[k] }
+      output[k] = held - offset
+    }
+    return held
   }
 
   /// Feeds the next samples of the lead; returns the record indices of the beats decided by now.
