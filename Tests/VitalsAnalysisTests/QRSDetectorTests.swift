@@ -232,5 +232,10 @@ struct QRSDetectorTests {
     #expect(throws: QRSDetectorError.invalidConfiguration("refractoryPeriod", 0.05)) {
       try QRSDetector(sampleRate: 360, configuration: options)
     }
+    options = QRSDetector.Configuration()
+    options.amplitudeDropPause = -1
+    #expect(throws: QRSDetectorError.invalidConfiguration("amplitudeDropPause", -1)) {
+      try QRSDetector(sampleRate: 360, configuration: options)
+    }
   }
 }

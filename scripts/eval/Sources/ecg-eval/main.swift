@@ -8,7 +8,8 @@
 //   --records  only these MIT-BIH records
 //   --set NAME=VALUE  a detector option (passbandLow, passbandHigh, integrationWindow,
 //              refractoryPeriod, tWaveWindow, tWaveSlopeRatio, thresholdPosition,
-//              searchBackThresholdRatio, searchBackInterval, maximumLatency); repeatable
+//              searchBackThresholdRatio, searchBackInterval, maximumLatency, amplitudeDropPause);
+//              repeatable
 //   --rate R   resample every record from 360 Hz to R Hz (zero-phase polyphase, SciPy resample_poly)
 //              and move the reference beats alike, to test the detector at other rates
 //   --misses   also list each record's missed reference beats (time and code) and false detections
@@ -64,6 +65,7 @@ extension Options {
     case "searchBackThresholdRatio": configuration.searchBackThresholdRatio = value
     case "searchBackInterval": configuration.searchBackInterval = value
     case "maximumLatency": configuration.maximumLatency = value
+    case "amplitudeDropPause": configuration.amplitudeDropPause = value
     default: fatalError("unknown detector option \(parts[0])")
     }
   }
