@@ -199,12 +199,42 @@ struct QRSDetectorTests {
     #expect(!beats.contains { gap.contains(Int($0)) })
   }
 
+  @Test(
+    "a non-finite sample is held at the last finite one, in any chunking",
+    arguments: [Float.nan, .infinity, -.infinity])
+  func nonFiniteSampleIsHeld(value: Float) throws {
+    let rate = 360.0
+    var held = SyntheticECG(sampleRate: rate, .init(seconds: 20, noise: 0.02))
+    var spoiled = held
+    // Samples 0 and 2 are not finite too: before the first finite sample, and held at the first.
+    for i in [0, 2, 3001, 3002, 5555] { spoiled.samples[i] = value }
+    held.samples[0] = held.samples[1]
+    for i in [2, 3001, 3002, 5555] { held.samples[i] = held.samples[i - 1] }
+    let expected = try QRSDetector.detect(held.samples, sampleRate: rate)
+    #expect(expected.count >= held.rPeaks.count - 1)
+    #expect(try QRSDetector.detect(spoiled.samples, sampleRate: rate) == expected)
+    var detector = try QRSDetector(sampleRate: rate)
+    var beats: [Int64] = []
+    spoiled.samples.withUnsafeBufferPointer { buffer in
+      for start in stride(from: 0, to: buffer.count, by: 13) {
+        detector.process(
+          UnsafeBufferPointer(rebasing: buffer[start..<min(start + 13, buffer.count)]), appendingTo: &beats)
+      }
+    }
+    #expect(beats == expected)
+  }
+
   @Test("rejects unsupported rates and options")
   func errors() {
     #expect(throws: QRSDetectorError.unsupportedSampleRate(50)) { try QRSDetector(sampleRate: 50) }
     var options = QRSDetector.Configuration()
     options.refractoryPeriod = 0.05
     #expect(throws: QRSDetectorError.invalidConfiguration("refractoryPeriod", 0.05)) {
+      try QRSDetector(sampleRate: 360, configuration: options)
+    }
+    options = QRSDetector.Configuration()
+    options.amplitudeDropPause = -1
+    #expect(throws: QRSDetectorError.invalidConfiguration("amplitudeDropPause", -1)) {
       try QRSDetector(sampleRate: 360, configuration: options)
     }
   }

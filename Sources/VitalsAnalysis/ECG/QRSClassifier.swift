@@ -27,6 +27,7 @@ struct QRSClassifier: Sendable {
   let searchBackThresholdRatio: Double
   let searchBackInterval: Double
   let maximumLatency: Int64
+  let amplitudeDropPause: Int64
 
   /// Input samples received (the raw ring's end).
   var rawCount: Int64 = 0
@@ -77,6 +78,7 @@ struct QRSClassifier: Sendable {
     self.searchBackThresholdRatio = c.searchBackThresholdRatio
     self.searchBackInterval = c.searchBackInterval
     self.maximumLatency = samples(c.maximumLatency)
+    self.amplitudeDropPause = samples(c.amplitudeDropPause)
     self.medianInterval = samples(1)
     func powerOfTwo(atLeast count: Int) -> Int {
       var length = 1
@@ -270,7 +272,8 @@ struct QRSClassifier: Sendable {
   }
 
   /// No beat for `searchBackInterval` median RR intervals: takes the highest recent peak above the
-  /// secondary threshold, or lowers the signal level when there is none.
+  /// secondary threshold, or, when there is none and no beat has come for `amplitudeDropPause`, halves
+  /// the signal level.
   private mutating func searchBack(now: Int64, beats: inout [Int64]) {
     pruneStalePending(now: now)
     let threshold = searchBackThresholdRatio * primaryThreshold
@@ -286,7 +289,9 @@ struct QRSClassifier: Sendable {
     if let best {
       accept(pending[best], learningRate: 0.25, beats: &beats)
     } else {
-      signalLevel = max(0.5 * signalLevel, noiseLevel)
+      if now - (lastBeat?.rPeak ?? 0) >= amplitudeDropPause {
+        signalLevel = max(0.5 * signalLevel, noiseLevel)
+      }
       searchBackDue = now + medianInterval
     }
   }

@@ -26,8 +26,11 @@ import VitalsCore
 ///    RR intervals (median of the last 8, Hamilton & Tompkins' robust RR estimate), the largest
 ///    candidate above `T2 = T1 / 2` is taken as a beat, and the signal level learns from it at rate 1/4.
 ///    To keep the latency bounded, only candidates whose R peak lies within the latency bound are
-///    searched. When a search finds nothing, the signal level is halved (not below the noise level), so
-///    that the detector recovers from a sudden drop in amplitude;
+///    searched. When a search finds nothing and no beat has come for
+///    ``Configuration-swift.struct/amplitudeDropPause`` (1 s), the signal level is halved (not below the
+///    noise level), so that the detector recovers from a sudden drop in amplitude; the pause keeps false
+///    beats in noise (which shorten the median RR interval and so bring searches before the next true
+///    beat) from halving it beat after beat;
 /// 6. each beat is placed on the R peak: within ±50 ms of the band-passed QRS extremum moved back by half
 ///    the band-pass group delay, the input's distance from the straight line joining the window's ends
 ///    (so baseline wander does not move it) is measured, and its first peak that reaches half the
@@ -76,6 +79,9 @@ public struct QRSDetector: Sendable {
     /// peak is classified a refractory period after the feature peak, which trails the R peak by up to
     /// the integration window plus the filters' delays (about 40 ms) and the ±50 ms placement window.
     public var maximumLatency = 0.45
+    /// A search-back that finds nothing halves the signal level only after this long without a beat,
+    /// seconds (0: after every fruitless search).
+    public var amplitudeDropPause = 1.0
 
     public init() {}
   }
@@ -120,6 +126,7 @@ public struct QRSDetector: Sendable {
     try check("searchBackInterval", c.searchBackInterval, 1.05...3)
     try check(
       "maximumLatency", c.maximumLatency, c.refractoryPeriod + c.integrationWindow + 0.1...2)
+    try check("amplitudeDropPause", c.amplitudeDropPause, 0...3)
     // The feature needs no more than 150–300 Hz: from 300 Hz on, the input is decimated by an integer
     // factor first, after a short Hamming-window low-pass at a quarter of the feature rate (about 40 Hz).
     let factor = max(1, Int(sampleRate / 150))
@@ -178,13 +185,9 @@ public struct QRSDetector: Sendable {
       while start < samples.count {
         let count = min(size, samples.count - start)
         let rawBlock = UnsafeMutableBufferPointer(rebasing: raw[0..<count])
-        var held = previousFinite
-        for i in 0..<count {
-          let sample = samples[start + i]
-          if sample.isFinite { held = sample }
-          rawBlock[i] = held - offset
-        }
-        previousFinite = held
+        previousFinite = Self.condition(
+          UnsafeBufferPointer(rebasing: samples[start..<start + count]), into: rawBlock, offset: offset,
+          previousFinite: previousFinite)
         classifier.appendRaw(UnsafeBufferPointer(rawBlock))
         let decimated =
           decimator == nil ? count : decimator!.process(UnsafeBufferPointer(rawBlock), into: band)
@@ -200,6 +203,38 @@ public struct QRSDetector: Sendable {
         start += count
       }
     }
+  }
+
+  /// Writes `input − offset` to `output`, each non-finite sample replaced by the last finite one before it
+  /// (`previousFinite` before the first); returns the last finite sample. Blocks without a non-finite
+  /// sample, the usual case, take a vectorised path.
+  static func condition(
+    _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>, offset: Float,
+    previousFinite: Float
+  ) -> Float {
+    // x − x is 0 for a finite x and NaN otherwise, so the block is finite when the sum of these is 0.
+    var check = SIMD8<Float>()
+    var i = 0
+    let raw = UnsafeRawPointer(input.baseAddress!)
+    while i &+ 8 <= input.count {
+      let v = raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<Float>.self)
+      check += v - v
+      UnsafeMutableRawPointer(output.baseAddress! + i).storeBytes(of: v - offset, as: SIMD8<Float>.self)
+      i &+= 8
+    }
+    var tail: Float = 0
+    while i < input.count {
+      tail += input[i] - input[i]
+      output[i] = input[i] - offset
+      i &+= 1
+    }
+    if check.sum() + tail == 0 { return input.last! }
+    var held = previousFinite
+    for k in input.indices {
+      if input[k].isFinite { held = input[k] }
+      output[k] = held - offset
+    }
+    return held
   }
 
   /// Feeds the next samples of the lead; returns the record indices of the beats decided by now.

@@ -83,6 +83,63 @@ func _filterRun(
   }
 }
 
+/// `count` outputs of an FIR filter decimated by `down`: `output[j] = Σᵢ taps[i]·window[j·down + i]` for
+/// `i` in `0..<length` (`taps` time-reversed). The inputs are first split into their `down` phases
+/// (`phases[ρ·phaseStride + m] = window[m·down + ρ]`), so that the inputs of 8 consecutive outputs for one
+/// tap are contiguous in one phase; each tap is then broadcast against them, as in ``_filterRun``.
+///
+/// Every output, in a vector lane or in the scalar tail, sums its products in the same order (`i`
+/// ascending, one product at a time), so chunks of any size give bit-for-bit the output of the whole.
+@inlinable
+@inline(__always)
+func _decimateRun(
+  _ taps: UnsafePointer<Float>, _ window: UnsafePointer<Float>, length: Int, down: Int, count: Int,
+  phases: UnsafeMutablePointer<Float>, phaseStride: Int, into output: UnsafeMutablePointer<Float>
+) {
+  for phase in 0..<min(down, length) {
+    let samples = count &+ (length &- 1 &- phase) / down
+    let destination = phases + phase &* phaseStride
+    var source = window + phase
+    for m in 0..<samples {
+      destination[m] = source.pointee
+      source += down
+    }
+  }
+  // Tap `i = q·down + ρ` reads phase ρ shifted by q: the taps are walked in increasing `i` without a
+  // division.
+  var j = 0
+  while j &+ 8 <= count {
+    var accumulator = SIMD8<Float>()
+    var first = 0
+    var shift = 0
+    while first < length {
+      for phase in 0..<min(down, length &- first) {
+        let source = UnsafeRawPointer(phases + (phase &* phaseStride &+ j &+ shift))
+        accumulator +=
+          SIMD8<Float>(repeating: taps[first &+ phase]) * source.loadUnaligned(as: SIMD8<Float>.self)
+      }
+      first &+= down
+      shift &+= 1
+    }
+    UnsafeMutableRawPointer(output + j).storeBytes(of: accumulator, as: SIMD8<Float>.self)
+    j &+= 8
+  }
+  while j < count {
+    var sum: Float = 0
+    var first = 0
+    var shift = 0
+    while first < length {
+      for phase in 0..<min(down, length &- first) {
+        sum += taps[first &+ phase] * phases[phase &* phaseStride &+ j &+ shift]
+      }
+      first &+= down
+      shift &+= 1
+    }
+    output[j] = sum
+    j &+= 1
+  }
+}
+
 /// The streaming engine behind ``FIRFilter``, ``Decimator`` and ``PolyphaseResampler``: an FIR filter
 /// `h` applied to the input upsampled by `up` (zeros inserted), keeping every `down`-th output.
 ///
@@ -90,7 +147,8 @@ func _filterRun(
 /// `scipy.signal.upfirdn`, shifted by `offset` taps). It is computed as one dot product of the polyphase
 /// branch `t mod up` with the `branchLength` inputs ending at `x[t / up]`: every output costs
 /// `⌈taps / up⌉` multiply–adds, and no product with an inserted zero is formed. At `up = down = 1` (a plain
-/// FIR filter) whole blocks of outputs are computed at once by ``_filterRun``. Inputs before the first
+/// FIR filter) whole blocks of outputs are computed at once by ``_filterRun``, and at `up = 1 < down` (plain
+/// decimation) by ``_decimateRun``, except for the outputs cut by a `limit`. Inputs before the first
 /// are zero. An output is emitted as soon as its last input `x[t / up]` has arrived.
 ///
 /// Input is copied, a block at a time, after the `branchLength − 1` retained samples of a linear work
@@ -119,6 +177,10 @@ struct _PolyphaseFIRCore: Sendable {
   @usableFromInline var nextBranch: Int
   /// `offset`, kept to reset the stream.
   @usableFromInline let offset: Int
+  /// Scratch for ``_decimateRun`` (plain decimation, `up = 1 < down`): `down` phases of `phaseStride`
+  /// samples; empty otherwise.
+  @usableFromInline var phases: [Float]
+  @usableFromInline let phaseStride: Int
 
   /// - Parameters:
   ///   - taps: `h`, in `y[n] = Σ h[k]·x[n − k]` order.
@@ -148,6 +210,8 @@ struct _PolyphaseFIRCore: Sendable {
     self.blockSize = blockSize
     self.work = [Float](repeating: 0, count: length - 1 + blockSize)
     self.offset = offset
+    self.phaseStride = blockSize / down + length / down + 2
+    self.phases = [Float](repeating: 0, count: up == 1 && down > 1 ? down * phaseStride : 0)
     self.consumed = 0
     self.nextNewest = offset / up
     self.nextBranch = offset % up
@@ -182,35 +246,48 @@ struct _PolyphaseFIRCore: Sendable {
     var branch = self.nextBranch
     let (up, down, length, blockSize) = (self.up, self.down, self.branchLength, self.blockSize)
     let retained = length - 1
-    branches.withUnsafeBufferPointer { branches in
-      work.withUnsafeMutableBufferPointer { work in
-        let window = work.baseAddress!
-        let taps = branches.baseAddress!
-        while position < input.count {
-          let n = min(input.count - position, blockSize)
-          (window + retained).update(from: input.baseAddress! + position, count: n)
-          let blockEnd = consumed + n
-          if up == 1 && down == 1 && limit == .max {
-            let count = max(0, blockEnd - newest)
-            _filterRun(
-              taps, window + (newest - consumed), length: length, count: count, into: output + produced)
-            produced += count
-            newest += count
-          } else {
-            while newest < blockEnd && produced < limit {
-              output[produced] = _dotProduct(
-                taps + branch * length, window + (newest - consumed), count: length)
-              produced += 1
-              branch += down
-              if branch >= up {
-                newest += branch / up
-                branch %= up
+    let phaseStride = self.phaseStride
+    var phases: [Float] = []
+    swap(&phases, &self.phases)
+    defer { swap(&phases, &self.phases) }
+    phases.withUnsafeMutableBufferPointer { phases in
+      branches.withUnsafeBufferPointer { branches in
+        work.withUnsafeMutableBufferPointer { work in
+          let window = work.baseAddress!
+          let taps = branches.baseAddress!
+          while position < input.count {
+            let n = min(input.count - position, blockSize)
+            (window + retained).update(from: input.baseAddress! + position, count: n)
+            let blockEnd = consumed + n
+            if up == 1 && down == 1 && limit == .max {
+              let count = max(0, blockEnd - newest)
+              _filterRun(
+                taps, window + (newest - consumed), length: length, count: count, into: output + produced)
+              produced += count
+              newest += count
+            } else if up == 1 && limit == .max {
+              let count = newest < blockEnd ? (blockEnd &- 1 &- newest) / down &+ 1 : 0
+              _decimateRun(
+                taps, window + (newest - consumed), length: length, down: down, count: count,
+                phases: phases.baseAddress!, phaseStride: phaseStride, into: output + produced)
+              produced += count
+              newest += count &* down
+            } else {
+              while newest < blockEnd && produced < limit {
+                output[produced] = _dotProduct(
+                  taps + branch * length, window + (newest - consumed), count: length)
+                produced += 1
+                branch += down
+                if branch >= up {
+                  newest += branch / up
+                  branch %= up
+                }
               }
             }
+            window.update(from: window + n, count: retained)
+            consumed = blockEnd
+            position += n
           }
-          window.update(from: window + n, count: retained)
-          consumed = blockEnd
-          position += n
         }
       }
     }

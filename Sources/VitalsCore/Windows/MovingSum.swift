@@ -34,16 +34,23 @@ public struct MovingSum: Sendable {
     var position = self.position
     let length = self.length
     window.withUnsafeMutableBufferPointer { window in
-      for i in input.indices {
-        let sample = input[i]
-        sum += Double(sample) - Double(window[position])
-        window[position] = sample
-        position &+= 1
+      // Runs of samples up to the next recomputation, so the loop body has no wrap-around test.
+      var i = 0
+      while i < input.count {
+        let run = min(input.count &- i, length &- position)
+        for k in 0..<run {
+          let sample = input[i &+ k]
+          sum += Double(sample) - Double(window[position &+ k])
+          window[position &+ k] = sample
+          output[i &+ k] = Float(sum * scale)
+        }
+        i &+= run
+        position &+= run
         if position == length {
           position = 0
           sum = Self.exactSum(UnsafeBufferPointer(window))
+          output[i &- 1] = Float(sum * scale)
         }
-        output[i] = Float(sum * scale)
       }
     }
     self.sum = sum

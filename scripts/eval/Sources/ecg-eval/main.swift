@@ -8,7 +8,8 @@
 //   --records  only these MIT-BIH records
 //   --set NAME=VALUE  a detector option (passbandLow, passbandHigh, integrationWindow,
 //              refractoryPeriod, tWaveWindow, tWaveSlopeRatio, thresholdPosition,
-//              searchBackThresholdRatio, searchBackInterval, maximumLatency); repeatable
+//              searchBackThresholdRatio, searchBackInterval, maximumLatency, amplitudeDropPause);
+//              repeatable
 //   --rate R   resample every record from 360 Hz to R Hz (zero-phase polyphase, SciPy resample_poly)
 //              and move the reference beats alike, to test the detector at other rates
 //   --misses   also list each record's missed reference beats (time and code) and false detections
@@ -64,6 +65,7 @@ extension Options {
     case "searchBackThresholdRatio": configuration.searchBackThresholdRatio = value
     case "searchBackInterval": configuration.searchBackInterval = value
     case "maximumLatency": configuration.maximumLatency = value
+    case "amplitudeDropPause": configuration.amplitudeDropPause = value
     default: fatalError("unknown detector option \(parts[0])")
     }
   }
@@ -98,6 +100,24 @@ func detect(_ samples: [Float], sampleRate: Double) throws -> [Int64] {
   return beats
 }
 
+/// The score with the beats inside `episodes` (record samples) left out, as EC57 leaves out ventricular
+/// flutter and fibrillation: the whole record is matched first (so a detection just outside an episode
+/// still pairs with a reference beat just inside it), then a pair counts as a true positive when its
+/// reference beat lies outside every episode (a pair whose reference lies inside is ignored, whichever side
+/// the detection falls), an unmatched reference or detection counts only when it lies outside.
+func scoreOutside(
+  _ episodes: [ClosedRange<Int64>], reference: [Int64], test: [Int64], sampleRate: Double
+) -> BeatScore {
+  let outside = { (sample: Int64) in !episodes.contains { $0.contains(sample) } }
+  let matching = BeatMatching(
+    reference: reference, test: test,
+    window: BeatComparison.windowSamples(BeatComparison.standardMatchWindow, sampleRate: sampleRate))
+  return BeatScore(
+    truePositives: matching.pairs.count { outside(reference[$0.reference]) },
+    falseNegatives: matching.unmatchedReference.count { outside(reference[$0]) },
+    falsePositives: matching.unmatchedTest.count { outside(test[$0]) })
+}
+
 func line(_ name: String, _ s: BeatScore) -> String {
   String(
     format: "%-8@ %7d %5d %5d %8.3f %8.3f %8.3f", name, s.truePositives, s.falseNegatives, s.falsePositives,
@@ -127,10 +147,10 @@ for record in recordList {
   let lead = reader.signals.firstIndex { $0.name == "MLII" } ?? 0
   let allAnnotations = try WFDBAnnotationFile.read(path: mitdb + "/" + record + ".atr")
   let annotations = allAnnotations.filter(\.isBeat)
-  // Ventricular flutter/fibrillation episodes, '[' to ']': EC57 leaves them out of QRS statistics.
   let (signal, reference, rate) = atEvaluationRate(
     chunk.channels[lead], annotations.map(\.sample), sampleRate: chunk.sampleRate)
   let scale = rate / chunk.sampleRate
+  // Ventricular flutter/fibrillation episodes, '[' to ']': EC57 leaves them out of QRS statistics.
   var flutter: [ClosedRange<Int64>] = []
   var onset: Int64?
   for annotation in allAnnotations {
@@ -141,6 +161,8 @@ for record in recordList {
       onset = nil
     }
   }
+  // An episode still open at the end of the record lasts to the end.
+  if let start = onset { flutter.append(start...Int64(signal.count)) }
   let clock = ContinuousClock.now
   let beats = try detect(signal, sampleRate: rate)
   let elapsed = ContinuousClock.now - clock
@@ -162,11 +184,14 @@ for record in recordList {
         HRVAnalysis(beats: reference, sampleRate: rate).time
       ))
   }
-  let outside = { (sample: Int64) in !flutter.contains { $0.contains(sample) } }
   flutterExcluded.append(
-    BeatComparison.scoreRecord(
-      record, reference: reference.filter(outside), test: beats.filter(outside), sampleRate: rate)
-  )
+    RecordBeatScore(
+      record: record,
+      wholeRecord: scoreOutside(flutter, reference: reference, test: beats, sampleRate: rate),
+      afterLearningPeriod: scoreOutside(
+        flutter + [0...Int64(BeatComparison.standardLearningPeriod * rate) - 1], reference: reference,
+        test: beats, sampleRate: rate),
+      learningPeriod: BeatComparison.standardLearningPeriod))
   if options.listMisses {
     let window = BeatComparison.windowSamples(BeatComparison.standardMatchWindow, sampleRate: rate)
     let matching = BeatMatching(reference: reference, test: beats, window: window)
@@ -193,9 +218,17 @@ for (name, paced) in [("gross", false), ("paced", true)] {
       + String(format: "   | %8.3f %8.3f", 100 * after.sensitivity, 100 * after.positivePredictivity)
       + "  (\(group.count) records)")
 }
-let excluded = BeatScore.gross(
-  flutterExcluded.filter { !pacedRecords.contains($0.record) }.map(\.wholeRecord))
-print(line("gross-VF", excluded) + "   | non-paced, flutter/fibrillation episodes left out as in EC57")
+let nonPacedExcluded = flutterExcluded.filter { !pacedRecords.contains($0.record) }
+let excluded = BeatScore.gross(nonPacedExcluded.map(\.wholeRecord))
+let excludedAfter = BeatScore.gross(nonPacedExcluded.map(\.afterLearningPeriod))
+print(
+  line("gross-VF", excluded)
+    + String(
+      format: "   | %8.3f %8.3f", 100 * excludedAfter.sensitivity, 100 * excludedAfter.positivePredictivity)
+    + "  (non-paced, ventricular flutter/fibrillation episodes '[' to ']' left out as in EC57)")
+if let flutterRecord = flutterExcluded.first(where: { $0.record == "207" }) {
+  print(line("207-VF", flutterRecord.wholeRecord) + "   | record 207 alone, episodes left out")
+}
 let sortedOffsets = offsets.sorted()
 let meanOffset = offsets.reduce(0, +) / Double(max(offsets.count, 1))
 let spread =
