@@ -1,3 +1,4 @@
+import VitalsTestSupport
 import Foundation
 import Testing
 import VitalsAnalysis

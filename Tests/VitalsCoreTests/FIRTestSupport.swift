@@ -1,22 +1,11 @@
+import VitalsTestSupport
 import Foundation
 
 /// Deterministic inputs and chunkings for the tests of stateful stages.
 enum StreamTesting {
-  /// SplitMix64 (Steele, Lea and Flood 2014): a fixed-seed generator, identical on every platform.
-  struct Generator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   /// `count` samples of a tone plus uniform noise in [−0.5, 0.5).
   static func signal(count: Int, seed: UInt64 = 1) -> [Float] {
-    var generator = Generator(state: seed)
+    var generator = SplitMix64(seed: seed)
     return (0..<count).map { i in
       Float(sin(Double(i) * 0.05)) + Float.random(in: -0.5..<0.5, using: &generator)
     }
@@ -27,7 +16,7 @@ enum StreamTesting {
     func fixed(_ size: Int) -> [Int] {
       stride(from: 0, to: count, by: size).map { min(size, count - $0) }
     }
-    var generator = Generator(state: 42)
+    var generator = SplitMix64(seed: 42)
     var random: [Int] = []
     var left = count
     while left > 0 {

@@ -23,21 +23,9 @@ struct FilteringFixtures: Decodable {
   static func named(_ name: String) -> Case { shared.cases.first { $0.name == name }! }
 }
 
-/// A deterministic generator for test signals and chunk splits (SplitMix64, Steele et al. 2014).
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 /// A noisy signal with an offset, a slow wave and a 50 Hz component, `count` samples.
 func testSignal(_ count: Int, seed: UInt64 = 1) -> [Float] {
-  var generator = SplitMix64(state: seed)
+  var generator = SplitMix64(seed: seed)
   return (0..<count).map { index in
     let slow = Float(index % 97) / 97
     return 3 + slow + Float.random(in: -1...1, using: &generator) + (index % 10 < 5 ? 0.5 : -0.5)
@@ -46,7 +34,7 @@ func testSignal(_ count: Int, seed: UInt64 = 1) -> [Float] {
 
 /// Chunk sizes that together cover `count`: fixed sizes, or random ones when `size` is nil.
 func chunkSizes(total count: Int, size: Int?, seed: UInt64 = 7) -> [Int] {
-  var generator = SplitMix64(state: seed)
+  var generator = SplitMix64(seed: seed)
   var sizes: [Int] = []
   var remaining = count
   while remaining > 0 {

@@ -1,20 +1,6 @@
+import VitalsTestSupport
 import Foundation
 import VitalsFFT
-
-/// SplitMix64 (Steele, Lea & Flood 2014): a fixed-seed generator so every test input is reproducible.
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
 
 /// `count` values uniform in [-1, 1) from `seed`.
 func randomSignal(count: Int, seed: UInt64) -> [Double] {
