@@ -25,13 +25,8 @@ public struct Info: ParsableCommand {
     var failed = false
     for path in inputs {
       do {
-        let summary = try RecordingOpener.summarize(path: path, options: input.recordingOptions)
-        var scans: [SignalScan]?
-        if scan {
-          var reader = try RecordingOpener.open(path: path, options: input.recordingOptions)
-          scans = try SignalScan.scan(&reader)
-        }
-        print(json ? Self.json(summary, scans: scans) : Self.text(summary, scans: scans))
+        let summary = try RecordingOpener.summarize(path: path, options: input.recordingOptions, scanning: scan)
+        print(json ? Self.json(summary) : Self.text(summary))
       } catch {
         printError(error.description)
         failed = true
@@ -45,7 +40,7 @@ public struct Info: ParsableCommand {
     summary.signals.compactMap { s in s.sampleCount.map { Double($0) / s.sampleRate } }.max()
   }
 
-  static func text(_ summary: RecordingSummary, scans: [SignalScan]? = nil) -> String {
+  static func text(_ summary: RecordingSummary) -> String {
     var lines = [summary.path]
     lines.append("  format: \(summary.format)")
     lines.append("  start: \(summary.startTime.iso8601)")
@@ -56,7 +51,7 @@ public struct Info: ParsableCommand {
       let unit = s.unit.isEmpty ? "-" : s.unit
       lines.append("    \(i)  \(s.name)  \(unit)  \(s.sampleRate) Hz  \(count)")
     }
-    if let scans {
+    if let scans = summary.scans {
       lines.append("  scan:")
       for (i, scan) in scans.enumerated() {
         let range = scan.minimum.map { "min \($0)  max \(scan.maximum!)  mean \(scan.mean!)" } ?? "no valid samples"
@@ -95,7 +90,7 @@ public struct Info: ParsableCommand {
     var metadata: [String: String]
   }
 
-  static func json(_ summary: RecordingSummary, scans: [SignalScan]? = nil) -> String {
+  static func json(_ summary: RecordingSummary) -> String {
     let value = JSONSummary(
       path: summary.path, format: summary.format, start_time: summary.startTime.iso8601,
       duration_s: duration(summary),
@@ -103,7 +98,7 @@ public struct Info: ParsableCommand {
         .init(
           index: index, name: signal.name, unit: signal.unit, sample_rate: signal.sampleRate,
           sample_count: signal.sampleCount,
-          scan: scans.map { scans in
+          scan: summary.scans.map { scans in
             let scan = scans[index]
             return .init(
               count: scan.count, invalid: scan.invalidCount, minimum: scan.minimum, maximum: scan.maximum,

@@ -137,11 +137,17 @@ public struct RecordingSummary: Sendable, Equatable {
   /// Other facts, by name (Apple Health classification, lead, device; CSV timing). Never personal
   /// data.
   public var metadata: [String: String]
+  /// Per-signal scans of every sample, when asked for (``RecordingOpener/summarize(path:options:scanning:)``).
+  public var scans: [SignalScan]?
 }
 
 extension RecordingOpener {
-  /// Opens the recording, gathers its summary and closes it.
-  public static func summarize(path: String, options: RecordingOptions = RecordingOptions())
+  /// Opens the recording, gathers its summary and closes it. Formats whose header does not state the
+  /// length (CSV, Apple Health) are read to the end to count the samples; with `scanning`, every
+  /// format is, in the same pass, and the summary carries each signal's ``SignalScan``.
+  public static func summarize(
+    path: String, options: RecordingOptions = RecordingOptions(), scanning: Bool = false
+  )
     throws(InputError)
     -> RecordingSummary
   {
@@ -157,20 +163,22 @@ extension RecordingOpener {
         path: path, kind: kind, format: reader.formatName, startTime: reader.startTime,
         signals: try selected(reader.signals, options.channels, path: path).map { withCount($0, reader.frameCount) },
         annotationCount: annotators.isEmpty ? nil : annotators.reduce(0) { $0 + $1.count }, gapCount: nil,
-        metadata: metadata)
+        metadata: metadata, scans: scanning ? try scans(open(path: path, options: options)) : nil)
     case .edf:
       let reader = try EDFReader(path: path, channels: options.channels)
       let index = try reader.readAnnotations()
       var metadata = ["record_duration_s": "\(reader.header.recordDuration)"]
       if !reader.header.recording.isEmpty { metadata["recording"] = reader.header.recording }
+      // A scan reads the signals of the rate group the reader yields; the summary then lists those.
       return RecordingSummary(
         path: path, kind: kind, format: reader.formatName, startTime: reader.startTime,
-        signals: options.channels == nil ? reader.availableSignals : reader.signals,
+        signals: options.channels == nil && !scanning ? reader.availableSignals : reader.signals,
         annotationCount: index.annotations.count, gapCount: reader.header.isPlus ? index.gaps.count : nil,
-        metadata: metadata)
+        metadata: metadata, scans: scanning ? try scans(reader) : nil)
     case .csv:
       let reader = try CSVSignalReader(path: path, options: options.csv, channels: options.channels)
-      let count = try countSamples(reader)
+      let scans = scanning ? try scans(reader) : nil
+      let count = if let scans { scans.first?.count ?? 0 } else { try countSamples(reader) }
       var metadata = [String: String]()
       switch reader.timing {
       case .fixedRate: metadata["timing"] = "fixed rate"
@@ -182,10 +190,11 @@ extension RecordingOpener {
       return RecordingSummary(
         path: path, kind: kind, format: reader.formatName, startTime: reader.startTime,
         signals: reader.signals.map { withCount($0, count) }, annotationCount: nil, gapCount: nil,
-        metadata: metadata)
+        metadata: metadata, scans: scans)
     case .appleHealthECG:
       let reader = try AppleHealthECGReader(path: path)
-      let count = try countSamples(reader)
+      let scans = scanning ? try scans(reader) : nil
+      let count = if let scans { scans.first?.count ?? 0 } else { try countSamples(reader) }
       let m = reader.metadata
       var metadata = [String: String]()
       for (key, value) in [
@@ -197,7 +206,7 @@ extension RecordingOpener {
       return RecordingSummary(
         path: path, kind: kind, format: reader.formatName, startTime: reader.startTime,
         signals: reader.signals.map { withCount($0, count) }, annotationCount: nil, gapCount: nil,
-        metadata: metadata)
+        metadata: metadata, scans: scans)
     }
   }
 
@@ -206,6 +215,12 @@ extension RecordingOpener {
     var count: Int64 = 0
     while let chunk = try reader.nextChunk(maxSamples: 65_536) { count += Int64(chunk.sampleCount) }
     return count
+  }
+
+  /// The scans of every signal of `reader`, read to its end.
+  private static func scans(_ reader: some SignalReader) throws(InputError) -> [SignalScan] {
+    var reader = reader
+    return try SignalScan.scan(&reader)
   }
 
   /// The signals `channels` selects, in selection order (all of them when `nil`).

@@ -20,25 +20,46 @@ public struct SignalScan: Sendable, Equatable, Codable {
 
   /// Adds `samples` to the scan.
   public mutating func add(_ samples: [Float]) {
-    var low = Float.infinity
-    var high = -Float.infinity
-    var invalid = 0
-    var total = 0.0
-    for sample in samples {
-      if sample.isNaN {
-        invalid += 1
-        continue
-      }
-      low = Swift.min(low, sample)
-      high = Swift.max(high, sample)
-      total += Double(sample)
+    samples.withUnsafeBufferPointer { add($0) }
+  }
+
+  /// Adds `samples` to the scan, eight lanes at a time (the sum's rounding depends on the lane
+  /// order, not on how the samples were split into calls beyond that).
+  public mutating func add(_ samples: UnsafeBufferPointer<Float>) {
+    var low = SIMD8<Float>(repeating: .infinity)
+    var high = SIMD8<Float>(repeating: -.infinity)
+    var total = SIMD8<Double>()
+    var valid = SIMD8<Int32>()
+    let raw = UnsafeRawBufferPointer(samples)
+    var index = 0
+    while index + 8 <= samples.count {
+      let x = raw.loadUnaligned(fromByteOffset: index * 4, as: SIMD8<Float>.self)
+      let isValid = x .== x
+      low = pointwiseMin(low, x.replacing(with: .infinity, where: .!isValid))
+      high = pointwiseMax(high, x.replacing(with: -.infinity, where: .!isValid))
+      total += SIMD8<Double>(x.replacing(with: 0, where: .!isValid))
+      valid &+= SIMD8<Int32>().replacing(with: 1, where: isValid)
+      index += 8
+    }
+    var lowest = low.min()
+    var highest = high.max()
+    var sumOfValid = total.sum()
+    var validCount = Int(valid.wrappedSum())
+    while index < samples.count {
+      let sample = samples[index]
+      index += 1
+      guard !sample.isNaN else { continue }
+      lowest = Swift.min(lowest, sample)
+      highest = Swift.max(highest, sample)
+      sumOfValid += Double(sample)
+      validCount += 1
     }
     count += Int64(samples.count)
-    invalidCount += Int64(invalid)
-    sum += total
-    if invalid < samples.count {
-      minimum = Swift.min(minimum ?? low, low)
-      maximum = Swift.max(maximum ?? high, high)
+    invalidCount += Int64(samples.count - validCount)
+    sum += sumOfValid
+    if validCount > 0 {
+      minimum = Swift.min(minimum ?? lowest, lowest)
+      maximum = Swift.max(maximum ?? highest, highest)
     }
   }
 

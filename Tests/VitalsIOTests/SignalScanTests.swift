@@ -17,6 +17,14 @@ struct SignalScanTests {
     #expect(scan.minimum == -2 && scan.maximum == 4)
     #expect(scan.mean == 1)
 
+    var long = SignalScan()
+    let values: [Float] = (0..<37).map { $0 % 5 == 0 ? .nan : Float($0) - 20 }
+    long.add(values)
+    let valid = values.filter { !$0.isNaN }
+    #expect(long.count == 37 && long.invalidCount == 8)
+    #expect(long.minimum == valid.min() && long.maximum == valid.max())
+    #expect(abs(long.mean! - Double(valid.reduce(0, +)) / Double(valid.count)) < 1e-12)
+
     var empty = SignalScan()
     empty.add([.nan, .nan])
     #expect(empty.minimum == nil && empty.mean == nil && empty.invalidCount == 2)
