@@ -114,11 +114,14 @@ public struct ECGSimulator: SignalSimulator {
     scale = configuration.amplitude * 2 * Double.pi / (normalR.a * normalR.b * normalR.b)
     lookahead = Int((2 * peakHalfWindow * sampleRate).rounded(.up)) + 2
     var fibrillation = SimulationRandom(seed: seed, stream: StreamID.ecgFibrillation)
-    fibrillationOmegas = (2 * Double.pi * fibrillation.uniform(5, 6), 2 * Double.pi * fibrillation.uniform(6.5, 7.5))
+    fibrillationOmegas = (
+      2 * Double.pi * fibrillation.uniform(5, 6), 2 * Double.pi * fibrillation.uniform(6.5, 7.5)
+    )
     fibrillationPhases = (2 * Double.pi * fibrillation.uniform(), 2 * Double.pi * fibrillation.uniform())
     // A virtual beat one interval before the first one opens the first interval.
     let first = rhythm.next()!
-    opening = SimulatedBeat(time: first.time - first.rr, rr: first.rr, label: .normal, inAtrialFibrillation: false)
+    opening = SimulatedBeat(
+      time: first.time - first.rr, rr: first.rr, label: .normal, inAtrialFibrillation: false)
     closing = first
     expectPeak(of: first)
     setUpInterval()
@@ -183,7 +186,8 @@ public struct ECGSimulator: SignalSimulator {
   mutating func render(_ count: Int) {
     guard count > 0 else { return }
     pending.channels[0].reserveCapacity(pending.count + count)
-    let fibrillating = !configuration.rhythm.atrialFibrillation.isEmpty && configuration.fibrillatoryWaveAmplitude > 0
+    let fibrillating =
+      !configuration.rhythm.atrialFibrillation.isEmpty && configuration.fibrillatoryWaveAmplitude > 0
     for _ in 0..<count {
       let index = renderedSamples
       let time = Double(index) / sampleRate

@@ -63,7 +63,10 @@ struct NoiseGenerator: Sendable {
   var previousMuscleDraw = 0.0
   let enabled: Bool
 
-  init(configuration: NoiseConfiguration, respiratoryFrequency: Double, sampleRate: Double, seed: UInt64, stream: UInt64) {
+  init(
+    configuration: NoiseConfiguration, respiratoryFrequency: Double, sampleRate: Double, seed: UInt64,
+    stream: UInt64
+  ) {
     self.configuration = configuration
     whiteRandom = SimulationRandom(seed: seed, stream: stream)
     muscleRandom = SimulationRandom(seed: seed, stream: stream &+ 100)
@@ -101,7 +104,9 @@ struct NoiseGenerator: Sendable {
       driftState = driftDecay * driftState + driftInnovation * driftRandom.gaussian()
       value += driftState
     }
-    if c.respiratoryWander > 0 { value += c.respiratoryWander * sin(respiratoryOmega * time + respiratoryPhase) }
+    if c.respiratoryWander > 0 {
+      value += c.respiratoryWander * sin(respiratoryOmega * time + respiratoryPhase)
+    }
     if c.powerline > 0 { value += c.powerline * sin(powerlineOmega * time + powerlinePhase) }
     return value
   }

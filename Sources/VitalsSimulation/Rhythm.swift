@@ -139,14 +139,17 @@ public struct RhythmGenerator: Sendable, Sequence, IteratorProtocol {
     if !started {
       started = true
       lastTime = 0.2 + draw * sinus
-      return SimulatedBeat(time: lastTime, rr: sinus, label: .normal, inAtrialFibrillation: inFibrillation(lastTime))
+      return SimulatedBeat(
+        time: lastTime, rr: sinus, label: .normal, inAtrialFibrillation: inFibrillation(lastTime))
     }
     var rr = sinus
     var label = TruthLabel.normal
     var fibrillating = false
     if inFibrillation(lastTime) {
       let variation = Swift.max(-0.55, configuration.fibrillationRRVariation * spread)
-      rr = 60 / (configuration.heartRate.value(at: lastTime) * configuration.fibrillationRateFactor) * (1 + variation)
+      rr =
+        60 / (configuration.heartRate.value(at: lastTime) * configuration.fibrillationRateFactor)
+        * (1 + variation)
       fibrillating = true
       pendingCompensation = nil
     } else if let compensation = pendingCompensation {

@@ -130,7 +130,7 @@ extension SignalSimulator {
     var events: [TruthEvent] = []
     while let chunk = next(maxSamples: chunkSize) {
       for index in channels.indices { channels[index].append(contentsOf: chunk.signal.channels[index]) }
-      if let chunkTimes = chunk.sampleTimes { times = (times ?? []) + chunkTimes }
+      if let chunkTimes = chunk.sampleTimes { times = (times ?? []); times!.append(contentsOf: chunkTimes) }
       events.append(contentsOf: chunk.events)
     }
     return SimulatedRecording(
@@ -222,7 +222,8 @@ struct PeakTracker: Sendable {
 
   /// Feeds sample `index` of the clean signal; a window that ends here yields its event.
   @inline(__always)
-  mutating func observe(_ value: Double, at index: Int64, sampleRate: Double, into events: inout [TruthEvent]) {
+  mutating func observe(_ value: Double, at index: Int64, sampleRate: Double, into events: inout [TruthEvent])
+  {
     guard head < queue.count, index >= queue[head].first else { return }
     if value > queue[head].bestValue {
       queue[head].bestValue = value
