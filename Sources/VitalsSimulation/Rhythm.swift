@@ -181,4 +181,5 @@ enum StreamID {
   static let accelerometerNoise: UInt64 = 7
   static let accelerometerTiming: UInt64 = 8
   static let gait: UInt64 = 9
+  static let ppgBursts: UInt64 = 10
 }
