@@ -53,7 +53,8 @@ public struct ECGConfiguration: Sendable, Hashable, Codable {
 /// by classical RK4. Event angles and widths follow ECGSYN's heart-rate scaling for the RR interval
 /// in progress (θ of Q, S and widths × √(HR/60); θ of P, T × (HR/60)^¼), which keeps wave heights
 /// independent of rate; the output is scaled so a normal R wave is ``ECGConfiguration/amplitude`` mV.
-/// Premature ventricular beats have no P wave, a wide QRS (widths 2.5×) and an inverted T wave;
+/// Premature ventricular beats have no P wave, a wide QRS (widths 2.5×, about 1.5× the normal R
+/// height) and an inverted T wave;
 /// premature atrial beats an inverted, smaller P wave; beats in atrial fibrillation no P wave.
 ///
 /// Truth: one ``TruthEvent`` per beat at the sample where the clean signal (ECG without noise) is
@@ -238,7 +239,7 @@ struct BeatShape: Sendable {
     (-70 * degree, 1.2, 0.25), (-15 * degree, -5, 0.1), (0, 30, 0.1), (15 * degree, -7.5, 0.1),
     (100 * degree, 0.75, 0.4),
   ])
-  /// Premature ventricular contraction: no P, wide QRS of about the normal height, deep S, T wave
+  /// Premature ventricular contraction: no P, wide QRS about 1.5 times the normal R height, deep S, T wave
   /// opposite to the QRS.
   static let ventricular = BeatShape(waves: [
     (-70 * degree, 0, 0.25), (-30 * degree, -1, 0.25), (0, 7.5, 0.25), (40 * degree, -2.5, 0.25),

@@ -67,9 +67,15 @@ import VitalsCore
     }
   }
 
-  @Test func beatCountFollowsHeartRate() {
-    let recording = Self.record(ECGConfiguration(rhythm: RhythmConfiguration(heartRate: 90)), duration: 120)
-    #expect(abs(Double(recording.events.count) - 180) <= 3)
+  @Test(arguments: [45.0, 90, 150])
+  func beatCountAndHeightFollowHeartRate(heartRate: Double) {
+    let recording = Self.record(
+      ECGConfiguration(rhythm: RhythmConfiguration(heartRate: Profile(constant: heartRate))), duration: 120)
+    #expect(abs(Double(recording.events.count) - 2 * heartRate) <= 3)
+    // ECGSYN's rate scaling keeps the R wave near its configured height at any rate.
+    for event in recording.events.dropFirst() {
+      #expect(abs(recording.channels[0][Int(event.sampleIndex)] - 1.2) < 0.3)
+    }
   }
 
   @Test func rrMeanAndStandardDeviationNearConfigured() {
