@@ -103,8 +103,10 @@ public struct Simulate: ParsableCommand {
   @Option(help: "Samples per channel generated and written at a time.")
   public var chunkSize = 65_536
 
+  /// The command with its defaults (ArgumentParser fills the options).
   public init() {}
 
+  /// Rejects options outside their ranges before anything is written.
   public func validate() throws {
     guard output.lowercased().hasSuffix(".csv") else {
       throw ValidationError("--output must be a .csv file, got '\(output)'")
@@ -180,22 +182,27 @@ public struct Simulate: ParsableCommand {
     String(output.dropLast(4)) + ".truth.csv"
   }
 
+  /// Writes the recording and its truth, chunk by chunk.
   public func run() throws {
     do {
       var simulator = try makeSimulator()
       let writer = try CSVSignalWriter(path: output, signalNames: simulator.channelNames)
-      var truth = "sample,time_s,label,rate\n"
+      let truthPath = Self.truthPath(for: output)
+      guard
+        FileManager.default.createFile(atPath: truthPath, contents: Data("sample,time_s,label,rate\n".utf8)),
+        let truth = FileHandle(forWritingAtPath: truthPath)
+      else { throw OutputError(path: truthPath, "cannot create the file") }
+      defer { try? truth.close() }
+      truth.seekToEndOfFile()
       while let chunk = simulator.next(maxSamples: chunkSize) {
         try writer.write(chunk.signal)
-        for event in chunk.events {
-          truth += "\(event.sampleIndex),\(event.time),\(event.label.rawValue),\(event.rate)\n"
+        let rows = chunk.events.map { "\($0.sampleIndex),\($0.time),\($0.label.rawValue),\($0.rate)\n" }
+          .joined()
+        do { try truth.write(contentsOf: Data(rows.utf8)) } catch {
+          throw OutputError(path: truthPath, "cannot write: \(error.localizedDescription)")
         }
       }
       try writer.close()
-      let truthPath = Self.truthPath(for: output)
-      guard FileManager.default.createFile(atPath: truthPath, contents: Data(truth.utf8)) else {
-        throw OutputError(path: truthPath, "cannot write the file")
-      }
     } catch let error as OutputError {
       printError(error.description)
       throw ExitCode(1)

@@ -95,8 +95,10 @@ public struct AccelerometerConfiguration: Sendable, Hashable, Codable {
   /// within ±40 % of the sample interval so times stay increasing); 0 gives uniform sampling.
   public var timingJitter: Double = 0
 
+  /// The defaults documented on each property.
   public init() {}
 
+  /// A configuration for `activity` at `placement`; the cadence defaults to 110 steps/min walking, 165 running.
   public init(
     activity: Activity, placement: Placement = .wrist, cadence: Profile? = nil, unit: AccelerationUnit = .g
   ) {
@@ -129,6 +131,7 @@ public struct AccelerometerConfiguration: Sendable, Hashable, Codable {
 /// Channels: `acc_x`, `acc_y`, `acc_z` in ``AccelerometerConfiguration/unit``; with timing jitter the
 /// chunks carry ``SimulatedChunk/sampleTimes``.
 public struct AccelerometerSimulator: SignalSimulator {
+  /// The settings the simulator was made with.
   public let configuration: AccelerometerConfiguration
   public let sampleRate: Double
   public let sampleCount: Int64

@@ -24,8 +24,10 @@ public struct ECGConfiguration: Sendable, Hashable, Codable {
   /// point (no interpolation).
   public var minimumIntegrationRate: Double = 1000
 
+  /// The defaults documented on each property.
   public init() {}
 
+  /// A configuration with the given rhythm, normal R height (mV) and noise.
   public init(rhythm: RhythmConfiguration, amplitude: Double = 1.2, noise: NoiseConfiguration = .none) {
     self.rhythm = rhythm
     self.amplitude = amplitude
@@ -63,6 +65,7 @@ public struct ECGConfiguration: Sendable, Hashable, Codable {
 ///
 /// Channel: `ecg`, mV, uniform sampling.
 public struct ECGSimulator: SignalSimulator {
+  /// The settings the simulator was made with.
   public let configuration: ECGConfiguration
   public let sampleRate: Double
   public let sampleCount: Int64

@@ -26,6 +26,7 @@ public struct NoiseConfiguration: Sendable, Hashable, Codable {
   /// Mains frequency, Hz (50 or 60).
   public var powerlineFrequency: Double = 50
 
+  /// Components as documented on each property (all ≥ 0).
   public init(
     white: Double = 0, muscle: Double = 0, drift: Double = 0, respiratoryWander: Double = 0,
     powerline: Double = 0, powerlineFrequency: Double = 50

@@ -32,8 +32,10 @@ public struct PPGConfiguration: Sendable, Hashable, Codable {
   /// pulse heights under a Hann window; 0 for none.
   public var artefactBurstsPerMinute = 0.0
 
+  /// The defaults documented on each property.
   public init() {}
 
+  /// A configuration with the given rhythm, 1 or 2 channels and optional motion; the rest default.
   public init(rhythm: RhythmConfiguration, channelCount: Int = 1, motion: AccelerometerConfiguration? = nil) {
     self.rhythm = rhythm
     self.channelCount = channelCount
@@ -63,6 +65,7 @@ public struct PPGConfiguration: Sendable, Hashable, Codable {
 /// Channels: `ppg` (or `ppg1`, `ppg2`) in arbitrary units (`au`), then `acc_x`, `acc_y`, `acc_z` when
 /// there is motion.
 public struct PPGSimulator: SignalSimulator {
+  /// The settings the simulator was made with.
   public let configuration: PPGConfiguration
   public let sampleRate: Double
   public let sampleCount: Int64

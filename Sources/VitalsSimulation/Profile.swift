@@ -21,8 +21,10 @@ public struct Profile: Sendable, Hashable, Codable, ExpressibleByFloatLiteral, E
   /// A constant value.
   public init(constant value: Double) { self.init([(0, value)]) }
 
+  /// A constant profile: `let rate: Profile = 72.5`.
   public init(floatLiteral value: Double) { self.init(constant: value) }
 
+  /// A constant profile: `let rate: Profile = 72`.
   public init(integerLiteral value: Int) { self.init(constant: Double(value)) }
 
   /// The value at `time` seconds.

@@ -48,6 +48,7 @@ public struct RhythmConfiguration: Sendable, Hashable, Codable {
   /// Coefficient of variation of the RR intervals during atrial fibrillation.
   public var fibrillationRRVariation: Double = 0.2
 
+  /// The defaults documented on each property.
   public init() {}
 
   /// A configuration with the given mean rate (bpm), SDNN (seconds) and LF/HF ratio.
@@ -83,6 +84,7 @@ public struct SimulatedBeat: Sendable, Hashable, Codable {
 /// schedule of ``ECGSimulator`` and ``PPGSimulator`` (the same seed and rhythm give the same beats in
 /// both). The first beat falls at a random time in [0.2 s, 0.2 s + RR).
 public struct RhythmGenerator: Sendable, Sequence, IteratorProtocol {
+  /// The rhythm the beats follow.
   public let configuration: RhythmConfiguration
   var random: SimulationRandom
   /// Frequencies (rad/s), phases (rad) and amplitudes (s) of the RR variability cosines.
@@ -97,6 +99,7 @@ public struct RhythmGenerator: Sendable, Sequence, IteratorProtocol {
   /// Shortest RR interval the generator produces, seconds.
   public static let minimumRR = 0.22
 
+  /// The beats of `configuration` for `seed` (draws from the seed's rhythm stream).
   public init(configuration: RhythmConfiguration, seed: UInt64) {
     configuration.validate()
     self.configuration = configuration
@@ -131,6 +134,7 @@ public struct RhythmGenerator: Sendable, Sequence, IteratorProtocol {
     configuration.atrialFibrillation.contains { $0.contains(time) }
   }
 
+  /// The next beat (never `nil`: the sequence is infinite).
   public mutating func next() -> SimulatedBeat? {
     let sinus = sinusRR(at: lastTime)
     let draw = random.uniform()

@@ -27,6 +27,7 @@ public struct TruthEvent: Sendable, Hashable, Codable {
   /// beat (bpm); for steps 60 / the interval since the previous heel strike (steps/min).
   public var rate: Double
 
+  /// An event from its parts (see the properties).
   public init(sampleIndex: Int64, time: Double, label: TruthLabel, rate: Double) {
     self.sampleIndex = sampleIndex
     self.time = time
@@ -43,6 +44,7 @@ public struct RhythmEpisode: Sendable, Hashable, Codable {
   /// End, seconds from the record's start (exclusive).
   public var end: Double
 
+  /// The interval [`start`, `end`) in seconds; `end` must not precede `start`.
   public init(start: Double, end: Double) {
     precondition(end >= start, "an interval ends after it starts (\(start) … \(end))")
     self.start = start
@@ -64,6 +66,7 @@ public struct SimulatedChunk: Sendable, Equatable {
   /// Truth events whose ``TruthEvent/sampleIndex`` lies in this chunk, in time order.
   public var events: [TruthEvent]
 
+  /// A chunk from its parts; `sampleTimes`, when given, holds one time per sample.
   public init(signal: SignalChunk, sampleTimes: [Timestamp]?, events: [TruthEvent]) {
     precondition(sampleTimes == nil || sampleTimes!.count == signal.sampleCount, "one time per sample")
     self.signal = signal
@@ -157,6 +160,7 @@ public struct SimulatedChunks<Simulator: SignalSimulator>: Sequence, IteratorPro
     self.chunkSize = chunkSize
   }
 
+  /// The next chunk, `nil` once the record is complete.
   public mutating func next() -> SimulatedChunk? { simulator.next(maxSamples: chunkSize) }
 }
 
