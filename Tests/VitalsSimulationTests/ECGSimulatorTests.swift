@@ -169,3 +169,14 @@ import VitalsCore
     for (a, b) in zip(doubled.channels[0], normal.channels[0]) { #expect(abs(a - 2 * b) < 1e-5) }
   }
 }
+
+extension ECGSimulatorTests {
+  /// The beats do not depend on the output rate: R-peak times at 250 and 1000 Hz agree within a
+  /// sample of the coarser rate.
+  @Test func beatTimesAgreeAcrossRates() {
+    let coarse = Self.record(duration: 30, rate: 250, seed: 12).events
+    let fine = Self.record(duration: 30, rate: 1000, seed: 12).events
+    #expect(coarse.count == fine.count)
+    for (a, b) in zip(coarse, fine) { #expect(abs(a.time - b.time) <= 0.004) }
+  }
+}
