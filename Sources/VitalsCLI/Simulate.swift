@@ -1,0 +1,211 @@
+import ArgumentParser
+import Foundation
+import Vitals
+
+extension Placement: ExpressibleByArgument {}
+extension Activity: ExpressibleByArgument {}
+extension AccelerationUnit: ExpressibleByArgument {}
+
+/// `vitals simulate --signal ecg|ppg|acc --duration S --rate HZ -o FILE.csv`: a synthetic recording
+/// with its ground truth, generated and written chunk by chunk (any duration in constant memory).
+public struct Simulate: ParsableCommand {
+  public static let configuration = CommandConfiguration(
+    abstract: "Write a synthetic ECG, PPG or accelerometer recording as CSV, with its ground truth.",
+    discussion: """
+      FILE.csv: time_s, then one column per signal (ecg in mV; ppg or ppg1, ppg2 in arbitrary units, then \
+      acc_x, acc_y, acc_z with --motion; acc_x, acc_y, acc_z in g or m/s^2). FILE.truth.csv: \
+      sample,time_s,label,rate — one row per beat (label N, V or A; rate in bpm: 60 / the RR interval \
+      ending there; for ECG the R peak, for PPG the systolic peak) or per step (label S, the exact \
+      heel-strike time, rate in steps/min). The same --seed gives the same files; ECG and PPG made \
+      with the same seed and rhythm options share their beats.
+      """)
+
+  /// The kinds of recording.
+  public enum Signal: String, ExpressibleByArgument, Sendable, CaseIterable {
+    case ecg, ppg, acc
+  }
+
+  /// Noise presets.
+  public enum Noise: String, ExpressibleByArgument, Sendable, CaseIterable {
+    /// No noise: the clean signal.
+    case none
+    /// The simulator's default (ECG: none; PPG: light white noise, drift and respiratory wander).
+    case `default`
+    /// Ambulatory quality: ECG white 0.02 mV, muscle 0.03 mV, drift 0.1 mV, respiratory wander 0.05 mV.
+    case ambulatory
+  }
+
+  @Option(help: "The signal to simulate.")
+  public var signal: Signal
+
+  @Option(help: "Duration in seconds.")
+  public var duration: Double
+
+  @Option(help: "Sample rate, Hz.")
+  public var rate: Double
+
+  @Option(
+    name: [.short, .customLong("output")],
+    help: "The CSV file to write; the truth goes to NAME.truth.csv beside it.")
+  public var output: String
+
+  @Option(help: "Random seed (the same seed gives the same recording).")
+  public var seed: UInt64 = 1
+
+  @Option(help: "Mean heart rate, bpm; with --heart-rate-end, the rate at the start of a linear ramp.")
+  public var heartRate = 70.0
+
+  @Option(help: "Heart rate at the end of the record, bpm (a linear ramp from --heart-rate).")
+  public var heartRateEnd: Double?
+
+  @Option(help: "Standard deviation of the sinus RR intervals (SDNN), ms.")
+  public var sdnn = 50.0
+
+  @Option(help: "LF/HF power ratio of the RR variability.")
+  public var lfHf = 0.5
+
+  @Option(help: "Probability that a beat is a premature ventricular contraction (0–0.5).")
+  public var pvc = 0.0
+
+  @Option(help: "Probability that a beat is a premature atrial contraction (0–0.5).")
+  public var pac = 0.0
+
+  @Option(help: "Atrial fibrillation from START to END seconds, as START:END (repeatable).")
+  public var afib: [String] = []
+
+  @Option(help: "Noise: none, default or ambulatory.")
+  public var noise = Noise.default
+
+  @Option(help: "Amplitude of mains interference added to the ECG, mV (at --mains-frequency).")
+  public var powerline = 0.0
+
+  @Option(help: "Mains frequency, Hz.")
+  public var mainsFrequency = 50.0
+
+  @Option(help: "Number of PPG channels (1 or 2).")
+  public var ppgChannels = 1
+
+  @Flag(help: "PPG: add the accelerometer (--activity, --placement, --cadence) and its motion artefacts.")
+  public var motion = false
+
+  @Option(help: "Accelerometer activity: \(Activity.allCases.map(\.rawValue).joined(separator: ", ")).")
+  public var activity = Activity.walking
+
+  @Option(help: "Where the device is worn: \(Placement.allCases.map(\.rawValue).joined(separator: ", ")).")
+  public var placement = Placement.wrist
+
+  @Option(help: "Walking or running cadence, steps/min (default 110 walking, 165 running).")
+  public var cadence: Double?
+
+  @Option(help: "Accelerometer unit: g or m/s^2.")
+  public var unit = AccelerationUnit.g
+
+  @Option(help: "Samples per channel generated and written at a time.")
+  public var chunkSize = 65_536
+
+  /// The command with its defaults (ArgumentParser fills the options).
+  public init() {}
+
+  /// Rejects options outside their ranges before anything is written.
+  public func validate() throws {
+    guard output.lowercased().hasSuffix(".csv") else {
+      throw ValidationError("--output must be a .csv file, got '\(output)'")
+    }
+    guard duration >= 0, duration.isFinite else { throw ValidationError("--duration must be ≥ 0 seconds") }
+    guard rate >= 1, rate <= 100_000 else { throw ValidationError("--rate must be between 1 and 100000 Hz") }
+    for value in [heartRate, heartRateEnd ?? heartRate] where !(20...250).contains(value) {
+      throw ValidationError("heart rates must be 20–250 bpm, got \(value)")
+    }
+    guard sdnn >= 0, lfHf >= 0 else { throw ValidationError("--sdnn and --lf-hf must not be negative") }
+    guard pvc >= 0, pac >= 0, pvc + pac <= 0.5 else {
+      throw ValidationError("--pvc and --pac are probabilities adding up to at most 0.5")
+    }
+    _ = try episodes()
+    guard powerline >= 0, mainsFrequency > 0 else {
+      throw ValidationError("--powerline ≥ 0, --mains-frequency > 0")
+    }
+    guard ppgChannels == 1 || ppgChannels == 2 else { throw ValidationError("--ppg-channels must be 1 or 2") }
+    if let cadence, !(cadence > 0 && cadence <= 300) {
+      throw ValidationError("--cadence must be 1–300 steps/min")
+    }
+    guard chunkSize > 0 else { throw ValidationError("--chunk-size must be positive") }
+  }
+
+  /// The `--afib START:END` episodes.
+  func episodes() throws -> [RhythmEpisode] {
+    try afib.map { text in
+      let parts = text.split(separator: ":").compactMap { Double($0) }
+      guard parts.count == 2, parts[0] >= 0, parts[1] > parts[0] else {
+        throw ValidationError("--afib takes START:END in seconds with END > START, got '\(text)'")
+      }
+      return RhythmEpisode(start: parts[0], end: parts[1])
+    }
+  }
+
+  /// The simulator the options describe.
+  func makeSimulator() throws -> any SignalSimulator {
+    var rhythm = RhythmConfiguration(
+      heartRate: heartRateEnd.map { Profile([(0, heartRate), (max(duration, 1), $0)]) }
+        ?? Profile(constant: heartRate),
+      rrStandardDeviation: sdnn / 1000, lfHfRatio: lfHf)
+    rhythm.ventricularEctopicProbability = pvc
+    rhythm.atrialEctopicProbability = pac
+    rhythm.atrialFibrillation = try episodes()
+    var accelerometer = AccelerometerConfiguration(
+      activity: activity, placement: placement, cadence: cadence.map(Profile.init(constant:)), unit: unit)
+    accelerometer.noise = noise == .none ? 0 : accelerometer.noise
+    switch signal {
+    case .ecg:
+      var configuration = noise == .ambulatory ? ECGConfiguration.ambulatory : ECGConfiguration()
+      configuration.rhythm = rhythm
+      configuration.noise.powerline = powerline
+      configuration.noise.powerlineFrequency = mainsFrequency
+      return ECGSimulator(configuration: configuration, duration: duration, sampleRate: rate, seed: seed)
+    case .ppg:
+      var configuration = PPGConfiguration(
+        rhythm: rhythm, channelCount: ppgChannels, motion: motion ? accelerometer : nil)
+      switch noise {
+      case .none: configuration.noise = .none
+      case .default: break
+      case .ambulatory:
+        configuration.noise = NoiseConfiguration(white: 0.03, muscle: 0, drift: 0.15, respiratoryWander: 0.15)
+      }
+      return PPGSimulator(configuration: configuration, duration: duration, sampleRate: rate, seed: seed)
+    case .acc:
+      return AccelerometerSimulator(
+        configuration: accelerometer, duration: duration, sampleRate: rate, seed: seed)
+    }
+  }
+
+  /// `FILE.truth.csv` for `FILE.csv`.
+  static func truthPath(for output: String) -> String {
+    String(output.dropLast(4)) + ".truth.csv"
+  }
+
+  /// Writes the recording and its truth, chunk by chunk.
+  public func run() throws {
+    do {
+      var simulator = try makeSimulator()
+      let writer = try CSVSignalWriter(path: output, signalNames: simulator.channelNames)
+      let truthPath = Self.truthPath(for: output)
+      guard
+        FileManager.default.createFile(atPath: truthPath, contents: Data("sample,time_s,label,rate\n".utf8)),
+        let truth = FileHandle(forWritingAtPath: truthPath)
+      else { throw OutputError(path: truthPath, "cannot create the file") }
+      defer { try? truth.close() }
+      truth.seekToEndOfFile()
+      while let chunk = simulator.next(maxSamples: chunkSize) {
+        try writer.write(chunk.signal)
+        let rows = chunk.events.map { "\($0.sampleIndex),\($0.time),\($0.label.rawValue),\($0.rate)\n" }
+          .joined()
+        do { try truth.write(contentsOf: Data(rows.utf8)) } catch {
+          throw OutputError(path: truthPath, "cannot write: \(error.localizedDescription)")
+        }
+      }
+      try writer.close()
+    } catch let error as OutputError {
+      printError(error.description)
+      throw ExitCode(1)
+    }
+  }
+}
