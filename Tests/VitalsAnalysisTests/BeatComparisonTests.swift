@@ -75,7 +75,7 @@ struct BeatComparisonTests {
 
   @Test("Equals an exhaustive search on random small cases", arguments: 0..<4)
   func randomAgainstBruteForce(seed: UInt64) {
-    var generator = SplitMix64(seed: seed)
+    var generator = SplitMix64(state: seed)
     for _ in 0..<150 {
       let reference = (0..<Int.random(in: 0...6, using: &generator)).map { _ in
         Int64.random(in: 0...1200, using: &generator)

@@ -32,7 +32,7 @@ struct SyntheticECG {
   static let ectopic: [(Float, Double, Double)] = [(1.3, 0, 0.030), (-0.5, 0.07, 0.030), (-0.4, 0.36, 0.06)]
 
   init(sampleRate rate: Double, _ options: Options = Options()) {
-    var random = SplitMix64(seed: options.seed)
+    var random = SplitMix64(state: options.seed)
     let count = Int(options.seconds * rate)
     samples = [Float](repeating: 0, count: count)
     rPeaks = []
@@ -132,7 +132,7 @@ struct QRSDetectorTests {
       let ecg = SyntheticECG(sampleRate: rate, .init(seconds: 20, ectopicEvery: 4, noise: 0.05, wander: 0.5))
       let whole = try QRSDetector.detect(ecg.samples, sampleRate: rate)
       var detector = try QRSDetector(sampleRate: rate)
-      var random = SplitMix64(seed: 9)
+      var random = SplitMix64(state: 9)
       var beats: [Int64] = []
       var start = 0
       ecg.samples.withUnsafeBufferPointer { buffer in

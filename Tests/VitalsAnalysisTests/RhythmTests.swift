@@ -21,7 +21,7 @@ struct RhythmTests {
   /// Sinus rhythm at 70/min with respiratory (0.25 Hz) and Mayer-wave (0.1 Hz) modulation, small
   /// noise, and a premature beat with compensatory pause every `ectopicEvery` beats.
   static func sinus(count: Int, ectopicEvery: Int, seed: UInt64) -> [Double] {
-    var generator = SplitMix64(seed: seed)
+    var generator = SplitMix64(state: seed)
     var rr: [Double] = []
     var time = 0.0
     while rr.count < count {
@@ -40,7 +40,7 @@ struct RhythmTests {
 
   /// AF-like: independent intervals uniform in 0.35 … 1.05 s.
   static func fibrillation(count: Int, seed: UInt64) -> [Double] {
-    var generator = SplitMix64(seed: seed)
+    var generator = SplitMix64(state: seed)
     return (0..<count).map { _ in Double.random(in: 0.35...1.05, using: &generator) }
   }
 
@@ -78,7 +78,7 @@ struct RhythmTests {
 
   @Test("Bigeminy and trigeminy with varying coupling are repeating patterns, not AF", arguments: [2, 3])
   func geminy(period: Int) {
-    var generator = SplitMix64(seed: UInt64(period))
+    var generator = SplitMix64(state: UInt64(period))
     var rr: [Double] = []
     while rr.count < 600 {
       // Premature beats with a varying coupling interval and a full compensatory pause: single

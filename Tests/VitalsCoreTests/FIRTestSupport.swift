@@ -5,7 +5,7 @@ import Foundation
 enum StreamTesting {
   /// `count` samples of a tone plus uniform noise in [−0.5, 0.5).
   static func signal(count: Int, seed: UInt64 = 1) -> [Float] {
-    var generator = SplitMix64(seed: seed)
+    var generator = SplitMix64(state: seed)
     return (0..<count).map { i in
       Float(sin(Double(i) * 0.05)) + Float.random(in: -0.5..<0.5, using: &generator)
     }
@@ -16,7 +16,7 @@ enum StreamTesting {
     func fixed(_ size: Int) -> [Int] {
       stride(from: 0, to: count, by: size).map { min(size, count - $0) }
     }
-    var generator = SplitMix64(seed: 42)
+    var generator = SplitMix64(state: 42)
     var random: [Int] = []
     var left = count
     while left > 0 {

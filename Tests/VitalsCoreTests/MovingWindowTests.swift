@@ -49,7 +49,7 @@ import VitalsCore
     // 2^21 samples around 1000 with small noise: a Float or uncorrected Double running sum would wander;
     // the recomputed one stays within rounding of the exact window sum.
     let length = 250
-    var generator = SplitMix64(seed: 3)
+    var generator = SplitMix64(state: 3)
     let x = (0..<(1 << 21)).map { _ in 1000 + Float.random(in: -1..<1, using: &generator) }
     var sum = MovingSum(length: length)
     let y = sum.processed(x)

@@ -25,7 +25,7 @@ struct FilteringFixtures: Decodable {
 
 /// A noisy signal with an offset, a slow wave and a 50 Hz component, `count` samples.
 func testSignal(_ count: Int, seed: UInt64 = 1) -> [Float] {
-  var generator = SplitMix64(seed: seed)
+  var generator = SplitMix64(state: seed)
   return (0..<count).map { index in
     let slow = Float(index % 97) / 97
     return 3 + slow + Float.random(in: -1...1, using: &generator) + (index % 10 < 5 ? 0.5 : -0.5)
@@ -34,7 +34,7 @@ func testSignal(_ count: Int, seed: UInt64 = 1) -> [Float] {
 
 /// Chunk sizes that together cover `count`: fixed sizes, or random ones when `size` is nil.
 func chunkSizes(total count: Int, size: Int?, seed: UInt64 = 7) -> [Int] {
-  var generator = SplitMix64(seed: seed)
+  var generator = SplitMix64(state: seed)
   var sizes: [Int] = []
   var remaining = count
   while remaining > 0 {

@@ -4,7 +4,7 @@ import VitalsFFT
 
 /// `count` values uniform in [-1, 1) from `seed`.
 func randomSignal(count: Int, seed: UInt64) -> [Double] {
-  var rng = SplitMix64(seed: seed)
+  var rng = SplitMix64(state: seed)
   return (0..<count).map { _ in Double.random(in: -1..<1, using: &rng) }
 }
 

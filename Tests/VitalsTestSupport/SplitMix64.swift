@@ -1,15 +1,3 @@
-/// SplitMix64 (Steele, Lea & Flood 2014): a fixed-seed generator, identical on every platform, so every
-/// random test input is reproducible.
-public struct SplitMix64: RandomNumberGenerator {
-  public var state: UInt64
-
-  public init(seed: UInt64) { state = seed }
-
-  public mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
+// Test inputs use the simulator's SplitMix64 (Steele, Lea & Flood 2014): a fixed-seed generator,
+// identical on every platform, so every random test input is reproducible.
+@_exported import struct VitalsSimulation.SplitMix64
