@@ -5,7 +5,7 @@ EXAMPLE ?= Fixtures/examples/simulated-ecg.csv
 # Wide SIMD lanes (AVX2, FMA) when the building machine has them: see README, "Build settings".
 ARCH_FLAGS ?= $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo -Xcc -march=x86-64-v3)
 
-.PHONY: deps build run test fixtures format bench-fftw-c fuzz eval-ecg memory compare-readers
+.PHONY: deps build run example test fixtures format bench-fftw-c fuzz eval-ecg memory compare-readers
 
 # Installs the system packages the build needs when they are missing (Debian/Ubuntu).
 deps:
@@ -17,9 +17,19 @@ deps:
 build: deps
 	$(SWIFT) build -c release $(ARCH_FLAGS) --product vitals
 
-# Builds in release and runs the main job on the bundled example.
+# Builds in release and runs the main job on the bundled example: what the file holds, its beats scored
+# against the simulator's truth, and its heart-rate variability.
 run: build
 	.build/release/vitals info $(EXAMPLE)
+	.build/release/vitals beats $(EXAMPLE) -o .build/example-beats.csv
+	.build/release/vitals score --reference $(EXAMPLE:.csv=.truth.csv) --test .build/example-beats.csv --rate 250
+	.build/release/vitals hrv $(EXAMPLE)
+
+# Regenerates the bundled example (2 minutes of ambulatory ECG at 250 Hz with 3 % premature
+# ventricular beats) and its truth.
+example: build
+	.build/release/vitals simulate --signal ecg --duration 120 --rate 250 --seed 7 --pvc 0.03 \
+	  --noise ambulatory -o $(EXAMPLE)
 
 # Builds once (debug) and runs the unit tests; tests that need ../shared/data skip when it is absent.
 test: deps

@@ -62,6 +62,21 @@ struct CSVReaderTests {
     }
   }
 
+  @Test("equally spaced decimal time stamps give the exact rate", arguments: [250.0, 360, 128, 1000])
+  func exactRate(rate: Double) throws {
+    // The form CSVSignalWriter writes: seconds with as many decimals as the nanoseconds need.
+    let interval = Int64((1e9 / rate).rounded())
+    let rows = (0..<2000).map { index -> String in
+      let ns = Int64(index) * interval
+      let text = "\(ns / 1_000_000_000).\(String(String(ns % 1_000_000_000 + 1_000_000_000).dropFirst()))"
+      return "\(text),\(index % 7)"
+    }
+    let bytes = Array(("time_s,value\n" + rows.joined(separator: "\n") + "\n").utf8)
+    let reader = try CSVSignalReader(contents: bytes, name: "exact.csv", options: CSVOptions())
+    #expect(reader.chunkSampleRate == 1e9 / Double(interval))
+    #expect(timingName(reader.timing) == "uniform")
+  }
+
   @Test("chunks of any size give the whole file", arguments: [1, 3, 64, 8191, 8192, 100_000])
   func chunkEqualsWhole(size: Int) throws {
     for name in ["seconds.csv", "boot-ns.csv", "datetimes.csv"] {
