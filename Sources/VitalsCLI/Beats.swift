@@ -72,7 +72,7 @@ public struct Beats: ParsableCommand {
   }
 
   public func run() throws {
-    do {
+    try exitingOneOnFileErrors {
       let detection = try ECGBeatDetection(path: inputPath, options: input.recordingOptions)
       switch resolvedFormat {
       case .csv:
@@ -82,12 +82,6 @@ public struct Beats: ParsableCommand {
         let annotations = detection.beats.map { WFDBAnnotation(sample: $0, code: 1) }
         try writeOutput(Data(WFDBAnnotationFile.encode(annotations)), to: output)
       }
-    } catch let error as InputError {
-      printError(error.description)
-      throw ExitCode(1)
-    } catch let error as OutputError {
-      printError(error.description)
-      throw ExitCode(1)
     }
   }
 }

@@ -35,7 +35,7 @@ public struct Convert: ParsableCommand {
   }
 
   public func run() throws {
-    do {
+    try exitingOneOnFileErrors {
       var reader = try RecordingOpener.open(path: inputPath, options: input.recordingOptions)
       if output.hasSuffix(".hea") {
         let writer = try WFDBRecordWriter(
@@ -48,12 +48,6 @@ public struct Convert: ParsableCommand {
         while let chunk = try reader.nextChunk(maxSamples: chunkSize) { try writer.write(chunk) }
         try writer.close()
       }
-    } catch let error as InputError {
-      printError(error.description)
-      throw ExitCode(1)
-    } catch let error as OutputError {
-      printError(error.description)
-      throw ExitCode(1)
     }
   }
 }

@@ -184,7 +184,7 @@ public struct Simulate: ParsableCommand {
 
   /// Writes the recording and its truth, chunk by chunk.
   public func run() throws {
-    do {
+    try exitingOneOnFileErrors {
       var simulator = try makeSimulator()
       let writer = try CSVSignalWriter(path: output, signalNames: simulator.channelNames)
       let truthPath = Self.truthPath(for: output)
@@ -203,9 +203,6 @@ public struct Simulate: ParsableCommand {
         }
       }
       try writer.close()
-    } catch let error as OutputError {
-      printError(error.description)
-      throw ExitCode(1)
     }
   }
 }
