@@ -25,37 +25,11 @@ from neurokit2.hrv.intervals_process import intervals_process
 from neurokit2.signal.signal_power import signal_power
 from neurokit2.signal.signal_psd import signal_psd
 
+from hrv import clean, peaks_from_rr, sinus_rr, with_ectopics  # the same synthetic series as hrv.py
+
 OUT = pathlib.Path(__file__).resolve().parent.parent / "hrv" / "frequency_reference.json"
 KEYS = ["ULF", "VLF", "LF", "HF", "VHF", "TP", "LFHF", "LFn", "HFn", "LnHF"]
 BANDS = [(0, 0.0033), (0.0033, 0.04), (0.04, 0.15), (0.15, 0.4), (0.4, 0.5)]
-
-
-def clean(value):
-    value = float(value)
-    return None if not math.isfinite(value) else value
-
-
-def sinus_rr(n, rng, mean=850.0, resp=25.0, mayer=20.0, noise=12.0):
-    rr = np.empty(n)
-    t = 0.0
-    for i in range(n):
-        rr[i] = mean + resp * math.sin(2 * math.pi * 0.25 * t) + mayer * math.sin(2 * math.pi * 0.1 * t)
-        rr[i] += noise * rng.standard_normal()
-        t += rr[i] / 1000.0
-    return rr
-
-
-def with_ectopics(rr, positions, prematurity=0.65):
-    rr = rr.copy()
-    for k in positions:
-        normal = rr[k]
-        rr[k] = prematurity * normal
-        rr[k + 1] = 2 * normal - rr[k] + (rr[k + 1] - normal)
-    return rr
-
-
-def peaks_from_rr(rr, rate):
-    return np.round(np.concatenate([[0.6], np.cumsum(rr) / 1000.0 + 0.6]) * rate).astype(np.int64)
 
 
 def cases():
