@@ -21,7 +21,7 @@ public struct Convert: ParsableCommand {
   public var output: String
 
   @Option(help: "Samples per channel read at a time.")
-  public var chunkSize = 65_536
+  public var chunkSize = SignalChunk.defaultSampleCount
 
   @OptionGroup public var input: InputOptions
 

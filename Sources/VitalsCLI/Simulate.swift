@@ -101,7 +101,7 @@ public struct Simulate: ParsableCommand {
   public var unit = AccelerationUnit.g
 
   @Option(help: "Samples per channel generated and written at a time.")
-  public var chunkSize = 65_536
+  public var chunkSize = SignalChunk.defaultSampleCount
 
   /// The command with its defaults (ArgumentParser fills the options).
   public init() {}

@@ -213,7 +213,7 @@ extension RecordingOpener {
   private static func countSamples(_ reader: some SignalReader) throws(InputError) -> Int64 {
     var reader = reader
     var count: Int64 = 0
-    while let chunk = try reader.nextChunk(maxSamples: 65_536) { count += Int64(chunk.sampleCount) }
+    while let chunk = try reader.nextChunk(maxSamples: SignalChunk.defaultSampleCount) { count += Int64(chunk.sampleCount) }
     return count
   }
 
