@@ -5,7 +5,7 @@ EXAMPLE ?= Fixtures/examples/simulated-ecg.csv
 # Wide SIMD lanes (AVX2, FMA) when the building machine has them: see README, "Build settings".
 ARCH_FLAGS ?= $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo -Xcc -march=x86-64-v3)
 
-.PHONY: deps build run example test fixtures format bench-fftw-c fuzz eval-ecg memory compare-readers
+.PHONY: deps build run example test fixtures format bench-fftw-c fuzz eval-ecg memory compare-readers compare-ecg
 
 # Installs the system packages the build needs when they are missing (Debian/Ubuntu).
 deps:
@@ -49,6 +49,10 @@ fixtures: .venv-fixtures/ready
 # Vitals' readers against pandas, pyedflib and wfdb-python on the same generated files, same run.
 compare-readers: build .venv-fixtures/ready
 	.venv-fixtures/bin/python scripts/peers/compare_readers.py
+
+# Vitals' QRS detector against NeuroKit2's on ../shared/data/mitdb: accuracy and speed, same run.
+compare-ecg: build .venv-fixtures/ready
+	.venv-fixtures/bin/python scripts/peers/compare_ecg.py
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks/Benchmarks
