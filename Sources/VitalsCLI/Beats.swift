@@ -97,7 +97,9 @@ struct ECGBeatDetection {
 
   /// Reads the recording at `path` and detects its beats. Throws ``InputError`` for unreadable input
   /// and for a rate the detector does not support.
-  init(path: String, options: RecordingOptions, chunkSize: Int = SignalChunk.defaultSampleCount) throws(InputError) {
+  init(path: String, options: RecordingOptions, chunkSize: Int = SignalChunk.defaultSampleCount)
+    throws(InputError)
+  {
     var reader = try RecordingOpener.open(path: path, options: options)
     let names = reader.signals.map(\.name)
     guard !names.isEmpty else { throw InputError(path: path, "no signals to detect beats in") }

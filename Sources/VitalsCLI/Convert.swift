@@ -12,7 +12,10 @@ public struct Convert: ParsableCommand {
       of one rate are written (the first signal's, or those picked with --channel).
       """)
 
-  @Argument(help: "The recording (a WFDB record such as dir/100 or dir/100.hea, EDF/EDF+, CSV/TSV, Apple Health ECG CSV, or - for CSV on stdin).")
+  @Argument(
+    help:
+      "The recording (a WFDB record such as dir/100 or dir/100.hea, EDF/EDF+, CSV/TSV, Apple Health ECG CSV, or - for CSV on stdin)."
+  )
   public var inputPath: String
 
   @Option(

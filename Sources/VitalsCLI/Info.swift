@@ -8,7 +8,10 @@ public struct Info: ParsableCommand {
     abstract: "Print the signals, rates, lengths, units, start time and annotations of recordings.",
     discussion: "Exits 1 when some input could not be read (the others are still described).")
 
-  @Argument(help: "Recordings: WFDB records (dir/100 or dir/100.hea), EDF/EDF+, CSV/TSV, Apple Health ECG CSV, or - for CSV on stdin.")
+  @Argument(
+    help:
+      "Recordings: WFDB records (dir/100 or dir/100.hea), EDF/EDF+, CSV/TSV, Apple Health ECG CSV, or - for CSV on stdin."
+  )
   public var inputs: [String]
 
   @Flag(help: "One JSON object per input, one per line.")
@@ -25,7 +28,8 @@ public struct Info: ParsableCommand {
     var failed = false
     for path in inputs {
       do {
-        let summary = try RecordingOpener.summarize(path: path, options: input.recordingOptions, scanning: scan)
+        let summary = try RecordingOpener.summarize(
+          path: path, options: input.recordingOptions, scanning: scan)
         print(json ? Self.json(summary) : Self.text(summary))
       } catch {
         printError(error.description)
@@ -54,7 +58,8 @@ public struct Info: ParsableCommand {
     if let scans = summary.scans {
       lines.append("  scan:")
       for (i, scan) in scans.enumerated() {
-        let range = scan.minimum.map { "min \($0)  max \(scan.maximum!)  mean \(scan.mean!)" } ?? "no valid samples"
+        let range =
+          scan.minimum.map { "min \($0)  max \(scan.maximum!)  mean \(scan.mean!)" } ?? "no valid samples"
         lines.append("    \(i)  \(scan.count) samples  \(scan.invalidCount) invalid  \(range)")
       }
     }

@@ -73,7 +73,8 @@ public enum RecordingOpener {
   /// text for CSV/TSV.
   public static func detectKind(path: String) throws(InputError) -> Kind {
     if path == "-" { return .csv }
-    if path.hasSuffix(".hea") || (!FileSystem.isRegularFile(path) && FileSystem.isRegularFile(path + ".hea")) {
+    if path.hasSuffix(".hea") || (!FileSystem.isRegularFile(path) && FileSystem.isRegularFile(path + ".hea"))
+    {
       return .wfdb
     }
     let input = try ByteInput(path: path)
@@ -161,7 +162,9 @@ extension RecordingOpener {
       for (annotator, count) in annotators { metadata["annotations.\(annotator)"] = "\(count)" }
       return RecordingSummary(
         path: path, kind: kind, format: reader.formatName, startTime: reader.startTime,
-        signals: try selected(reader.signals, options.channels, path: path).map { withCount($0, reader.frameCount) },
+        signals: try selected(reader.signals, options.channels, path: path).map {
+          withCount($0, reader.frameCount)
+        },
         annotationCount: annotators.isEmpty ? nil : annotators.reduce(0) { $0 + $1.count }, gapCount: nil,
         metadata: metadata, scans: scanning ? try scans(open(path: path, options: options)) : nil)
     case .edf:
@@ -213,7 +216,9 @@ extension RecordingOpener {
   private static func countSamples(_ reader: some SignalReader) throws(InputError) -> Int64 {
     var reader = reader
     var count: Int64 = 0
-    while let chunk = try reader.nextChunk(maxSamples: SignalChunk.defaultSampleCount) { count += Int64(chunk.sampleCount) }
+    while let chunk = try reader.nextChunk(maxSamples: SignalChunk.defaultSampleCount) {
+      count += Int64(chunk.sampleCount)
+    }
     return count
   }
 

@@ -64,7 +64,8 @@ public struct SignalScan: Sendable, Equatable, Codable {
   }
 
   /// Reads `reader` to its end, `maxSamples` per chunk, scanning each of its channels.
-  public static func scan(_ reader: inout some SignalReader, maxSamples: Int = SignalChunk.defaultSampleCount) throws(InputError)
+  public static func scan(_ reader: inout some SignalReader, maxSamples: Int = SignalChunk.defaultSampleCount)
+    throws(InputError)
     -> [SignalScan]
   {
     var scans = [SignalScan](repeating: SignalScan(), count: reader.signals.count)

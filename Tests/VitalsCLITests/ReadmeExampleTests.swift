@@ -15,7 +15,8 @@ import VitalsTestSupport
     let hrv = HRVAnalysis(beats: beats, sampleRate: record.chunkSampleRate)
     #expect(hrv.beatCount == beats.count)
 
-    let bandPass = try SecondOrderSections.butterworth(order: 4, band: .bandpass(low: 0.5, high: 40), sampleRate: 360)
+    let bandPass = try SecondOrderSections.butterworth(
+      order: 4, band: .bandpass(low: 0.5, high: 40), sampleRate: 360)
     var filter = SOSFilter(bandPass)
     var samples: [Float] = try WFDBRecordReader(path: path).nextChunk(maxSamples: 3600)!.channels[0]
     let before = samples

@@ -5,7 +5,9 @@ import VitalsCore
   @Test func sampleTimesAreExactForRatesDividingOneBillion() {
     let start = Timestamp(nanosecondsSinceEpoch: 1_600_000_000_000_000_000)
     #expect(start.advanced(bySamples: 360, rate: 360).nanosecondsSinceEpoch == 1_600_000_001_000_000_000)
-    #expect(start.advanced(bySamples: 1, rate: 250).nanosecondsSinceEpoch - start.nanosecondsSinceEpoch == 4_000_000)
+    #expect(
+      start.advanced(bySamples: 1, rate: 250).nanosecondsSinceEpoch - start.nanosecondsSinceEpoch == 4_000_000
+    )
     #expect(start.advanced(bySamples: -125, rate: 125) == start.advanced(byNanoseconds: -1_000_000_000))
   }
 

@@ -84,7 +84,9 @@ struct WFDBOpenerTests {
     }
     #expect(try narrowed.nextChunk(maxSamples: 100) == nil)
     #expect(
-      inputError { _ = try RecordingOpener.open(path: record, options: RecordingOptions(channels: [.name("II")])) }
+      inputError {
+        _ = try RecordingOpener.open(path: record, options: RecordingOptions(channels: [.name("II")]))
+      }
         != nil)
   }
 

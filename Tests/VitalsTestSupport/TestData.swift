@@ -39,7 +39,8 @@ public enum TestData {
   /// A path inside `../shared/data`, e.g. `sharedData("mitdb/100")`. Only call when ``hasSharedData``.
   public static func sharedData(_ relativePath: String) -> URL {
     guard let directory = sharedDataDirectory else {
-      preconditionFailure("../shared/data is absent: guard the test with .enabled(if: TestData.hasSharedData)")
+      preconditionFailure(
+        "../shared/data is absent: guard the test with .enabled(if: TestData.hasSharedData)")
     }
     return directory.appendingPathComponent(relativePath)
   }

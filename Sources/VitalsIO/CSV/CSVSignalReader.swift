@@ -121,9 +121,12 @@ public final class CSVSignalReader: SignalReader {
       // Stamps a whole, equal number of nanoseconds apart give the rate exactly (0.004 s → 250 Hz);
       // others are measured by least squares.
       let step = parser.rawCount > 1 ? parser.rawTimes[1] &- t0 : 0
-      let equallySpaced = step > 0 && (1..<parser.rawCount).allSatisfy { parser.rawTimes[$0] &- parser.rawTimes[$0 - 1] == step }
+      let equallySpaced =
+        step > 0
+        && (1..<parser.rawCount).allSatisfy { parser.rawTimes[$0] &- parser.rawTimes[$0 - 1] == step }
       let exactRate: Double? = equallySpaced ? 1e9 / Double(step) : nil
-      guard let r = options.sampleRate ?? exactRate ?? UniformGridInterpolator.measuredRate(times: seconds) else {
+      guard let r = options.sampleRate ?? exactRate ?? UniformGridInterpolator.measuredRate(times: seconds)
+      else {
         throw InputError(
           path: path, location: .line(probeLines.first?.line ?? 1),
           "cannot measure the sample rate: the time stamps do not advance (pass --rate HZ)")

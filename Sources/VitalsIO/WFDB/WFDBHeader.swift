@@ -445,4 +445,3 @@ public struct WFDBHeader: Sendable, Equatable {
     return total
   }
 }
-

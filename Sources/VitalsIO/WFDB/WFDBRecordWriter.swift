@@ -134,8 +134,9 @@ private func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: I
   while done < count {
     let wrote = write(descriptor, bytes + done, count - done)
     if wrote < 0 && errno == EINTR { continue }
-    guard wrote > 0 else { throw OutputError(path: path, "write failed: \(String(cString: strerror(errno)))") }
+    guard wrote > 0 else {
+      throw OutputError(path: path, "write failed: \(String(cString: strerror(errno)))")
+    }
     done += wrote
   }
 }
-
