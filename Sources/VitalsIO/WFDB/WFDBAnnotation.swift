@@ -66,7 +66,7 @@ public enum WFDBAnnotationFile {
 
   /// Reads the annotation file at `path`.
   public static func read(path: String) throws(InputError) -> [WFDBAnnotation] {
-    try parse(try WFDBByteSource(path: path).readAll(), path: path)
+    try parse(try ByteInput(path: path).readAll(), path: path)
   }
 
   /// The annotation files beside the record at `recordPath` (`dir/100` or `dir/100.hea`): every
@@ -83,7 +83,7 @@ public enum WFDBAnnotationFile {
     for name in FileSystem.entries(of: directory) where name.hasPrefix(prefix) {
       let annotator = String(name.dropFirst(prefix.count))
       guard !annotator.isEmpty, !signalFiles.contains(annotator),
-        let bytes = try? WFDBByteSource(path: directory + name).readAll(),
+        let bytes = try? ByteInput(path: directory + name).readAll(),
         bytes.count >= 2, bytes.count % 2 == 0, bytes.suffix(2).allSatisfy({ $0 == 0 }),
         let annotations = try? parse(bytes, path: directory + name)
       else { continue }

@@ -46,15 +46,15 @@ public final class WFDBRecordReader: SignalReader {
   /// segment headers are looked up beside the header.
   public convenience init(path: String) throws(InputError) {
     let headerPath = path.hasSuffix(".hea") ? path : path + ".hea"
-    let header = try WFDBHeader.parse(try WFDBByteSource(path: headerPath).readAll(), path: headerPath)
+    let header = try WFDBHeader.parse(try ByteInput(path: headerPath).readAll(), path: headerPath)
     let directory = headerPath.lastIndex(of: "/").map { String(headerPath[...$0]) } ?? ""
     if !header.segments.isEmpty {
       try self.init(multiSegment: header, directory: directory, headerPath: headerPath)
       return
     }
-    var sources: [String: WFDBByteSource] = [:]
+    var sources: [String: ByteInput] = [:]
     for signal in header.signals where sources[signal.fileName] == nil {
-      sources[signal.fileName] = try WFDBByteSource(path: directory + signal.fileName)
+      sources[signal.fileName] = try ByteInput(path: directory + signal.fileName)
     }
     try self.init(header: header, sources: sources, headerPath: headerPath)
   }
@@ -67,12 +67,12 @@ public final class WFDBRecordReader: SignalReader {
     guard header.segments.isEmpty else {
       throw InputError(path: path, "a multi-segment record is read from its segment headers: open it by path")
     }
-    var sources: [String: WFDBByteSource] = [:]
+    var sources: [String: ByteInput] = [:]
     for signal in header.signals where sources[signal.fileName] == nil {
       guard let bytes = files[signal.fileName] else {
         throw InputError(path: path, "no bytes given for signal file '\(signal.fileName)'")
       }
-      sources[signal.fileName] = WFDBByteSource(memory: bytes, path: signal.fileName)
+      sources[signal.fileName] = ByteInput(bytes: bytes, name: signal.fileName)
     }
     try self.init(header: header, sources: sources, headerPath: path)
   }
@@ -90,7 +90,7 @@ public final class WFDBRecordReader: SignalReader {
       layoutName = first.name
     }
     let layoutPath = directory + layoutName + ".hea"
-    let layout = try WFDBHeader.parse(try WFDBByteSource(path: layoutPath).readAll(), path: layoutPath)
+    let layout = try WFDBHeader.parse(try ByteInput(path: layoutPath).readAll(), path: layoutPath)
     self.header = header
     files = []
     self.segments = SegmentCursor(
@@ -106,7 +106,7 @@ public final class WFDBRecordReader: SignalReader {
     }
   }
 
-  private init(header: WFDBHeader, sources: [String: WFDBByteSource], headerPath: String) throws(InputError) {
+  private init(header: WFDBHeader, sources: [String: ByteInput], headerPath: String) throws(InputError) {
     self.header = header
     segments = nil
     var files: [SignalFile] = []
@@ -128,7 +128,7 @@ public final class WFDBRecordReader: SignalReader {
     if let stated = header.frameCount {
       frames = stated
     } else if let first = files.first {
-      let stored = first.format.sampleCount(forBytes: max(0, first.source.size - first.byteOffset))
+      let stored = first.format.sampleCount(forBytes: max(0, (first.source.size ?? 0) - first.byteOffset))
       frames = stored / Int64(first.frameSize)
     } else {
       frames = 0
@@ -137,12 +137,12 @@ public final class WFDBRecordReader: SignalReader {
       frames, frameSize: files.map(\.frameSize).max() ?? 1, header: header, path: headerPath)
     for file in files {
       let needed = file.byteOffset + file.format.byteCount(forSamples: frames * Int64(file.frameSize))
-      if file.source.size < needed {
+      if (file.source.size ?? 0) < needed {
         throw InputError(
-          path: file.source.path, location: .byteOffset(file.source.size),
-          (file.source.size == 0 ? "empty signal file" : "truncated signal file")
+          path: file.source.path, location: .byteOffset(file.source.size ?? 0),
+          ((file.source.size ?? 0) == 0 ? "empty signal file" : "truncated signal file")
             + ": the header declares \(frames) frames, needing \(needed) bytes, but the file holds "
-            + "\(file.source.size)")
+            + "\(file.source.size ?? 0)")
       }
     }
     self.files = files
@@ -315,7 +315,7 @@ private struct SignalFile {
   }
 
   let name: String
-  let source: WFDBByteSource
+  let source: ByteInput
   let format: WFDBStorageFormat
   let byteOffset: Int64
   private(set) var members: [Member] = []
@@ -328,7 +328,7 @@ private struct SignalFile {
   private var differenceState: [Int32] = []
   private var nextFrame: Int64 = 0
 
-  init(name: String, source: WFDBByteSource, spec: WFDBSignalSpec) {
+  init(name: String, source: ByteInput, spec: WFDBSignalSpec) {
     self.name = name
     self.source = source
     format = spec.format
@@ -363,7 +363,7 @@ private struct SignalFile {
     let byteCount = Int(format.byteCount(forSamples: Int64(sampleCount)))
     if samples.count < sampleCount { samples = [Int32](repeating: 0, count: sampleCount) }
     let offset = byteOffset + first / group * Int64(format.bytesPerGroup)
-    try source.read(at: offset, count: byteCount, into: &bytes)
+    try source.readExactly(at: offset, count: byteCount, into: &bytes)
     bytes.withUnsafeBytes { raw in
       samples.withUnsafeMutableBufferPointer { output in
         format.decode(raw, count: sampleCount, into: output.baseAddress!)
@@ -479,7 +479,7 @@ private struct SignalFile {
   )
     throws(InputError)
   {
-    try source.read(at: byteOffset + 3 * start, count: 3 * count, into: &bytes)
+    try source.readExactly(at: byteOffset + 3 * start, count: 3 * count, into: &bytes)
     let (a, b) = (members[0], members[1])
     var second = channels[b.signal]
     channels[b.signal] = []

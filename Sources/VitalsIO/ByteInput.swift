@@ -7,7 +7,9 @@
 /// The bytes of a file, of standard input (`-`), or of an in-memory buffer, read in blocks.
 ///
 /// Readers hold one of these and never the whole file: sequential text formats call ``read(into:)``,
-/// EDF reads records at byte offsets with ``read(at:into:)``. Not thread-safe: one reader owns it.
+/// EDF and WFDB read at byte offsets with ``read(at:into:)`` (or ``readExactly(at:into:)`` where the
+/// file must hold the bytes). Owns its descriptor and closes it in `deinit`. Not thread-safe: one
+/// reader owns it.
 final class ByteInput {
   /// The path as given (`-` for standard input), used in error messages.
   let path: String
@@ -137,5 +139,38 @@ extension ByteInput {
       }
     }
     return try result.get()
+  }
+
+  /// Fills `buffer` with the bytes at `offset`, or throws when the file ends first.
+  func readExactly(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(InputError) {
+    let count = try read(at: offset, into: buffer)
+    guard count == buffer.count else { throw truncated(expected: buffer.count, at: offset) }
+  }
+
+  /// Reads `count` bytes at `offset` into the start of `array` (grown when shorter), or throws when
+  /// the file ends first.
+  func readExactly(at offset: Int64, count: Int, into array: inout [UInt8]) throws(InputError) {
+    if array.count < count { array = [UInt8](repeating: 0, count: count) }
+    guard try read(at: offset, into: &array, count: count) == count else {
+      throw truncated(expected: count, at: offset)
+    }
+  }
+
+  /// The whole input from byte 0 (headers, annotation files).
+  func readAll() throws(InputError) -> [UInt8] {
+    var bytes: [UInt8] = []
+    var block = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = try read(at: Int64(bytes.count), into: &block, count: block.count)
+      if count == 0 { return bytes }
+      bytes += block[..<count]
+    }
+  }
+
+  private func truncated(expected count: Int, at offset: Int64) -> InputError {
+    let held = size ?? offset
+    return InputError(
+      path: path, location: .byteOffset(held),
+      "truncated: expected \(count) bytes at byte \(offset), the file holds \(held)")
   }
 }
