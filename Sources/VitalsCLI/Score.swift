@@ -121,8 +121,9 @@ public struct Score: ParsableCommand {
         right(percent(s.sensitivity), 7), right(percent(s.positivePredictivity), 7), right(percent(s.f1), 7),
       ].joined(separator: " ")
     }
+    let nameWidth = max(8, records.map(\.record.count).max() ?? 0) + 1
     func line(_ name: String, _ whole: String, _ after: String) -> String {
-      name + String(repeating: " ", count: max(1, 9 - name.count)) + "| " + whole + " | " + after
+      name + String(repeating: " ", count: nameWidth - name.count) + "| " + whole + " | " + after
     }
     let skipText = skip == skip.rounded() ? String(Int(skip)) : String(skip)
     let heading = [
