@@ -6,7 +6,7 @@ import PackageDescription
 /// - `VitalsCore`: samples, time, ring buffers, filter design, SOS/FIR filtering, resampling, SIMD kernels.
 /// - `VitalsFFT`: cached FFTW plans, real FFTs, Welch PSD, Lomb–Scargle.
 /// - `VitalsIO`: readers and writers for WFDB, EDF/EDF+, CSV/TSV and Apple Health files.
-/// - `VitalsAnalysis`: beat detection, scoring, NN intervals, HRV, rhythm, steps.
+/// - `VitalsAnalysis`: beat detection, scoring, NN intervals, HRV, rhythm.
 /// - `VitalsSimulation`: deterministic synthetic ECG, PPG and accelerometer recordings with ground truth.
 /// - `Vitals`: the umbrella library users import.
 /// - `VitalsCLI` + `vitals`: the command line, a thin layer over `Vitals`.

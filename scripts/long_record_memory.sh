@@ -39,4 +39,7 @@ for file in day.edf day.csv; do
   echo "== vitals convert $file"
   /usr/bin/time -v .build/release/vitals convert "$scratch/$file" -o - > /dev/null 2> "$scratch/$file.time" || true
   grep -E "Maximum resident set size|Elapsed \(wall clock\)|Exit status" "$scratch/$file.time"
+  peak=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$scratch/$file.time")
+  if [ "${peak:-999999}" -gt 65536 ]; then echo "$file: peak $peak KB exceeds 64 MB"; failed=1; fi
 done
+exit "${failed:-0}"

@@ -9,8 +9,8 @@ AF-like series, and an NN series with gaps (RRI + RRI_Time). For each, NeuroKit2
 - "welchCubic10Hz" (first series): the same steps as hrv_frequency with method="cubic" at 10 Hz;
 plus the peak frequency of each band of the Welch spectrum (signal_psd as hrv_frequency calls it).
 
-Run: python Fixtures/generate/hrv_frequency.py (packages pinned in requirements.txt, plus astropy,
-which NeuroKit2's Lomb-Scargle needs, in requirements.txt).
+Run: python Fixtures/generate/hrv_frequency.py (packages pinned in requirements.txt, astropy
+included: NeuroKit2's Lomb-Scargle needs it).
 """
 
 import json

@@ -5,7 +5,7 @@ import Vitals
 extension CSVTimeUnit: ExpressibleByArgument {}
 extension UniformGridInterpolator.Method: ExpressibleByArgument {}
 
-/// The input options every signal-reading command shares (see docs/CLI.md, "Inputs").
+/// The input options every signal-reading command shares (README, "The command line").
 public struct InputOptions: ParsableArguments {
   @Option(help: "Signals by name or 0-based index, comma-separated (e.g. MLII or 0,2).")
   public var channel: String?

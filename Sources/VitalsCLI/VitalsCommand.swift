@@ -3,7 +3,7 @@ import Foundation
 
 /// The `vitals` command: one subcommand per file in this module, each a thin layer over the library.
 ///
-/// Exit codes (docs/CLI.md): 0 success, 1 when some input failed (the others still processed),
+/// Exit codes (README, "The command line"): 0 success, 1 when some input failed (the others still processed),
 /// 2 on bad usage (ArgumentParser's 64 for validation errors is mapped to 2 by ``runAndExit(_:)``).
 public struct VitalsCommand: ParsableCommand {
   public static let configuration = CommandConfiguration(

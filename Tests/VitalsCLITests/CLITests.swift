@@ -47,7 +47,7 @@ struct CLITests {
   func parsesInputOptions() throws {
     let command = try VitalsCommand.parseAsRoot([
       "info", "a.csv", "--channel", "ppg1,2", "--rate", "125", "--time-column", "0", "--time-unit", "ms",
-      "--no-header", "--delimiter", ";", "--skip-lines", "3", "--json",
+      "--no-header", "--delimiter", ";", "--skip-lines", "3", "--interpolation", "cubicHermite", "--json",
     ])
     let info = try #require(command as? Info)
     #expect(info.json)
@@ -59,6 +59,7 @@ struct CLITests {
     #expect(options.csv.hasHeader == false)
     #expect(options.csv.delimiter == UInt8(ascii: ";"))
     #expect(options.csv.skipLines == 3)
+    #expect(options.csv.interpolation == .cubicHermite)
   }
 
   @Test(

@@ -2,7 +2,7 @@ import Foundation
 
 /// Where tests find their data: the project's committed fixtures, and the real recordings in
 /// `../shared/data` (absent on a fresh machine: tests that need them are disabled with a visible
-/// reason through ``TestData/sharedDataTrait``-style `.enabled(if:)` conditions).
+/// reason through `.enabled(if: TestData.hasSharedData, …)` conditions).
 public enum TestData {
   /// The package's root directory, found from this file's path.
   public static let packageRoot: URL = URL(fileURLWithPath: #filePath)

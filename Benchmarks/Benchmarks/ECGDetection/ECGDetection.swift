@@ -43,7 +43,7 @@ let benchmarks: @Sendable () -> Void = {
     let header = try? WFDBHeader.parse([UInt8](headerBytes), path: record.path)
   {
     let files = [header.signals[0].fileName: [UInt8](signalBytes)]
-    // End to end (SCORING.md, "Throughput"): decode format 212 (both signals), filter and detect lead
+    // End to end (samples per second per core, single thread, release): decode format 212 (both signals), filter and detect lead
     // MLII. The custom metric is the rate in thousands of samples of the detected lead per second of wall
     // clock (650 000 samples per iteration; 150 000 reads 150 M samples/s).
     let endToEnd = BenchmarkMetric.custom(

@@ -128,7 +128,7 @@ public struct QRSDetector: Sendable {
       "maximumLatency", c.maximumLatency, c.refractoryPeriod + c.integrationWindow + 0.1...2)
     try check("amplitudeDropPause", c.amplitudeDropPause, 0...3)
     // The feature needs no more than 150–300 Hz: from 300 Hz on, the input is decimated by an integer
-    // factor first, after a short Hamming-window low-pass at a quarter of the feature rate (about 40 Hz).
+    // factor first, after a short Hamming-window low-pass at a quarter of the feature rate (37.5–75 Hz).
     let factor = max(1, Int(sampleRate / 150))
     let featureRate = sampleRate / Double(factor)
     let antiAliasTaps = 4 * factor + 1

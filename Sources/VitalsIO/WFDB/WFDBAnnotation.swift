@@ -38,7 +38,7 @@ public struct WFDBAnnotation: Sendable, Equatable, Codable {
     Self.symbols.indices.contains(code) && !Self.symbols[code].isEmpty ? Self.symbols[code] : "[\(code)]"
   }
 
-  /// Whether the code is a beat for scoring (`N L R B A a J S V r F e j n E / f Q ?`, SCORING.md).
+  /// Whether the code is a beat for scoring (`N L R B A a J S V r F e j n E / f Q ?`, as ANSI/AAMI EC57 and WFDB `bxb` count them).
   public var isBeat: Bool { Self.beatCodes.contains(code) }
 
   /// Mnemonics indexed by code, as WFDB's `ecgcodes.h` and wfdb-python's `ann_label_table`

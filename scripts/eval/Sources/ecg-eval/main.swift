@@ -1,5 +1,5 @@
 // Runs the QRS detector over the MIT-BIH records and the noise-stress excerpts in the shared data
-// folder and prints bxb-style scores (SCORING.md) with the project's beat comparison.
+// folder and prints bxb-style scores (ANSI/AAMI EC57) with the project's beat comparison.
 //
 // Usage: ecg-eval [--data DIR] [--chunk N] [--records 100,101]
 //   --data     the shared data folder (default: ../shared/data beside the repository, or
