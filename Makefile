@@ -22,7 +22,7 @@ build: deps
 run: build
 	.build/release/vitals info $(EXAMPLE)
 	.build/release/vitals beats $(EXAMPLE) -o .build/example-beats.csv
-	.build/release/vitals score --reference $(EXAMPLE:.csv=.truth.csv) --test .build/example-beats.csv --rate 250
+	.build/release/vitals score --reference $(EXAMPLE:.csv=.truth.csv) --test .build/example-beats.csv --rate 250 --skip 30
 	.build/release/vitals hrv $(EXAMPLE)
 
 # Regenerates the bundled example (2 minutes of ambulatory ECG at 250 Hz with 3 % premature
