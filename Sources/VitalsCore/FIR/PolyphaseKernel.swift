@@ -232,6 +232,20 @@ struct _PolyphaseFIRCore: Sendable {
     count == 0 ? 0 : count * up / down + 1
   }
 
+  /// ``process(_:into:)`` into a caller's buffer, after checking it can take every output `input` may
+  /// complete (the entry point of the public rate changers).
+  @inlinable
+  mutating func process(
+    _ input: UnsafeBufferPointer<Float>, intoBuffer output: UnsafeMutableBufferPointer<Float>
+  )
+    -> Int
+  {
+    let capacity = Self.maximumOutputCount(forInputCount: input.count, up: up, down: down)
+    precondition(output.count >= capacity, "output holds \(output.count) samples; up to \(capacity) may come")
+    guard let destination = output.baseAddress else { return 0 }
+    return process(input, into: destination)
+  }
+
   /// Consumes `input` and writes the outputs it completes, at most `limit`, to `output`; returns how many.
   /// Once `limit` stops the outputs, later outputs are lost (used only to end a signal).
   /// `output` may be the memory of `input`, as long as each output slot follows the inputs it overwrites.
@@ -295,5 +309,17 @@ struct _PolyphaseFIRCore: Sendable {
     self.nextNewest = newest
     self.nextBranch = branch
     return produced
+  }
+}
+
+/// The outputs `process` writes for `input` into a buffer of `capacity` samples, as a new array: the
+/// array form of the rate changers' buffer-taking `process(_:into:)`.
+func collectOutputs(
+  of input: [Float], capacity: Int,
+  _ process: (UnsafeBufferPointer<Float>, UnsafeMutableBufferPointer<Float>) -> Int
+) -> [Float] {
+  [Float](unsafeUninitializedCapacity: capacity) { output, initialized in
+    output.initialize(repeating: 0)
+    initialized = input.withUnsafeBufferPointer { process($0, output) }
   }
 }

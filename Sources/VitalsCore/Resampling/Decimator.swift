@@ -43,22 +43,14 @@ public struct Decimator: Sendable {
   public mutating func process(
     _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>
   ) -> Int {
-    precondition(
-      output.count >= maximumOutputCount(forInputCount: input.count),
-      "output holds \(output.count) samples; up to \(maximumOutputCount(forInputCount: input.count)) may come"
-    )
-    guard let destination = output.baseAddress else { return 0 }
-    return core.process(input, into: destination)
+    core.process(input, intoBuffer: output)
   }
 
   /// The outputs `input` completes, carrying the state on.
   public mutating func processed(_ input: [Float]) -> [Float] {
-    var output = [Float](repeating: 0, count: maximumOutputCount(forInputCount: input.count))
-    let count = input.withUnsafeBufferPointer { input in
-      output.withUnsafeMutableBufferPointer { process(input, into: $0) }
+    collectOutputs(of: input, capacity: maximumOutputCount(forInputCount: input.count)) {
+      process($0, into: $1)
     }
-    output.removeLast(output.count - count)
-    return output
   }
 
   /// Forgets every past input: the next sample is treated as the first of a new signal (and is kept).

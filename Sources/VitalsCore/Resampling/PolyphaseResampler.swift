@@ -82,12 +82,7 @@ public struct PolyphaseResampler: Sendable {
   public mutating func process(
     _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>
   ) -> Int {
-    precondition(
-      output.count >= maximumOutputCount(forInputCount: input.count),
-      "output holds \(output.count) samples; up to \(maximumOutputCount(forInputCount: input.count)) may come"
-    )
-    guard let destination = output.baseAddress else { return 0 }
-    let count = core.process(input, into: destination)
+    let count = core.process(input, intoBuffer: output)
     inputCount += input.count
     outputCount += count
     return count
@@ -113,12 +108,9 @@ public struct PolyphaseResampler: Sendable {
 
   /// The outputs `input` completes, carrying the state on.
   public mutating func processed(_ input: [Float]) -> [Float] {
-    var output = [Float](repeating: 0, count: maximumOutputCount(forInputCount: input.count))
-    let count = input.withUnsafeBufferPointer { input in
-      output.withUnsafeMutableBufferPointer { process(input, into: $0) }
+    collectOutputs(of: input, capacity: maximumOutputCount(forInputCount: input.count)) {
+      process($0, into: $1)
     }
-    output.removeLast(output.count - count)
-    return output
   }
 
   /// The remaining outputs of the signal (see ``finish(into:)``); resets the resampler.
