@@ -156,36 +156,3 @@ struct ECGBeatDetection {
     return encodeJSON(document)
   }
 }
-
-/// `value` as compact JSON with sorted keys; non-finite numbers, which JSON lacks, are written as null
-/// by the callers' types (see ``JSONNumber``).
-func encodeJSON(_ value: some Encodable) -> String {
-  let encoder = JSONEncoder()
-  encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-  return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
-}
-
-/// A number that encodes as JSON null when it is NaN or infinite.
-struct JSONNumber: Encodable {
-  var value: Double
-
-  init(_ value: Double) { self.value = value }
-
-  func encode(to encoder: any Encoder) throws {
-    var container = encoder.singleValueContainer()
-    if value.isFinite { try container.encode(value) } else { try container.encodeNil() }
-  }
-}
-
-/// Writes `data` to `path` (`-`: standard output); throws ``OutputError`` with the system's reason.
-func writeOutput(_ data: Data, to path: String) throws(OutputError) {
-  if path == "-" {
-    FileHandle.standardOutput.write(data)
-    return
-  }
-  do {
-    try data.write(to: URL(fileURLWithPath: path))
-  } catch {
-    throw OutputError(path: path, "cannot write: \((error as NSError).localizedDescription)")
-  }
-}

@@ -111,8 +111,6 @@ public struct Info: ParsableCommand {
           })
       },
       annotations: summary.annotationCount, gaps: summary.gapCount, metadata: summary.metadata)
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
+    return encodeJSON(value)
   }
 }

@@ -60,22 +60,3 @@ public struct InputOptions: ParsableArguments {
         interpolation: interpolation))
   }
 }
-
-/// Runs a command's work: bad input (``InputError``) or a failed write (``OutputError``) is reported on
-/// standard error, naming the file and place, and ends the command with exit code 1.
-func exitingOneOnFileErrors(_ work: () throws -> Void) throws {
-  do {
-    try work()
-  } catch let error as InputError {
-    printError(error.description)
-    throw ExitCode(1)
-  } catch let error as OutputError {
-    printError(error.description)
-    throw ExitCode(1)
-  }
-}
-
-/// Writes `vitals: message` to standard error.
-func printError(_ message: String) {
-  FileHandle.standardError.write(Data("vitals: \(message)\n".utf8))
-}

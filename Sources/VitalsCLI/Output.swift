@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+import Vitals
+
+// What every command shares on the way out: errors on stderr with the exit-code contract, JSON, files.
+
+/// Runs a command's work: bad input (``InputError``) or a failed write (``OutputError``) is reported on
+/// standard error, naming the file and place, and ends the command with exit code 1.
+func exitingOneOnFileErrors(_ work: () throws -> Void) throws {
+  do {
+    try work()
+  } catch let error as InputError {
+    printError(error.description)
+    throw ExitCode(1)
+  } catch let error as OutputError {
+    printError(error.description)
+    throw ExitCode(1)
+  }
+}
+
+/// Writes `vitals: message` to standard error.
+func printError(_ message: String) {
+  FileHandle.standardError.write(Data("vitals: \(message)\n".utf8))
+}
+
+/// `value` as compact JSON with sorted keys; non-finite numbers, which JSON lacks, are written as null
+/// by the callers' types (see ``JSONNumber``).
+func encodeJSON(_ value: some Encodable) -> String {
+  let encoder = JSONEncoder()
+  encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+  return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
+}
+
+/// A number that encodes as JSON null when it is NaN or infinite.
+struct JSONNumber: Encodable {
+  var value: Double
+
+  init(_ value: Double) { self.value = value }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    if value.isFinite { try container.encode(value) } else { try container.encodeNil() }
+  }
+}
+
+/// Writes `data` to `path` (`-`: standard output); throws ``OutputError`` with the system's reason.
+func writeOutput(_ data: Data, to path: String) throws(OutputError) {
+  if path == "-" {
+    FileHandle.standardOutput.write(data)
+    return
+  }
+  do {
+    try data.write(to: URL(fileURLWithPath: path))
+  } catch {
+    throw OutputError(path: path, "cannot write: \((error as NSError).localizedDescription)")
+  }
+}
