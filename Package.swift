@@ -8,6 +8,9 @@ import PackageDescription
 /// - `VitalsIO`: readers and writers for WFDB, EDF/EDF+, CSV/TSV and Apple Health files.
 /// - `VitalsAnalysis`: beat detection, scoring, NN intervals, HRV, rhythm.
 /// - `VitalsSimulation`: deterministic synthetic ECG, PPG and accelerometer recordings with ground truth.
+/// - `VitalsStatistics`: HealthKit-style quantity samples, statistics and mergeable aggregates,
+///   derived metrics, and the Apple Health `export.xml` import.
+/// - `VitalsPipeline`: whole-recording analysis, batches, live streams and reports, built on the modules above.
 /// - `Vitals`: the umbrella library users import.
 /// - `VitalsCLI` + `vitals`: the command line, a thin layer over `Vitals`.
 let package = Package(
@@ -35,9 +38,17 @@ let package = Package(
     .target(name: "VitalsIO", dependencies: ["VitalsCore"]),
     .target(name: "VitalsSimulation", dependencies: ["VitalsCore"]),
     .target(name: "VitalsAnalysis", dependencies: ["VitalsCore", "VitalsFFT"]),
+    .target(name: "VitalsStatistics", dependencies: ["VitalsCore", "VitalsIO", "VitalsAnalysis"]),
+    .target(
+      name: "VitalsPipeline",
+      dependencies: ["VitalsCore", "VitalsFFT", "VitalsIO", "VitalsAnalysis", "VitalsStatistics"]
+    ),
     .target(
       name: "Vitals",
-      dependencies: ["VitalsCore", "VitalsFFT", "VitalsIO", "VitalsSimulation", "VitalsAnalysis"]
+      dependencies: [
+        "VitalsCore", "VitalsFFT", "VitalsIO", "VitalsSimulation", "VitalsAnalysis", "VitalsStatistics",
+        "VitalsPipeline",
+      ]
     ),
     .target(
       name: "VitalsCLI",
@@ -52,6 +63,8 @@ let package = Package(
     .testTarget(name: "VitalsIOTests", dependencies: ["VitalsIO", "VitalsTestSupport"]),
     .testTarget(name: "VitalsAnalysisTests", dependencies: ["VitalsAnalysis", "VitalsTestSupport"]),
     .testTarget(name: "VitalsSimulationTests", dependencies: ["VitalsSimulation", "VitalsTestSupport"]),
+    .testTarget(name: "VitalsStatisticsTests", dependencies: ["VitalsStatistics", "VitalsTestSupport"]),
+    .testTarget(name: "VitalsPipelineTests", dependencies: ["VitalsPipeline", "VitalsTestSupport"]),
     .testTarget(name: "VitalsCLITests", dependencies: ["VitalsCLI", "VitalsTestSupport"]),
   ]
 )

@@ -4,3 +4,5 @@
 @_exported import VitalsIO
 @_exported import VitalsSimulation
 @_exported import VitalsAnalysis
+@_exported import VitalsStatistics
+@_exported import VitalsPipeline

@@ -1,0 +1,1 @@
+// The VitalsPipeline module; its files replace this placeholder.

@@ -1,0 +1,1 @@
+// The VitalsStatistics module; its files replace this placeholder.
