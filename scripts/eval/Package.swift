@@ -4,6 +4,7 @@ import PackageDescription
 // Evaluation of the QRS detector on the real recordings in ../shared/data (never committed), kept in
 // its own package so the library's users never build it. From the repository root:
 //   swift run -c release --package-path scripts/eval ecg-eval [--data DIR] [--chunk N]
+//   swift run -c release --package-path scripts/eval steps-eval [--data DIR] [--chunk N]
 let package = Package(
   name: "VitalsEvaluation",
   platforms: [.macOS(.v15)],
@@ -13,6 +14,11 @@ let package = Package(
       name: "ecg-eval",
       dependencies: [.product(name: "Vitals", package: "Vitals")],
       path: "Sources/ecg-eval"
-    )
+    ),
+    .executableTarget(
+      name: "steps-eval",
+      dependencies: [.product(name: "Vitals", package: "Vitals")],
+      path: "Sources/steps-eval"
+    ),
   ]
 )

@@ -1,0 +1,405 @@
+import VitalsCore
+
+/// Why a step detector could not be set up.
+public enum StepDetectorError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The sample rate lies outside ``StepDetector/supportedSampleRates``.
+  case unsupportedSampleRate(Double)
+  /// A configuration value is out of its range: the field's name and the value.
+  case invalidConfiguration(String, Double)
+
+  public var description: String {
+    switch self {
+    case .unsupportedSampleRate(let rate):
+      "step detection needs a sample rate in \(StepDetector.supportedSampleRates) Hz, got \(rate) Hz"
+    case .invalidConfiguration(let name, let value): "step detector option \(name) is out of range: \(value)"
+    }
+  }
+}
+
+/// A streaming, causal step counter for 3-axis acceleration (gravity included) from a device carried
+/// anywhere — hand, trouser pocket, bag, armband, neck pouch, wrist, lower back — at 15 Hz to 1 kHz. The
+/// same steps and bouts come out whatever the sizes of the blocks the signal is fed in.
+///
+/// Method:
+/// 1. the magnitude `√(x² + y² + z²)` of each sample: it does not depend on how the device is oriented, and
+///    a limb's swing, which turns gravity between the axes, leaves it unchanged (Zhao 2010; Brajdic &
+///    Harle 2013 found it the most robust input across placements);
+/// 2. the magnitude in g (``Configuration-swift.struct/unit``; by default recognised from the first valid
+///    sample: under 3.2 is g, else m/s²), minus the first valid magnitude, averaged over blocks of
+///    `⌊rate / 25⌋` samples (a boxcar low-pass and decimation to 15–50 Hz; the steps' energy lies under
+///    3 Hz);
+/// 3. a Butterworth band-pass (``Configuration-swift.struct/passband``, 0.5–2.5 Hz, order 2: SciPy
+///    `butter`) around the step frequency removes gravity, posture changes, vibration and taps;
+/// 4. candidate steps are the band-passed signal's local maxima above
+///    ``Configuration-swift.struct/threshold`` (0.03 g) that are the largest within
+///    ``Configuration-swift.struct/refractoryPeriod`` (0.3 s) on both sides (SciPy `find_peaks` with
+///    `height` and `distance`, decided causally one refractory period after the peak);
+/// 5. walking detection by rhythm: candidates count only once ``Configuration-swift.struct/stepsToStartBout``
+///    (8) of them have come at a regular stride, no interval longer than
+///    ``Configuration-swift.struct/maximumStepInterval`` (1.5 s); the stride (two steps, so one per foot,
+///    which keeps the left–right asymmetry of a pocket device from breaking the rhythm) may change by the
+///    ratio ``Configuration-swift.struct/strideRatio`` (0.7–1.4) from one step to the next. Inside a bout,
+///    each candidate within ``Configuration-swift.struct/continuationRatio`` (1.4) step periods of the last
+///    step counts at once; none by then ends the bout. This is the periodicity verification of Brajdic &
+///    Harle 2013 and of phone step counters: shaking, typing, gestures, vehicle bumps and isolated jolts
+///    start no bout.
+///
+/// References: N. Zhao, "Full-featured pedometer design realized with 3-axis digital accelerometer",
+/// Analog Dialogue 44(6), 2010. A. Brajdic, R. Harle, "Walk detection and step counting on unconstrained
+/// smartphones", UbiComp 2013, 225–234. L. Ying et al., "Automatic step detection in the accelerometer
+/// signal", BSN 2007.
+///
+/// Latency: a step inside a bout is reported one refractory period plus the filters' delay (about 0.5 s)
+/// after its peak; the first steps of a bout wait for the bout to be recognised, at most
+/// `stepsToStartBout × maximumStepInterval + refractoryPeriod` (12.3 s by default) after the first one. A
+/// bout is reported when it has ended (``process(x:y:z:into:)``) or at ``finish(into:)``.
+///
+/// Input: samples in g or m/s² with gravity. Samples with a magnitude up to 0.1 (in the input's unit: an
+/// accelerometer reading nothing, as some phones write before the sensor starts) before the first valid
+/// one are skipped; NaN and infinite samples later on are replaced by the last finite magnitude.
+///
+/// Cost: O(1) per sample and no allocation after initialisation except the appended events. Blocks of
+/// ``blockSize`` samples go through a SIMD magnitude pass and the boxcar; the band-pass and the peak and
+/// rhythm logic run at the decimated rate.
+public struct StepDetector: Sendable {
+  /// The sample rates the detector accepts, in Hz.
+  public static let supportedSampleRates: ClosedRange<Double> = 15...1000
+  /// Samples taken per block (the scratch buffer is this long).
+  public static let blockSize = 4096
+  /// Rate the magnitude is decimated to, at least, in Hz (the decimation factor is `⌊rate / 25⌋`).
+  static let internalRate = 25.0
+  /// A magnitude at or under this (in the input's unit) is no valid reading before the first valid one.
+  static let validMagnitude: Float = 0.1
+  /// A first valid magnitude under this is taken for g, else for m/s², with ``InputUnit/automatic``.
+  static let unitBoundary: Float = 3.2
+  /// Standard gravity, m/s².
+  static let standardGravity = 9.80665
+
+  /// The unit of the input acceleration.
+  public enum InputUnit: String, Sendable, Hashable, CaseIterable, Codable {
+    /// Recognised from the gravity level: a first valid magnitude under 3.2 is g, else m/s².
+    case automatic
+    /// Standard gravity, 9.80665 m/s².
+    case g
+    /// Metres per second squared.
+    case metersPerSecondSquared = "m/s^2"
+  }
+
+  /// The detector's parameters, in physical units (seconds, hertz, g, ratios).
+  public struct Configuration: Sendable, Hashable {
+    /// The input's unit.
+    public var unit: InputUnit = .automatic
+    /// Lower and upper −3 dB corners of the step band-pass, Hz (about 30 to 150 steps/min at the centre,
+    /// running's 150–180 steps/min passed at −1 to −3 dB).
+    public var passband: ClosedRange<Double> = 0.5...2.5
+    /// Smallest band-passed magnitude of a step peak, g.
+    public var threshold = 0.03
+    /// Two steps are never closer than this, seconds (at most 200 steps/min).
+    public var refractoryPeriod = 0.3
+    /// Regular candidates needed before a bout starts (and they count).
+    public var stepsToStartBout = 8
+    /// Longest interval between two steps of a bout, seconds.
+    public var maximumStepInterval = 1.5
+    /// Allowed ratio of a stride (two steps) to the previous stride while a bout is being recognised.
+    public var strideRatio: ClosedRange<Double> = 0.7...1.4
+    /// Inside a bout, a step comes within this many step periods of the last one, or the bout ends.
+    public var continuationRatio = 1.4
+
+    public init() {}
+  }
+
+  /// The parameters in use.
+  public let configuration: Configuration
+  /// Input samples per second.
+  public let sampleRate: Double
+  /// Input samples averaged into one sample of the band-passed signal.
+  public let decimationFactor: Int
+  /// The unit the input was found to be in (the configured one unless ``InputUnit/automatic``); nil while
+  /// no valid sample has come.
+  public private(set) var resolvedUnit: InputUnit?
+
+  var bandpass: SOSFilter
+  var rhythm: StepRhythm
+  /// Input samples before the first valid one (skipped), and whether it has come.
+  var skipped: Int64 = 0
+  var hasValidSample = false
+  /// Input samples seen.
+  var inputCount: Int64 = 0
+  /// The first valid magnitude (input unit) and the factor to g.
+  var origin: Float = 0
+  var scale: Float = 1
+  var lastFinite: Float = 0
+  /// The boxcar's running sum and sample count.
+  var boxSum: Float = 0
+  var boxCount = 0
+  /// Index of the next band-passed sample and the two before it.
+  var decimatedIndex: Int64 = 0
+  var previous: (Float, Float) = (0, 0)
+  /// The peak waiting for its refractory window to pass.
+  var candidate: (index: Int64, value: Float)?
+  let threshold: Float
+  let refractory: Int64
+  /// Input samples from a band-passed sample's block centre back to the peak it stands for (the
+  /// band-pass's group delay at 1.8 Hz).
+  let delay: Int64
+  /// Absolute time of record sample 0.
+  var origin0: Timestamp
+  var chunkIndexOrigin: Int64?
+  var scratch: [Float]
+  var decimated: [Float]
+  var peakScratch: [Int64] = []
+  var boutScratch: [(start: Int64, end: Int64, steps: Int)] = []
+
+  /// A detector for acceleration sampled at `sampleRate` Hz whose sample 0 was taken at `startTime`.
+  ///
+  /// - Throws: ``StepDetectorError`` when the rate is outside ``supportedSampleRates`` or an option is
+  ///   outside its range.
+  public init(
+    sampleRate: Double, startTime: Timestamp = .epoch, configuration: Configuration = Configuration()
+  ) throws(StepDetectorError) {
+    guard Self.supportedSampleRates.contains(sampleRate) else { throw .unsupportedSampleRate(sampleRate) }
+    let c = configuration
+    func check(_ name: String, _ value: Double, _ range: ClosedRange<Double>) throws(StepDetectorError) {
+      guard range.contains(value) else { throw .invalidConfiguration(name, value) }
+    }
+    let factor = max(1, Int(sampleRate / Self.internalRate))
+    let rate = sampleRate / Double(factor)
+    try check("passband.lowerBound", c.passband.lowerBound, 0.1...2)
+    try check("passband.upperBound", c.passband.upperBound, c.passband.lowerBound + 0.5...min(6, rate / 2.5))
+    try check("threshold", c.threshold, 0.001...1)
+    try check("refractoryPeriod", c.refractoryPeriod, 0.15...1)
+    try check("stepsToStartBout", Double(c.stepsToStartBout), 3...50)
+    try check("maximumStepInterval", c.maximumStepInterval, c.refractoryPeriod...5)
+    try check("strideRatio.lowerBound", c.strideRatio.lowerBound, 0.1...1)
+    try check("strideRatio.upperBound", c.strideRatio.upperBound, 1...10)
+    try check("continuationRatio", c.continuationRatio, 1...5)
+    let design: SecondOrderSections
+    do {
+      design = try .butterworth(
+        order: 2, band: .bandpass(low: c.passband.lowerBound, high: c.passband.upperBound), sampleRate: rate)
+    } catch {
+      throw .invalidConfiguration("passband", c.passband.upperBound)
+    }
+    self.configuration = c
+    self.sampleRate = sampleRate
+    self.decimationFactor = factor
+    self.resolvedUnit = c.unit == .automatic ? nil : c.unit
+    self.bandpass = SOSFilter(design)
+    self.threshold = Float(c.threshold)
+    self.refractory = max(1, Int64((c.refractoryPeriod * rate).rounded()))
+    self.delay = Int64((design.groupDelay(atFrequency: 1.8, sampleRate: rate) * Double(factor)).rounded())
+    self.rhythm = StepRhythm(
+      stepsToStartBout: c.stepsToStartBout, maximumInterval: c.maximumStepInterval * rate,
+      strideRatio: c.strideRatio, continuationRatio: c.continuationRatio, confirmationDelay: refractory + 1)
+    self.origin0 = startTime
+    self.scratch = [Float](repeating: 0, count: Self.blockSize)
+    self.decimated = [Float](repeating: 0, count: Self.blockSize)
+  }
+
+  /// What a detector found in the samples fed so far: steps and completed walking bouts, in time order.
+  public struct Output: Sendable, Hashable {
+    /// Steps, in the order they were decided (increasing time).
+    public var steps: [StepEvent] = []
+    /// Bouts that have ended.
+    public var bouts: [WalkingBout] = []
+
+    public init() {}
+  }
+
+  /// Feeds the next samples of the three axes (equal counts) and appends the steps and bouts decided so
+  /// far to `output`.
+  public mutating func process(
+    x: UnsafeBufferPointer<Float>, y: UnsafeBufferPointer<Float>, z: UnsafeBufferPointer<Float>,
+    into output: inout Output
+  ) {
+    precondition(x.count == y.count && y.count == z.count, "the three axes hold the same number of samples")
+    var blockStart = 0
+    var scratch: [Float] = []
+    swap(&scratch, &self.scratch)
+    defer { swap(&scratch, &self.scratch) }
+    scratch.withUnsafeMutableBufferPointer { magnitudes in
+      while blockStart < x.count {
+        let count = min(Self.blockSize, x.count - blockStart)
+        let block = UnsafeMutableBufferPointer(rebasing: magnitudes[0..<count])
+        Self.magnitudes(
+          x: x.baseAddress! + blockStart, y: y.baseAddress! + blockStart, z: z.baseAddress! + blockStart,
+          into: block)
+        processMagnitudes(block, into: &output)
+        blockStart += count
+      }
+    }
+  }
+
+  /// Feeds the next chunk of a recording, taking the axes from channels `axes` (x, y, z); returns the
+  /// steps and bouts decided by now. Chunks must follow each other without gaps and at the detector's rate;
+  /// the first chunk's time and index set the record's origin.
+  public mutating func process(_ chunk: SignalChunk, axes: (Int, Int, Int) = (0, 1, 2)) -> Output {
+    precondition(
+      chunk.sampleRate == sampleRate, "chunk rate \(chunk.sampleRate) Hz, detector \(sampleRate) Hz")
+    let channels = chunk.channels
+    precondition(
+      [axes.0, axes.1, axes.2].allSatisfy(channels.indices.contains), "the axes are channels of the chunk")
+    if chunkIndexOrigin == nil {
+      chunkIndexOrigin = chunk.firstSampleIndex
+      origin0 = chunk.startTime.advanced(bySamples: -chunk.firstSampleIndex, rate: sampleRate)
+    }
+    precondition(
+      chunkIndexOrigin! + inputCount == chunk.firstSampleIndex,
+      "chunk starts at sample \(chunk.firstSampleIndex), expected \(chunkIndexOrigin! + inputCount)")
+    var output = Output()
+    channels[axes.0].withUnsafeBufferPointer { x in
+      channels[axes.1].withUnsafeBufferPointer { y in
+        channels[axes.2].withUnsafeBufferPointer { z in process(x: x, y: y, z: z, into: &output) }
+      }
+    }
+    return output
+  }
+
+  /// Ends the stream: confirms a pending peak and closes an open bout, appending them to `output`. A run
+  /// of candidates too short to start a bout is dropped. The detector is not to be fed afterwards.
+  public mutating func finish(into output: inout Output) {
+    if let c = candidate {
+      candidate = nil
+      rhythm.accept(c.index, steps: &peakScratch, bouts: &boutScratch)
+    }
+    rhythm.finish(bouts: &boutScratch)
+    emit(into: &output)
+  }
+
+  /// The steps and bouts of a whole recording of three axes.
+  public static func detect(
+    x: [Float], y: [Float], z: [Float], sampleRate: Double, startTime: Timestamp = .epoch,
+    configuration: Configuration = Configuration()
+  ) throws(StepDetectorError) -> Output {
+    var detector = try StepDetector(sampleRate: sampleRate, startTime: startTime, configuration: configuration)
+    var output = Output()
+    x.withUnsafeBufferPointer { x in
+      y.withUnsafeBufferPointer { y in
+        z.withUnsafeBufferPointer { z in detector.process(x: x, y: y, z: z, into: &output) }
+      }
+    }
+    detector.finish(into: &output)
+    return output
+  }
+
+  /// Writes `√(x² + y² + z²)` for each sample to `output` (8 lanes at a time).
+  @inline(__always)
+  static func magnitudes(
+    x: UnsafePointer<Float>, y: UnsafePointer<Float>, z: UnsafePointer<Float>,
+    into output: UnsafeMutableBufferPointer<Float>
+  ) {
+    let n = output.count
+    let out = output.baseAddress!
+    var i = 0
+    while i &+ 8 <= n {
+      let vx = UnsafeRawPointer(x + i).loadUnaligned(as: SIMD8<Float>.self)
+      let vy = UnsafeRawPointer(y + i).loadUnaligned(as: SIMD8<Float>.self)
+      let vz = UnsafeRawPointer(z + i).loadUnaligned(as: SIMD8<Float>.self)
+      let m = (vx * vx + vy * vy + vz * vz).squareRoot()
+      UnsafeMutableRawPointer(out + i).storeBytes(of: m, as: SIMD8<Float>.self)
+      i &+= 8
+    }
+    while i < n {
+      out[i] = (x[i] * x[i] + y[i] * y[i] + z[i] * z[i]).squareRoot()
+      i &+= 1
+    }
+  }
+
+  /// Runs one block of magnitudes (input unit) through the validity check, the boxcar, the band-pass and
+  /// the peak and rhythm logic.
+  mutating func processMagnitudes(_ block: UnsafeMutableBufferPointer<Float>, into output: inout Output) {
+    var start = 0
+    inputCount += Int64(block.count)
+    if !hasValidSample {
+      guard let first = block.firstIndex(where: { $0 > Self.validMagnitude && $0.isFinite }) else {
+        skipped += Int64(block.count)
+        return
+      }
+      start = first
+      skipped += Int64(first)
+      let value = block[first]
+      if resolvedUnit == nil { resolvedUnit = value < Self.unitBoundary ? .g : .metersPerSecondSquared }
+      scale = resolvedUnit == .g ? 1 : Float(1 / Self.standardGravity)
+      origin = value * scale
+      lastFinite = value
+      hasValidSample = true
+    }
+    let body = UnsafeMutableBufferPointer(rebasing: block[start...])
+    // x − x is 0 for a finite x and NaN otherwise, so the block is finite when the sum of these is 0.
+    var check: Float = 0
+    for m in body { check += m - m }
+    if check != 0 || !check.isFinite {
+      for k in body.indices {
+        if body[k].isFinite { lastFinite = body[k] } else { body[k] = lastFinite }
+      }
+    } else if let last = body.last {
+      lastFinite = last
+    }
+    // Boxcar: the mean of each group of `decimationFactor` magnitudes, in g, minus the origin.
+    let factor = decimationFactor
+    let inverse = scale / Float(factor)
+    var produced = 0
+    var decimated: [Float] = []
+    swap(&decimated, &self.decimated)
+    defer { swap(&decimated, &self.decimated) }
+    decimated.withUnsafeMutableBufferPointer { out in
+      var sum = boxSum
+      var count = boxCount
+      for m in body {
+        sum += m
+        count &+= 1
+        if count == factor {
+          out[produced] = sum * inverse - origin
+          produced &+= 1
+          sum = 0
+          count = 0
+        }
+      }
+      boxSum = sum
+      boxCount = count
+      let filtered = UnsafeMutableBufferPointer(rebasing: out[0..<produced])
+      bandpass.process(UnsafeBufferPointer(filtered), into: filtered)
+      scanPeaks(UnsafeBufferPointer(filtered))
+    }
+    emit(into: &output)
+  }
+
+  /// Finds the peaks in band-passed samples and passes the confirmed ones to the rhythm test.
+  mutating func scanPeaks(_ values: UnsafeBufferPointer<Float>) {
+    var (before, last) = previous
+    var index = decimatedIndex
+    for value in values {
+      if let c = candidate, index - 1 - c.index > refractory {
+        candidate = nil
+        rhythm.accept(c.index, steps: &peakScratch, bouts: &boutScratch)
+      }
+      if before < last && last >= value && last > threshold {
+        if candidate == nil || last > candidate!.value { candidate = (index - 1, last) }
+      }
+      rhythm.advance(to: index, bouts: &boutScratch)
+      before = last
+      last = value
+      index += 1
+    }
+    previous = (before, last)
+    decimatedIndex = index
+  }
+
+  /// Turns decided steps and bouts (band-passed sample indices) into events.
+  mutating func emit(into output: inout Output) {
+    for peak in peakScratch { output.steps.append(event(peak)) }
+    for bout in boutScratch {
+      output.bouts.append(WalkingBout(start: event(bout.start), end: event(bout.end), steps: bout.steps))
+    }
+    peakScratch.removeAll(keepingCapacity: true)
+    boutScratch.removeAll(keepingCapacity: true)
+  }
+
+  /// The step event of band-passed sample `index`: the centre of its boxcar block, moved back by the
+  /// band-pass delay.
+  func event(_ index: Int64) -> StepEvent {
+    let factor = Int64(decimationFactor)
+    let sample = max(0, skipped + index * factor + (factor - 1) / 2 - delay)
+    return StepEvent(sampleIndex: sample, time: origin0.advanced(bySamples: sample, rate: sampleRate))
+  }
+}

@@ -1,0 +1,107 @@
+/// The walking test of ``StepDetector``: candidate peaks count as steps only inside a rhythm.
+///
+/// Outside a bout, candidates collect in a run; a candidate more than the longest step interval after the
+/// previous one restarts the run, and one whose stride (the time since the candidate two before it, so the
+/// same foot) differs from the run's last stride by more than the stride ratio keeps only the previous
+/// candidate and itself. When the run holds `stepsToStartBout` candidates, they become the first steps of a
+/// bout (the periodicity check of Brajdic & Harle 2013 and of phone step counters, which count nothing
+/// until several regular steps have come). Inside a bout, a candidate within `continuationRatio` step
+/// periods (and the longest step interval) of the last step is a step; the step period follows the
+/// intervals (exponential average, weight 1/5, each interval clipped to 0.5–1.5 periods). A later candidate,
+/// or none by then, ends the bout, and the late candidate starts a new run.
+///
+/// Times are sample indices at the detector's internal rate; every limit is in those samples.
+struct StepRhythm: Sendable {
+  let stepsToStartBout: Int
+  let maximumInterval: Double
+  let strideRatio: ClosedRange<Double>
+  let continuationRatio: Double
+  /// How long after a peak it is confirmed (the peak detector's refractory window, plus one sample).
+  let confirmationDelay: Int64
+
+  /// Candidates of the current run (outside a bout), oldest first.
+  private var run: [Int64]
+  private(set) var walking = false
+  private var period = 0.0
+  private var boutStart: Int64 = 0
+  private var boutSteps = 0
+  private var lastStep: Int64 = 0
+  /// The bout ends once no step has come by this sample.
+  private var deadline = 0.0
+
+  init(
+    stepsToStartBout: Int, maximumInterval: Double, strideRatio: ClosedRange<Double>,
+    continuationRatio: Double, confirmationDelay: Int64
+  ) {
+    self.stepsToStartBout = stepsToStartBout
+    self.maximumInterval = maximumInterval
+    self.strideRatio = strideRatio
+    self.continuationRatio = continuationRatio
+    self.confirmationDelay = confirmationDelay
+    run = []
+    run.reserveCapacity(stepsToStartBout)
+  }
+
+  /// Takes the confirmed peak at `peak`; appends the steps it decides to `steps` and a bout it ends to
+  /// `bouts` (first step, last step, steps).
+  mutating func accept(
+    _ peak: Int64, steps: inout [Int64], bouts: inout [(start: Int64, end: Int64, steps: Int)]
+  ) {
+    if walking {
+      if Double(peak) <= deadline {
+        let interval = Double(peak - lastStep)
+        period += 0.2 * (min(max(interval, 0.5 * period), 1.5 * period) - period)
+        lastStep = peak
+        boutSteps += 1
+        deadline = Double(peak) + min(maximumInterval, continuationRatio * period)
+        steps.append(peak)
+        return
+      }
+      endBout(into: &bouts)
+    }
+    guard let previous = run.last, Double(peak - previous) <= maximumInterval else {
+      run.removeAll(keepingCapacity: true)
+      run.append(peak)
+      return
+    }
+    let n = run.count
+    if n >= 3 {
+      let stride = Double(peak - run[n - 2])
+      let lastStride = Double(run[n - 1] - run[n - 3])
+      if !strideRatio.contains(stride / lastStride) {
+        run.removeAll(keepingCapacity: true)
+        run.append(previous)
+        run.append(peak)
+        return
+      }
+    }
+    run.append(peak)
+    if run.count >= stepsToStartBout {
+      walking = true
+      steps.append(contentsOf: run)
+      boutStart = run[0]
+      boutSteps = run.count
+      lastStep = peak
+      period = Double(peak - run[0]) / Double(run.count - 1)
+      deadline = Double(peak) + min(maximumInterval, continuationRatio * period)
+      run.removeAll(keepingCapacity: true)
+    }
+  }
+
+  /// Ends the bout when sample `now` is past the deadline by the confirmation delay: every peak up to the
+  /// deadline has been confirmed, so none can continue the bout.
+  mutating func advance(to now: Int64, bouts: inout [(start: Int64, end: Int64, steps: Int)]) {
+    if walking && Double(now - confirmationDelay) > deadline { endBout(into: &bouts) }
+  }
+
+  /// Ends an open bout (end of the stream).
+  mutating func finish(bouts: inout [(start: Int64, end: Int64, steps: Int)]) {
+    if walking { endBout(into: &bouts) }
+    run.removeAll(keepingCapacity: true)
+  }
+
+  private mutating func endBout(into bouts: inout [(start: Int64, end: Int64, steps: Int)]) {
+    bouts.append((boutStart, lastStep, boutSteps))
+    walking = false
+  }
+}
