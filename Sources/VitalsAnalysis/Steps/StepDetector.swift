@@ -1,3 +1,4 @@
+import Foundation
 import VitalsCore
 
 /// Why a step detector could not be set up.
@@ -33,12 +34,17 @@ public enum StepDetectorError: Error, Sendable, Equatable, CustomStringConvertib
 /// 4. candidate steps are the band-passed signal's local maxima above
 ///    ``Configuration-swift.struct/threshold`` (0.03 g) that are the largest within
 ///    ``Configuration-swift.struct/refractoryPeriod`` (0.3 s) on both sides (SciPy `find_peaks` with
-///    `height` and `distance`, decided causally one refractory period after the peak);
+///    `height` and `distance`, decided causally one refractory period after the peak), while the
+///    vibration band (3.5–8 Hz) holds no more than ``Configuration-swift.struct/maximumVibrationRatio``
+///    (3) times the RMS of the step band: shaking the device makes steady peaks at a step-like rhythm,
+///    but most of its energy lies above the step frequencies;
 /// 5. walking detection by rhythm: candidates count only once ``Configuration-swift.struct/stepsToStartBout``
-///    (8) of them have come at a regular stride, no interval longer than
+///    (10) of them have come at a regular stride, no interval longer than
 ///    ``Configuration-swift.struct/maximumStepInterval`` (1.5 s); the stride (two steps, so one per foot,
 ///    which keeps the left–right asymmetry of a pocket device from breaking the rhythm) may change by the
-///    ratio ``Configuration-swift.struct/strideRatio`` (0.7–1.4) from one step to the next. Inside a bout,
+///    ratio ``Configuration-swift.struct/strideRatio`` (0.7–1.4) from one step to the next, and a peak's
+///    size by ``Configuration-swift.struct/amplitudeRatio`` (2) from the same foot's last (the ringing of
+///    a road bump decays from peak to peak). Inside a bout,
 ///    each candidate within ``Configuration-swift.struct/continuationRatio`` (1.4) step periods of the last
 ///    step counts at once; none by then ends the bout. This is the periodicity verification of Brajdic &
 ///    Harle 2013 and of phone step counters: shaking, typing, gestures, vehicle bumps and isolated jolts
@@ -51,7 +57,7 @@ public enum StepDetectorError: Error, Sendable, Equatable, CustomStringConvertib
 ///
 /// Latency: a step inside a bout is reported one refractory period plus the filters' delay (about 0.5 s)
 /// after its peak; the first steps of a bout wait for the bout to be recognised, at most
-/// `stepsToStartBout × maximumStepInterval + refractoryPeriod` (12.3 s by default) after the first one. A
+/// `stepsToStartBout × maximumStepInterval + refractoryPeriod` (15.3 s by default) after the first one. A
 /// bout is reported when it has ended (``process(x:y:z:into:)``) or at ``finish(into:)``.
 ///
 /// Input: samples in g or m/s² with gravity. Samples with a magnitude up to 0.1 (in the input's unit: an
@@ -97,13 +103,20 @@ public struct StepDetector: Sendable {
     /// Two steps are never closer than this, seconds (at most 200 steps/min).
     public var refractoryPeriod = 0.3
     /// Regular candidates needed before a bout starts (and they count).
-    public var stepsToStartBout = 8
+    public var stepsToStartBout = 10
     /// Longest interval between two steps of a bout, seconds.
     public var maximumStepInterval = 1.5
     /// Allowed ratio of a stride (two steps) to the previous stride while a bout is being recognised.
     public var strideRatio: ClosedRange<Double> = 0.7...1.4
     /// Inside a bout, a step comes within this many step periods of the last one, or the bout ends.
     public var continuationRatio = 1.4
+    /// While a bout is being recognised, a peak is at most this many times larger or smaller than the
+    /// same foot's previous peak (two candidates before).
+    public var amplitudeRatio = 2.0
+    /// A peak is no step candidate while the RMS of the vibration band (3.5–8 Hz) exceeds this many times
+    /// that of the step band (running means over 1 s): shaking the device, whose energy lies above the
+    /// step frequencies. Walking stays under about 2 even in a pocket, where heel strikes are sharpest.
+    public var maximumVibrationRatio = 3.0
 
     public init() {}
   }
@@ -119,6 +132,13 @@ public struct StepDetector: Sendable {
   public private(set) var resolvedUnit: InputUnit?
 
   var bandpass: SOSFilter
+  /// The vibration band (3.5–8 Hz, at most 0.45 × the internal rate) and the running mean squares of the
+  /// step and the vibration bands (exponential, time constant 1 s).
+  var highBand: SOSFilter
+  var power: (Float, Float) = (0, 0)
+  let powerWeight: Float
+  /// ``Configuration-swift.struct/maximumVibrationRatio`` squared.
+  let highBandLimit: Float
   var rhythm: StepRhythm
   /// Input samples before the first valid one (skipped), and whether it has come.
   var skipped: Int64 = 0
@@ -173,6 +193,8 @@ public struct StepDetector: Sendable {
     try check("strideRatio.lowerBound", c.strideRatio.lowerBound, 0.1...1)
     try check("strideRatio.upperBound", c.strideRatio.upperBound, 1...10)
     try check("continuationRatio", c.continuationRatio, 1...5)
+    try check("amplitudeRatio", c.amplitudeRatio, 1...100)
+    try check("maximumVibrationRatio", c.maximumVibrationRatio, 0.5...100)
     let design: SecondOrderSections
     do {
       design = try .butterworth(
@@ -185,15 +207,24 @@ public struct StepDetector: Sendable {
     self.decimationFactor = factor
     self.resolvedUnit = c.unit == .automatic ? nil : c.unit
     self.bandpass = SOSFilter(design)
+    do {
+      self.highBand = SOSFilter(
+        try .butterworth(order: 2, band: .bandpass(low: 3.5, high: min(8, 0.45 * rate)), sampleRate: rate))
+    } catch {
+      preconditionFailure("the vibration band fits every supported rate: \(error)")
+    }
+    self.powerWeight = Float(1 - exp(-1 / rate))
+    self.highBandLimit = Float(c.maximumVibrationRatio * c.maximumVibrationRatio)
     self.threshold = Float(c.threshold)
     self.refractory = max(1, Int64((c.refractoryPeriod * rate).rounded()))
     self.delay = Int64((design.groupDelay(atFrequency: 1.8, sampleRate: rate) * Double(factor)).rounded())
     self.rhythm = StepRhythm(
       stepsToStartBout: c.stepsToStartBout, maximumInterval: c.maximumStepInterval * rate,
-      strideRatio: c.strideRatio, continuationRatio: c.continuationRatio, confirmationDelay: refractory + 1)
+      strideRatio: c.strideRatio, continuationRatio: c.continuationRatio, amplitudeRatio: c.amplitudeRatio,
+      confirmationDelay: refractory + 1)
     self.origin0 = startTime
     self.scratch = [Float](repeating: 0, count: Self.blockSize)
-    self.decimated = [Float](repeating: 0, count: Self.blockSize)
+    self.decimated = [Float](repeating: 0, count: 2 * Self.blockSize)
   }
 
   /// What a detector found in the samples fed so far: steps and completed walking bouts, in time order.
@@ -260,7 +291,7 @@ public struct StepDetector: Sendable {
   public mutating func finish(into output: inout Output) {
     if let c = candidate {
       candidate = nil
-      rhythm.accept(c.index, steps: &peakScratch, bouts: &boutScratch)
+      rhythm.accept(c.index, amplitude: c.value, steps: &peakScratch, bouts: &boutScratch)
     }
     rhythm.finish(bouts: &boutScratch)
     emit(into: &output)
@@ -358,22 +389,28 @@ public struct StepDetector: Sendable {
       boxSum = sum
       boxCount = count
       let filtered = UnsafeMutableBufferPointer(rebasing: out[0..<produced])
+      let high = UnsafeMutableBufferPointer(rebasing: out[Self.blockSize..<Self.blockSize + produced])
+      highBand.process(UnsafeBufferPointer(filtered), into: high)
       bandpass.process(UnsafeBufferPointer(filtered), into: filtered)
-      scanPeaks(UnsafeBufferPointer(filtered))
+      scanPeaks(UnsafeBufferPointer(filtered), high: UnsafeBufferPointer(high))
     }
     emit(into: &output)
   }
 
   /// Finds the peaks in band-passed samples and passes the confirmed ones to the rhythm test.
-  mutating func scanPeaks(_ values: UnsafeBufferPointer<Float>) {
+  mutating func scanPeaks(_ values: UnsafeBufferPointer<Float>, high: UnsafeBufferPointer<Float>) {
     var (before, last) = previous
     var index = decimatedIndex
-    for value in values {
+    var (stepPower, highPower) = power
+    let weight = powerWeight
+    for (value, h) in zip(values, high) {
+      stepPower += weight * (value * value - stepPower)
+      highPower += weight * (h * h - highPower)
       if let c = candidate, index - 1 - c.index > refractory {
         candidate = nil
-        rhythm.accept(c.index, steps: &peakScratch, bouts: &boutScratch)
+        rhythm.accept(c.index, amplitude: c.value, steps: &peakScratch, bouts: &boutScratch)
       }
-      if before < last && last >= value && last > threshold {
+      if before < last && last >= value && last > threshold && highPower <= highBandLimit * stepPower {
         if candidate == nil || last > candidate!.value { candidate = (index - 1, last) }
       }
       rhythm.advance(to: index, bouts: &boutScratch)
@@ -382,6 +419,7 @@ public struct StepDetector: Sendable {
       index += 1
     }
     previous = (before, last)
+    power = (stepPower, highPower)
     decimatedIndex = index
   }
 

@@ -3,7 +3,9 @@
 /// Outside a bout, candidates collect in a run; a candidate more than the longest step interval after the
 /// previous one restarts the run, and one whose stride (the time since the candidate two before it, so the
 /// same foot) differs from the run's last stride by more than the stride ratio keeps only the previous
-/// candidate and itself. When the run holds `stepsToStartBout` candidates, they become the first steps of a
+/// candidate and itself, as does one whose peak is more than the amplitude ratio larger or smaller than that
+/// of the candidate two before it (the same foot; a bump's ringing decays from peak to peak, steps keep
+/// their size). When the run holds `stepsToStartBout` candidates, they become the first steps of a
 /// bout (the periodicity check of Brajdic & Harle 2013 and of phone step counters, which count nothing
 /// until several regular steps have come). Inside a bout, a candidate within `continuationRatio` step
 /// periods (and the longest step interval) of the last step is a step; the step period follows the
@@ -16,11 +18,13 @@ struct StepRhythm: Sendable {
   let maximumInterval: Double
   let strideRatio: ClosedRange<Double>
   let continuationRatio: Double
+  let amplitudeRatio: Float
   /// How long after a peak it is confirmed (the peak detector's refractory window, plus one sample).
   let confirmationDelay: Int64
 
-  /// Candidates of the current run (outside a bout), oldest first.
+  /// Candidates of the current run (outside a bout), oldest first, and their peak values.
   private var run: [Int64]
+  private var amplitudes: [Float]
   private(set) var walking = false
   private var period = 0.0
   private var boutStart: Int64 = 0
@@ -31,21 +35,25 @@ struct StepRhythm: Sendable {
 
   init(
     stepsToStartBout: Int, maximumInterval: Double, strideRatio: ClosedRange<Double>,
-    continuationRatio: Double, confirmationDelay: Int64
+    continuationRatio: Double, amplitudeRatio: Double, confirmationDelay: Int64
   ) {
     self.stepsToStartBout = stepsToStartBout
     self.maximumInterval = maximumInterval
     self.strideRatio = strideRatio
     self.continuationRatio = continuationRatio
+    self.amplitudeRatio = Float(amplitudeRatio)
     self.confirmationDelay = confirmationDelay
     run = []
     run.reserveCapacity(stepsToStartBout)
+    amplitudes = []
+    amplitudes.reserveCapacity(stepsToStartBout)
   }
 
-  /// Takes the confirmed peak at `peak`; appends the steps it decides to `steps` and a bout it ends to
-  /// `bouts` (first step, last step, steps).
+  /// Takes the confirmed peak at `peak` of band-passed value `amplitude`; appends the steps it decides to
+  /// `steps` and a bout it ends to `bouts` (first step, last step, steps).
   mutating func accept(
-    _ peak: Int64, steps: inout [Int64], bouts: inout [(start: Int64, end: Int64, steps: Int)]
+    _ peak: Int64, amplitude: Float, steps: inout [Int64],
+    bouts: inout [(start: Int64, end: Int64, steps: Int)]
   ) {
     if walking {
       if Double(peak) <= deadline {
@@ -60,22 +68,28 @@ struct StepRhythm: Sendable {
       endBout(into: &bouts)
     }
     guard let previous = run.last, Double(peak - previous) <= maximumInterval else {
-      run.removeAll(keepingCapacity: true)
-      run.append(peak)
+      restartRun(keepingLast: false, peak, amplitude)
       return
     }
     let n = run.count
+    if n >= 2 {
+      // The same foot's previous peak: its size and (from three on) the stride since.
+      let sameFoot = amplitudes[n - 2]
+      if amplitude > amplitudeRatio * sameFoot || sameFoot > amplitudeRatio * amplitude {
+        restartRun(keepingLast: true, peak, amplitude)
+        return
+      }
+    }
     if n >= 3 {
       let stride = Double(peak - run[n - 2])
       let lastStride = Double(run[n - 1] - run[n - 3])
       if !strideRatio.contains(stride / lastStride) {
-        run.removeAll(keepingCapacity: true)
-        run.append(previous)
-        run.append(peak)
+        restartRun(keepingLast: true, peak, amplitude)
         return
       }
     }
     run.append(peak)
+    amplitudes.append(amplitude)
     if run.count >= stepsToStartBout {
       walking = true
       steps.append(contentsOf: run)
@@ -85,7 +99,21 @@ struct StepRhythm: Sendable {
       period = Double(peak - run[0]) / Double(run.count - 1)
       deadline = Double(peak) + min(maximumInterval, continuationRatio * period)
       run.removeAll(keepingCapacity: true)
+      amplitudes.removeAll(keepingCapacity: true)
     }
+  }
+
+  /// Starts a new run with `peak`, after the last candidate of the old one when `keepingLast`.
+  private mutating func restartRun(keepingLast: Bool, _ peak: Int64, _ amplitude: Float) {
+    let last = keepingLast ? run.last.map { ($0, amplitudes.last!) } : nil
+    run.removeAll(keepingCapacity: true)
+    amplitudes.removeAll(keepingCapacity: true)
+    if let last {
+      run.append(last.0)
+      amplitudes.append(last.1)
+    }
+    run.append(peak)
+    amplitudes.append(amplitude)
   }
 
   /// Ends the bout when sample `now` is past the deadline by the confirmation delay: every peak up to the
@@ -98,6 +126,7 @@ struct StepRhythm: Sendable {
   mutating func finish(bouts: inout [(start: Int64, end: Int64, steps: Int)]) {
     if walking { endBout(into: &bouts) }
     run.removeAll(keepingCapacity: true)
+    amplitudes.removeAll(keepingCapacity: true)
   }
 
   private mutating func endBout(into bouts: inout [(start: Int64, end: Int64, steps: Int)]) {

@@ -10,7 +10,7 @@
 //   --rate     the grid rate the walks' irregular time stamps are resampled to (default: measured)
 //   --set NAME=VALUE  a detector option (passbandLow, passbandHigh, threshold, refractoryPeriod,
 //              stepsToStartBout, maximumStepInterval, strideRatioLow, strideRatioHigh,
-//              continuationRatio); repeatable
+//              continuationRatio, amplitudeRatio, maximumVibrationRatio); repeatable
 import Foundation
 import Vitals
 
@@ -56,6 +56,8 @@ struct Options {
     case "strideRatioLow": c.strideRatio = value...c.strideRatio.upperBound
     case "strideRatioHigh": c.strideRatio = c.strideRatio.lowerBound...value
     case "continuationRatio": c.continuationRatio = value
+    case "amplitudeRatio": c.amplitudeRatio = value
+    case "maximumVibrationRatio": c.maximumVibrationRatio = value
     default: fatalError("unknown detector option \(parts[0])")
     }
     configuration = c
