@@ -216,7 +216,7 @@ public struct StepDetector: Sendable {
     self.powerWeight = Float(1 - exp(-1 / rate))
     self.highBandLimit = Float(c.maximumVibrationRatio * c.maximumVibrationRatio)
     self.threshold = Float(c.threshold)
-    self.refractory = max(1, Int64((c.refractoryPeriod * rate).rounded()))
+    self.refractory = max(1, Int64((c.refractoryPeriod * rate).rounded(.down)))
     self.delay = Int64((design.groupDelay(atFrequency: 1.8, sampleRate: rate) * Double(factor)).rounded())
     self.rhythm = StepRhythm(
       stepsToStartBout: c.stepsToStartBout, maximumInterval: c.maximumStepInterval * rate,
@@ -406,7 +406,7 @@ public struct StepDetector: Sendable {
     for (value, h) in zip(values, high) {
       stepPower += weight * (value * value - stepPower)
       highPower += weight * (h * h - highPower)
-      if let c = candidate, index - 1 - c.index > refractory {
+      if let c = candidate, index - 1 - c.index >= refractory {
         candidate = nil
         rhythm.accept(c.index, amplitude: c.value, steps: &peakScratch, bouts: &boutScratch)
       }

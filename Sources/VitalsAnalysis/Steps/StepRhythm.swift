@@ -19,7 +19,7 @@ struct StepRhythm: Sendable {
   let strideRatio: ClosedRange<Double>
   let continuationRatio: Double
   let amplitudeRatio: Float
-  /// How long after a peak it is confirmed (the peak detector's refractory window, plus one sample).
+  /// How long after a peak it is confirmed (the refractory window, plus one sample).
   let confirmationDelay: Int64
 
   /// Candidates of the current run (outside a bout), oldest first, and their peak values.

@@ -1,0 +1,177 @@
+import Foundation
+import Testing
+import VitalsAnalysis
+import VitalsCore
+import VitalsIO
+import VitalsSimulation
+import VitalsTestSupport
+
+/// A simulated recording of `activity` at `placement` (seed fixed per case).
+private func simulate(
+  _ activity: Activity, _ placement: Placement, seconds: Double = 60, rate: Double = 100,
+  unit: AccelerationUnit = .g, jitter: Double = 0, seed: UInt64 = 7
+) -> SimulatedRecording {
+  var configuration = AccelerometerConfiguration(activity: activity, placement: placement, unit: unit)
+  configuration.timingJitter = jitter
+  var simulator = AccelerometerSimulator(
+    configuration: configuration, duration: seconds, sampleRate: rate, seed: seed)
+  return simulator.generateAll()
+}
+
+/// The steps and bouts of a whole recording.
+private func detect(
+  _ recording: SimulatedRecording, configuration: StepDetector.Configuration = .init()
+) throws -> StepDetector.Output {
+  let c = recording.channels
+  return try StepDetector.detect(
+    x: c[0], y: c[1], z: c[2], sampleRate: recording.sampleRate, configuration: configuration)
+}
+
+/// Feeds a recording in chunks of `size` samples.
+private func detect(_ recording: SimulatedRecording, chunkSize size: Int) throws -> StepDetector.Output {
+  var detector = try StepDetector(sampleRate: recording.sampleRate)
+  var output = StepDetector.Output()
+  var start = 0
+  let count = recording.channels[0].count
+  while start < count {
+    let end = min(count, start + size)
+    let chunk = SignalChunk(
+      channels: recording.channels.map { Array($0[start..<end]) }, sampleRate: recording.sampleRate,
+      startTime: recording.startTime.advanced(bySamples: Int64(start), rate: recording.sampleRate),
+      firstSampleIndex: Int64(start))
+    let part = detector.process(chunk)
+    output.steps += part.steps
+    output.bouts += part.bouts
+    start = end
+  }
+  detector.finish(into: &output)
+  return output
+}
+
+@Suite("StepDetector")
+struct StepDetectorTests {
+  @Test(
+    "every placement's walk and run is counted within 3 % of the heel strikes",
+    arguments: Placement.allCases, [Activity.walking, .running])
+  func placements(placement: Placement, activity: Activity) throws {
+    let recording = simulate(activity, placement)
+    let output = try detect(recording)
+    let truth = recording.events.count
+    #expect(abs(output.steps.count - truth) <= max(2, truth * 3 / 100), "\(output.steps.count) of \(truth)")
+    // One bout spanning the walk, at the simulated cadence.
+    #expect(output.bouts.count == 1)
+    let cadence = activity == .running ? 165.0 : 110.0
+    #expect(abs(output.bouts.overallCadence - cadence) < 0.05 * cadence)
+    #expect(output.bouts.first?.steps == output.steps.count)
+  }
+
+  @Test("steps lie on the heel strikes: each within 0.2 s of a true one")
+  func timing() throws {
+    let recording = simulate(.walking, .lowerBack)
+    let output = try detect(recording)
+    let truth = recording.events.map(\.time)
+    for step in output.steps {
+      let t = Double(step.sampleIndex) / recording.sampleRate
+      let nearest = truth.map { abs($0 - t) }.min()!
+      #expect(nearest < 0.2, "step at \(t) s")
+    }
+  }
+
+  @Test(
+    "non-walking activity adds at most one false step per minute",
+    arguments: [Activity.still, .typing, .vehicle, .gestures, .shaking], [Placement.wrist, .frontPocket, .bag])
+  func falseSteps(activity: Activity, placement: Placement) throws {
+    let output = try detect(simulate(activity, placement, seconds: 120))
+    #expect(output.steps.count <= 2)
+  }
+
+  @Test("the same steps and bouts whatever the chunk sizes", arguments: [1, 7, 333, 4097])
+  func chunkInvariance(size: Int) throws {
+    let recording = simulate(.walking, .hand, seconds: 40)
+    let whole = try detect(recording)
+    #expect(!whole.steps.isEmpty)
+    #expect(try detect(recording, chunkSize: size) == whole)
+  }
+
+  @Test("g and m/s² give the same steps; the unit is recognised from gravity")
+  func units() throws {
+    let inG = simulate(.walking, .backPocket, seconds: 40)
+    let inSI = simulate(.walking, .backPocket, seconds: 40, unit: .metersPerSecondSquared)
+    let steps = try detect(inG).steps
+    #expect(steps.count > 50)
+    #expect(try detect(inSI).steps == steps)
+    var configuration = StepDetector.Configuration()
+    configuration.unit = .metersPerSecondSquared
+    #expect(try detect(inSI, configuration: configuration).steps == steps)
+    // Readings taken for g while they are m/s² are ten times too large: peaks pass the threshold that
+    // would not, but the rhythm still decides; the unit is what the detector reports.
+    var detector = try StepDetector(sampleRate: 100)
+    var output = StepDetector.Output()
+    let c = inSI.channels
+    c[0].withUnsafeBufferPointer { x in
+      c[1].withUnsafeBufferPointer { y in
+        c[2].withUnsafeBufferPointer { z in detector.process(x: x, y: y, z: z, into: &output) }
+      }
+    }
+    #expect(detector.resolvedUnit == .metersPerSecondSquared)
+  }
+
+  @Test("irregular time stamps, resampled onto a uniform grid, keep the count", arguments: [25.0, 50, 100])
+  func irregularTiming(rate: Double) throws {
+    let recording = simulate(.walking, .armband, rate: rate, jitter: 0.3 / rate)
+    let times = (0..<recording.channels[0].count).map { recording.time(ofSample: $0) }
+    let measured = try #require(UniformGridInterpolator.measuredRate(times: times))
+    var interpolator = UniformGridInterpolator(channelCount: 3, rate: measured)
+    var grid: [[Float]] = [[], [], []]
+    interpolator.process(times: times, values: recording.channels, into: &grid)
+    interpolator.finish(into: &grid)
+    let output = try StepDetector.detect(x: grid[0], y: grid[1], z: grid[2], sampleRate: measured)
+    let truth = recording.events.count
+    #expect(abs(output.steps.count - truth) <= max(2, truth * 3 / 100), "\(output.steps.count) of \(truth)")
+  }
+
+  @Test("rates from 15 Hz to 1 kHz", arguments: [15.0, 32, 200, 1000])
+  func rates(rate: Double) throws {
+    let recording = simulate(.walking, .neckPouch, seconds: 40, rate: rate)
+    let output = try detect(recording)
+    let truth = recording.events.count
+    #expect(abs(output.steps.count - truth) <= max(2, truth * 3 / 100), "\(output.steps.count) of \(truth)")
+  }
+
+  @Test("a recording that starts with zero readings and holds NaN samples")
+  func invalidSamples() throws {
+    var recording = simulate(.walking, .wrist, seconds: 40)
+    let reference = try detect(recording).steps.count
+    for c in 0..<3 {
+      for i in 0..<50 { recording.channels[c][i] = 0 }
+      for i in stride(from: 1000, to: 3000, by: 97) { recording.channels[c][i] = .nan }
+    }
+    let output = try detect(recording)
+    #expect(abs(output.steps.count - reference) <= 1)
+    #expect(output.steps.allSatisfy { $0.sampleIndex >= 0 })
+  }
+
+  @Test("bad rates and options throw")
+  func errors() {
+    #expect(throws: StepDetectorError.unsupportedSampleRate(10)) { try StepDetector(sampleRate: 10) }
+    var configuration = StepDetector.Configuration()
+    configuration.stepsToStartBout = 1
+    #expect(throws: StepDetectorError.invalidConfiguration("stepsToStartBout", 1)) {
+      try StepDetector(sampleRate: 100, configuration: configuration)
+    }
+  }
+
+  @Test("an Oxford walk is counted within 4 % of the hand count", .enabled(if: TestData.hasSharedData, "needs ../shared/data"))
+  func oxfordWalk() throws {
+    let path = TestData.sharedData("oxford-steps/user2_hand_1506421987098.csv").path
+    let csv = CSVOptions(hasHeader: false, timeColumn: ChannelSelector("0"), timeUnit: .nanoseconds)
+    var reader = try RecordingOpener.open(path: path, options: RecordingOptions(csv: csv))
+    var detector = try StepDetector(sampleRate: reader.chunkSampleRate, startTime: reader.startTime)
+    var output = StepDetector.Output()
+    while let chunk = try reader.nextChunk(maxSamples: 4096) {
+      output.steps += detector.process(chunk).steps
+    }
+    detector.finish(into: &output)
+    #expect(abs(output.steps.count - 340) <= 13, "\(output.steps.count) steps, 340 counted by hand")
+  }
+}
