@@ -79,7 +79,8 @@ struct StepCounting {
     var reader = try RecordingOpener.open(path: path, options: options)
     let names = reader.signals.map(\.name)
     guard names.count >= 3 else {
-      throw InputError(path: path, "step counting needs three acceleration axes, found \(names.count) signal(s)")
+      throw InputError(
+        path: path, "step counting needs three acceleration axes, found \(names.count) signal(s)")
     }
     let axes = options.channels == nil ? Self.defaultAxes(names) : (0, 1, 2)
     var configuration = StepDetector.Configuration()
@@ -111,7 +112,9 @@ struct StepCounting {
       lower.firstIndex { ["acc_\(axis)", "acc\(axis)", "accel_\(axis)", axis].contains($0) }
         ?? lower.firstIndex { $0.hasSuffix(axis) }
     }
-    if let x = find("x"), let y = find("y"), let z = find("z"), Set([x, y, z]).count == 3 { return (x, y, z) }
+    if let x = find("x"), let y = find("y"), let z = find("z"), Set([x, y, z]).count == 3 {
+      return (x, y, z)
+    }
     return (0, 1, 2)
   }
 

@@ -9,8 +9,10 @@ import Vitals
 struct StepsTests {
   /// A fresh temporary directory.
   static func directory() throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("vitals-steps-\(UUID().uuidString)")
-      .path
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "vitals-steps-\(UUID().uuidString)"
+    )
+    .path
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
   }
@@ -49,7 +51,9 @@ struct StepsTests {
     var bouts: [Bout]
   }
 
-  @Test("a headerless nanosecond phone log: the JSON summary and the step events", arguments: [Placement.hand, .bag])
+  @Test(
+    "a headerless nanosecond phone log: the JSON summary and the step events",
+    arguments: [Placement.hand, .bag])
   func phoneLogSummaryAndEvents(placement: Placement) throws {
     let directory = try Self.directory()
     defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -43,7 +43,8 @@ let benchmarks: @Sendable () -> Void = {
           while first < x.count {
             let end = min(first + size, x.count)
             detector.process(
-              x: UnsafeBufferPointer(rebasing: x[first..<end]), y: UnsafeBufferPointer(rebasing: y[first..<end]),
+              x: UnsafeBufferPointer(rebasing: x[first..<end]),
+              y: UnsafeBufferPointer(rebasing: y[first..<end]),
               z: UnsafeBufferPointer(rebasing: z[first..<end]), into: &output)
             first = end
           }
@@ -57,7 +58,9 @@ let benchmarks: @Sendable () -> Void = {
 }
 
 /// Records `count` samples over the time since `start` as millions of samples per second.
-func report(_ benchmark: Benchmark, _ metric: BenchmarkMetric, count: Int, since start: ContinuousClock.Instant) {
+func report(
+  _ benchmark: Benchmark, _ metric: BenchmarkMetric, count: Int, since start: ContinuousClock.Instant
+) {
   let nanoseconds = (ContinuousClock.now - start) / .nanoseconds(1)
   benchmark.measurement(metric, Int(Double(count) / nanoseconds * 1e3))
 }

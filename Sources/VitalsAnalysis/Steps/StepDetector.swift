@@ -159,8 +159,8 @@ public struct StepDetector: Sendable {
   var candidate: (index: Int64, value: Float)?
   let threshold: Float
   let refractory: Int64
-  /// Input samples from a band-passed sample's block centre back to the peak it stands for (the
-  /// band-pass's group delay at 1.8 Hz).
+  /// Input samples from a band-passed sample's block centre back to the peak it stands for: the band-pass's
+  /// phase delay at 1.8 Hz (108 steps/min), by which it shifts the crests of the step rhythm.
   let delay: Int64
   /// Absolute time of record sample 0.
   var origin0: Timestamp
@@ -217,7 +217,7 @@ public struct StepDetector: Sendable {
     self.highBandLimit = Float(c.maximumVibrationRatio * c.maximumVibrationRatio)
     self.threshold = Float(c.threshold)
     self.refractory = max(1, Int64((c.refractoryPeriod * rate).rounded(.down)))
-    self.delay = Int64((design.groupDelay(atFrequency: 1.8, sampleRate: rate) * Double(factor)).rounded())
+    self.delay = Int64((design.phaseDelay(atFrequency: 1.8, sampleRate: rate) * Double(factor)).rounded())
     self.rhythm = StepRhythm(
       stepsToStartBout: c.stepsToStartBout, maximumInterval: c.maximumStepInterval * rate,
       strideRatio: c.strideRatio, continuationRatio: c.continuationRatio, amplitudeRatio: c.amplitudeRatio,
@@ -302,7 +302,8 @@ public struct StepDetector: Sendable {
     x: [Float], y: [Float], z: [Float], sampleRate: Double, startTime: Timestamp = .epoch,
     configuration: Configuration = Configuration()
   ) throws(StepDetectorError) -> Output {
-    var detector = try StepDetector(sampleRate: sampleRate, startTime: startTime, configuration: configuration)
+    var detector = try StepDetector(
+      sampleRate: sampleRate, startTime: startTime, configuration: configuration)
     var output = Output()
     x.withUnsafeBufferPointer { x in
       y.withUnsafeBufferPointer { y in
@@ -434,10 +435,32 @@ public struct StepDetector: Sendable {
   }
 
   /// The step event of band-passed sample `index`: the centre of its boxcar block, moved back by the
-  /// band-pass delay.
+  /// band-pass's phase delay.
   func event(_ index: Int64) -> StepEvent {
     let factor = Int64(decimationFactor)
     let sample = max(0, skipped + index * factor + (factor - 1) / 2 - delay)
     return StepEvent(sampleIndex: sample, time: origin0.advanced(bySamples: sample, rate: sampleRate))
+  }
+}
+
+extension SecondOrderSections {
+  /// Phase delay of the cascade at `frequency` Hz, in samples: `−φ(ω)/ω` with `φ` the phase of the
+  /// frequency response `Π (b0 + b1·z⁻¹ + b2·z⁻²) / (1 + a1·z⁻¹ + a2·z⁻²)` at `z = e^{iω}`, taken in
+  /// (−π, π] (so valid where the total phase lies there, e.g. in a band-pass's pass band): the shift of
+  /// the crests of a sinusoid of that frequency.
+  func phaseDelay(atFrequency frequency: Double, sampleRate: Double) -> Double {
+    let omega = 2 * Double.pi * frequency / sampleRate
+    let (c1, s1, c2, s2) = (cos(omega), -sin(omega), cos(2 * omega), -sin(2 * omega))
+    var response = (re: 1.0, im: 0.0)
+    func times(_ a: (re: Double, im: Double), _ b: (re: Double, im: Double)) -> (re: Double, im: Double) {
+      (a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re)
+    }
+    for s in sections {
+      let numerator = (re: s.b0 + s.b1 * c1 + s.b2 * c2, im: s.b1 * s1 + s.b2 * s2)
+      let denominator = (re: 1 + s.a1 * c1 + s.a2 * c2, im: s.a1 * s1 + s.a2 * s2)
+      // numerator / denominator = numerator · conj(denominator) / |denominator|²; the phase needs no norm.
+      response = times(response, times(numerator, (denominator.re, -denominator.im)))
+    }
+    return -atan2(response.im, response.re) / omega
   }
 }

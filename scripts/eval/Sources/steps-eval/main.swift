@@ -137,7 +137,8 @@ if !files.isEmpty {
   func mape(_ values: [Double]) -> Double { values.map(abs).reduce(0, +) / Double(values.count) }
   print(
     String(
-      format: "MAPE %.2f %% (worst %.1f %%); steps_algo %.2f %% (worst %.1f %%); steps_hw %.2f %% over %d walks",
+      format:
+        "MAPE %.2f %% (worst %.1f %%); steps_algo %.2f %% (worst %.1f %%); steps_hw %.2f %% over %d walks",
       mape(errors), errors.map(abs).max()!, mape(algoErrors), algoErrors.map(abs).max()!,
       mape(hardwareErrors), hardwareErrors.count))
 }
