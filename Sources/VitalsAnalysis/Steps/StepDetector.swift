@@ -252,10 +252,10 @@ public struct StepDetector: Sendable {
       while blockStart < x.count {
         let count = min(Self.blockSize, x.count - blockStart)
         let block = UnsafeMutableBufferPointer(rebasing: magnitudes[0..<count])
-        Self.magnitudes(
+        let finite = Self.magnitudes(
           x: x.baseAddress! + blockStart, y: y.baseAddress! + blockStart, z: z.baseAddress! + blockStart,
           into: block)
-        processMagnitudes(block, into: &output)
+        processMagnitudes(block, finite: finite, into: &output)
         blockStart += count
       }
     }
@@ -314,32 +314,42 @@ public struct StepDetector: Sendable {
     return output
   }
 
-  /// Writes `√(x² + y² + z²)` for each sample to `output` (8 lanes at a time).
+  /// Writes `√(x² + y² + z²)` for each sample to `output` (8 lanes at a time); returns whether every
+  /// magnitude is finite.
   @inline(__always)
   static func magnitudes(
     x: UnsafePointer<Float>, y: UnsafePointer<Float>, z: UnsafePointer<Float>,
     into output: UnsafeMutableBufferPointer<Float>
-  ) {
+  ) -> Bool {
     let n = output.count
     let out = output.baseAddress!
+    // m − m is 0 for a finite m and NaN otherwise, so the block is finite when the sum of these is 0.
+    var check = SIMD8<Float>()
     var i = 0
     while i &+ 8 <= n {
       let vx = UnsafeRawPointer(x + i).loadUnaligned(as: SIMD8<Float>.self)
       let vy = UnsafeRawPointer(y + i).loadUnaligned(as: SIMD8<Float>.self)
       let vz = UnsafeRawPointer(z + i).loadUnaligned(as: SIMD8<Float>.self)
       let m = (vx * vx + vy * vy + vz * vz).squareRoot()
+      check += m - m
       UnsafeMutableRawPointer(out + i).storeBytes(of: m, as: SIMD8<Float>.self)
       i &+= 8
     }
+    var tail: Float = 0
     while i < n {
-      out[i] = (x[i] * x[i] + y[i] * y[i] + z[i] * z[i]).squareRoot()
+      let m = (x[i] * x[i] + y[i] * y[i] + z[i] * z[i]).squareRoot()
+      tail += m - m
+      out[i] = m
       i &+= 1
     }
+    return check.sum() + tail == 0
   }
 
   /// Runs one block of magnitudes (input unit) through the validity check, the boxcar, the band-pass and
   /// the peak and rhythm logic.
-  mutating func processMagnitudes(_ block: UnsafeMutableBufferPointer<Float>, into output: inout Output) {
+  mutating func processMagnitudes(
+    _ block: UnsafeMutableBufferPointer<Float>, finite: Bool, into output: inout Output
+  ) {
     var start = 0
     inputCount += Int64(block.count)
     if !hasValidSample {
@@ -357,10 +367,7 @@ public struct StepDetector: Sendable {
       hasValidSample = true
     }
     let body = UnsafeMutableBufferPointer(rebasing: block[start...])
-    // x − x is 0 for a finite x and NaN otherwise, so the block is finite when the sum of these is 0.
-    var check: Float = 0
-    for m in body { check += m - m }
-    if check != 0 || !check.isFinite {
+    if !finite {
       for k in body.indices {
         if body[k].isFinite { lastFinite = body[k] } else { body[k] = lastFinite }
       }
