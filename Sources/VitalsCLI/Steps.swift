@@ -94,9 +94,7 @@ struct StepCounting {
     }
     var output = StepDetector.Output()
     while let chunk = try reader.nextChunk(maxSamples: chunkSize) {
-      let part = detector.process(chunk, axes: axes)
-      output.steps += part.steps
-      output.bouts += part.bouts
+      detector.process(chunk, axes: axes, into: &output)
     }
     detector.finish(into: &output)
     self.sampleRate = reader.chunkSampleRate

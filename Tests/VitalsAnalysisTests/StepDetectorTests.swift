@@ -39,9 +39,7 @@ private func detect(_ recording: SimulatedRecording, chunkSize size: Int) throws
       channels: recording.channels.map { Array($0[start..<end]) }, sampleRate: recording.sampleRate,
       startTime: recording.startTime.advanced(bySamples: Int64(start), rate: recording.sampleRate),
       firstSampleIndex: Int64(start))
-    let part = detector.process(chunk)
-    output.steps += part.steps
-    output.bouts += part.bouts
+    detector.process(chunk, into: &output)
     start = end
   }
   detector.finish(into: &output)
@@ -172,7 +170,7 @@ struct StepDetectorTests {
     var detector = try StepDetector(sampleRate: reader.chunkSampleRate, startTime: reader.startTime)
     var output = StepDetector.Output()
     while let chunk = try reader.nextChunk(maxSamples: 4096) {
-      output.steps += detector.process(chunk).steps
+      detector.process(chunk, into: &output)
     }
     detector.finish(into: &output)
     #expect(abs(output.steps.count - 340) <= 13, "\(output.steps.count) steps, 340 counted by hand")
@@ -186,4 +184,24 @@ func stepBandPhaseDelay() throws {
   // scipy.signal.sosfreqz(butter(2, [0.5, 2.5], 'bandpass', fs=25, output='sos'), worN=[1.8], fs=25):
   // −angle / (2π · 1.8) = 0.07266 s.
   #expect(abs(design.phaseDelay(atFrequency: 1.8, sampleRate: 25) / 25 - 0.07266) < 1e-4)
+}
+
+@Test("the README's steps example: a reader's chunks in, steps and bouts out")
+func readmeStepsExample() throws {
+  var simulator = AccelerometerSimulator(
+    configuration: AccelerometerConfiguration(activity: .walking, placement: .frontPocket), duration: 60,
+    sampleRate: 50, seed: 3)
+  let recording = simulator.generateAll()
+  let chunks = stride(from: 0, to: 3000, by: 1000).map { start in
+    SignalChunk(
+      channels: recording.channels.map { Array($0[start..<start + 1000]) }, sampleRate: 50,
+      startTime: Timestamp(secondsSinceEpoch: Double(start) / 50), firstSampleIndex: Int64(start))
+  }
+  // The README's code, with the chunks for a reader's.
+  var detector = try StepDetector(sampleRate: 50)
+  var found = StepDetector.Output()
+  for chunk in chunks { detector.process(chunk, into: &found) }  // axes 0, 1, 2 = x, y, z
+  detector.finish(into: &found)
+  #expect(abs(found.steps.count - recording.events.count) <= 3)
+  #expect(abs(found.bouts.overallCadence - 110) < 5)
 }

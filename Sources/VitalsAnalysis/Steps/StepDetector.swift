@@ -163,7 +163,7 @@ public struct StepDetector: Sendable {
   /// phase delay at 1.8 Hz (108 steps/min), by which it shifts the crests of the step rhythm.
   let delay: Int64
   /// Absolute time of record sample 0.
-  var origin0: Timestamp
+  var recordStart: Timestamp
   var chunkIndexOrigin: Int64?
   var scratch: [Float]
   var decimated: [Float]
@@ -222,7 +222,7 @@ public struct StepDetector: Sendable {
       stepsToStartBout: c.stepsToStartBout, maximumInterval: c.maximumStepInterval * rate,
       strideRatio: c.strideRatio, continuationRatio: c.continuationRatio, amplitudeRatio: c.amplitudeRatio,
       confirmationDelay: refractory + 1)
-    self.origin0 = startTime
+    self.recordStart = startTime
     self.scratch = [Float](repeating: 0, count: Self.blockSize)
     self.decimated = [Float](repeating: 0, count: 2 * Self.blockSize)
   }
@@ -261,10 +261,12 @@ public struct StepDetector: Sendable {
     }
   }
 
-  /// Feeds the next chunk of a recording, taking the axes from channels `axes` (x, y, z); returns the
-  /// steps and bouts decided by now. Chunks must follow each other without gaps and at the detector's rate;
-  /// the first chunk's time and index set the record's origin.
-  public mutating func process(_ chunk: SignalChunk, axes: (Int, Int, Int) = (0, 1, 2)) -> Output {
+  /// Feeds the next chunk of a recording, taking the axes from channels `axes` (x, y, z), and appends the
+  /// steps and bouts decided so far to `output`. Chunks must follow each other without gaps and at the
+  /// detector's rate; the first chunk's time and index set the record's origin (instead of `startTime`).
+  public mutating func process(
+    _ chunk: SignalChunk, axes: (Int, Int, Int) = (0, 1, 2), into output: inout Output
+  ) {
     precondition(
       chunk.sampleRate == sampleRate, "chunk rate \(chunk.sampleRate) Hz, detector \(sampleRate) Hz")
     let channels = chunk.channels
@@ -272,18 +274,16 @@ public struct StepDetector: Sendable {
       [axes.0, axes.1, axes.2].allSatisfy(channels.indices.contains), "the axes are channels of the chunk")
     if chunkIndexOrigin == nil {
       chunkIndexOrigin = chunk.firstSampleIndex
-      origin0 = chunk.startTime.advanced(bySamples: -chunk.firstSampleIndex, rate: sampleRate)
+      recordStart = chunk.startTime.advanced(bySamples: -chunk.firstSampleIndex, rate: sampleRate)
     }
     precondition(
       chunkIndexOrigin! + inputCount == chunk.firstSampleIndex,
       "chunk starts at sample \(chunk.firstSampleIndex), expected \(chunkIndexOrigin! + inputCount)")
-    var output = Output()
     channels[axes.0].withUnsafeBufferPointer { x in
       channels[axes.1].withUnsafeBufferPointer { y in
         channels[axes.2].withUnsafeBufferPointer { z in process(x: x, y: y, z: z, into: &output) }
       }
     }
-    return output
   }
 
   /// Ends the stream: confirms a pending peak and closes an open bout, appending them to `output`. A run
@@ -446,7 +446,7 @@ public struct StepDetector: Sendable {
   func event(_ index: Int64) -> StepEvent {
     let factor = Int64(decimationFactor)
     let sample = max(0, skipped + index * factor + (factor - 1) / 2 - delay)
-    return StepEvent(sampleIndex: sample, time: origin0.advanced(bySamples: sample, rate: sampleRate))
+    return StepEvent(sampleIndex: sample, time: recordStart.advanced(bySamples: sample, rate: sampleRate))
   }
 }
 

@@ -72,9 +72,7 @@ func countSteps(
     sampleRate: reader.chunkSampleRate, startTime: reader.startTime, configuration: options.configuration)
   var output = StepDetector.Output()
   while let chunk = try reader.nextChunk(maxSamples: options.chunk) {
-    let part = detector.process(chunk)
-    output.steps += part.steps
-    output.bouts += part.bouts
+    detector.process(chunk, into: &output)
   }
   detector.finish(into: &output)
   return output
@@ -157,7 +155,7 @@ for (p, placement) in Placement.allCases.enumerated() {
     var detector = try StepDetector(sampleRate: 100, configuration: options.configuration)
     var output = StepDetector.Output()
     while let chunk = simulator.next(maxSamples: options.chunk) {
-      output.steps += detector.process(chunk.signal).steps
+      detector.process(chunk.signal, into: &output)
     }
     detector.finish(into: &output)
     let rate = Double(output.steps.count) / options.minutes
