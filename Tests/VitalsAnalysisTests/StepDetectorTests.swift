@@ -63,6 +63,20 @@ struct StepDetectorTests {
     #expect(output.bouts.first?.steps == output.steps.count)
   }
 
+  @Test("cadences from a slow walk to a fast run", arguments: [70.0, 90, 130, 185])
+  func cadences(cadence: Double) throws {
+    let activity: Activity = cadence > 140 ? .running : .walking
+    var simulator = AccelerometerSimulator(
+      configuration: AccelerometerConfiguration(
+        activity: activity, placement: .hand, cadence: Profile(constant: cadence)),
+      duration: 60, sampleRate: 100, seed: 5)
+    let recording = simulator.generateAll()
+    let output = try detect(recording)
+    let truth = recording.events.count
+    #expect(abs(output.steps.count - truth) <= max(2, truth * 3 / 100), "\(output.steps.count) of \(truth)")
+    #expect(abs(output.bouts.overallCadence - cadence) < 0.05 * cadence)
+  }
+
   @Test("steps lie on the heel strikes: each within 0.1 s of a true one", arguments: Placement.allCases)
   func timing(placement: Placement) throws {
     let recording = simulate(.walking, placement)
