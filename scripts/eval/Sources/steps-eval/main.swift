@@ -15,29 +15,29 @@ import Foundation
 import Vitals
 
 struct Options {
-  var data: String
+  /// `../shared/data` beside the repository (this file is `scripts/eval/Sources/steps-eval/main.swift`).
+  var data =
+    ProcessInfo.processInfo.environment["VITALS_SHARED_DATA"]
+    ?? URL(fileURLWithPath: "../../../../../shared/data", relativeTo: URL(fileURLWithPath: #filePath))
+    .standardizedFileURL.path
   var chunk = SignalChunk.defaultSampleCount
   var minutes = 10.0
   var rate: Double?
   var configuration = StepDetector.Configuration()
 
+  /// Options from `--name value` pairs.
   init(arguments: [String]) {
-    let root = URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent()
-    data =
-      ProcessInfo.processInfo.environment["VITALS_SHARED_DATA"]
-      ?? root.deletingLastPathComponent().appendingPathComponent("shared/data").path
-    var iterator = arguments.dropFirst().makeIterator()
-    while let argument = iterator.next() {
-      guard let value = iterator.next() else { fatalError("\(argument) needs a value") }
-      switch argument {
+    let words = Array(arguments.dropFirst())
+    guard words.count % 2 == 0 else { fatalError("every option takes a value: \(words)") }
+    for i in stride(from: 0, to: words.count, by: 2) {
+      let (name, value) = (words[i], words[i + 1])
+      switch name {
       case "--data": data = value
       case "--chunk": chunk = Int(value) ?? chunk
       case "--minutes": minutes = Double(value) ?? minutes
       case "--rate": rate = Double(value)
       case "--set": set(value)
-      default: fatalError("unknown option \(argument)")
+      default: fatalError("unknown option \(name)")
       }
     }
   }
