@@ -7,16 +7,16 @@
 /// Hands out the lines of a text input one at a time from a fixed block buffer (1 MiB, or the size
 /// of a smaller file; grown only for a longer line, up to 64 MiB), so text readers never hold the
 /// whole file.
-final class LineBuffer {
-  let input: ByteInput
+package final class LineBuffer {
+  package let input: ByteInput
   private var storage: UnsafeMutableRawBufferPointer
   private var start = 0
   private var end = 0
   private var atEnd = false
   /// 1-based number of the line most recently returned by ``nextLine()``.
-  private(set) var lineNumber = 0
+  package private(set) var lineNumber = 0
 
-  init(input: ByteInput) {
+  package init(input: ByteInput) {
     self.input = input
     let capacity = input.size.map { min(1 << 20, max(4096, Int($0) + 1)) } ?? 1 << 20
     storage = .allocate(byteCount: capacity, alignment: 16)
@@ -51,7 +51,7 @@ final class LineBuffer {
 
   /// The next line without its `\n` (a trailing `\r` is left for the caller, who treats it as
   /// space), or `nil` at the end of the input. Valid until the next call.
-  func nextLine() throws(InputError) -> UnsafeBufferPointer<UInt8>? {
+  package func nextLine() throws(InputError) -> UnsafeBufferPointer<UInt8>? {
     var searchFrom = start
     while true {
       let base = storage.baseAddress!.assumingMemoryBound(to: UInt8.self)
