@@ -100,7 +100,7 @@ func appendDecimalSeconds(nanoseconds: Int64, to bytes: inout [UInt8]) {
 }
 
 /// A name quoted when it holds a comma, quote or line break.
-func csvQuoted(_ name: String) -> String {
+package func csvQuoted(_ name: String) -> String {
   guard name.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return name }
   return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }
