@@ -23,31 +23,67 @@ import VitalsCore
 /// Aggregation (``add(starts:ends:values:)``) takes the samples as columns (struct of arrays) and is
 /// fastest when they come in time order: it keeps the current interval's statistics in registers and
 /// looks up an interval only when a sample leaves the current one.
-public struct IntervalAccumulator: Hashable, Sendable, Codable {
+///
+/// Storage is sparse: only the run of intervals from the first to the last one a sample touched is
+/// held (grown as needed), so the partial of a shard of samples close in time is small to keep, encode
+/// and merge, whatever the length of the collection; merging costs time in proportion to the run of
+/// the partial merged in. Equality compares the statistics, not the storage.
+public struct IntervalAccumulator: Equatable, Sendable, Codable {
   public let intervals: IntervalCollection
   public let style: AggregationStyle
-  @usableFromInline var counts: [Int]
-  @usableFromInline var sums: [Double]
-  @usableFromInline var minima: [Double]
-  @usableFromInline var maxima: [Double]
-  @usableFromInline var durations: [Int64]
-  @usableFromInline var latestEnds: [Int64]
-  @usableFromInline var latestStarts: [Int64]
-  @usableFromInline var latestValues: [Double]
+  /// The collection index of `cells[0]`.
+  @usableFromInline var base = 0
+  /// The statistics of intervals `base..<base + cells.count`.
+  @usableFromInline var cells: [Cell] = []
+
+  /// The running statistics of one interval.
+  @usableFromInline
+  struct Cell: Equatable, Sendable, Codable {
+    @usableFromInline var count = 0
+    @usableFromInline var sum = 0.0
+    @usableFromInline var minimum = Double.greatestFiniteMagnitude
+    @usableFromInline var maximum = -Double.greatestFiniteMagnitude
+    @usableFromInline var duration: Int64 = 0
+    @usableFromInline var latestEnd = Int64.min
+    @usableFromInline var latestStart = Int64.min
+    @usableFromInline var latestValue = -Double.greatestFiniteMagnitude
+
+    @usableFromInline init() {}
+
+    /// Takes `(start, end, value)` as the most recent sample when it is more recent than the one held.
+    @inlinable
+    mutating func noteLatest(start: Int64, end: Int64, value: Double) {
+      if end > latestEnd
+        || (end == latestEnd && (start > latestStart || (start == latestStart && value > latestValue)))
+      {
+        latestEnd = end
+        latestStart = start
+        latestValue = value
+      }
+    }
+  }
 
   /// Empty statistics over `intervals` for a type aggregated as `style`.
   public init(intervals: IntervalCollection, style: AggregationStyle) {
     self.intervals = intervals
     self.style = style
-    let n = intervals.count
-    counts = Array(repeating: 0, count: n)
-    sums = Array(repeating: 0, count: n)
-    minima = Array(repeating: .greatestFiniteMagnitude, count: n)
-    maxima = Array(repeating: -.greatestFiniteMagnitude, count: n)
-    durations = Array(repeating: 0, count: n)
-    latestEnds = Array(repeating: .min, count: n)
-    latestStarts = Array(repeating: .min, count: n)
-    latestValues = Array(repeating: -.greatestFiniteMagnitude, count: n)
+  }
+
+  /// Makes interval `k` part of the storage; returns its position in ``cells``.
+  @usableFromInline
+  mutating func slot(_ k: Int) -> Int {
+    if cells.isEmpty {
+      base = k
+      cells.append(Cell())
+    } else if k < base {
+      // Grow downwards by at least the held run, so intervals met in reverse order cost amortised O(1).
+      let newBase = Swift.max(0, Swift.min(k, base - cells.count))
+      cells.insert(contentsOf: repeatElement(Cell(), count: base - newBase), at: 0)
+      base = newBase
+    } else if k >= base + cells.count {
+      cells.append(contentsOf: repeatElement(Cell(), count: k + 1 - base - cells.count))
+    }
+    return k - base
   }
 
   /// Adds one sample: `value` over `[start, end)` (ns since the epoch, `start <= end`).
@@ -72,19 +108,13 @@ public struct IntervalAccumulator: Hashable, Sendable, Codable {
   ) {
     precondition(starts.count == ends.count && starts.count == values.count, "columns of equal length")
     let intervals = self.intervals
-    // The current interval [low, high) and its statistics, written back when a sample leaves it.
+    let cumulative = style == .cumulative
+    // The current interval [low, high), its position in `cells` and its statistics, written back
+    // when a sample leaves it.
     var current = -1
     var low = Int64.max
     var high = Int64.min
-    var n = 0
-    var sum = 0.0
-    var minimum = Double.greatestFiniteMagnitude
-    var maximum = -Double.greatestFiniteMagnitude
-    var duration: Int64 = 0
-    var latestEnd = Int64.min
-    var latestStart = Int64.min
-    var latestValue = -Double.greatestFiniteMagnitude
-    let cumulative = style == .cumulative
+    var cell = Cell()
     for i in 0..<starts.count {
       let start = starts[i]
       let end = ends[i]
@@ -92,135 +122,108 @@ public struct IntervalAccumulator: Hashable, Sendable, Codable {
       if !value.isFinite { continue }
       if !(start >= low && start < high && (!cumulative || end <= high)) {
         if current >= 0 {
-          counts[current] = n
-          sums[current] = sum
-          minima[current] = minimum
-          maxima[current] = maximum
-          durations[current] = duration
-          latestEnds[current] = latestEnd
-          latestStarts[current] = latestStart
-          latestValues[current] = latestValue
+          cells[current] = cell
           current = -1
           (low, high) = (.max, .min)
         }
-        if cumulative {
-          let k = intervals.index(of: start)
-          if k == nil || end > intervals.boundary(k! + 1).nanosecondsSinceEpoch {
-            addSpanning(start: start, end: end, value: value)
-            continue
-          }
+        let k = intervals.index(of: start)
+        if cumulative && (k == nil || end > intervals.boundary(k! + 1).nanosecondsSinceEpoch) {
+          addSpanning(start: start, end: end, value: value)
+          continue
         }
-        guard let k = intervals.index(of: start) else { continue }
-        current = k
+        guard let k else { continue }
+        current = slot(k)
         low = intervals.boundary(k).nanosecondsSinceEpoch
         high = intervals.boundary(k + 1).nanosecondsSinceEpoch
-        n = counts[k]
-        sum = sums[k]
-        minimum = minima[k]
-        maximum = maxima[k]
-        duration = durations[k]
-        latestEnd = latestEnds[k]
-        latestStart = latestStarts[k]
-        latestValue = latestValues[k]
+        cell = cells[current]
       }
-      n += 1
-      sum += value
-      minimum = Swift.min(minimum, value)
-      maximum = Swift.max(maximum, value)
-      duration &+= end &- start
-      if end > latestEnd
-        || (end == latestEnd && (start > latestStart || (start == latestStart && value > latestValue)))
-      {
-        latestEnd = end
-        latestStart = start
-        latestValue = value
-      }
+      cell.count += 1
+      cell.sum += value
+      cell.minimum = Swift.min(cell.minimum, value)
+      cell.maximum = Swift.max(cell.maximum, value)
+      cell.duration &+= end &- start
+      cell.noteLatest(start: start, end: end, value: value)
     }
-    if current >= 0 {
-      counts[current] = n
-      sums[current] = sum
-      minima[current] = minimum
-      maxima[current] = maximum
-      durations[current] = duration
-      latestEnds[current] = latestEnd
-      latestStarts[current] = latestStart
-      latestValues[current] = latestValue
-    }
+    if current >= 0 { cells[current] = cell }
   }
 
   /// A cumulative sample that is not inside one interval: shared by overlap.
   @usableFromInline
   mutating func addSpanning(start: Int64, end: Int64, value: Double) {
-    let first = intervals.start.nanosecondsSinceEpoch
-    let last = intervals.end.nanosecondsSinceEpoch
-    if let k = intervals.index(of: start) { noteLatest(k, start: start, end: end, value: value) }
+    if let k = intervals.index(of: start) {
+      cells[slot(k)].noteLatest(start: start, end: end, value: value)
+    }
     guard end > start else { return }
-    let from = Swift.max(start, first)
-    let to = Swift.min(end, last)
+    let from = Swift.max(start, intervals.start.nanosecondsSinceEpoch)
+    let to = Swift.min(end, intervals.end.nanosecondsSinceEpoch)
     guard from < to, var k = intervals.index(of: from) else { return }
     let length = Double(end - start)
     while k < intervals.count {
       let low = Swift.max(from, intervals.boundary(k).nanosecondsSinceEpoch)
       let high = Swift.min(to, intervals.boundary(k + 1).nanosecondsSinceEpoch)
       guard low < high else { break }
-      counts[k] += 1
-      sums[k] += value * (Double(high - low) / length)
-      durations[k] += high - low
+      let j = slot(k)
+      cells[j].count += 1
+      cells[j].sum += value * (Double(high - low) / length)
+      cells[j].duration += high - low
       k += 1
     }
   }
 
-  @usableFromInline
-  mutating func noteLatest(_ k: Int, start: Int64, end: Int64, value: Double) {
-    if end > latestEnds[k]
-      || (end == latestEnds[k]
-        && (start > latestStarts[k] || (start == latestStarts[k] && value > latestValues[k])))
-    {
-      latestEnds[k] = end
-      latestStarts[k] = start
-      latestValues[k] = value
-    }
-  }
-
   /// Adds `other`'s samples: afterwards `self` holds the statistics of both sets of samples.
-  /// Both must cover the same intervals with the same aggregation style.
+  /// Both must cover the same intervals with the same aggregation style. Costs time in proportion to
+  /// the run of intervals `other` holds.
   public mutating func merge(_ other: IntervalAccumulator) {
     precondition(
       intervals == other.intervals && style == other.style, "only partials of the same intervals merge")
-    for k in 0..<intervals.count where other.counts[k] > 0 || other.latestEnds[k] != .min {
-      counts[k] += other.counts[k]
-      sums[k] += other.sums[k]
-      minima[k] = Swift.min(minima[k], other.minima[k])
-      maxima[k] = Swift.max(maxima[k], other.maxima[k])
-      durations[k] += other.durations[k]
-      noteLatest(k, start: other.latestStarts[k], end: other.latestEnds[k], value: other.latestValues[k])
+    guard !other.cells.isEmpty else { return }
+    _ = slot(other.base)
+    _ = slot(other.base + other.cells.count - 1)
+    let offset = other.base - base
+    cells.withUnsafeMutableBufferPointer { cells in
+      for (j, theirs) in other.cells.enumerated() where theirs.count > 0 || theirs.latestEnd != .min {
+        cells[offset + j].count += theirs.count
+        cells[offset + j].sum += theirs.sum
+        cells[offset + j].minimum = Swift.min(cells[offset + j].minimum, theirs.minimum)
+        cells[offset + j].maximum = Swift.max(cells[offset + j].maximum, theirs.maximum)
+        cells[offset + j].duration += theirs.duration
+        cells[offset + j].noteLatest(
+          start: theirs.latestStart, end: theirs.latestEnd, value: theirs.latestValue)
+      }
     }
   }
 
-  /// The statistics of interval `index`.
+  /// The statistics of interval `index` (of the collection).
   public func statistics(_ index: Int) -> IntervalStatistics {
+    precondition(index >= 0 && index < intervals.count, "interval \(index) is not in 0..<\(intervals.count)")
+    let cell = cells.indices.contains(index - base) ? cells[index - base] : Cell()
     var result = IntervalStatistics(
-      start: intervals.boundary(index), end: intervals.boundary(index + 1), sampleCount: counts[index])
-    guard counts[index] > 0 else { return result }
-    result.duration = Double(durations[index]) / 1e9
-    if latestEnds[index] != .min {
+      start: intervals.boundary(index), end: intervals.boundary(index + 1), sampleCount: cell.count)
+    guard cell.count > 0 else { return result }
+    result.duration = Double(cell.duration) / 1e9
+    if cell.latestEnd != .min {
       result.mostRecent = .init(
-        value: latestValues[index], start: Timestamp(nanosecondsSinceEpoch: latestStarts[index]),
-        end: Timestamp(nanosecondsSinceEpoch: latestEnds[index]))
+        value: cell.latestValue, start: Timestamp(nanosecondsSinceEpoch: cell.latestStart),
+        end: Timestamp(nanosecondsSinceEpoch: cell.latestEnd))
     }
     switch style {
     case .cumulative:
-      result.sum = sums[index]
+      result.sum = cell.sum
     case .discrete:
-      result.average = sums[index] / Double(counts[index])
-      result.minimum = minima[index]
-      result.maximum = maxima[index]
+      result.average = cell.sum / Double(cell.count)
+      result.minimum = cell.minimum
+      result.maximum = cell.maximum
     }
     return result
   }
 
   /// The statistics of every interval, in time order (empty intervals included).
   public var allStatistics: [IntervalStatistics] { (0..<intervals.count).map(statistics) }
+
+  /// Equal when both cover the same intervals with the same style and hold the same statistics.
+  public static func == (a: IntervalAccumulator, b: IntervalAccumulator) -> Bool {
+    a.intervals == b.intervals && a.style == b.style && a.allStatistics == b.allStatistics
+  }
 }
 
 extension IntervalStatistics {

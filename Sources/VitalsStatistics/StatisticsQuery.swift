@@ -30,7 +30,7 @@ public struct StatisticsQuery: Hashable, Sendable {
   }
 
   /// The result of a query.
-  public struct Result: Hashable, Sendable, Codable {
+  public struct Result: Equatable, Sendable, Codable {
     /// All sources together (cumulative types: each moment counted once, by source priority).
     public var merged: IntervalAccumulator
     /// Each source on its own (its own samples, none removed by merging), when asked for.
