@@ -8,8 +8,8 @@ import VitalsIO
 
 /// Reads the samples of an Apple Health `export.xml` as a stream, in constant memory.
 ///
-/// A hand-written scanner over blocks of the file (1 MiB; a block grows only for a longer tag, up to
-/// 64 MiB): no DOM, no Foundation `XMLParser`. It reads:
+/// A hand-written scanner over blocks of the file (1 MiB, the block of VitalsIO's line buffer; a block
+/// grows only for a longer tag, up to 64 MiB): no DOM, no Foundation `XMLParser`. It reads:
 /// - `Record` elements at the top level and inside `Correlation` elements: types
 ///   `HKQuantityTypeIdentifier…` become ``QuantitySample``s (value, unit, `sourceName`, `device`,
 ///   `startDate`, `endDate`), types `HKCategoryTypeIdentifier…` become ``CategorySample``s (`value`
@@ -26,12 +26,11 @@ import VitalsIO
 /// starts, a file ending inside an element — throws ``InputError`` naming the file and the byte offset
 /// of the tag. Not thread-safe: one reader per thread.
 public final class HealthExportReader {
-  private let input: ByteInput
-  private var storage: UnsafeMutableRawBufferPointer
+  private let block: LineBuffer
+  /// The unread bytes of `block`: `base[position..<end]`, `base[0]` at input offset `storageOffset`.
+  private var base: UnsafePointer<UInt8>
   private var position = 0
   private var end = 0
-  private var atEnd = false
-  /// File offset of `storage[0]`.
   private var storageOffset: Int64 = 0
   /// Depth of open elements inside a skipped element (0: not skipping).
   private var skipDepth = 0
@@ -59,17 +58,13 @@ public final class HealthExportReader {
   }
 
   private init(input: ByteInput, blockSize: Int = 1 << 20) {
-    precondition(blockSize > 0, "the block size must be positive")
-    self.input = input
-    storage = .allocate(byteCount: blockSize, alignment: 16)
+    block = LineBuffer(input: input, capacity: blockSize)
+    base = block.unread.bytes.baseAddress!
   }
-
-  deinit { storage.deallocate() }
 
   /// The next sample in file order, or `nil` at the end of the export.
   public func next() throws(InputError) -> HealthSample? {
     while true {
-      let base = storage.baseAddress!.assumingMemoryBound(to: UInt8.self)
       guard position < end, let hit = memchr(base + position, 0x3C, end - position) else {
         position = end
         if try !refill() {
@@ -80,7 +75,7 @@ public final class HealthExportReader {
         }
         continue
       }
-      position = hit.assumingMemoryBound(to: UInt8.self) - base
+      position = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - base
       switch try scanTag(base) {
       case .incomplete:
         if try !refill() { throw error(at: storageOffset + Int64(position), "the file ends inside a tag") }
@@ -94,29 +89,14 @@ public final class HealthExportReader {
 
   /// Keeps the unread bytes from `position`, reads more; returns whether bytes were added.
   private func refill() throws(InputError) -> Bool {
-    if atEnd { return false }
-    if position > 0 {
-      let unread = end - position
-      if unread > 0 {
-        storage.baseAddress!.copyMemory(from: storage.baseAddress! + position, byteCount: unread)
-      }
-      storageOffset += Int64(position)
-      position = 0
-      end = unread
-    }
-    if end == storage.count {
-      guard storage.count < 64 << 20 else {
-        throw error(at: storageOffset, "expected a tag shorter than 64 MiB")
-      }
-      let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: storage.count * 2, alignment: 16)
-      larger.baseAddress!.copyMemory(from: storage.baseAddress!, byteCount: end)
-      storage.deallocate()
-      storage = larger
-    }
-    let n = try input.read(into: UnsafeMutableRawBufferPointer(rebasing: storage[end...]))
-    if n == 0 { atEnd = true }
-    end += n
-    return n > 0
+    block.consume(position)
+    let more = try block.readMore()
+    let unread = block.unread
+    base = unread.bytes.baseAddress!
+    position = 0
+    end = unread.bytes.count
+    storageOffset = unread.offset
+    return more
   }
 
   private enum Step {
@@ -126,7 +106,7 @@ public final class HealthExportReader {
   }
 
   private func error(at offset: Int64, _ message: String) -> InputError {
-    InputError(path: input.path, location: .byteOffset(offset), message)
+    InputError(path: block.input.path, location: .byteOffset(offset), message)
   }
 
   /// Index of the first occurrence of `pattern` at or after `from`, before `end`.
@@ -144,7 +124,7 @@ public final class HealthExportReader {
   }
 
   /// Scans the markup at `position` (a `<`), advancing past it when it is complete.
-  private func scanTag(_ base: UnsafeMutablePointer<UInt8>) throws(InputError) -> Step {
+  private func scanTag(_ base: UnsafePointer<UInt8>) throws(InputError) -> Step {
     let start = position
     guard start + 1 < end else { return .incomplete }
     let second = base[start + 1]
@@ -169,7 +149,7 @@ public final class HealthExportReader {
     }
     if second == 0x2F {  // </name>
       guard let close = memchr(base + start, 0x3E, end - start) else { return .incomplete }
-      let closeIndex = close.assumingMemoryBound(to: UInt8.self) - base
+      let closeIndex = UnsafePointer(close.assumingMemoryBound(to: UInt8.self)) - base
       position = closeIndex + 1
       return try endElement(name: UnsafeBufferPointer(start: base + start + 2, count: closeIndex - start - 2))
     }
