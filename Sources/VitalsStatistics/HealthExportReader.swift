@@ -258,7 +258,7 @@ public final class HealthExportReader {
         var key: String?
         var value: String?
         for attribute in tag.attributes {
-          if nameIs(attribute.name, "key", base) { key = text(attribute.value, base) }
+          if nameIs(attribute.name, "key", base) { key = cachedText(attribute.value, base) }
           if nameIs(attribute.name, "value", base) { value = text(attribute.value, base) }
         }
         if let key, let value { addMetadata(key, value) }
@@ -406,24 +406,21 @@ public final class HealthExportReader {
 
   /// An attribute value as text, entities decoded, shared with earlier equal values.
   private func cachedText(_ range: Range<Int>, _ base: UnsafePointer<UInt8>) -> String {
-    let bytes = UnsafeBufferPointer(start: base + range.lowerBound, count: range.count)
-    if memchr(bytes.baseAddress!, 0x26, bytes.count) != nil { return decodeEntities(bytes) }
-    return strings.string(bytes)
+    strings.string(UnsafeBufferPointer(start: base + range.lowerBound, count: range.count))
   }
 
   /// An attribute value as text, entities decoded.
   private func text(_ range: Range<Int>, _ base: UnsafePointer<UInt8>) -> String {
-    let bytes = UnsafeBufferPointer(start: base + range.lowerBound, count: range.count)
-    if bytes.isEmpty || memchr(bytes.baseAddress!, 0x26, bytes.count) == nil {
-      return String(decoding: bytes, as: UTF8.self)
-    }
-    return decodeEntities(bytes)
+    decodeEntities(UnsafeBufferPointer(start: base + range.lowerBound, count: range.count))
   }
 }
 
 /// Replaces XML's predefined entities and character references in `bytes`; an unknown or
 /// malformed reference is kept as written.
 func decodeEntities(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+  if bytes.isEmpty || memchr(bytes.baseAddress!, 0x26, bytes.count) == nil {
+    return String(decoding: bytes, as: UTF8.self)
+  }
   var result: [UInt8] = []
   result.reserveCapacity(bytes.count)
   var i = 0
@@ -453,7 +450,7 @@ func decodeEntities(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
       i += 1
       continue
     }
-    result.append(contentsOf: Array(String(Character(scalar)).utf8))
+    result.append(contentsOf: UTF8.encode(scalar)!)
     i = semicolon + 1
   }
   return String(decoding: result, as: UTF8.self)
@@ -475,7 +472,7 @@ private struct StringCache {
         return entry.string
       }
     }
-    let string = String(decoding: bytes, as: UTF8.self)
+    let string = decodeEntities(bytes)
     if entries.count < 16 {
       entries.append((Array(bytes), string))
     } else {
