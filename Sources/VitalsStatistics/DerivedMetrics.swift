@@ -4,9 +4,12 @@ import VitalsCore
 
 /// A span of one activity, such as a walking bout.
 public struct ActivityInterval: Hashable, Sendable, Codable {
+  /// When the activity starts.
   public var start: Timestamp
+  /// When it ends (not before ``start``).
   public var end: Timestamp
 
+  /// The activity over `[start, end]`.
   public init(start: Timestamp, end: Timestamp) {
     precondition(start <= end, "an activity cannot end before it starts")
     self.start = start
@@ -18,9 +21,12 @@ public struct ActivityInterval: Hashable, Sendable, Codable {
 /// 1 g over the last second, in g); any unit, as long as ``DerivedMetrics/Parameters/motionThreshold``
 /// is in the same one.
 public struct MotionLevel: Hashable, Sendable, Codable {
+  /// When the level was measured.
   public var time: Timestamp
+  /// The level (NaN counts as moving).
   public var level: Double
 
+  /// A level at an instant.
   public init(time: Timestamp, level: Double) {
     self.time = time
     self.level = level
@@ -92,9 +98,11 @@ public struct DerivedMetrics: Sendable {
     /// The device description samples carry.
     public var device: String?
 
+    /// The defaults above (Apple's thresholds: 120 and 40 beats per minute for 10 minutes).
     public init() {}
   }
 
+  /// The windows and thresholds in use.
   public var parameters: Parameters
   /// Interval lengths (s) and the times of their closing beats (ns), in time order.
   private let intervals: [(time: Int64, seconds: Double)]

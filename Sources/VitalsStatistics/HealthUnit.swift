@@ -8,24 +8,42 @@ public struct HealthUnit: Hashable, Sendable, Codable, CustomStringConvertible {
   /// The symbol, exactly as HealthKit writes it.
   public var symbol: String
 
+  /// The unit written `symbol`.
   public init(_ symbol: String) { self.symbol = symbol }
 
+  /// A count (steps, beats, flights).
   public static let count = HealthUnit("count")
+  /// Counts per minute (heart rate in beats per minute).
   public static let countPerMinute = HealthUnit("count/min")
+  /// Counts per second (Hz).
   public static let countPerSecond = HealthUnit("count/s")
+  /// Milliseconds.
   public static let milliseconds = HealthUnit("ms")
+  /// Seconds.
   public static let seconds = HealthUnit("s")
+  /// Minutes.
   public static let minutes = HealthUnit("min")
+  /// Hours.
   public static let hours = HealthUnit("hr")
+  /// Metres.
   public static let meters = HealthUnit("m")
+  /// Centimetres.
   public static let centimeters = HealthUnit("cm")
+  /// Kilometres.
   public static let kilometers = HealthUnit("km")
+  /// International miles (1609.344 m).
   public static let miles = HealthUnit("mi")
+  /// Feet (0.3048 m).
   public static let feet = HealthUnit("ft")
+  /// Kilocalories (4184 J).
   public static let kilocalories = HealthUnit("kcal")
+  /// Kilojoules.
   public static let kilojoules = HealthUnit("kJ")
+  /// Kilograms.
   public static let kilograms = HealthUnit("kg")
+  /// Pounds (0.45359237 kg).
   public static let pounds = HealthUnit("lb")
+  /// Percent (0.01).
   public static let percent = HealthUnit("%")
 
   /// (dimension, factor to the dimension's base unit) of each known symbol. `Cal` (food calorie) is

@@ -29,7 +29,9 @@ import VitalsCore
 /// and merge, whatever the length of the collection; merging costs time in proportion to the run of
 /// the partial merged in. Equality compares the statistics, not the storage.
 public struct IntervalAccumulator: Equatable, Sendable, Codable {
+  /// The intervals the statistics are kept for.
   public let intervals: IntervalCollection
+  /// How samples count (see above).
   public let style: AggregationStyle
   /// The collection index of `cells[0]`.
   @usableFromInline var base = 0

@@ -16,8 +16,10 @@ public enum AggregationStyle: String, Sendable, Codable, Hashable {
 /// Types known here have an ``aggregationStyle`` and a ``canonicalUnit``; unknown types are discrete
 /// and have no canonical unit.
 public struct QuantityType: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+  /// The HealthKit name without its prefix (`stepCount`).
   public var rawValue: String
 
+  /// The type named `rawValue` (as is: no prefix is removed).
   public init(rawValue: String) { self.rawValue = rawValue }
 
   /// Heart rate, `count/min`, discrete.
@@ -84,8 +86,10 @@ public struct QuantityType: RawRepresentable, Hashable, Sendable, Codable, Custo
 /// A HealthKit category type (events and states without a numeric value), named without its prefix:
 /// `irregularHeartRhythmEvent` for `HKCategoryTypeIdentifierIrregularHeartRhythmEvent`.
 public struct CategoryType: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+  /// The HealthKit name without its prefix (`stepCount`).
   public var rawValue: String
 
+  /// The type named `rawValue` (as is: no prefix is removed).
   public init(rawValue: String) { self.rawValue = rawValue }
 
   /// Heart rate above a threshold for a sustained time while inactive.

@@ -6,11 +6,15 @@ import VitalsCore
 /// `end` is never before `start`; a sample at a single instant has `start == end`. Statistics take
 /// the sample's span as half-open, `[start, end)`.
 public struct QuantitySample: Hashable, Sendable, Codable {
+  /// What was measured.
   public var type: QuantityType
   /// The value in ``unit`` (NaN is kept; statistics skip NaN values).
   public var value: Double
+  /// The unit of ``value``.
   public var unit: HealthUnit
+  /// When the measurement starts.
   public var start: Timestamp
+  /// When it ends (not before ``start``).
   public var end: Timestamp
   /// The name of the app or device that recorded the sample (`iPhone`, `Apple Watch`, `Vitals`).
   public var source: String
@@ -19,6 +23,7 @@ public struct QuantitySample: Hashable, Sendable, Codable {
   /// Extra key–value pairs (HealthKit's `metadata`, an export's `MetadataEntry` elements).
   public var metadata: [String: String]
 
+  /// A sample; `start` must not be after `end`.
   public init(
     type: QuantityType, value: Double, unit: HealthUnit, start: Timestamp, end: Timestamp,
     source: String, device: String? = nil, metadata: [String: String] = [:]
@@ -48,16 +53,23 @@ public struct QuantitySample: Hashable, Sendable, Codable {
 /// (`highHeartRateEvent`, `lowHeartRateEvent`, `irregularHeartRhythmEvent`, `sleepAnalysis`), as
 /// `HKCategorySample`.
 public struct CategorySample: Hashable, Sendable, Codable {
+  /// What happened.
   public var type: CategoryType
   /// HealthKit's category value where the type has one (`HKCategoryValueSleepAnalysisAsleepCore`),
   /// else `nil` (events such as `irregularHeartRhythmEvent` are `HKCategoryValueNotApplicable`).
   public var value: String?
+  /// When the event starts.
   public var start: Timestamp
+  /// When it ends (not before ``start``).
   public var end: Timestamp
+  /// The app or device that recorded it.
   public var source: String
+  /// A description of the recording device, if known.
   public var device: String?
+  /// Extra key–value pairs.
   public var metadata: [String: String]
 
+  /// An event; `start` must not be after `end`.
   public init(
     type: CategoryType, value: String? = nil, start: Timestamp, end: Timestamp, source: String,
     device: String? = nil, metadata: [String: String] = [:]

@@ -16,6 +16,7 @@ public struct SourcePriority: Hashable, Sendable, Codable {
   /// Source names, highest priority first.
   public var order: [String]
 
+  /// A ranking: `order` first (highest priority first), the other sources after them by name.
   public init(_ order: [String] = []) { self.order = order }
 
   /// Every source of `samples`, ranked: those in ``order`` first, in that order, then the others in

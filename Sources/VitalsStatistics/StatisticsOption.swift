@@ -40,12 +40,17 @@ public enum StatisticsOption: String, CaseIterable, Sendable, Codable {
 /// Every statistic is `nil` for an interval no sample counts in (HealthKit returns no quantity for
 /// empty intervals); ``minimum`` and ``maximum`` are also `nil` for cumulative types.
 public struct IntervalStatistics: Hashable, Sendable, Codable {
+  /// Start of the interval.
   public var start: Timestamp
+  /// End of the interval (exclusive).
   public var end: Timestamp
   /// Samples counted in the interval (a cumulative sample spanning several intervals counts in each).
   public var sampleCount: Int
+  /// Mean of the values (discrete types).
   public var average: Double?
+  /// Smallest value (discrete types).
   public var minimum: Double?
+  /// Largest value (discrete types).
   public var maximum: Double?
   /// Sum of the values (cumulative types; the proportional shares of boundary-spanning samples).
   public var sum: Double?
@@ -56,8 +61,11 @@ public struct IntervalStatistics: Hashable, Sendable, Codable {
 
   /// The most recent sample of an interval.
   public struct MostRecent: Hashable, Sendable, Codable {
+    /// Its value.
     public var value: Double
+    /// Its start.
     public var start: Timestamp
+    /// Its end.
     public var end: Timestamp
   }
 

@@ -4,9 +4,11 @@ import VitalsCore
 /// `HKStatisticsCollectionQuery` over a collection): the samples of one quantity type, in one unit,
 /// aggregated over an ``IntervalCollection``, sources merged by priority, optionally per source.
 public struct StatisticsQuery: Hashable, Sendable {
+  /// The type aggregated; samples of other types are ignored.
   public var type: QuantityType
   /// The unit results are given in; every sample's unit must convert to it.
   public var unit: HealthUnit
+  /// The intervals to aggregate into.
   public var intervals: IntervalCollection
   /// How values combine; by default the type's ``QuantityType/aggregationStyle``.
   public var style: AggregationStyle
