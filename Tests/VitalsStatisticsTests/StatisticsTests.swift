@@ -334,3 +334,43 @@ func local(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int
     #expect(decoded == partial)
   }
 }
+
+@Suite struct SourceMergingPropertyTests {
+  /// Random whole-second samples of three sources over two hours, merged by priority, against a
+  /// second-by-second count: each second goes to the highest-ranked source with a sample covering it,
+  /// whose samples there contribute value / duration each.
+  @Test(arguments: [11, 12, 13] as [UInt64])
+  func mergedTotalsEqualASecondBySecondCount(seed: UInt64) throws {
+    var rng = SplitMix64(state: seed)
+    let sources = ["Watch", "Phone", "Ring"]
+    var samples: [QuantitySample] = []
+    for _ in 0..<60 {
+      let start = Int64.random(in: 0..<7000, using: &rng)
+      let length = Int64.random(in: 1..<600, using: &rng)
+      samples.append(
+        sample(
+          .stepCount, Double(Int.random(in: 1..<500, using: &rng)), start, min(start + length, 7200),
+          source: sources.randomElement(using: &rng)!))
+    }
+    let order = sources.shuffled(using: &rng)
+    var expected = [0.0, 0.0]
+    for second in 0..<7200 {
+      let covering = samples.filter { $0.start <= at(Int64(second)) && at(Int64(second)) < $0.end }
+      guard let winner = order.first(where: { source in covering.contains { $0.source == source } }) else {
+        continue
+      }
+      for s in covering where s.source == winner {
+        expected[second / 3600] += s.value / s.start.seconds(to: s.end)
+      }
+    }
+    let hours = IntervalCollection(
+      length: .seconds(3600), anchor: at(0), timeZone: utc, covering: at(0)..<at(7200))
+    let result = try StatisticsQuery(
+      type: .stepCount, intervals: hours, sourcePriority: SourcePriority(order)
+    )
+    .run(samples).merged
+    for k in 0..<2 {
+      #expect(abs((result.statistics(k).sum ?? 0) - expected[k]) < 1e-6 * max(1, expected[k]))
+    }
+  }
+}
