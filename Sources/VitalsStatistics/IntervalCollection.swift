@@ -91,18 +91,62 @@ public struct IntervalCollection: Hashable, Sendable, Codable {
       start = Timestamp(nanosecondsSinceEpoch: boundaries[0])
       count = boundaries.count - 1
       step = Self.hour
-      let cells = Int((boundaries[count] - boundaries[0] - 1) / Self.hour) + 1
-      var cellInterval = [Int32](repeating: 0, count: cells)
-      var cellBoundary = [Int64](repeating: .max, count: cells)
-      var interval = 0
-      for cell in 0..<cells {
-        let cellStart = boundaries[0] + Int64(cell) * Self.hour
-        while boundaries[interval + 1] <= cellStart { interval += 1 }
-        cellInterval[cell] = Int32(interval)
-        if boundaries[interval + 1] < cellStart + Self.hour { cellBoundary[cell] = boundaries[interval + 1] }
-      }
-      self.cellInterval = cellInterval
-      self.cellBoundary = cellBoundary
+      (cellInterval, cellBoundary) = Self.cells(boundaries)
+    }
+  }
+
+  /// The one-hour cell table of calendar `boundaries`: per cell from the first boundary, the interval
+  /// holding the cell's start and the boundary inside the cell (`Int64.max` when none).
+  private static func cells(_ boundaries: [Int64]) -> (interval: [Int32], boundary: [Int64]) {
+    let cells = Int((boundaries[boundaries.count - 1] - boundaries[0] - 1) / hour) + 1
+    var cellInterval = [Int32](repeating: 0, count: cells)
+    var cellBoundary = [Int64](repeating: .max, count: cells)
+    var interval = 0
+    for cell in 0..<cells {
+      let cellStart = boundaries[0] + Int64(cell) * hour
+      while boundaries[interval + 1] <= cellStart { interval += 1 }
+      cellInterval[cell] = Int32(interval)
+      if boundaries[interval + 1] < cellStart + hour { cellBoundary[cell] = boundaries[interval + 1] }
+    }
+    return (cellInterval, cellBoundary)
+  }
+
+  private enum CodingKeys: CodingKey { case length, start, count, boundaries }
+
+  /// Encodes the length, the first start, the count and calendar boundaries; the cell table is
+  /// rebuilt when decoding.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(length, forKey: .length)
+    try container.encode(start, forKey: .start)
+    try container.encode(count, forKey: .count)
+    try container.encode(boundaries, forKey: .boundaries)
+  }
+
+  /// Decodes what ``encode(to:)`` wrote, checking that the parts agree.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    length = try container.decode(IntervalLength.self, forKey: .length)
+    start = try container.decode(Timestamp.self, forKey: .start)
+    count = try container.decode(Int.self, forKey: .count)
+    boundaries = try container.decode([Int64].self, forKey: .boundaries)
+    let consistent: Bool
+    switch length {
+    case .fixed(let nanoseconds):
+      consistent = nanoseconds > 0 && count > 0 && boundaries.isEmpty
+      step = nanoseconds
+      (cellInterval, cellBoundary) = ([], [])
+    case .days, .weeks, .months:
+      consistent =
+        count > 0 && boundaries.count == count + 1 && boundaries[0] == start.nanosecondsSinceEpoch
+        && zip(boundaries, boundaries.dropFirst()).allSatisfy { $0 + Self.hour <= $1 }
+      step = Self.hour
+      (cellInterval, cellBoundary) = consistent ? Self.cells(boundaries) : ([], [])
+    }
+    guard consistent else {
+      throw DecodingError.dataCorrupted(
+        .init(
+          codingPath: decoder.codingPath, debugDescription: "interval length, count and boundaries disagree"))
     }
   }
 

@@ -111,6 +111,25 @@ func local(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int
     }
   }
 
+  @Test func collectionsRoundTripThroughJSONWithoutTheirCellTables() throws {
+    let days = IntervalCollection(
+      length: .days(1), anchor: local(2024, 1, 1, in: newYork), timeZone: newYork,
+      covering: local(2024, 3, 1, in: newYork)..<local(2024, 12, 1, in: newYork))
+    let hours = IntervalCollection(
+      length: .seconds(3600), anchor: at(0), timeZone: utc, covering: at(0)..<at(86_400))
+    for collection in [days, hours] {
+      let json = try JSONEncoder().encode(collection)
+      #expect(try JSONDecoder().decode(IntervalCollection.self, from: json) == collection)
+      #expect(!String(decoding: json, as: UTF8.self).contains("cell"))
+    }
+    var object = try #require(
+      try JSONSerialization.jsonObject(with: JSONEncoder().encode(days)) as? [String: Any])
+    object["count"] = 5
+    #expect(throws: DecodingError.self) {
+      try JSONDecoder().decode(IntervalCollection.self, from: JSONSerialization.data(withJSONObject: object))
+    }
+  }
+
   @Test func weeksAndMonthsFollowTheAnchor() {
     let monday = local(2024, 1, 1, in: utc)
     let weeks = IntervalCollection(
