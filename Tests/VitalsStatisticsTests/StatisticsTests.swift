@@ -153,8 +153,9 @@ func local(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int
     length: .seconds(3600), anchor: at(0), timeZone: utc, covering: at(0)..<at(3 * 3600))
 
   @Test func discreteStatisticsByStart() throws {
+    // The 80 bpm sample ends in hour 1 but counts in hour 0, where it starts.
     let samples = [
-      sample(.heartRate, 60, 100, 160), sample(.heartRate, 80, 3000, 3700),  // ends in hour 1: counts in hour 0
+      sample(.heartRate, 60, 100, 160), sample(.heartRate, 80, 3000, 3700),
       sample(.heartRate, 70, 200, 3500), sample(.heartRate, 100, 3700, 3710),
       sample(.heartRate, .nan, 3800, 3801),
     ]
