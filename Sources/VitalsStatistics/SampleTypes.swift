@@ -15,7 +15,7 @@ public enum AggregationStyle: String, Sendable, Codable, Hashable {
 /// The set is open: any name read from an Apple Health export is kept (`bodyMass`, `vo2Max`, …).
 /// Types known here have an ``aggregationStyle`` and a ``canonicalUnit``; unknown types are discrete
 /// and have no canonical unit.
-public struct QuantityType: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+public struct QuantityType: HealthKitTypeName {
   /// The HealthKit name without its prefix (`stepCount`).
   public var rawValue: String
 
@@ -71,22 +71,12 @@ public struct QuantityType: RawRepresentable, Hashable, Sendable, Codable, Custo
 
   /// The HealthKit identifier prefix of quantity types.
   public static let identifierPrefix = "HKQuantityTypeIdentifier"
-
-  /// The type of a HealthKit identifier (`HKQuantityTypeIdentifierStepCount` → `stepCount`) or of
-  /// a bare name (`stepCount`, `StepCount`); `nil` for an empty name or another kind of identifier
-  /// (`HKCategoryTypeIdentifier…`, `HKDataType…`).
-  public init?(identifier: String) {
-    guard let name = healthKitName(identifier, prefix: Self.identifierPrefix) else { return nil }
-    self.init(rawValue: name)
-  }
-
-  public var description: String { rawValue }
 }
 
 /// A HealthKit category type (events and states without a numeric value), named without its prefix:
 /// `irregularHeartRhythmEvent` for `HKCategoryTypeIdentifierIrregularHeartRhythmEvent`.
-public struct CategoryType: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
-  /// The HealthKit name without its prefix (`stepCount`).
+public struct CategoryType: HealthKitTypeName {
+  /// The HealthKit name without its prefix (`irregularHeartRhythmEvent`).
   public var rawValue: String
 
   /// The type named `rawValue` (as is: no prefix is removed).
@@ -103,26 +93,32 @@ public struct CategoryType: RawRepresentable, Hashable, Sendable, Codable, Custo
 
   /// The HealthKit identifier prefix of category types.
   public static let identifierPrefix = "HKCategoryTypeIdentifier"
-
-  /// The type of `HKCategoryTypeIdentifier…` or of a bare name; `nil` for an empty name or another
-  /// kind of identifier.
-  public init?(identifier: String) {
-    guard let name = healthKitName(identifier, prefix: Self.identifierPrefix) else { return nil }
-    self.init(rawValue: name)
-  }
-
-  public var description: String { rawValue }
 }
 
-/// `identifier` without `prefix` and with a lower-case first letter; `nil` when it is empty or carries
-/// another `HK…` prefix.
-private func healthKitName(_ identifier: String, prefix: String) -> String? {
-  var name = Substring(identifier)
-  if name.hasPrefix(prefix) {
-    name = name.dropFirst(prefix.count)
-  } else if name.hasPrefix("HK") {
-    return nil
+/// A kind of HealthKit type named by its identifier without the kind's prefix.
+public protocol HealthKitTypeName: RawRepresentable<String>, Hashable, Sendable, Codable,
+  CustomStringConvertible
+{
+  /// The prefix of the kind's identifiers (`HKQuantityTypeIdentifier`).
+  static var identifierPrefix: String { get }
+  init(rawValue: String)
+}
+
+extension HealthKitTypeName {
+  /// The type of a HealthKit identifier (`HKQuantityTypeIdentifierStepCount` → `stepCount`) or of a
+  /// bare name (`stepCount`, `StepCount`); `nil` for an empty name or another kind's identifier
+  /// (`HKCategoryTypeIdentifier…` for a quantity type, `HKDataType…`).
+  public init?(identifier: String) {
+    var name = Substring(identifier)
+    if name.hasPrefix(Self.identifierPrefix) {
+      name = name.dropFirst(Self.identifierPrefix.count)
+    } else if name.hasPrefix("HK") {
+      return nil
+    }
+    guard let first = name.first else { return nil }
+    self.init(rawValue: first.lowercased() + name.dropFirst())
   }
-  guard let first = name.first else { return nil }
-  return first.lowercased() + name.dropFirst()
+
+  /// The name.
+  public var description: String { rawValue }
 }
