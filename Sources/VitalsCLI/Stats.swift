@@ -20,7 +20,7 @@ public struct Stats: ParsableCommand {
       --option: cumulativeSum (cumulative types: steps, distances, energies; a sample spanning intervals is \
       shared in proportion to its overlap), discreteAverage / discreteMin / discreteMax (discrete types: heart \
       rate, HRV, …; the plain mean, minimum or maximum of the samples starting in the interval), mostRecent \
-      (the value of the sample ending last), duration (seconds covered). Default: cumulativeSum for cumulative \
+      (the value of the sample ending last), duration (seconds covered, unit s). Default: cumulativeSum for cumulative \
       types, discreteAverage for discrete ones.
 
       --interval: day, week, month (calendar intervals in --timezone: a day across a daylight-saving change \
@@ -45,8 +45,7 @@ public struct Stats: ParsableCommand {
   @Option(help: "The quantity type (stepCount, heartRate, … or HKQuantityTypeIdentifier…).")
   public var type: String
 
-  @Option(
-    help: "The statistic: cumulativeSum, discreteAverage, discreteMin, discreteMax, mostRecent, duration.")
+  @Option(help: "The statistic (default: cumulativeSum or discreteAverage, by the type).")
   public var option: StatisticsOption?
 
   @Option(help: "The interval: day, week, month, hour, 15min, 30s, 24h, all, …")
@@ -179,6 +178,7 @@ public struct Stats: ParsableCommand {
     var unit = self.unit.map(HealthUnit.init) ?? type.canonicalUnit
     let samples = try samples(unit: &unit)
     let resultUnit = unit ?? .count
+    let valueUnit = option == .duration ? HealthUnit.seconds : resultUnit
     let priority = SourcePriority(
       sourcePriority?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? [])
     var result: StatisticsQuery.Result?
@@ -208,7 +208,7 @@ public struct Stats: ParsableCommand {
         for statistics in accumulator.allStatistics {
           let value = statistics.value(option).map { "\($0)" } ?? ""
           text +=
-            "\(statistics.start.iso8601(in: zone)),\(statistics.end.iso8601(in: zone)),\(value),\(resultUnit)"
+            "\(statistics.start.iso8601(in: zone)),\(statistics.end.iso8601(in: zone)),\(value),\(valueUnit)"
           if let source { text += "," + csvQuoted(source) }
           text += "\n"
         }
@@ -231,7 +231,7 @@ public struct Stats: ParsableCommand {
         }
       }
       let report = StatsJSON(
-        type: type.rawValue, option: option.rawValue, unit: resultUnit.symbol,
+        type: type.rawValue, option: option.rawValue, unit: valueUnit.symbol,
         intervals: intervals(result?.merged),
         sources: perSource
           ? Dictionary(uniqueKeysWithValues: sources.map { ($0, intervals(result?.bySource[$0])) }) : nil)

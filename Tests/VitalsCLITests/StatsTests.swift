@@ -94,6 +94,8 @@ struct StatsTests {
     #expect(object["option"] as? String == "discreteMin" && object["unit"] as? String == "count/min")
     let intervals = try #require(object["intervals"] as? [[String: Any]])
     #expect(intervals.count == 1 && intervals[0]["value"] as? Double == 52)
+    let durations = try stats([export, "--type", "stepCount", "--interval", "all", "--option", "duration"])
+    #expect(durations.split(separator: "\n")[1].hasSuffix(",s"))
   }
 
   @Test("samples files: empty intervals, units converted")
