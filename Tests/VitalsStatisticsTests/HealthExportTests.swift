@@ -110,6 +110,36 @@ func readXML(_ text: String, blockSize: Int = 1 << 20) throws -> [HealthSample] 
   }
 }
 
+@Suite struct HealthExportMutationTests {
+  /// Damaged exports (bytes changed, inserted or cut) read without a crash: samples or an InputError.
+  @Test(arguments: [1, 2, 3, 4] as [UInt64])
+  func damagedExportsThrowOrRead(seed: UInt64) throws {
+    let whole = try [UInt8](Data(contentsOf: TestData.fixture("health-export/export.xml")))
+    let original = Array(whole.prefix(12_000))
+    let alphabet = Array("<>/=\"'&;#x ?!-[]\n".utf8) + [0x41, 0x30, 0xC3]
+    var rng = SplitMix64(state: seed)
+    var failures = 0
+    for _ in 0..<100 {
+      var bytes = original
+      for _ in 0..<Int.random(in: 1...4, using: &rng) {
+        let at = Int.random(in: 0..<bytes.count, using: &rng)
+        switch rng.next() % 3 {
+        case 0: bytes[at] = alphabet.randomElement(using: &rng)!
+        case 1: bytes.insert(alphabet.randomElement(using: &rng)!, at: at)
+        default: bytes.removeSubrange(at..<min(bytes.count, at + Int.random(in: 1...40, using: &rng)))
+        }
+      }
+      do {
+        _ = try readAll(HealthExportReader(bytes: bytes, name: "damaged.xml", blockSize: 97))
+      } catch let error as InputError {
+        #expect(error.path == "damaged.xml")
+        failures += 1
+      }
+    }
+    #expect(failures > 0)  // the cut ends inside the root element at least
+  }
+}
+
 @Suite struct HealthExportScannerTests {
   static let head = """
     <?xml version="1.0" encoding="UTF-8"?>
