@@ -5,7 +5,7 @@ EXAMPLE ?= Fixtures/examples/simulated-ecg.csv
 # Wide SIMD lanes (AVX2, FMA) when the building machine has them: see README, "Build settings".
 ARCH_FLAGS ?= $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo -Xcc -march=x86-64-v3)
 
-.PHONY: deps build run example test fixtures format bench-fftw-c fuzz eval-ecg memory compare-readers compare-ecg eval-steps
+.PHONY: deps build run example test fixtures format bench-fftw-c fuzz eval-ecg memory compare-readers compare-ecg eval-steps compare-stats
 
 # Installs the system packages the build needs when they are missing (Debian/Ubuntu).
 deps:
@@ -83,3 +83,8 @@ memory: build
 # dataset's own counters for comparison) and false steps per minute in simulated non-walking activity.
 eval-steps: deps
 	$(SWIFT) run -c release $(ARCH_FLAGS) --package-path scripts/eval steps-eval
+# The statistics aggregator (20 M samples, hourly and daily means and sums) against pandas, and the
+# export.xml reader (100 MB) against ElementTree.iterparse: throughput and agreement, same run.
+compare-stats: deps .venv-fixtures/ready
+	$(SWIFT) build -c release $(ARCH_FLAGS) --package-path scripts/eval --product stats-eval
+	.venv-fixtures/bin/python scripts/peers/compare_aggregation.py

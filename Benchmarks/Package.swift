@@ -6,6 +6,7 @@ import PackageDescription
 let suites = [
   "RingBuffer", "Filtering", "Resampling", "FFT", "WFDBReading", "FormatReading", "ECGDetection",
   "StepDetection",
+  "Aggregation", "ExportReading",
 ]
 
 let package = Package(

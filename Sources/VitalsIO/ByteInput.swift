@@ -10,16 +10,16 @@
 /// EDF and WFDB read at byte offsets with ``read(at:into:)`` (or ``readExactly(at:into:)`` where the
 /// file must hold the bytes). Owns its descriptor and closes it in `deinit`. Not thread-safe: one
 /// reader owns it.
-final class ByteInput {
+package final class ByteInput {
   /// The path as given (`-` for standard input), used in error messages.
-  let path: String
+  package let path: String
   private let descriptor: Int32
   private let closesDescriptor: Bool
   private let memory: [UInt8]?
   private var memoryPosition = 0
 
   /// Opens `path` for reading (`-` is standard input).
-  init(path: String) throws(InputError) {
+  package init(path: String) throws(InputError) {
     self.path = path
     self.memory = nil
     if path == "-" {
@@ -41,7 +41,7 @@ final class ByteInput {
   }
 
   /// Reads from `bytes` instead of a file; `name` stands for the path in errors.
-  init(bytes: [UInt8], name: String) {
+  package init(bytes: [UInt8], name: String) {
     path = name
     memory = bytes
     descriptor = -1
@@ -61,7 +61,7 @@ final class ByteInput {
   }
 
   /// Reads sequentially until `buffer` is full or the input ends; returns the bytes read (0 at the end).
-  func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+  package func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
     if let memory {
       let n = min(buffer.count, memory.count - memoryPosition)
       memory.withUnsafeBytes { source in

@@ -1,24 +1,22 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// Evaluation of the QRS detector on the real recordings in ../shared/data (never committed), kept in
-// its own package so the library's users never build it. From the repository root:
+// Evaluation harnesses on the real recordings in ../shared/data (never committed), kept in their own
+// package so the library's users never build them. From the repository root:
 //   swift run -c release --package-path scripts/eval ecg-eval [--data DIR] [--chunk N]
 //   swift run -c release --package-path scripts/eval steps-eval [--data DIR] [--chunk N]
+//   swift run -c release --package-path scripts/eval stats-eval   (used by scripts/peers/compare_aggregation.py)
+let harnesses = ["ecg-eval", "steps-eval", "stats-eval"]
+
 let package = Package(
   name: "VitalsEvaluation",
   platforms: [.macOS(.v15)],
   dependencies: [.package(name: "Vitals", path: "../../")],
-  targets: [
+  targets: harnesses.map { name in
     .executableTarget(
-      name: "ecg-eval",
+      name: name,
       dependencies: [.product(name: "Vitals", package: "Vitals")],
-      path: "Sources/ecg-eval"
-    ),
-    .executableTarget(
-      name: "steps-eval",
-      dependencies: [.product(name: "Vitals", package: "Vitals")],
-      path: "Sources/steps-eval"
-    ),
-  ]
+      path: "Sources/\(name)"
+    )
+  }
 )

@@ -100,7 +100,7 @@ func appendDecimalSeconds(nanoseconds: Int64, to bytes: inout [UInt8]) {
 }
 
 /// A name quoted when it holds a comma, quote or line break.
-func csvQuoted(_ name: String) -> String {
+package func csvQuoted(_ name: String) -> String {
   guard name.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return name }
   return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }
@@ -112,13 +112,13 @@ extension String {
 }
 
 /// An output file with a byte buffer.
-final class BufferedOutput {
-  let path: String
+package final class BufferedOutput {
+  package let path: String
   private let descriptor: Int32
   private var bytes: [UInt8] = []
   private var closed = false
 
-  init(path: String) throws(OutputError) {
+  package init(path: String) throws(OutputError) {
     self.path = path
     if path == "-" {
       descriptor = 1
@@ -139,7 +139,7 @@ final class BufferedOutput {
   }
 
   /// Buffers `text`, writing the buffer out once it holds 1 MiB or more.
-  func write(_ text: [UInt8]) throws(OutputError) {
+  package func write(_ text: [UInt8]) throws(OutputError) {
     bytes.append(contentsOf: text)
     if bytes.count >= 1 << 20 { try flush() }
   }
@@ -157,7 +157,7 @@ final class BufferedOutput {
     bytes.removeAll(keepingCapacity: true)
   }
 
-  func close() throws(OutputError) {
+  package func close() throws(OutputError) {
     guard !closed else { return }
     closed = true
     try flush()

@@ -6,7 +6,7 @@ import VitalsCore
 ///
 /// - Returns: nanoseconds since the Unix epoch, or `nil` when the bytes are not such a date-time or
 ///   the year lies outside 1678–2261 (the range of ``Timestamp``).
-func parseDateTime(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+package func parseDateTime(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
   var i = 0
   var n = bytes.count
   while i < n && (bytes[i] == 0x20 || bytes[i] == 0x22) { i += 1 }

@@ -3,7 +3,7 @@
 /// The scanner reads bytes directly (no `String`, no Foundation) and converts with the Clinger
 /// (1990) fast path when it is exact; digits beyond 19, exponents out of range and the rare ties of
 /// the `Double`→`Float` rounding fall back to the standard library's correctly rounded parsers.
-struct DecimalNumber {
+package struct DecimalNumber {
   var mantissa: UInt64
   var exponent: Int
   var negative: Bool
@@ -45,7 +45,7 @@ struct DecimalNumber {
   /// a sign, digits with at most one `separator` (`.` or `,`), an optional exponent. Returns `nil`
   /// when the bytes are not exactly such a number (including when they are empty).
   @inline(__always)
-  static func scan(_ start: UnsafePointer<UInt8>, count: Int, separator: UInt8) -> DecimalNumber? {
+  package static func scan(_ start: UnsafePointer<UInt8>, count: Int, separator: UInt8) -> DecimalNumber? {
     var p = start
     var end = start + count
     while p < end && (p.pointee == 0x20 || p.pointee == 0x22) { p += 1 }
@@ -137,7 +137,7 @@ struct DecimalNumber {
   }
 
   /// The nearest `Double` (correctly rounded).
-  func doubleValue(fallbackText: () -> String) -> Double {
+  package func doubleValue(fallbackText: () -> String) -> Double {
     if mantissa == 0 && exact { return negative ? -0.0 : 0 }
     if let v = fastDouble { return v }
     return Double(fallbackText()) ?? .nan
@@ -180,7 +180,7 @@ struct DecimalNumber {
 }
 
 /// Text of a byte range for error messages and slow-path parsing (separator replaced by `.`).
-func fieldText(_ start: UnsafePointer<UInt8>, count: Int, separator: UInt8 = 0x2E) -> String {
+package func fieldText(_ start: UnsafePointer<UInt8>, count: Int, separator: UInt8 = 0x2E) -> String {
   var bytes = Array(UnsafeBufferPointer(start: start, count: min(count, 200)))
   if separator != 0x2E {
     for i in bytes.indices where bytes[i] == separator { bytes[i] = 0x2E }

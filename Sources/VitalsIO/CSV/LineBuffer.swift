@@ -7,18 +7,22 @@
 /// Hands out the lines of a text input one at a time from a fixed block buffer (1 MiB, or the size
 /// of a smaller file; grown only for a longer line, up to 64 MiB), so text readers never hold the
 /// whole file.
-final class LineBuffer {
-  let input: ByteInput
+package final class LineBuffer {
+  package let input: ByteInput
   private var storage: UnsafeMutableRawBufferPointer
   private var start = 0
   private var end = 0
   private var atEnd = false
+  /// Bytes of the input dropped from the front of the block so far.
+  private var dropped: Int64 = 0
   /// 1-based number of the line most recently returned by ``nextLine()``.
-  private(set) var lineNumber = 0
+  package private(set) var lineNumber = 0
 
-  init(input: ByteInput) {
+  /// A buffer over `input`; `capacity` (bytes) sets the initial block size instead of the default.
+  package init(input: ByteInput, capacity: Int? = nil) {
     self.input = input
-    let capacity = input.size.map { min(1 << 20, max(4096, Int($0) + 1)) } ?? 1 << 20
+    let capacity = capacity ?? input.size.map { min(1 << 20, max(4096, Int($0) + 1)) } ?? 1 << 20
+    precondition(capacity > 0, "the block size must be positive")
     storage = .allocate(byteCount: capacity, alignment: 16)
   }
 
@@ -30,6 +34,7 @@ final class LineBuffer {
     if start > 0 {
       let unread = end - start
       if unread > 0 { storage.baseAddress!.copyMemory(from: storage.baseAddress! + start, byteCount: unread) }
+      dropped += Int64(start)
       start = 0
       end = unread
     }
@@ -51,7 +56,7 @@ final class LineBuffer {
 
   /// The next line without its `\n` (a trailing `\r` is left for the caller, who treats it as
   /// space), or `nil` at the end of the input. Valid until the next call.
-  func nextLine() throws(InputError) -> UnsafeBufferPointer<UInt8>? {
+  package func nextLine() throws(InputError) -> UnsafeBufferPointer<UInt8>? {
     var searchFrom = start
     while true {
       let base = storage.baseAddress!.assumingMemoryBound(to: UInt8.self)
@@ -74,4 +79,23 @@ final class LineBuffer {
       searchFrom = start + scanned
     }
   }
+
+  // Block access, for scanners of formats that are not line-based (Apple Health export.xml).
+
+  /// The bytes read but not consumed (by ``nextLine()`` or ``consume(_:)``), and the input offset of
+  /// the first. Valid until the next call that reads or consumes.
+  package var unread: (bytes: UnsafeBufferPointer<UInt8>, offset: Int64) {
+    let base = storage.baseAddress!.assumingMemoryBound(to: UInt8.self)
+    return (UnsafeBufferPointer(start: base + start, count: end - start), dropped + Int64(start))
+  }
+
+  /// Marks the first `count` unread bytes as consumed.
+  package func consume(_ count: Int) {
+    precondition(count >= 0 && count <= end - start, "cannot consume more than the unread bytes")
+    start += count
+  }
+
+  /// Reads more of the input after the unread bytes (which move to the front of the block; the block
+  /// grows when they fill it); returns whether bytes were added (false at the end of the input).
+  package func readMore() throws(InputError) -> Bool { try refill() }
 }

@@ -1,0 +1,267 @@
+import ArgumentParser
+import Foundation
+import Vitals
+import VitalsIO
+
+extension StatisticsOption: ExpressibleByArgument {}
+
+/// `vitals stats INPUT… --type T [--option O] [--interval I] …`: HealthKit-style statistics of the
+/// samples in Apple Health exports and samples files.
+public struct Stats: ParsableCommand {
+  public static let configuration = CommandConfiguration(
+    abstract:
+      "HealthKit-style statistics (sums, averages, …) per interval, from Apple Health exports and samples files.",
+    discussion: """
+      INPUTs are Apple Health exports (export.xml, read as a stream) and samples files (*.samples.jsonl, as \
+      `vitals analyze` writes them). The samples of --type (a HealthKit name, stepCount or \
+      HKQuantityTypeIdentifierStepCount) are aggregated per interval from the interval holding the first \
+      sample to the one holding the last.
+
+      --option: cumulativeSum (cumulative types: steps, distances, energies; a sample spanning intervals is \
+      shared in proportion to its overlap), discreteAverage / discreteMin / discreteMax (discrete types: heart \
+      rate, HRV, …; the plain mean, minimum or maximum of the samples starting in the interval), mostRecent \
+      (the value of the sample ending last), duration (seconds covered, unit s). Default: cumulativeSum for cumulative \
+      types, discreteAverage for discrete ones.
+
+      --interval: day, week, month (calendar intervals in --timezone: a day across a daylight-saving change \
+      lasts 23 or 25 hours; also 2day, 2week, 3month, …), or a fixed length: 30s, 15min, hour (1h), 2h, 24h, \
+      or `all` for one interval over everything. Intervals are aligned to --anchor (default: midnight of \
+      Monday 2000-01-03 in --timezone, so weeks start on Monday): a date (2024-03-10, local midnight), a local \
+      date-time (2024-03-10T06:00) or one with an offset (2024-03-10T06:00:00-05:00).
+
+      Sources: where samples of several sources overlap (an iPhone and an Apple Watch both counting steps), \
+      cumulative types count each moment once, from the highest-ranked source: --source-priority lists \
+      source names, highest first; unlisted sources follow by name. Discrete types use every sample.
+
+      Output: CSV `start,end,value,unit`, times ISO 8601 with the offset of --timezone, one row per interval \
+      (an empty value for an interval without samples); --per-source adds a `source` column and gives each \
+      source's own statistics instead. --format json writes one object: type, option, unit, intervals \
+      ([{start, end, value, count}], value null when empty) and, with --per-source, sources.
+      """)
+
+  @Argument(help: "Apple Health export.xml files and *.samples.jsonl files.")
+  public var inputs: [String] = []
+
+  @Option(help: "The quantity type (stepCount, heartRate, … or HKQuantityTypeIdentifier…).")
+  public var type: String
+
+  @Option(help: "The statistic (default: cumulativeSum or discreteAverage, by the type).")
+  public var option: StatisticsOption?
+
+  @Option(help: "The interval: day, week, month, hour, 15min, 30s, 24h, all, …")
+  public var interval: String = "day"
+
+  @Option(help: "An interval boundary: 2024-03-10, 2024-03-10T06:00, or with an offset.")
+  public var anchor: String?
+
+  @Option(help: "The IANA time zone of calendar intervals and output times (default: the system's).")
+  public var timezone: String?
+
+  @Option(
+    name: .customLong("source-priority"), help: "Source names, highest priority first, separated by commas.")
+  public var sourcePriority: String?
+
+  @Option(help: "The unit of the results (default: the type's HealthKit unit).")
+  public var unit: String?
+
+  @Option(help: "csv or json.")
+  public var format: OutputFormat = .csv
+
+  @Flag(name: .customLong("per-source"), help: "Each source's own statistics, with a source column.")
+  public var perSource = false
+
+  /// Output formats of `vitals stats`.
+  public enum OutputFormat: String, ExpressibleByArgument, Sendable {
+    case csv, json
+  }
+
+  public init() {}
+
+  var quantityType: QuantityType? { QuantityType(identifier: type) }
+
+  var zone: TimeZone? { timezone.map { TimeZone(identifier: $0) } ?? TimeZone.current }
+
+  public func validate() throws {
+    if inputs.isEmpty { throw ValidationError("give at least one INPUT (export.xml or *.samples.jsonl)") }
+    guard let quantityType else { throw ValidationError("--type must name a quantity type, got '\(type)'") }
+    guard let zone else { throw ValidationError("--timezone must be an IANA zone name, got '\(timezone!)'") }
+    if let option, !option.isValid(for: quantityType.aggregationStyle) {
+      throw ValidationError(
+        "--option \(option.rawValue) does not apply to \(quantityType) (a \(quantityType.aggregationStyle.rawValue) type)"
+      )
+    }
+    if Self.intervalLength(interval) == nil && interval != "all" {
+      throw ValidationError(
+        "--interval must be like day, week, month, hour, 15min, 30s, 24h or all; got '\(interval)'")
+    }
+    if let anchor, Self.anchorInstant(anchor, in: zone) == nil {
+      throw ValidationError(
+        "--anchor must be a date like 2024-03-10 or 2024-03-10T06:00[±hh:mm]; got '\(anchor)'")
+    }
+  }
+
+  /// The interval length of `text`: `day`, `2day`, `week`, `month`, or a number with `s`, `min`, `h`
+  /// (`hour`), `ms` for a fixed length; `nil` when it is none of these.
+  static func intervalLength(_ text: String) -> IntervalLength? {
+    let digits = text.prefix { $0.isNumber || $0 == "." }
+    let unit = text.dropFirst(digits.count).lowercased()
+    guard let count = digits.isEmpty ? 1 : Double(digits), count > 0, count.isFinite else { return nil }
+    let whole = count == count.rounded() ? Int(count) : nil
+    switch unit {
+    case "day", "days", "d": return whole.map { .days($0) }
+    case "week", "weeks", "w": return whole.map { .weeks($0) }
+    case "month", "months": return whole.map { .months($0) }
+    case "h", "hour", "hours": return .seconds(count * 3600)
+    case "min", "minute", "minutes", "m": return .seconds(count * 60)
+    case "s", "second", "seconds": return .seconds(count)
+    case "ms": return .seconds(count / 1000)
+    default: return nil
+    }
+  }
+
+  /// The instant of an anchor: a date or date-time with an offset, or local in `zone` without one.
+  static func anchorInstant(_ text: String, in zone: TimeZone) -> Timestamp? {
+    guard let nanoseconds = Array(text.utf8).withUnsafeBufferPointer({ parseDateTime($0) }) else {
+      return nil
+    }
+    let time = text.dropFirst(10)
+    if time.contains("Z") || time.contains("+") || time.contains("-") {
+      return Timestamp(nanosecondsSinceEpoch: nanoseconds)
+    }
+    // Wall-clock time in `zone`: subtract the offset in force then (found from a first guess).
+    func offset(_ t: Int64) -> Int64 {
+      Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(t) / 1e9))) * 1_000_000_000
+    }
+    return Timestamp(nanosecondsSinceEpoch: nanoseconds - offset(nanoseconds - offset(nanoseconds)))
+  }
+
+  public func run() throws {
+    try exitingOneOnFileErrors {
+      let text = try report()
+      try writeOutput(Data(text.utf8), to: "-")
+    }
+  }
+
+  /// The samples of the type from every input, each checked to convert to `unit`.
+  func samples(unit: inout HealthUnit?) throws(InputError) -> [QuantitySample] {
+    let type = quantityType!
+    var result: [QuantitySample] = []
+    for path in inputs {
+      let next: () throws(InputError) -> HealthSample?
+      if path.hasSuffix(SamplesFile.fileExtension) {
+        let reader = try SamplesFileReader(path: path)
+        next = reader.next
+      } else if path.hasSuffix(".xml") {
+        let reader = try HealthExportReader(path: path)
+        next = reader.next
+      } else {
+        throw InputError(
+          path: path, "expected an Apple Health export (.xml) or a samples file (*.samples.jsonl)")
+      }
+      while let sample = try next() {
+        guard case .quantity(let q) = sample, q.type == type else { continue }
+        if unit == nil { unit = q.unit }
+        guard q.unit.isConvertible(to: unit!) else {
+          throw InputError(path: path, "a \(type) sample in \(q.unit) cannot be expressed in \(unit!)")
+        }
+        result.append(q)
+      }
+    }
+    return result
+  }
+
+  /// The statistics as CSV or JSON text.
+  func report() throws(InputError) -> String {
+    let type = quantityType!
+    let zone = zone!
+    let option = option ?? .defaultOption(for: type.aggregationStyle)
+    var unit = self.unit.map(HealthUnit.init) ?? type.canonicalUnit
+    let samples = try samples(unit: &unit)
+    let resultUnit = unit ?? .count
+    let valueUnit = option == .duration ? HealthUnit.seconds : resultUnit
+    let priority = SourcePriority(
+      sourcePriority?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? [])
+    var result: StatisticsQuery.Result?
+    if let first = samples.map(\.start).min(), let last = samples.map(\.end).max() {
+      let range = first..<max(last, first.advanced(byNanoseconds: 1))
+      let intervals: IntervalCollection
+      if let length = Self.intervalLength(interval) {
+        let anchor =
+          anchor.flatMap { Self.anchorInstant($0, in: zone) } ?? Self.anchorInstant("2000-01-03", in: zone)!
+        intervals = IntervalCollection(length: length, anchor: anchor, timeZone: zone, covering: range)
+      } else {
+        intervals = IntervalCollection(single: range)
+      }
+      let query = StatisticsQuery(
+        type: type, unit: resultUnit, intervals: intervals, sourcePriority: priority)
+      do {
+        result = try query.run(samples, separateBySource: perSource)
+      } catch {
+        throw InputError(path: inputs.joined(separator: ", "), error.description)
+      }
+    }
+    let sources = result.map { priority.ranked(sources: $0.bySource.keys) } ?? []
+    switch format {
+    case .csv:
+      var text = perSource ? "start,end,value,unit,source\n" : "start,end,value,unit\n"
+      func rows(_ accumulator: IntervalAccumulator, source: String?) {
+        for statistics in accumulator.allStatistics {
+          let value = statistics.value(option).map { "\($0)" } ?? ""
+          text +=
+            "\(statistics.start.iso8601(in: zone)),\(statistics.end.iso8601(in: zone)),\(value),\(valueUnit)"
+          if let source { text += "," + csvQuoted(source) }
+          text += "\n"
+        }
+      }
+      if let result {
+        if perSource {
+          for source in sources { rows(result.bySource[source]!, source: source) }
+        } else {
+          rows(result.merged, source: nil)
+        }
+      }
+      return text
+    case .json:
+      func intervals(_ accumulator: IntervalAccumulator?) -> [StatsJSON.Interval] {
+        (accumulator?.allStatistics ?? []).map {
+          StatsJSON.Interval(
+            start: $0.start.iso8601(in: zone), end: $0.end.iso8601(in: zone),
+            value: $0.value(option).map(JSONNumber.init),
+            count: $0.sampleCount)
+        }
+      }
+      let report = StatsJSON(
+        type: type.rawValue, option: option.rawValue, unit: valueUnit.symbol,
+        intervals: intervals(result?.merged),
+        sources: perSource
+          ? Dictionary(uniqueKeysWithValues: sources.map { ($0, intervals(result?.bySource[$0])) }) : nil)
+      return encodeJSON(report) + "\n"
+    }
+  }
+}
+
+/// `vitals stats --format json`.
+struct StatsJSON: Encodable {
+  struct Interval: Encodable {
+    var start: String
+    var end: String
+    var value: JSONNumber?
+    var count: Int
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(start, forKey: .start)
+      try container.encode(end, forKey: .end)
+      try container.encode(value, forKey: .value)
+      try container.encode(count, forKey: .count)
+    }
+
+    enum CodingKeys: CodingKey { case start, end, value, count }
+  }
+
+  var type: String
+  var option: String
+  var unit: String
+  var intervals: [Interval]
+  var sources: [String: [Interval]]?
+}

@@ -1,0 +1,364 @@
+import Foundation
+import VitalsAnalysis
+import VitalsCore
+
+/// A span of one activity, such as a walking bout.
+public struct ActivityInterval: Hashable, Sendable, Codable {
+  /// When the activity starts.
+  public var start: Timestamp
+  /// When it ends (not before ``start``).
+  public var end: Timestamp
+
+  /// The activity over `[start, end]`.
+  public init(start: Timestamp, end: Timestamp) {
+    precondition(start <= end, "an activity cannot end before it starts")
+    self.start = start
+    self.end = end
+  }
+}
+
+/// How much the wearer moves at an instant (for example the RMS of the accelerometer magnitude minus
+/// 1 g over the last second, in g); any unit, as long as ``DerivedMetrics/Parameters/motionThreshold``
+/// is in the same one.
+public struct MotionLevel: Hashable, Sendable, Codable {
+  /// When the level was measured.
+  public var time: Timestamp
+  /// The level (NaN counts as moving).
+  public var level: Double
+
+  /// A level at an instant.
+  public init(time: Timestamp, level: Double) {
+    self.time = time
+    self.level = level
+  }
+}
+
+/// The metrics HealthKit derives from a wearable's signals, computed from detected events: heart rate,
+/// HRV SDNN, resting and walking heart rate, step counts, high and low heart-rate events and
+/// irregular-rhythm events.
+///
+/// Definitions. Times are bucketed into whole minutes since the epoch (minute `m` is
+/// `[60 m, 60 m + 60)` s; local minutes in every zone with whole-minute offsets) and into calendar
+/// days of ``Parameters/timeZone``.
+/// - **Intervals**: the interval between consecutive beats `k − 1` and `k` counts when both beats are
+///   normal (when flags are given) and it lasts 0.3–2 s (30–200 beats per minute); it belongs to the
+///   time of beat `k`. The heart rate of a set of intervals is `60 · n / Σ RR` beats per minute (the
+///   reciprocal of the mean interval).
+/// - ``heartRate()``: one `heartRate` sample per window of ``Parameters/heartRateWindow`` seconds
+///   (aligned to the epoch) holding at least ``Parameters/minimumIntervals`` intervals, spanning the
+///   window.
+/// - ``heartRateVariability()``: one `heartRateVariabilitySDNN` sample (ms) per window of
+///   ``Parameters/hrvWindow`` seconds holding at least ``Parameters/minimumHRVIntervals`` intervals:
+///   the SDNN (sample standard deviation, `ddof = 1`) of ``HRVTimeDomain`` over the window's
+///   ``NNSeries`` (Task Force of the ESC and NASPE 1996; Apple records SDNN over about a minute).
+/// - A minute is **quiet** when it holds no step and, when motion levels are given, at least one level
+///   and none above ``Parameters/motionThreshold``.
+/// - ``restingHeartRate()``: per calendar day, the lowest heart rate of any
+///   ``Parameters/restingWindowMinutes`` consecutive quiet minutes (default 5) whose intervals cover at
+///   least 80 % of the window, windows taken by their first minute's day; one `restingHeartRate`
+///   sample spanning the day.
+/// - ``walkingHeartRateAverage()``: per calendar day, the heart rate of the intervals whose closing
+///   beat lies in a walking interval, when they add up to at least ``Parameters/minimumWalkingSeconds``;
+///   one `walkingHeartRateAverage` sample spanning the day.
+/// - ``stepCount()``: one `stepCount` sample per minute holding steps, spanning the minute.
+/// - ``heartRateEvents()``: a `highHeartRateEvent` (`lowHeartRateEvent`) for every run of consecutive
+///   quiet minutes, each with intervals covering at least half the minute and a heart rate above
+///   ``Parameters/highHeartRate`` (below ``Parameters/lowHeartRate``), lasting at least
+///   ``Parameters/eventMinutes`` minutes (Apple's high and low heart-rate notifications: above 120 or
+///   below 40 beats per minute for 10 minutes while inactive). The event spans the run.
+/// - ``irregularRhythmEvents(_:recordStart:source:device:)``: one `irregularHeartRhythmEvent` per
+///   episode of ``AtrialFibrillationDetector``.
+public struct DerivedMetrics: Sendable {
+  /// Thresholds and windows of the metrics.
+  public struct Parameters: Sendable, Hashable {
+    /// The zone of calendar days (resting and walking heart rate).
+    public var timeZone = TimeZone(identifier: "UTC")!
+    /// Length of a heart-rate window, seconds.
+    public var heartRateWindow = 60.0
+    /// Fewest intervals for a heart-rate sample.
+    public var minimumIntervals = 5
+    /// Length of an HRV window, seconds.
+    public var hrvWindow = 60.0
+    /// Fewest intervals for an SDNN sample.
+    public var minimumHRVIntervals = 30
+    /// Highest motion level of a quiet minute (same unit as ``MotionLevel/level``).
+    public var motionThreshold = 0.05
+    /// Minutes of a resting-heart-rate window.
+    public var restingWindowMinutes = 5
+    /// Fewest seconds of walking intervals for a day's walking heart rate.
+    public var minimumWalkingSeconds = 60.0
+    /// Heart rate above which quiet minutes count towards a high-heart-rate event, beats per minute.
+    public var highHeartRate = 120.0
+    /// Heart rate below which quiet minutes count towards a low-heart-rate event, beats per minute.
+    public var lowHeartRate = 40.0
+    /// Fewest consecutive minutes of an event.
+    public var eventMinutes = 10
+    /// The source name samples carry.
+    public var source = "Vitals"
+    /// The device description samples carry.
+    public var device: String?
+
+    /// The defaults above (Apple's thresholds: 120 and 40 beats per minute for 10 minutes).
+    public init() {}
+  }
+
+  /// The windows and thresholds in use.
+  public var parameters: Parameters
+  /// Interval lengths (s) and the times of their closing beats (ns), in time order.
+  private let intervals: [(time: Int64, seconds: Double)]
+  private let steps: [Int64]
+  private let walking: [ActivityInterval]
+  private let motion: [MotionLevel]
+
+  /// Metrics of the given events.
+  ///
+  /// - Parameters:
+  ///   - beats: beat times, strictly increasing.
+  ///   - normal: per beat, whether it is normal (sinus); `nil` takes every beat as normal.
+  ///   - steps: step times.
+  ///   - walking: walking bouts.
+  ///   - motion: motion levels; empty when unknown (then only steps decide whether a minute is quiet).
+  public init(
+    beats: [Timestamp], normal: [Bool]? = nil, steps: [Timestamp] = [], walking: [ActivityInterval] = [],
+    motion: [MotionLevel] = [], parameters: Parameters = Parameters()
+  ) {
+    precondition(normal == nil || normal!.count == beats.count, "one normal flag per beat")
+    precondition(
+      beats.indices.dropFirst().allSatisfy { beats[$0 - 1] < beats[$0] }, "beats must be strictly increasing")
+    var intervals: [(Int64, Double)] = []
+    intervals.reserveCapacity(beats.count)
+    for k in beats.indices.dropFirst() where normal.map({ $0[k - 1] && $0[k] }) ?? true {
+      let rr = beats[k - 1].seconds(to: beats[k])
+      if rr >= 0.3 && rr <= 2 { intervals.append((beats[k].nanosecondsSinceEpoch, rr)) }
+    }
+    self.intervals = intervals
+    self.steps = steps.map(\.nanosecondsSinceEpoch).sorted()
+    self.walking = walking
+    self.motion = motion
+    self.parameters = parameters
+  }
+
+  private static let minute: Int64 = 60_000_000_000
+
+  private func sample(_ type: QuantityType, _ value: Double, _ start: Int64, _ end: Int64) -> QuantitySample {
+    QuantitySample(
+      type: type, value: value, unit: type.canonicalUnit!, start: Timestamp(nanosecondsSinceEpoch: start),
+      end: Timestamp(nanosecondsSinceEpoch: end), source: parameters.source, device: parameters.device)
+  }
+
+  /// The intervals grouped by windows of `length` ns aligned to the epoch: (window index, range of
+  /// `intervals`), in time order, non-empty windows only.
+  private func windows(_ length: Int64) -> [(index: Int64, range: Range<Int>)] {
+    var result: [(Int64, Range<Int>)] = []
+    var first = 0
+    while first < intervals.count {
+      let index = floorDivide(intervals[first].time, length)
+      var last = first
+      while last < intervals.count && floorDivide(intervals[last].time, length) == index { last += 1 }
+      result.append((index, first..<last))
+      first = last
+    }
+    return result
+  }
+
+  /// `heartRate` samples, one per window with enough intervals.
+  public func heartRate() -> [QuantitySample] {
+    let length = Int64((parameters.heartRateWindow * 1e9).rounded())
+    return windows(length).compactMap { index, range in
+      guard range.count >= parameters.minimumIntervals else { return nil }
+      let total = intervals[range].reduce(0) { $0 + $1.seconds }
+      return sample(.heartRate, 60 * Double(range.count) / total, index * length, (index + 1) * length)
+    }
+  }
+
+  /// `heartRateVariabilitySDNN` samples (ms), one per window with enough intervals.
+  public func heartRateVariability() -> [QuantitySample] {
+    let length = Int64((parameters.hrvWindow * 1e9).rounded())
+    return windows(length).compactMap { index, range in
+      guard range.count >= parameters.minimumHRVIntervals else { return nil }
+      let slice = intervals[range]
+      let series = NNSeries(
+        intervals: slice.map { $0.seconds * 1000 }, endTimes: slice.map { Double($0.time) / 1e9 },
+        followsPrevious: slice.indices.map { $0 > range.lowerBound })
+      return sample(
+        .heartRateVariabilitySDNN, HRVTimeDomain(series).sdnn, index * length, (index + 1) * length)
+    }
+  }
+
+  /// `stepCount` samples, one per minute holding steps.
+  public func stepCount() -> [QuantitySample] {
+    var result: [QuantitySample] = []
+    var first = 0
+    while first < steps.count {
+      let minute = floorDivide(steps[first], Self.minute)
+      var last = first
+      while last < steps.count && floorDivide(steps[last], Self.minute) == minute { last += 1 }
+      result.append(
+        sample(.stepCount, Double(last - first), minute * Self.minute, (minute + 1) * Self.minute))
+      first = last
+    }
+    return result
+  }
+
+  /// Per minute from the first to the last event: the intervals' count and total length, and whether
+  /// the minute is quiet.
+  private struct Minutes {
+    var first: Int64 = 0
+    var count: [Int] = []
+    var seconds: [Double] = []
+    var quiet: [Bool] = []
+
+    /// Heart rate of minutes `range` (positions), or `nil` when intervals cover less than `coverage`
+    /// of them.
+    func heartRate(_ range: Range<Int>, coverage: Double) -> Double? {
+      let n = range.reduce(0) { $0 + count[$1] }
+      let total = range.reduce(0.0) { $0 + seconds[$1] }
+      guard n > 0, total >= coverage * 60 * Double(range.count) else { return nil }
+      return 60 * Double(n) / total
+    }
+  }
+
+  private func minutes() -> Minutes {
+    let times = intervals.map(\.time) + steps + motion.map(\.time.nanosecondsSinceEpoch)
+    guard let low = times.min(), let high = times.max() else { return Minutes() }
+    let first = floorDivide(low, Self.minute)
+    let n = Int(floorDivide(high, Self.minute) - first + 1)
+    var minutes = Minutes(
+      first: first, count: Array(repeating: 0, count: n), seconds: Array(repeating: 0, count: n),
+      quiet: Array(repeating: true, count: n))
+    for interval in intervals {
+      let m = Int(floorDivide(interval.time, Self.minute) - first)
+      minutes.count[m] += 1
+      minutes.seconds[m] += interval.seconds
+    }
+    for step in steps { minutes.quiet[Int(floorDivide(step, Self.minute) - first)] = false }
+    if !motion.isEmpty {
+      var measured = [Bool](repeating: false, count: n)
+      for level in motion {
+        let m = Int(floorDivide(level.time.nanosecondsSinceEpoch, Self.minute) - first)
+        measured[m] = true
+        if !(level.level <= parameters.motionThreshold) { minutes.quiet[m] = false }
+      }
+      for m in 0..<n where !measured[m] { minutes.quiet[m] = false }
+    }
+    return minutes
+  }
+
+  /// Calendar days of ``Parameters/timeZone`` covering `low...high` (ns).
+  private func days(_ low: Int64, _ high: Int64) -> IntervalCollection {
+    IntervalCollection(
+      calendarDaysIn: parameters.timeZone,
+      covering: Timestamp(nanosecondsSinceEpoch: low)..<Timestamp(nanosecondsSinceEpoch: high + 1))
+  }
+
+  /// `restingHeartRate` samples, one per day with a quiet window.
+  public func restingHeartRate() -> [QuantitySample] {
+    let minutes = minutes()
+    let width = parameters.restingWindowMinutes
+    guard minutes.count.count >= width else { return [] }
+    let days = days(minutes.first * Self.minute, (minutes.first + Int64(minutes.count.count)) * Self.minute)
+    var lowest = [Int: Double]()
+    var run = 0
+    for m in minutes.quiet.indices {
+      run = minutes.quiet[m] ? run + 1 : 0
+      guard run >= width, let rate = minutes.heartRate((m + 1 - width)..<(m + 1), coverage: 0.8) else {
+        continue
+      }
+      let start = (minutes.first + Int64(m + 1 - width)) * Self.minute
+      guard let day = days.index(of: start) else { continue }
+      lowest[day] = min(lowest[day] ?? .infinity, rate)
+    }
+    return lowest.keys.sorted().map { day in
+      sample(
+        .restingHeartRate, lowest[day]!, days.boundary(day).nanosecondsSinceEpoch,
+        days.boundary(day + 1).nanosecondsSinceEpoch)
+    }
+  }
+
+  /// `walkingHeartRateAverage` samples, one per day with enough walking.
+  public func walkingHeartRateAverage() -> [QuantitySample] {
+    guard let first = intervals.first, let last = intervals.last else { return [] }
+    let days = days(first.time, last.time)
+    let bouts = walking.sorted { $0.start < $1.start }
+    var totals = [Int: (count: Int, seconds: Double)]()
+    var b = 0
+    for interval in intervals {
+      while b < bouts.count && bouts[b].end.nanosecondsSinceEpoch < interval.time { b += 1 }
+      guard b < bouts.count, bouts[b].start.nanosecondsSinceEpoch <= interval.time,
+        let day = days.index(of: interval.time)
+      else { continue }
+      totals[day, default: (0, 0)].count += 1
+      totals[day, default: (0, 0)].seconds += interval.seconds
+    }
+    return totals.keys.sorted().compactMap { day in
+      let total = totals[day]!
+      guard total.seconds >= parameters.minimumWalkingSeconds else { return nil }
+      return sample(
+        .walkingHeartRateAverage, 60 * Double(total.count) / total.seconds,
+        days.boundary(day).nanosecondsSinceEpoch,
+        days.boundary(day + 1).nanosecondsSinceEpoch)
+    }
+  }
+
+  /// `highHeartRateEvent` and `lowHeartRateEvent` samples, in time order.
+  public func heartRateEvents() -> [CategorySample] {
+    let minutes = minutes()
+    var events: [CategorySample] = []
+    for (type, test) in [
+      (CategoryType.highHeartRateEvent, { (rate: Double) in rate > parameters.highHeartRate }),
+      (.lowHeartRateEvent, { (rate: Double) in rate < parameters.lowHeartRate }),
+    ] {
+      var runStart: Int?
+      for m in 0...minutes.count.count {
+        let inRun =
+          m < minutes.count.count && minutes.quiet[m]
+          && minutes.heartRate(m..<(m + 1), coverage: 0.5).map(test) == true
+        if inRun {
+          if runStart == nil { runStart = m }
+        } else if let start = runStart {
+          if m - start >= parameters.eventMinutes {
+            events.append(
+              CategorySample(
+                type: type,
+                start: Timestamp(nanosecondsSinceEpoch: (minutes.first + Int64(start)) * Self.minute),
+                end: Timestamp(nanosecondsSinceEpoch: (minutes.first + Int64(m)) * Self.minute),
+                source: parameters.source,
+                device: parameters.device))
+          }
+          runStart = nil
+        }
+      }
+    }
+    return events.sorted { $0.start < $1.start }
+  }
+
+  /// `irregularHeartRhythmEvent` samples of the episodes of a record starting at `recordStart`.
+  public static func irregularRhythmEvents(
+    _ episodes: [IrregularRhythmEpisode], recordStart: Timestamp, source: String = "Vitals",
+    device: String? = nil
+  ) -> [CategorySample] {
+    episodes.map {
+      CategorySample(
+        type: .irregularHeartRhythmEvent,
+        start: recordStart.advanced(byNanoseconds: Int64(($0.start * 1e9).rounded())),
+        end: recordStart.advanced(byNanoseconds: Int64(($0.end * 1e9).rounded())), source: source,
+        device: device)
+    }
+  }
+
+}
+
+extension IntervalCollection {
+  /// Calendar days of `timeZone` (anchored at a local midnight) from the day holding
+  /// `range.lowerBound` to the day holding the last instant of `range`.
+  public init(calendarDaysIn timeZone: TimeZone, covering range: Range<Timestamp>) {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = timeZone
+    let midnight = calendar.startOfDay(
+      for: Date(timeIntervalSince1970: Double(range.lowerBound.nanosecondsSinceEpoch) / 1e9))
+    self.init(
+      length: .days(1), anchor: Timestamp(secondsSinceEpoch: midnight.timeIntervalSince1970),
+      timeZone: timeZone,
+      covering: range)
+  }
+}

@@ -1,1 +1,0 @@
-// The VitalsStatistics module; its files replace this placeholder.

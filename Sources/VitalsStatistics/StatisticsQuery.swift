@@ -1,0 +1,93 @@
+import VitalsCore
+
+/// A HealthKit-style statistics query (`HKStatisticsQuery` over one interval,
+/// `HKStatisticsCollectionQuery` over a collection): the samples of one quantity type, in one unit,
+/// aggregated over an ``IntervalCollection``, sources merged by priority, optionally per source.
+public struct StatisticsQuery: Hashable, Sendable {
+  /// The type aggregated; samples of other types are ignored.
+  public var type: QuantityType
+  /// The unit results are given in; every sample's unit must convert to it.
+  public var unit: HealthUnit
+  /// The intervals to aggregate into.
+  public var intervals: IntervalCollection
+  /// How values combine; by default the type's ``QuantityType/aggregationStyle``.
+  public var style: AggregationStyle
+  /// The ranking of sources for cumulative types (see ``SourcePriority``). Discrete types use every
+  /// sample of every source, as HealthKit averages all sources' heart rates.
+  public var sourcePriority: SourcePriority
+
+  /// A query for `type`, in `unit` (default the type's canonical unit; required for unknown types).
+  public init(
+    type: QuantityType, unit: HealthUnit? = nil, intervals: IntervalCollection,
+    sourcePriority: SourcePriority = SourcePriority()
+  ) {
+    guard let unit = unit ?? type.canonicalUnit else {
+      preconditionFailure("the type \(type) has no canonical unit: give one")
+    }
+    self.type = type
+    self.unit = unit
+    self.intervals = intervals
+    self.style = type.aggregationStyle
+    self.sourcePriority = sourcePriority
+  }
+
+  /// The result of a query.
+  public struct Result: Equatable, Sendable, Codable {
+    /// All sources together (cumulative types: each moment counted once, by source priority).
+    public var merged: IntervalAccumulator
+    /// Each source on its own (its own samples, none removed by merging), when asked for.
+    public var bySource: [String: IntervalAccumulator]
+  }
+
+  /// Aggregates the samples of ``type`` among `samples` (others are ignored).
+  ///
+  /// - Parameter separateBySource: also aggregate each source alone (HealthKit's `separateBySource`).
+  /// - Throws: ``StatisticsError/incompatibleUnit(_:_:)`` when a sample's unit does not convert to
+  ///   ``unit``.
+  public func run(_ samples: [QuantitySample], separateBySource: Bool = false) throws(StatisticsError)
+    -> Result
+  {
+    var selected: [QuantitySample] = []
+    for sample in samples where sample.type == type {
+      guard let converted = sample.converted(to: unit) else {
+        throw .incompatibleUnit(sample.unit, unit)
+      }
+      selected.append(converted)
+    }
+    let counted = style == .cumulative ? sourcePriority.merged(selected) : selected
+    var result = Result(merged: aggregate(counted), bySource: [:])
+    if separateBySource {
+      for (source, own) in Dictionary(grouping: selected, by: \.source) {
+        result.bySource[source] = aggregate(own)
+      }
+    }
+    return result
+  }
+
+  /// The samples sorted by start and aggregated as columns.
+  private func aggregate(_ samples: [QuantitySample]) -> IntervalAccumulator {
+    let sorted = samples.sorted { $0.start < $1.start }
+    let starts = sorted.map(\.start.nanosecondsSinceEpoch)
+    let ends = sorted.map(\.end.nanosecondsSinceEpoch)
+    let values = sorted.map(\.value)
+    var accumulator = IntervalAccumulator(intervals: intervals, style: style)
+    starts.withUnsafeBufferPointer { s in
+      ends.withUnsafeBufferPointer { e in
+        values.withUnsafeBufferPointer { v in accumulator.add(starts: s, ends: e, values: v) }
+      }
+    }
+    return accumulator
+  }
+}
+
+/// Why statistics cannot be computed as asked.
+public enum StatisticsError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// A sample's unit (first) does not convert to the query's unit (second).
+  case incompatibleUnit(HealthUnit, HealthUnit)
+
+  public var description: String {
+    switch self {
+    case .incompatibleUnit(let from, let to): "a sample in \(from) cannot be converted to \(to)"
+    }
+  }
+}

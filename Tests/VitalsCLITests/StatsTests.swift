@@ -1,0 +1,131 @@
+import ArgumentParser
+import Foundation
+import Testing
+import Vitals
+import VitalsTestSupport
+
+@testable import VitalsCLI
+
+@Suite("vitals stats")
+struct StatsTests {
+  let export = TestData.fixture("health-export/export.xml").path
+
+  func stats(_ arguments: [String]) throws -> String {
+    try #require(try VitalsCommand.parseAsRoot(["stats"] + arguments) as? Stats).report()
+  }
+
+  @Test(
+    "interval syntax",
+    arguments: [
+      ("day", IntervalLength.days(1)), ("2day", .days(2)), ("week", .weeks(1)), ("month", .months(1)),
+      ("3month", .months(3)), ("hour", .seconds(3600)), ("1h", .seconds(3600)), ("24h", .seconds(86_400)),
+      ("15min", .seconds(900)), ("30s", .seconds(30)), ("0.5s", .seconds(0.5)),
+    ])
+  func intervals(text: String, length: IntervalLength) {
+    #expect(Stats.intervalLength(text) == length)
+  }
+
+  @Test("anchors: local dates and times in the zone, or with an offset")
+  func anchors() {
+    let zone = TimeZone(identifier: "America/New_York")!
+    #expect(Stats.anchorInstant("2024-03-10", in: zone)?.iso8601 == "2024-03-10T05:00:00Z")
+    #expect(Stats.anchorInstant("2024-03-10T06:00", in: zone)?.iso8601 == "2024-03-10T10:00:00Z")
+    #expect(Stats.anchorInstant("2024-03-10T06:00:00+01:00", in: zone)?.iso8601 == "2024-03-10T05:00:00Z")
+    #expect(Stats.anchorInstant("10 March", in: zone) == nil)
+  }
+
+  @Test(
+    "usage errors exit 2",
+    arguments: [
+      ["stats", "e.xml"], ["stats", "--type", "stepCount"],
+      ["stats", "e.xml", "--type", "HKCategoryTypeIdentifierSleepAnalysis"],
+      ["stats", "e.xml", "--type", "heartRate", "--option", "cumulativeSum"],
+      ["stats", "e.xml", "--type", "stepCount", "--option", "discreteAverage"],
+      ["stats", "e.xml", "--type", "stepCount", "--interval", "fortnight"],
+      ["stats", "e.xml", "--type", "stepCount", "--timezone", "Mars/Olympus"],
+      ["stats", "e.xml", "--type", "stepCount", "--anchor", "soon"],
+      ["stats", "e.xml", "--type", "stepCount", "--format", "xml"],
+    ])
+  func usageErrors(arguments: [String]) {
+    #expect(runInProcess(arguments) == 2)
+  }
+
+  @Test("bad inputs exit 1")
+  func badInputs() {
+    #expect(runInProcess(["stats", "missing.xml", "--type", "stepCount"]) == 1)
+    #expect(runInProcess(["stats", "notes.txt", "--type", "stepCount"]) == 1)
+    #expect(runInProcess(["stats", export, "--type", "stepCount", "--unit", "km"]) == 1)
+  }
+
+  @Test("daily steps of the export: one row per local day, the 23-hour day included")
+  func dailySteps() throws {
+    let expected = try TestData.decodeFixture(ExpectedExportTotals.self, "health-export/expected.json")
+    let csv = try stats([export, "--type", "stepCount", "--timezone", "America/New_York"])
+    let lines = csv.split(separator: "\n")
+    #expect(lines.first == "start,end,value,unit")
+    #expect(lines.count == 4)
+    #expect(lines[2].hasPrefix("2024-03-10T00:00:00-05:00,2024-03-11T00:00:00-04:00,"))
+    let values = lines.dropFirst().map { Double($0.split(separator: ",")[2])! }
+    // No priority given: sources by name, the Watch ("Anna's …") first.
+    for (value, total) in zip(values, expected.stepsWatchFirst) { #expect(abs(value - total) < 1e-6) }
+    let phoneFirst = try stats([
+      export, "--type", "stepCount", "--timezone", "America/New_York", "--source-priority", "iPhone",
+    ])
+    let phoneValues = phoneFirst.split(separator: "\n").dropFirst().map {
+      Double($0.split(separator: ",")[2])!
+    }
+    for (value, total) in zip(phoneValues, expected.stepsPhoneFirst) { #expect(abs(value - total) < 1e-6) }
+  }
+
+  @Test("per-source CSV and JSON")
+  func perSource() throws {
+    let csv = try stats([
+      export, "--type", "stepCount", "--timezone", "America/New_York", "--per-source", "--source-priority",
+      "iPhone",
+    ])
+    let lines = csv.split(separator: "\n")
+    #expect(lines.first == "start,end,value,unit,source")
+    #expect(
+      lines.count == 7 && lines[1].hasSuffix(",iPhone") && lines[4].hasSuffix(",Anna's Apple\u{a0}Watch"))
+    let json = try stats([
+      export, "--type", "heartRate", "--interval", "all", "--format", "json", "--option", "discreteMin",
+    ])
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+    #expect(object["option"] as? String == "discreteMin" && object["unit"] as? String == "count/min")
+    let intervals = try #require(object["intervals"] as? [[String: Any]])
+    #expect(intervals.count == 1 && intervals[0]["value"] as? Double == 52)
+    let durations = try stats([export, "--type", "stepCount", "--interval", "all", "--option", "duration"])
+    #expect(durations.split(separator: "\n")[1].hasSuffix(",s"))
+  }
+
+  @Test("samples files: empty intervals, units converted")
+  func samplesFile() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("stats-\(UUID()).samples.jsonl")
+      .path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    try Data(
+      """
+      {"type":"distanceWalkingRunning","start":"2024-01-01T10:00:00Z","end":"2024-01-01T10:30:00Z","value":1.5,"unit":"km","source":"Vitals"}
+      {"type":"irregularHeartRhythmEvent","start":"2024-01-01T10:00:00Z","end":"2024-01-01T10:30:00Z","source":"Vitals"}
+      {"type":"distanceWalkingRunning","start":"2024-01-01T12:45:00Z","end":"2024-01-01T13:15:00Z","value":600,"unit":"m","source":"Vitals"}
+
+      """.utf8
+    ).write(to: URL(fileURLWithPath: path))
+    let csv = try stats([path, "--type", "distanceWalkingRunning", "--interval", "hour", "--timezone", "UTC"])
+    #expect(
+      csv == """
+        start,end,value,unit
+        2024-01-01T10:00:00Z,2024-01-01T11:00:00Z,1500.0,m
+        2024-01-01T11:00:00Z,2024-01-01T12:00:00Z,,m
+        2024-01-01T12:00:00Z,2024-01-01T13:00:00Z,300.0,m
+        2024-01-01T13:00:00Z,2024-01-01T14:00:00Z,300.0,m
+
+        """)
+  }
+}
+
+/// The part of Fixtures/health-export/expected.json these tests use.
+private struct ExpectedExportTotals: Decodable {
+  var stepsWatchFirst: [Double]
+  var stepsPhoneFirst: [Double]
+}

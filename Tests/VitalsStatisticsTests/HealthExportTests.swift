@@ -1,0 +1,225 @@
+import Foundation
+import Testing
+import VitalsCore
+import VitalsIO
+import VitalsTestSupport
+
+@testable import VitalsStatistics
+
+/// What Fixtures/generate/health_export.py computed of its export, independently.
+struct ExpectedExport: Decodable {
+  var timeZone: String
+  var dayHours: [Double]
+  var sources: [String: String]
+  var stepsWatchFirst: [Double]
+  var stepsPhoneFirst: [Double]
+  var stepsWatchOnly: [Double]
+  var stepsPhoneOnly: [Double]
+  var heartRateCount: [Int]
+  var heartRateMean: [Double]
+  var heartRateMin: [Double]
+  var heartRateMax: [Double]
+  var quantitySamples: Int
+  var categorySamples: Int
+  var skippedRecords: Int
+}
+
+func readAll(_ reader: HealthExportReader) throws -> [HealthSample] {
+  var samples: [HealthSample] = []
+  while let sample = try reader.next() { samples.append(sample) }
+  return samples
+}
+
+func readXML(_ text: String, blockSize: Int = 1 << 20) throws -> [HealthSample] {
+  try readAll(HealthExportReader(bytes: Array(text.utf8), name: "export.xml", blockSize: blockSize))
+}
+
+@Suite struct HealthExportTests {
+  let expected: ExpectedExport
+  let samples: [HealthSample]
+  let reader: HealthExportReader
+
+  init() throws {
+    expected = try TestData.decodeFixture(ExpectedExport.self, "health-export/expected.json")
+    reader = try HealthExportReader(path: TestData.fixture("health-export/export.xml").path)
+    samples = try readAll(reader)
+  }
+
+  var quantities: [QuantitySample] {
+    samples.compactMap { if case .quantity(let q) = $0 { q } else { nil } }
+  }
+
+  @Test func readsEveryRecord() {
+    #expect(quantities.count == expected.quantitySamples)
+    let categories = samples.compactMap { if case .category(let c) = $0 { c } else { nil } }
+    #expect(categories.map(\.type) == [.sleepAnalysis, .irregularHeartRhythmEvent])
+    #expect(categories[1].value == "HKCategoryValueNotApplicable")
+    #expect(reader.skippedRecords == expected.skippedRecords)
+    let pressure = quantities.filter { $0.source == "Omron" }
+    #expect(pressure.map(\.type.rawValue) == ["bloodPressureSystolic", "bloodPressureDiastolic"])
+    #expect(pressure.map(\.value) == [121, 79] && pressure[0].unit == HealthUnit("mmHg"))
+    let watch = quantities.first { $0.source == expected.sources["watch"] }!
+    #expect(watch.device == "<<HKDevice: 0x283e1c0a0>, name:Apple Watch, hardware:Watch6,2>")
+    #expect(quantities.contains { $0.metadata["HKWasUserEntered"] == "0" })
+    #expect(quantities.contains { $0.metadata["HKMetadataKeyHeartRateMotionContext"] == "1" })
+  }
+
+  /// Daily intervals over the export's three days, in its zone.
+  var days: IntervalCollection {
+    let zone = TimeZone(identifier: expected.timeZone)!
+    let anchor = local(2024, 3, 9, in: zone)
+    return IntervalCollection(
+      length: .days(1), anchor: anchor, timeZone: zone, covering: anchor..<local(2024, 3, 12, in: zone))
+  }
+
+  @Test func dayLengthsFollowDaylightSaving() {
+    #expect((0..<3).map { days.boundary($0).seconds(to: days.boundary($0 + 1)) / 3600 } == expected.dayHours)
+  }
+
+  @Test func dailyStepsCountEachMomentOnce() throws {
+    let watch = expected.sources["watch"]!
+    let phone = expected.sources["phone"]!
+    for (order, totals) in [
+      ([watch, phone], expected.stepsWatchFirst), ([phone, watch], expected.stepsPhoneFirst),
+    ] {
+      let query = StatisticsQuery(type: .stepCount, intervals: days, sourcePriority: SourcePriority(order))
+      let result = try query.run(quantities, separateBySource: true)
+      for k in 0..<3 {
+        #expect(abs(result.merged.statistics(k).sum! - totals[k]) < 1e-6)
+        #expect(abs(result.bySource[watch]!.statistics(k).sum! - expected.stepsWatchOnly[k]) < 1e-6)
+        #expect(abs(result.bySource[phone]!.statistics(k).sum! - expected.stepsPhoneOnly[k]) < 1e-6)
+      }
+    }
+  }
+
+  @Test func dailyHeartRate() throws {
+    let result = try StatisticsQuery(type: .heartRate, intervals: days).run(quantities).merged
+    for k in 0..<3 {
+      let day = result.statistics(k)
+      #expect(day.sampleCount == expected.heartRateCount[k])
+      #expect(abs(day.average! - expected.heartRateMean[k]) < 1e-9)
+      #expect(day.minimum == expected.heartRateMin[k] && day.maximum == expected.heartRateMax[k])
+    }
+  }
+
+  @Test(arguments: [7, 64, 333])
+  func smallBlocksReadTheSame(blockSize: Int) throws {
+    let bytes = try [UInt8](Data(contentsOf: TestData.fixture("health-export/export.xml")))
+    let cut = try readAll(HealthExportReader(bytes: bytes, name: "export.xml", blockSize: blockSize))
+    #expect(cut == samples)
+  }
+}
+
+@Suite struct HealthExportMutationTests {
+  /// Damaged exports (bytes changed, inserted or cut) read without a crash: samples or an InputError.
+  @Test(arguments: [1, 2, 3, 4] as [UInt64])
+  func damagedExportsThrowOrRead(seed: UInt64) throws {
+    let whole = try [UInt8](Data(contentsOf: TestData.fixture("health-export/export.xml")))
+    let original = Array(whole.prefix(12_000))
+    let alphabet = Array("<>/=\"'&;#x ?!-[]\n".utf8) + [0x41, 0x30, 0xC3]
+    var rng = SplitMix64(state: seed)
+    var failures = 0
+    for _ in 0..<100 {
+      var bytes = original
+      for _ in 0..<Int.random(in: 1...4, using: &rng) {
+        let at = Int.random(in: 0..<bytes.count, using: &rng)
+        switch rng.next() % 3 {
+        case 0: bytes[at] = alphabet.randomElement(using: &rng)!
+        case 1: bytes.insert(alphabet.randomElement(using: &rng)!, at: at)
+        default: bytes.removeSubrange(at..<min(bytes.count, at + Int.random(in: 1...40, using: &rng)))
+        }
+      }
+      do {
+        _ = try readAll(HealthExportReader(bytes: bytes, name: "damaged.xml", blockSize: 97))
+      } catch let error as InputError {
+        #expect(error.path == "damaged.xml")
+        failures += 1
+      }
+    }
+    #expect(failures > 0)  // the cut ends inside the root element at least
+  }
+}
+
+@Suite struct HealthExportScannerTests {
+  static let head = """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <!DOCTYPE HealthData [
+    <!ATTLIST Record note CDATA "a > b ]">
+    ]>
+    <HealthData locale="en_US">
+
+    """
+
+  @Test func entitiesAndAttributeOrder() throws {
+    let samples = try readXML(
+      Self.head + """
+         <Record value='3.5' endDate="2024-03-10 08:16:00 -0500" startDate="2024-03-10 08:15:02 -0500"
+           unit="km" sourceName="Tom &amp; Jerry&#39;s &#x3C;Phone&#x3e; &quot;x&quot; &lt;&gt; &bogus;"
+           type="HKQuantityTypeIdentifierDistanceWalkingRunning"/>
+        </HealthData>
+        """)
+    guard case .quantity(let q) = samples.first else {
+      Issue.record("expected a quantity sample")
+      return
+    }
+    #expect(samples.count == 1)
+    #expect(q.source == "Tom & Jerry's <Phone> \"x\" <> &bogus;")
+    #expect(q.type == .distanceWalkingRunning && q.value == 3.5 && q.unit == .kilometers)
+    #expect(q.start == Timestamp(nanosecondsSinceEpoch: 1_710_076_502_000_000_000))
+    #expect(q.end.nanosecondsSinceEpoch - q.start.nanosecondsSinceEpoch == 58_000_000_000)
+  }
+
+  @Test func recordsInsideWorkoutsAreSkippedButCorrelationsAreRead() throws {
+    let r =
+      #"type="HKQuantityTypeIdentifierStepCount" unit="count" value="5" sourceName="A" startDate="2024-01-01 00:00:00 +0000" endDate="2024-01-01 00:01:00 +0000""#
+    let samples = try readXML(
+      Self.head + """
+         <Workout duration="1"><Record \(r)/><WorkoutEvent><Record \(r)/></WorkoutEvent></Workout>
+         <Correlation type="x"><Record \(r)><MetadataEntry key="k" value="v"/></Record></Correlation>
+         <ClinicalRecord/>
+         <![CDATA[ <Record \(r)/> ]]>
+         <Record \(r)/>
+        </HealthData>
+        """)
+    #expect(samples.count == 2)
+    if case .quantity(let q) = samples[0] {
+      #expect(q.metadata == ["k": "v"])
+    } else {
+      Issue.record("not a quantity")
+    }
+  }
+
+  @Test(arguments: [
+    (
+      "<Record type=\"HKQuantityTypeIdentifierStepCount\" unit=\"count\" value=\"1\" sourceName=\"A\" startDate=\"2024-13-01 00:00:00 +0000\" endDate=\"2024-01-01 00:00:00 +0000\"/>",
+      "expected a date"
+    ),
+    (
+      "<Record type=\"HKQuantityTypeIdentifierStepCount\" unit=\"count\" value=\"one\" sourceName=\"A\" startDate=\"2024-01-01 00:00:00 +0000\" endDate=\"2024-01-01 00:00:00 +0000\"/>",
+      "expected a number"
+    ),
+    (
+      "<Record type=\"HKQuantityTypeIdentifierStepCount\" unit=\"count\" value=\"1\" sourceName=\"A\" startDate=\"2024-01-01 00:00:01 +0000\" endDate=\"2024-01-01 00:00:00 +0000\"/>",
+      "not before"
+    ),
+    ("<Record type=\"HKQuantityTypeIdentifierStepCount\" value=\"1\"/>", "expected startDate"),
+    ("<Record type=HKQuantityTypeIdentifierStepCount/>", "quoted"),
+    ("<Record type=\"HKQuantityTypeIdentifierStepCount\"", "ends inside a tag"),
+    ("<Workout>", "ends inside an element"),
+  ])
+  func badInputNamesTheByteOffset(element: String, message: String) throws {
+    let text = Self.head + " " + element
+    do {
+      _ = try readXML(text)
+      Issue.record("expected an error")
+    } catch let error as InputError {
+      #expect(error.path == "export.xml")
+      #expect(error.message.contains(message), "\(error.message)")
+      guard case .byteOffset(let offset) = error.location else {
+        Issue.record("expected a byte offset")
+        return
+      }
+      #expect(offset >= Int64(Self.head.utf8.count))
+    }
+  }
+}

@@ -1,0 +1,396 @@
+import Foundation
+import Testing
+import VitalsCore
+import VitalsTestSupport
+
+@testable import VitalsStatistics
+
+/// Seconds since the epoch as a timestamp.
+func at(_ seconds: Int64) -> Timestamp { Timestamp(nanosecondsSinceEpoch: seconds * 1_000_000_000) }
+
+/// A sample over [start, end) seconds.
+func sample(
+  _ type: QuantityType, _ value: Double, _ start: Int64, _ end: Int64, source: String = "Watch",
+  unit: HealthUnit? = nil
+) -> QuantitySample {
+  QuantitySample(
+    type: type, value: value, unit: unit ?? type.canonicalUnit!, start: at(start), end: at(end),
+    source: source)
+}
+
+let utc = TimeZone(identifier: "UTC")!
+let newYork = TimeZone(identifier: "America/New_York")!
+
+/// `year-month-day hh:mm` local time in `zone`.
+func local(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, in zone: TimeZone)
+  -> Timestamp
+{
+  var calendar = Calendar(identifier: .gregorian)
+  calendar.timeZone = zone
+  let date = calendar.date(
+    from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute))!
+  return Timestamp(secondsSinceEpoch: date.timeIntervalSince1970)
+}
+
+@Suite struct SampleTypeTests {
+  @Test func identifiersParse() {
+    #expect(QuantityType(identifier: "HKQuantityTypeIdentifierHeartRate") == .heartRate)
+    #expect(QuantityType(identifier: "HKQuantityTypeIdentifierStepCount") == .stepCount)
+    #expect(QuantityType(identifier: "stepCount") == .stepCount)
+    #expect(QuantityType(identifier: "HKCategoryTypeIdentifierSleepAnalysis") == nil)
+    #expect(QuantityType(identifier: "") == nil)
+    #expect(
+      CategoryType(identifier: "HKCategoryTypeIdentifierIrregularHeartRhythmEvent")
+        == .irregularHeartRhythmEvent)
+    #expect(QuantityType.stepCount.aggregationStyle == .cumulative)
+    #expect(QuantityType.heartRate.aggregationStyle == .discrete)
+    #expect(QuantityType(rawValue: "vo2Max").aggregationStyle == .discrete)
+    #expect(QuantityType(rawValue: "vo2Max").canonicalUnit == nil)
+  }
+
+  @Test(arguments: [
+    ("km", "m", 1.5, 1500.0), ("count/min", "count/s", 120, 2), ("ms", "s", 250, 0.25),
+    ("kcal", "kJ", 1, 4.184),
+    ("mi", "km", 1, 1.609344), ("Cal", "kcal", 3, 3), ("min", "s", 2, 120),
+  ])
+  func unitsConvert(from: String, to: String, value: Double, expected: Double) {
+    let converted = HealthUnit(from).convert(value, to: HealthUnit(to))
+    #expect(converted.map { abs($0 - expected) < 1e-12 * expected } == true)
+  }
+
+  @Test func incompatibleUnitsDoNotConvert() {
+    #expect(HealthUnit.count.convert(1, to: .meters) == nil)
+    #expect(HealthUnit("furlong").convert(1, to: .meters) == nil)
+    #expect(HealthUnit("furlong").convert(2, to: HealthUnit("furlong")) == 2)
+    #expect(sample(.stepCount, 1, 0, 1).converted(to: .kilometers) == nil)
+  }
+}
+
+@Suite struct IntervalTests {
+  @Test func fixedIntervalsAlignToTheAnchor() {
+    let hours = IntervalCollection(
+      length: .seconds(3600), anchor: at(1800), timeZone: utc, covering: at(100)..<at(7300))
+    #expect(hours.start == at(-1800))
+    #expect(hours.count == 3)
+    #expect(hours.end == at(9000))
+    #expect(hours.index(of: at(-1801).nanosecondsSinceEpoch) == nil)
+    #expect(hours.index(of: at(1799).nanosecondsSinceEpoch) == 0)
+    #expect(hours.index(of: at(1800).nanosecondsSinceEpoch) == 1)
+    #expect(hours.index(of: at(9000).nanosecondsSinceEpoch) == nil)
+  }
+
+  @Test func calendarDaysLast23And25HoursAcrossDaylightSaving() {
+    let anchor = local(2024, 1, 1, in: newYork)
+    let spring = IntervalCollection(
+      length: .days(1), anchor: anchor, timeZone: newYork,
+      covering: local(2024, 3, 9, 12, in: newYork)..<local(2024, 3, 11, 1, in: newYork))
+    #expect(spring.count == 3)
+    #expect(spring.start == local(2024, 3, 9, in: newYork))
+    #expect(spring.boundary(1).seconds(to: spring.boundary(2)) == 23 * 3600)
+    let fall = IntervalCollection(
+      length: .days(1), anchor: anchor, timeZone: newYork,
+      covering: local(2024, 11, 3, 1, in: newYork)..<local(2024, 11, 3, 23, in: newYork))
+    #expect(fall.count == 1)
+    #expect(fall.boundary(0).seconds(to: fall.boundary(1)) == 25 * 3600)
+    // The instant after the repeated 01:00–02:00 hour is still 3 November.
+    let lateInDay = local(2024, 11, 3, 23, 59, in: newYork).nanosecondsSinceEpoch
+    #expect(fall.index(of: lateInDay) == 0)
+    #expect(fall.index(of: fall.boundary(1).nanosecondsSinceEpoch) == nil)
+  }
+
+  @Test func everyInstantFindsItsCalendarInterval() {
+    let days = IntervalCollection(
+      length: .days(1), anchor: local(2024, 1, 1, in: newYork), timeZone: newYork,
+      covering: local(2024, 3, 1, in: newYork)..<local(2024, 12, 1, in: newYork))
+    var rng = SplitMix64(state: 7)
+    for _ in 0..<2000 {
+      let t = Int64.random(
+        in: days.start.nanosecondsSinceEpoch..<days.end.nanosecondsSinceEpoch, using: &rng)
+      let k = days.index(of: t)!
+      #expect(days.boundary(k).nanosecondsSinceEpoch <= t && t < days.boundary(k + 1).nanosecondsSinceEpoch)
+    }
+  }
+
+  @Test func collectionsRoundTripThroughJSONWithoutTheirCellTables() throws {
+    let days = IntervalCollection(
+      length: .days(1), anchor: local(2024, 1, 1, in: newYork), timeZone: newYork,
+      covering: local(2024, 3, 1, in: newYork)..<local(2024, 12, 1, in: newYork))
+    let hours = IntervalCollection(
+      length: .seconds(3600), anchor: at(0), timeZone: utc, covering: at(0)..<at(86_400))
+    for collection in [days, hours] {
+      let json = try JSONEncoder().encode(collection)
+      #expect(try JSONDecoder().decode(IntervalCollection.self, from: json) == collection)
+      #expect(!String(decoding: json, as: UTF8.self).contains("cell"))
+    }
+    var object = try #require(
+      try JSONSerialization.jsonObject(with: JSONEncoder().encode(days)) as? [String: Any])
+    object["count"] = 5
+    #expect(throws: DecodingError.self) {
+      try JSONDecoder().decode(IntervalCollection.self, from: JSONSerialization.data(withJSONObject: object))
+    }
+  }
+
+  @Test func weeksAndMonthsFollowTheAnchor() {
+    let monday = local(2024, 1, 1, in: utc)
+    let weeks = IntervalCollection(
+      length: .weeks(1), anchor: monday, timeZone: utc,
+      covering: local(2024, 3, 13, in: utc)..<local(2024, 3, 14, in: utc))
+    #expect(weeks.start == local(2024, 3, 11, in: utc))
+    #expect(weeks.end == local(2024, 3, 18, in: utc))
+    let months = IntervalCollection(
+      length: .months(1), anchor: local(2024, 1, 31, in: utc), timeZone: utc,
+      covering: local(2024, 2, 1, in: utc)..<local(2024, 4, 1, in: utc))
+    #expect(
+      (0...months.count).map { months.boundary($0) } == [
+        local(2024, 1, 31, in: utc), local(2024, 2, 29, in: utc), local(2024, 3, 31, in: utc),
+        local(2024, 4, 30, in: utc),
+      ])
+  }
+}
+
+@Suite struct AggregationTests {
+  let hours = IntervalCollection(
+    length: .seconds(3600), anchor: at(0), timeZone: utc, covering: at(0)..<at(3 * 3600))
+
+  @Test func discreteStatisticsByStart() throws {
+    // The 80 bpm sample ends in hour 1 but counts in hour 0, where it starts.
+    let samples = [
+      sample(.heartRate, 60, 100, 160), sample(.heartRate, 80, 3000, 3700),
+      sample(.heartRate, 70, 200, 3500), sample(.heartRate, 100, 3700, 3710),
+      sample(.heartRate, .nan, 3800, 3801),
+    ]
+    let result = try StatisticsQuery(type: .heartRate, intervals: hours).run(samples).merged
+    let first = result.statistics(0)
+    #expect(first.sampleCount == 3)
+    #expect(first.average == 70)
+    #expect(first.minimum == 60)
+    #expect(first.maximum == 80)
+    #expect(first.mostRecent?.value == 80)
+    #expect(first.duration == 4060)  // 60 + 700 + 3300 s
+    #expect(first.sum == nil)
+    let second = result.statistics(1)
+    #expect(second.sampleCount == 1 && second.average == 100 && second.mostRecent?.end == at(3710))
+    let empty = result.statistics(2)
+    #expect(
+      empty.sampleCount == 0 && empty.average == nil && empty.mostRecent == nil && empty.duration == nil)
+  }
+
+  @Test func mostRecentIsTheLatestEnd() throws {
+    let samples = [
+      sample(.heartRate, 90, 10, 500), sample(.heartRate, 50, 400, 450), sample(.heartRate, 40, 20, 500),
+    ]
+    let first = try StatisticsQuery(type: .heartRate, intervals: hours).run(samples).merged.statistics(0)
+    // Equal ends: the later start wins.
+    #expect(first.mostRecent?.value == 40)
+  }
+
+  @Test func cumulativeSamplesSplitInProportionToOverlap() throws {
+    // 120 steps over 40 minutes, 20 of them in hour 0 and 20 in hour 1; 30 steps inside hour 2;
+    // an instantaneous sample at the start of hour 1.
+    let samples = [
+      sample(.stepCount, 120, 3600 - 1200, 3600 + 1200), sample(.stepCount, 30, 7300, 7400),
+      sample(.stepCount, 5, 3600, 3600),
+    ]
+    let result = try StatisticsQuery(type: .stepCount, intervals: hours).run(samples).merged
+    #expect(result.allStatistics.map(\.sum) == [60, 65, 30])
+    #expect(result.allStatistics.map(\.sampleCount) == [1, 2, 1])
+    #expect(result.statistics(0).duration == 1200)
+    #expect(result.statistics(0).average == nil)
+    #expect(result.statistics(0).mostRecent?.value == 120)
+  }
+
+  @Test func partsOutsideTheCollectionAreDropped() throws {
+    let samples = [sample(.stepCount, 100, -50, 50), sample(.stepCount, 10, 3 * 3600 - 10, 3 * 3600 + 10)]
+    let result = try StatisticsQuery(type: .stepCount, intervals: hours).run(samples).merged
+    #expect(result.allStatistics.map(\.sum) == [50, nil, 5])
+  }
+
+  @Test func dailyStepsAcrossTheSpringChange() throws {
+    // One step sample of 100 per real hour from 8 to 11 March 2024 in New York: the 23-hour day of
+    // 10 March holds 2300 steps, its neighbours 2400.
+    let start = local(2024, 3, 9, in: newYork).nanosecondsSinceEpoch / 1_000_000_000
+    let end = local(2024, 3, 12, in: newYork).nanosecondsSinceEpoch / 1_000_000_000
+    let samples = stride(from: start, to: end, by: 3600).map { sample(.stepCount, 100, $0, $0 + 3600) }
+    let days = IntervalCollection(
+      length: .days(1), anchor: local(2024, 1, 1, in: newYork), timeZone: newYork,
+      covering: at(start)..<at(end))
+    let result = try StatisticsQuery(type: .stepCount, intervals: days).run(samples).merged
+    #expect(result.allStatistics.map(\.sum) == [2400, 2300, 2400])
+  }
+
+  @Test func unitsAreConvertedOrRejected() throws {
+    let samples = [
+      sample(.distanceWalkingRunning, 1.5, 0, 60, unit: .kilometers),
+      sample(.distanceWalkingRunning, 500, 60, 120),
+    ]
+    let result = try StatisticsQuery(type: .distanceWalkingRunning, intervals: hours).run(samples).merged
+    #expect(result.statistics(0).sum == 2000)
+    #expect(throws: StatisticsError.incompatibleUnit(.count, .meters)) {
+      try StatisticsQuery(type: .distanceWalkingRunning, intervals: hours)
+        .run([sample(.distanceWalkingRunning, 1, 0, 1, unit: .count)])
+    }
+  }
+
+  @Test func optionsValidForStyles() {
+    #expect(StatisticsOption.cumulativeSum.isValid(for: .cumulative))
+    #expect(!StatisticsOption.cumulativeSum.isValid(for: .discrete))
+    #expect(!StatisticsOption.discreteAverage.isValid(for: .cumulative))
+    #expect(StatisticsOption.mostRecent.isValid(for: .cumulative))
+    #expect(StatisticsOption.defaultOption(for: .discrete) == .discreteAverage)
+  }
+}
+
+@Suite struct SourceMergingTests {
+  let minute = IntervalCollection(
+    length: .seconds(3600), anchor: at(0), timeZone: utc, covering: at(0)..<at(3600))
+  // The Watch counts 100 steps over [0, 60) s, the iPhone 60 steps over [30, 90) s.
+  let samples = [
+    sample(.stepCount, 100, 0, 60, source: "Watch"), sample(.stepCount, 60, 30, 90, source: "iPhone"),
+  ]
+
+  @Test(arguments: [(["Watch", "iPhone"], 130.0), (["iPhone", "Watch"], 110.0), ([], 130.0)])
+  func higherPriorityWinsWhereSourcesOverlap(order: [String], total: Double) throws {
+    let query = StatisticsQuery(type: .stepCount, intervals: minute, sourcePriority: SourcePriority(order))
+    let result = try query.run(samples, separateBySource: true)
+    #expect(result.merged.statistics(0).sum == total)
+    #expect(result.bySource["Watch"]?.statistics(0).sum == 100)
+    #expect(result.bySource["iPhone"]?.statistics(0).sum == 60)
+  }
+
+  @Test func lowerPrioritySamplesKeepOnlyUncoveredParts() {
+    let merged = SourcePriority(["Watch"]).merged([
+      sample(.stepCount, 100, 10, 20, source: "Watch"), sample(.stepCount, 50, 40, 50, source: "Watch"),
+      sample(.stepCount, 60, 0, 60, source: "iPhone"), sample(.stepCount, 7, 15, 15, source: "iPhone"),
+      sample(.stepCount, 3, 55, 55, source: "iPhone"), sample(.stepCount, 1, 70, 80, source: "Phone"),
+    ])
+    let fragments = merged.filter { $0.source == "iPhone" }.map {
+      [$0.start, $0.end].map { Double($0.nanosecondsSinceEpoch) / 1e9 } + [$0.value]
+    }
+    #expect(fragments == [[0, 10, 10], [20, 40, 20], [50, 60, 10], [55, 55, 3]])
+    #expect(merged.filter { $0.source == "Phone" }.map(\.value) == [1])
+  }
+
+  @Test func discreteTypesUseEverySource() throws {
+    let samples = [
+      sample(.heartRate, 60, 0, 60, source: "Watch"), sample(.heartRate, 80, 0, 60, source: "Strap"),
+    ]
+    let query = StatisticsQuery(
+      type: .heartRate, intervals: minute, sourcePriority: SourcePriority(["Watch"]))
+    #expect(try query.run(samples).merged.statistics(0).average == 70)
+  }
+}
+
+@Suite struct MergeTests {
+  /// Random samples, some spanning hour boundaries, in random order.
+  static func randomColumns(count: Int, seed: UInt64) -> (starts: [Int64], ends: [Int64], values: [Double]) {
+    var rng = SplitMix64(state: seed)
+    var starts: [Int64] = []
+    var ends: [Int64] = []
+    var values: [Double] = []
+    for _ in 0..<count {
+      let start = Int64.random(in: -3600_000_000_000..<30 * 3600_000_000_000, using: &rng)
+      let length = rng.next() % 4 == 0 ? 0 : Int64.random(in: 1..<5400_000_000_000, using: &rng)
+      starts.append(start)
+      ends.append(start + length)
+      values.append(Double(Int.random(in: 0..<200, using: &rng)) / 4)
+    }
+    return (starts, ends, values)
+  }
+
+  static func aggregate(
+    _ columns: (starts: [Int64], ends: [Int64], values: [Double]), _ range: Range<Int>,
+    into accumulator: inout IntervalAccumulator
+  ) {
+    columns.starts[range].withUnsafeBufferPointer { s in
+      columns.ends[range].withUnsafeBufferPointer { e in
+        columns.values[range].withUnsafeBufferPointer { v in accumulator.add(starts: s, ends: e, values: v) }
+      }
+    }
+  }
+
+  @Test(arguments: [AggregationStyle.discrete, .cumulative], [1, 2, 3])
+  func mergingPartialsOfAnySplitEqualsAggregatingAll(style: AggregationStyle, seed: UInt64) throws {
+    let intervals = IntervalCollection(
+      length: .days(1), anchor: local(2024, 1, 1, in: newYork), timeZone: newYork,
+      covering: at(0)..<at(24 * 3600))
+    let hourly = IntervalCollection(
+      length: .seconds(3600), anchor: at(0), timeZone: utc, covering: at(0)..<at(24 * 3600))
+    let columns = Self.randomColumns(count: 3000, seed: seed)
+    var rng = SplitMix64(state: seed &* 77)
+    for collection in [intervals, hourly] {
+      var whole = IntervalAccumulator(intervals: collection, style: style)
+      Self.aggregate(columns, 0..<columns.starts.count, into: &whole)
+      // Random cut points, partials merged in random order.
+      var cuts = (0..<Int.random(in: 1..<20, using: &rng)).map { _ in
+        Int.random(in: 0...columns.starts.count, using: &rng)
+      }
+      cuts = ([0, columns.starts.count] + cuts).sorted()
+      var partials = zip(cuts, cuts.dropFirst()).map { low, high in
+        var partial = IntervalAccumulator(intervals: collection, style: style)
+        Self.aggregate(columns, low..<high, into: &partial)
+        return partial
+      }
+      partials.shuffle(using: &rng)
+      var merged = IntervalAccumulator(intervals: collection, style: style)
+      for partial in partials { merged.merge(partial) }
+      for k in 0..<collection.count {
+        let a = whole.statistics(k)
+        let b = merged.statistics(k)
+        #expect(a.sampleCount == b.sampleCount && a.minimum == b.minimum && a.maximum == b.maximum)
+        #expect(a.mostRecent == b.mostRecent && a.duration == b.duration)
+        #expect(abs((a.sum ?? 0) - (b.sum ?? 0)) <= 1e-9 * max(1, abs(a.sum ?? 0)))
+        #expect(abs((a.average ?? 0) - (b.average ?? 0)) <= 1e-9 * max(1, abs(a.average ?? 0)))
+      }
+    }
+  }
+
+  @Test func partialsRoundTripThroughJSON() throws {
+    let columns = Self.randomColumns(count: 200, seed: 9)
+    let hourly = IntervalCollection(
+      length: .seconds(3600), anchor: at(0), timeZone: utc, covering: at(0)..<at(24 * 3600))
+    var partial = IntervalAccumulator(intervals: hourly, style: .cumulative)
+    Self.aggregate(columns, 0..<200, into: &partial)
+    let decoded = try JSONDecoder().decode(IntervalAccumulator.self, from: JSONEncoder().encode(partial))
+    #expect(decoded == partial)
+  }
+}
+
+@Suite struct SourceMergingPropertyTests {
+  /// Random whole-second samples of three sources over two hours, merged by priority, against a
+  /// second-by-second count: each second goes to the highest-ranked source with a sample covering it,
+  /// whose samples there contribute value / duration each.
+  @Test(arguments: [11, 12, 13] as [UInt64])
+  func mergedTotalsEqualASecondBySecondCount(seed: UInt64) throws {
+    var rng = SplitMix64(state: seed)
+    let sources = ["Watch", "Phone", "Ring"]
+    var samples: [QuantitySample] = []
+    for _ in 0..<60 {
+      let start = Int64.random(in: 0..<7000, using: &rng)
+      let length = Int64.random(in: 1..<600, using: &rng)
+      samples.append(
+        sample(
+          .stepCount, Double(Int.random(in: 1..<500, using: &rng)), start, min(start + length, 7200),
+          source: sources.randomElement(using: &rng)!))
+    }
+    let order = sources.shuffled(using: &rng)
+    var expected = [0.0, 0.0]
+    for second in 0..<7200 {
+      let covering = samples.filter { $0.start <= at(Int64(second)) && at(Int64(second)) < $0.end }
+      guard let winner = order.first(where: { source in covering.contains { $0.source == source } }) else {
+        continue
+      }
+      for s in covering where s.source == winner {
+        expected[second / 3600] += s.value / s.start.seconds(to: s.end)
+      }
+    }
+    let hours = IntervalCollection(
+      length: .seconds(3600), anchor: at(0), timeZone: utc, covering: at(0)..<at(7200))
+    let result = try StatisticsQuery(
+      type: .stepCount, intervals: hours, sourcePriority: SourcePriority(order)
+    )
+    .run(samples).merged
+    for k in 0..<2 {
+      #expect(abs((result.statistics(k).sum ?? 0) - expected[k]) < 1e-6 * max(1, expected[k]))
+    }
+  }
+}
