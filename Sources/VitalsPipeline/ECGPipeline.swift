@@ -101,8 +101,11 @@ public struct ECGPipeline: RecordingPipeline {
     decided.removeAll(keepingCapacity: true)
     chunk.channels[lead].withUnsafeBufferPointer { detector.process($0, appendingTo: &decided) }
     samplesFed += Int64(chunk.sampleCount)
+    let end = start + samplesFed
     for relative in decided {
       let beat = start + relative
+      // Readings whose horizon precedes this beat see exactly the beats before it.
+      emitReadings(before: end, horizonBelow: beat, events: &events)
       beatCount += 1
       beats.append(beat)
       recent.append(beat)
@@ -110,8 +113,17 @@ public struct ECGPipeline: RecordingPipeline {
       events.append(PipelineEvent(.beat, signal: .ecg, sampleIndex: beat, sampleRate: sampleRate))
       rhythm.add(beat, events: &events)
     }
-    let end = start + samplesFed
-    while sampleIndex(atSecond: nextReadingSecond) < end {
+    emitReadings(before: end, horizonBelow: .max, events: &events)
+  }
+
+  /// Appends the heart-rate readings (and, live, the HRV events) due at whole seconds before sample
+  /// `end` whose horizon (the second minus the latency) is below `limit`.
+  private mutating func emitReadings(
+    before end: Int64, horizonBelow limit: Int64, events: inout [PipelineEvent]
+  ) {
+    while sampleIndex(atSecond: nextReadingSecond) < end,
+      sampleIndex(atSecond: nextReadingSecond) - latency < limit
+    {
       let at = sampleIndex(atSecond: nextReadingSecond)
       if let bpm = heartRate(horizon: at - latency) {
         events.append(
@@ -121,15 +133,14 @@ public struct ECGPipeline: RecordingPipeline {
       nextReadingSecond += 1
     }
     guard live else { return }
-    while sampleIndex(atSecond: nextHRVSecond) < end {
+    while sampleIndex(atSecond: nextHRVSecond) < end, sampleIndex(atSecond: nextHRVSecond) - latency < limit {
       let at = sampleIndex(atSecond: nextHRVSecond)
       let horizon = at - latency
       let oldest = horizon - Int64((configuration.hrvWindow * sampleRate).rounded())
       if let firstKept = beats.firstIndex(where: { $0 >= oldest }), firstKept > 0 {
         beats.removeFirst(firstKept)
       }
-      let window = Array(beats.prefix { $0 <= horizon })
-      let time = HRVTimeDomain(nnIntervals(window).series)
+      let time = HRVTimeDomain(nnIntervals(Array(beats.prefix { $0 <= horizon })).series)
       if time.meanNN.isFinite {
         events.append(
           PipelineEvent(
