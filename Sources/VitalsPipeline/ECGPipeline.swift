@@ -264,9 +264,10 @@ public struct ECGSection: PipelineSection, Equatable {
     return ((squares.0 / (count - 1)).squareRoot(), (squares.1 / (count - 1)).squareRoot())
   }
 
-  /// Fraction of the record's duration covered by NN intervals, 0–1.
+  /// Fraction of the record's duration (live: of the HRV window, or of the stream while shorter) covered
+  /// by NN intervals, 0–1.
   public var signalQuality: Double {
-    let duration = hrvWindow ?? Double(samples) / sampleRate
+    let duration = min(hrvWindow ?? .infinity, Double(samples) / sampleRate)
     guard duration > 0 else { return 0 }
     return min(1, intervals.intervals.reduce(0, +) / 1000 / duration)
   }
