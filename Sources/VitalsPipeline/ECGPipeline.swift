@@ -44,6 +44,7 @@ public struct ECGPipeline: RecordingPipeline {
     public init() {}
   }
 
+  /// ``SignalKind/ecg``.
   public var kind: SignalKind { .ecg }
 
   let configuration: Configuration
@@ -95,6 +96,7 @@ public struct ECGPipeline: RecordingPipeline {
     Int64((Double(seconds) * sampleRate).rounded())
   }
 
+  /// Feeds the next chunk: beats, heart-rate readings, episode events (and, live, HRV events) decided by now.
   public mutating func process(_ chunk: SignalChunk, events: inout [PipelineEvent]) {
     let start = origin ?? chunk.firstSampleIndex
     origin = start
@@ -179,6 +181,7 @@ public struct ECGPipeline: RecordingPipeline {
     return (NNSeries(beats: beats, sampleRate: sampleRate, excludingBeats: artefacts), artefacts.count)
   }
 
+  /// Decides the last irregular-rhythm block and returns the record's ``ECGSection``.
   public mutating func finish(events: inout [PipelineEvent]) -> any PipelineSection {
     let episodes = rhythm.finish(events: &events)
     let (series, artefacts) = nnIntervals(beats)
@@ -272,6 +275,7 @@ public struct ECGSection: PipelineSection, Equatable {
     return min(1, intervals.intervals.reduce(0, +) / 1000 / duration)
   }
 
+  /// `"beats"`: the beats' record sample indices (whole records only).
   public var eventTables: [String: [Int64]] { hrvWindow == nil ? ["beats": beats] : [:] }
 
   /// A value for JSON: nil (null) when not finite.
@@ -288,6 +292,7 @@ public struct ECGSection: PipelineSection, Equatable {
     case irregular_rhythm, irregular_rhythm_s, signal_quality, hrv_window_s
   }
 
+  /// Encodes the JSON section described in the type's documentation.
   public func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: CodingKeys.self)
     try c.encode(channel, forKey: .channel)

@@ -90,6 +90,7 @@ public struct RecordingAnalysis: Sendable, Encodable {
     var kind: SignalKind?
   }
 
+  /// Encodes the summary object described in the type's documentation.
   public func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: Key.self)
     try c.encode(path, forKey: Key("path"))

@@ -82,6 +82,7 @@ public struct PipelineUnavailable: Error, Sendable, Equatable, CustomStringConve
   /// An error with `reason`.
   public init(_ reason: String) { self.reason = reason }
 
+  /// The reason.
   public var description: String { reason }
 }
 

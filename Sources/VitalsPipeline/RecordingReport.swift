@@ -192,11 +192,16 @@ public struct RecordingReport: Sendable {
 
     // Heart rate over time.
     let rates = heartRate.map(\.bpm)
+    // The 0.5th to 99.5th percentile, so that a few start-up or artefact readings do not flatten the trace.
+    let sortedRates = rates.sorted()
     let hrFrame = PlotFrame(
       x: left, y: y, width: plotWidth, height: panelHeight, xRange: 0...(duration / scale.unit),
-      yRange: PlotFrame.padded(rates.min() ?? 40, rates.max() ?? 120))
+      yRange: PlotFrame.padded(
+        sortedRates.isEmpty ? 40 : sortedRates[sortedRates.count / 200],
+        sortedRates.isEmpty ? 120 : sortedRates[sortedRates.count - 1 - sortedRates.count / 200]))
     hrFrame.drawAxes(
-      on: &canvas, title: "Heart rate (median of the last 8 RR intervals, every second)",
+      on: &canvas,
+      title: "Heart rate (median of the last 8 RR intervals, every second; 0.5–99.5th percentile range)",
       xLabel: "time (\(scale.name))", yLabel: "heart rate (bpm)")
     clipped(hrFrame) { c in
       shadeEpisodes(hrFrame, &c, unit: scale.unit)

@@ -10,6 +10,7 @@ public enum SignalKind: String, Sendable, Hashable, Codable, CaseIterable, Compa
   /// Accelerometer axes (g, mg or m/s²).
   case accelerometer
 
+  /// Declaration order: ECG, PPG, accelerometer.
   public static func < (lhs: SignalKind, rhs: SignalKind) -> Bool {
     allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
   }
