@@ -164,8 +164,9 @@ public struct BatchOutputLayout: Sendable {
     (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
   }
 
-  /// Writes the event tables, then the summary line, each atomically.
+  /// Writes the event tables, then the summary line, each atomically (creating the directory if needed).
   public func write(_ analysis: RecordingAnalysis, name: String) throws(OutputError) {
+    try prepare()
     for (_, section) in analysis.sections {
       for (suffix, samples) in section.eventTables.sorted(by: { $0.key < $1.key }) {
         try AtomicFile.write(to: tablePath(name: name, suffix: suffix)) { temporary throws(OutputError) in

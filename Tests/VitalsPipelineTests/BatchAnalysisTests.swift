@@ -13,8 +13,8 @@ private struct Study {
   init() throws {
     let directory = try temporaryDirectory()
     try FileManager.default.createDirectory(atPath: directory + "/sub", withIntermediateDirectories: true)
-    records = try [("a", 1), ("b", 2), ("sub/c", 3)].map { name, seed in
-      try SimulatedECG(seconds: 40, seed: UInt64(seed)).writeWFDB(in: directory, name: name)
+    records = try zip(["a", "b", "sub/c"], Self.signals).map { name, ecg in
+      try ecg.writeWFDB(in: directory, name: name)
     }
     self.directory = directory
     corrupt = directory + "/broken.csv"
@@ -22,6 +22,9 @@ private struct Study {
   }
 
   var inputs: [String] { records + [corrupt] }
+
+  /// Three 40-s ECGs (seeds 1–3), simulated once for every test.
+  static let signals = (1...3).map { SimulatedECG(seconds: 40, seed: UInt64($0)) }
 }
 
 /// The summary line without its timing fields, which differ from run to run.
