@@ -88,6 +88,16 @@ public struct RecordingAnalysis: Sendable, Encodable {
     var name: String
     var unit: String
     var kind: SignalKind?
+
+    private enum CodingKeys: String, CodingKey { case name, unit, kind }
+
+    /// `kind` is written as null when the channel has no role (not left out).
+    func encode(to encoder: any Encoder) throws {
+      var c = encoder.container(keyedBy: CodingKeys.self)
+      try c.encode(name, forKey: .name)
+      try c.encode(unit, forKey: .unit)
+      try c.encode(kind, forKey: .kind)
+    }
   }
 
   /// Encodes the summary object described in the type's documentation.

@@ -5,7 +5,7 @@ import VitalsIO
 @testable import VitalsPipeline
 
 /// A directory with three simulated records (`a`, `b`, `c`, 40 s each) and one corrupt CSV.
-private struct Study {
+struct Study {
   let directory: String
   let records: [String]
   let corrupt: String
@@ -128,4 +128,25 @@ struct BatchAnalysisTests {
 
 extension BatchItem.Outcome {
   var isSkipped: Bool { self == .skipped }
+}
+
+@Suite("Recording summaries")
+struct RecordingSummaryTests {
+  @Test("channels without a role are listed with kind null; recognised kinds without a pipeline are named")
+  func rolesInSummary() throws {
+    let directory = try temporaryDirectory()
+    let ecg = Study.signals[0]
+    let text = "MLII,resp,pleth\n" + ecg.samples.map { "\($0),0.5,\($0 * 2)\n" }.joined()
+    let path = directory + "/three.csv"
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    let options = AnalysisOptions(recording: RecordingOptions(csv: CSVOptions(sampleRate: ecg.rate)))
+    let line = try RecordingAnalyzer.analyze(path: path, options: options).jsonLine()
+    #expect(
+      line.contains(
+        "\"signals\":[{\"kind\":\"ecg\",\"name\":\"MLII\",\"unit\":\"\"},{\"kind\":null,\"name\":\"resp\""))
+    #expect(
+      line.contains(
+        "\"not_analysed\":[{\"channels\":[\"pleth\"],\"kind\":\"ppg\",\"reason\":\"no ppg pipeline in this build\"}]"
+      ))
+  }
 }
