@@ -53,15 +53,19 @@ public struct StreamCommand: ParsableCommand {
     }
   }
 
-  /// Reads `descriptor` to its end, writing each output line through `write` as soon as it is decided.
-  func stream(from descriptor: Int32, write: (String) -> Void) throws {
-    var analysis: LiveAnalysis
+  /// The live analysis these options ask for; a rate the detector cannot take is a usage error.
+  func liveAnalysis() throws -> LiveAnalysis {
     do {
-      analysis = try LiveAnalysis(
+      return try LiveAnalysis(
         signal: .ecg, sampleRate: rate, format: format, channelCount: channels, channels: [lead])
     } catch {
       throw ValidationError("--rate \(rate): \(error.reason)")
     }
+  }
+
+  /// Reads `descriptor` to its end, writing each output line through `write` as soon as it is decided.
+  func stream(from descriptor: Int32, write: (String) -> Void) throws {
+    var analysis = try liveAnalysis()
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
     defer { buffer.deallocate() }
     while true {

@@ -28,6 +28,8 @@ public struct StreamDecoder: Sendable {
   var sawData = false
   /// Bytes decoded so far (binary formats), for error messages.
   var offset: Int64 = 0
+  /// The line being parsed, NUL-terminated (reused).
+  var scratch: [UInt8] = []
 
   /// A decoder of frames of `channelCount` samples.
   public init(format: StreamSampleFormat, channelCount: Int) {
@@ -90,26 +92,50 @@ public struct StreamDecoder: Sendable {
     }
   }
 
+  /// Parses one line into `frames` without allocating (after the first line): the bytes are copied
+  /// into a reused, NUL-terminated buffer and read with C `strtof` (correctly rounded, as the CSV
+  /// reader's parser, so both give the same samples).
   private mutating func parseLine(_ raw: some Collection<UInt8>, into frames: inout [Float])
     throws(InputError)
   {
     line += 1
-    var text = String(decoding: raw, as: UTF8.self)
-    if text.hasSuffix("\r") { text.removeLast() }
-    let fields = text.split(whereSeparator: { $0 == "," || $0 == ";" || $0 == "\t" || $0 == " " })
-    guard !fields.isEmpty else { return }
-    let values = fields.map { Float($0) }
-    if values.contains(nil) {
-      if !sawData { return }
-      throw InputError(
-        path: "-", location: .line(line), "expected \(channelCount) numbers, found \"\(text.prefix(80))\"")
+    scratch.removeAll(keepingCapacity: true)
+    scratch.append(contentsOf: raw)
+    scratch.append(0)
+    let before = frames.count
+    let numeric = scratch.withUnsafeMutableBufferPointer { bytes -> Bool in
+      let base = UnsafeMutableRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self)
+      var cursor = base
+      while true {
+        while Self.isSeparator(cursor.pointee) { cursor += 1 }
+        if cursor.pointee == 0 { return true }
+        var end: UnsafeMutablePointer<CChar>? = cursor
+        let value = strtof(cursor, &end)
+        guard let stop = end, stop != cursor, Self.isSeparator(stop.pointee) || stop.pointee == 0 else {
+          return false
+        }
+        frames.append(value)
+        cursor = stop
+      }
     }
-    guard values.count == channelCount else {
+    let count = frames.count - before
+    guard numeric && count == channelCount else {
+      frames.removeSubrange(before...)
+      if count == 0 && (numeric || !sawData) { return }  // an empty line, or a header before the data
+      let text = String(decoding: scratch.dropLast(), as: UTF8.self).trimmingCharacters(
+        in: .whitespacesAndNewlines)
       throw InputError(
-        path: "-", location: .line(line), "expected \(channelCount) numbers, found \(values.count)")
+        path: "-", location: .line(line),
+        numeric
+          ? "expected \(channelCount) numbers, found \(count)"
+          : "expected \(channelCount) numbers, found \"\(text.prefix(80))\"")
     }
     sawData = true
-    frames.append(contentsOf: values.map { $0! })
+  }
+
+  /// Field separators: comma, semicolon, tab, space and a carriage return.
+  private static func isSeparator(_ byte: CChar) -> Bool {
+    byte == 0x2C || byte == 0x3B || byte == 0x09 || byte == 0x20 || byte == 0x0D
   }
 }
 
