@@ -184,6 +184,11 @@ public struct ECGPipeline: RecordingPipeline {
   /// Decides the last irregular-rhythm block and returns the record's ``ECGSection``.
   public mutating func finish(events: inout [PipelineEvent]) -> any PipelineSection {
     let episodes = rhythm.finish(events: &events)
+    if live {
+      // The HRV window ending at the last sample.
+      let oldest = (origin ?? 0) + samplesFed - Int64((configuration.hrvWindow * sampleRate).rounded())
+      beats.removeFirst(beats.prefix { $0 < oldest }.count)
+    }
     let (series, artefacts) = nnIntervals(beats)
     return ECGSection(
       channel: leadName, sampleRate: sampleRate, samples: samplesFed, beatCount: beatCount,

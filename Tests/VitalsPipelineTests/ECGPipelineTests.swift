@@ -78,6 +78,15 @@ struct ECGPipelineTests {
     #expect(abs(hrv[0].values["MeanHR"]! - 70) < 3)
     #expect(section.beats.isEmpty && section.eventTables.isEmpty)
     #expect(section.hrvWindow == 300)
+    #expect(section.beatCount == events.filter { $0.kind == .beat }.count)
+
+    // A stream longer than the window: the final section covers its last 300 s only.
+    let long = SimulatedECG(seconds: 330, seed: 9)
+    let (longEvents, longSection) = try run(long.samples, rate: long.rate, chunkSize: 4096, live: true)
+    #expect(longEvents.filter { $0.kind == .hrv }.map(\.seconds) == [60, 120, 180, 240, 300])
+    let first = try #require(longSection.intervals.endTimes.first)
+    #expect(first >= 30 && first < 35)
+    #expect(longSection.signalQuality > 0.9)
   }
 
   @Test("Poincaré SD1 and SD2 as the two-pass definition")
