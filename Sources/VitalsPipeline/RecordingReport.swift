@@ -107,6 +107,22 @@ public struct RecordingReport: Sendable {
           height: frame.height, fill: "#e8590c", opacity: 0.15)
       }
     }
+    /// A full-width panel at `y` (time on x unless `xRange` is given): axes, then `draw` clipped to
+    /// the plot, over the irregular-rhythm shading when `shaded`.
+    func panel(
+      title: String, yLabel: String, yRange: ClosedRange<Double>, xRange: ClosedRange<Double>? = nil,
+      xLabel: String? = nil, shaded: Bool = true, _ draw: (PlotFrame, inout SVGCanvas) -> Void
+    ) {
+      let frame = PlotFrame(
+        x: left, y: y, width: plotWidth, height: panelHeight, xRange: xRange ?? 0...(duration / scale.unit),
+        yRange: yRange)
+      frame.drawAxes(on: &canvas, title: title, xLabel: xLabel ?? "time (\(scale.name))", yLabel: yLabel)
+      clipped(frame) { c in
+        if shaded { shadeEpisodes(frame, &c, unit: scale.unit) }
+        draw(frame, &c)
+      }
+      y += panelHeight + 75
+    }
 
     // Heading.
     let name = (analysis.path as NSString).lastPathComponent
@@ -127,58 +143,33 @@ public struct RecordingReport: Sendable {
 
     // The whole lead.
     let bins = envelope.bins.filter { !$0.min.isNaN }
-    let low = Double(bins.map(\.min).min() ?? 0)
-    let high = Double(bins.map(\.max).max() ?? 1)
-    let overview = PlotFrame(
-      x: left, y: y, width: plotWidth, height: panelHeight, xRange: 0...(duration / scale.unit),
-      yRange: PlotFrame.padded(low, high))
-    overview.drawAxes(
-      on: &canvas,
+    panel(
       title: "ECG (lead \(ecg.channel)), whole record (min/max per pixel column; irregular rhythm shaded)",
-      xLabel: "time (\(scale.name))", yLabel: "ECG (\(unit))")
-    clipped(overview) { c in
-      shadeEpisodes(overview, &c, unit: scale.unit)
-      var points: [(Double, Double)?] = []
-      for bin in envelope.bins {
-        guard !bin.min.isNaN else {
-          points.append(nil)
-          continue
-        }
-        let x = overview.px(Double(bin.start) / rate / scale.unit)
-        points.append((x, overview.py(Double(bin.max))))
-        points.append((x, overview.py(Double(bin.min))))
-      }
-      c.polyline(points, stroke: "#1c4f8a", width: 0.8)
+      yLabel: "ECG (\(unit))",
+      yRange: PlotFrame.padded(Double(bins.map(\.min).min() ?? 0), Double(bins.map(\.max).max() ?? 1))
+    ) { frame, c in
+      c.polyline(
+        Self.envelopeTrace(envelope, frame: frame, from: 0, rate: rate, unit: scale.unit), stroke: "#1c4f8a",
+        width: 0.8)
     }
-    y += panelHeight + 75
 
     // Excerpts with beats.
     for (start, samples) in excerpts where !samples.isEmpty {
       let from = Double(start) / rate
       let to = from + Double(samples.count) / rate
       let finite = samples.filter(\.isFinite)
-      let frame = PlotFrame(
-        x: left, y: y, width: plotWidth, height: panelHeight, xRange: from...to,
-        yRange: PlotFrame.padded(Double(finite.min() ?? 0), Double(finite.max() ?? 1)))
-      frame.drawAxes(
-        on: &canvas,
+      panel(
         title:
           "ECG (lead \(ecg.channel)), \(Self.number(from)) – \(Self.number(to)) s, detected beats marked",
-        xLabel: "time (s)", yLabel: "ECG (\(unit))")
-      clipped(frame) { c in
+        yLabel: "ECG (\(unit))",
+        yRange: PlotFrame.padded(Double(finite.min() ?? 0), Double(finite.max() ?? 1)),
+        xRange: from...to, xLabel: "time (s)", shaded: false
+      ) { frame, c in
         var excerpt = MinMaxEnvelope(columns: Int(plotWidth))
         excerpt.append(samples)
-        var points: [(Double, Double)?] = []
-        for bin in excerpt.bins {
-          guard !bin.min.isNaN else {
-            points.append(nil)
-            continue
-          }
-          let x = frame.px(from + Double(bin.start) / rate)
-          points.append((x, frame.py(Double(bin.max))))
-          if excerpt.samplesPerBin > 1 { points.append((x, frame.py(Double(bin.min)))) }
-        }
-        c.polyline(points, stroke: "#1c4f8a", width: 1.2)
+        c.polyline(
+          Self.envelopeTrace(excerpt, frame: frame, from: from, rate: rate, unit: 1), stroke: "#1c4f8a",
+          width: 1.2)
         for beat in ecg.beats where beat >= start && beat < start + Int64(samples.count) {
           let value = samples[Int(beat - start)]
           guard value.isFinite else { continue }
@@ -187,40 +178,31 @@ public struct RecordingReport: Sendable {
             opacity: 0.85)
         }
       }
-      y += panelHeight + 75
     }
 
-    // Heart rate over time.
+    // Heart rate over time, on the 0.5th to 99.5th percentile, so that a few start-up or artefact
+    // readings do not flatten the trace.
     let rates = heartRate.map(\.bpm)
-    // The 0.5th to 99.5th percentile, so that a few start-up or artefact readings do not flatten the trace.
     let sortedRates = rates.sorted()
-    let hrFrame = PlotFrame(
-      x: left, y: y, width: plotWidth, height: panelHeight, xRange: 0...(duration / scale.unit),
+    panel(
+      title: "Heart rate (median of the last 8 RR intervals, every second; 0.5–99.5th percentile range)",
+      yLabel: "heart rate (bpm)",
       yRange: PlotFrame.padded(
         sortedRates.isEmpty ? 40 : sortedRates[sortedRates.count / 200],
-        sortedRates.isEmpty ? 120 : sortedRates[sortedRates.count - 1 - sortedRates.count / 200]))
-    hrFrame.drawAxes(
-      on: &canvas,
-      title: "Heart rate (median of the last 8 RR intervals, every second; 0.5–99.5th percentile range)",
-      xLabel: "time (\(scale.name))", yLabel: "heart rate (bpm)")
-    clipped(hrFrame) { c in
-      shadeEpisodes(hrFrame, &c, unit: scale.unit)
+        sortedRates.isEmpty ? 120 : sortedRates[sortedRates.count - 1 - sortedRates.count / 200])
+    ) { frame, c in
       c.polyline(
-        Self.columnTrace(times: heartRate.map(\.seconds), values: rates, frame: hrFrame, unit: scale.unit),
+        Self.columnTrace(times: heartRate.map(\.seconds), values: rates, frame: frame, unit: scale.unit),
         stroke: "#c92a2a", width: 1.2)
     }
-    y += panelHeight + 75
 
     // RR tachogram.
     let nn = ecg.intervals
-    let tachogram = PlotFrame(
-      x: left, y: y, width: plotWidth, height: panelHeight, xRange: 0...(duration / scale.unit),
-      yRange: PlotFrame.padded(nn.intervals.min() ?? 500, nn.intervals.max() ?? 1200))
-    tachogram.drawAxes(
-      on: &canvas, title: "RR tachogram (NN intervals; the intervals around artefact beats left out)",
-      xLabel: "time (\(scale.name))", yLabel: "NN interval (ms)")
-    clipped(tachogram) { c in
-      shadeEpisodes(tachogram, &c, unit: scale.unit)
+    panel(
+      title: "RR tachogram (NN intervals; the intervals around artefact beats left out)",
+      yLabel: "NN interval (ms)",
+      yRange: PlotFrame.padded(nn.intervals.min() ?? 500, nn.intervals.max() ?? 1200)
+    ) { frame, c in
       var times: [Double] = []
       var values: [Double] = []
       for k in nn.intervals.indices {
@@ -232,10 +214,10 @@ public struct RecordingReport: Sendable {
         values.append(nn.intervals[k])
       }
       c.polyline(
-        Self.columnTrace(times: times, values: values, frame: tachogram, unit: scale.unit), stroke: "#2b8a3e",
+        Self.columnTrace(times: times, values: values, frame: frame, unit: scale.unit), stroke: "#2b8a3e",
         width: 1)
     }
-    y += panelHeight + 80
+    y += 5
 
     // Poincaré plot and spectrum side by side.
     let side = 400.0
@@ -314,13 +296,11 @@ public struct RecordingReport: Sendable {
       for step in steps where step >= 0 && step < duration {
         counts[min(counts.count - 1, Int(step / 60))] += 1
       }
-      let frame = PlotFrame(
-        x: left, y: y, width: plotWidth, height: panelHeight, xRange: 0...Double(counts.count),
-        yRange: 0...Double(max(10, (counts.max() ?? 0) + 10)))
-      frame.drawAxes(
-        on: &canvas, title: "Steps per minute (\(steps.count) steps)", xLabel: "time (min)",
-        yLabel: "steps/min")
-      clipped(frame) { c in
+      panel(
+        title: "Steps per minute (\(steps.count) steps)", yLabel: "steps/min",
+        yRange: 0...Double(max(10, (counts.max() ?? 0) + 10)), xRange: 0...Double(counts.count),
+        xLabel: "time (min)", shaded: false
+      ) { frame, c in
         for (minute, count) in counts.enumerated() where count > 0 {
           let x0 = frame.px(Double(minute))
           c.rect(
@@ -328,7 +308,6 @@ public struct RecordingReport: Sendable {
             height: frame.py(0) - frame.py(Double(count)), fill: "#7048e8", opacity: 0.8)
         }
       }
-      y += panelHeight + 75
     }
 
     canvas.text(
@@ -366,6 +345,26 @@ public struct RecordingReport: Sendable {
     guard value.isFinite else { return "–" }
     if abs(value) >= 100 || value == value.rounded() { return String(Int(value.rounded())) }
     return String(format: abs(value) >= 10 ? "%.1f" : "%.2f", value)
+  }
+
+  /// The polyline of an envelope of samples at `rate` Hz whose first sample is at `from` seconds: per bin
+  /// its maximum then its minimum (one point per sample while bins hold one); NaN bins break the line.
+  static func envelopeTrace(
+    _ envelope: MinMaxEnvelope, frame: PlotFrame, from: Double, rate: Double, unit: Double
+  )
+    -> [(Double, Double)?]
+  {
+    var points: [(Double, Double)?] = []
+    for bin in envelope.bins {
+      guard !bin.min.isNaN else {
+        points.append(nil)
+        continue
+      }
+      let x = frame.px((from + Double(bin.start) / rate) / unit)
+      points.append((x, frame.py(Double(bin.max))))
+      if envelope.samplesPerBin > 1 { points.append((x, frame.py(Double(bin.min)))) }
+    }
+    return points
   }
 
   /// A trace of irregularly timed values at screen resolution: per pixel column of `frame`, the values'
