@@ -37,7 +37,9 @@ public enum InputExpansion {
   /// Recordings under `directory`, recursively, sorted.
   static func recordings(in directory: String) -> [String] {
     let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
-    guard let enumerator = FileManager.default.enumerator(atPath: base) else { return [] }
+    // Enumerate the directory a symbolic link points to; name the recordings under the path as given.
+    let target = URL(fileURLWithPath: base).resolvingSymlinksInPath().path
+    guard let enumerator = FileManager.default.enumerator(atPath: target) else { return [] }
     var found: [String] = []
     while let relative = enumerator.nextObject() as? String {
       let name = (relative as NSString).lastPathComponent

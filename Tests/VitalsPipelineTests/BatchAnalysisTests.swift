@@ -48,6 +48,10 @@ struct BatchAnalysisTests {
         study.records[0] + ".hea", study.records[1] + ".hea",
       ])
     #expect(InputExpansion.expand(["missing.csv", "missing.csv"]) == ["missing.csv"])
+    let link = study.directory + "-link"
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: study.directory)
+    defer { try? FileManager.default.removeItem(atPath: link) }
+    #expect(InputExpansion.expand([link]) == expanded.map { link + $0.dropFirst(study.directory.count) })
   }
 
   @Test("output names are file stems, with parent folders only where they would clash")
