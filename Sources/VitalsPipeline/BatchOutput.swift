@@ -24,8 +24,8 @@ public enum InputExpansion {
       } else if input.contains(where: { "*?[".contains($0) }) {
         for match in glob(input) {
           var matchIsDirectory: ObjCBool = false
-          FileManager.default.fileExists(atPath: match, isDirectory: &matchIsDirectory)
-          if matchIsDirectory.boolValue { recordings(in: match).forEach(add) } else { add(match) }
+          let exists = FileManager.default.fileExists(atPath: match, isDirectory: &matchIsDirectory)
+          if exists && matchIsDirectory.boolValue { recordings(in: match).forEach(add) } else { add(match) }
         }
       } else {
         add(input)
