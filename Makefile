@@ -5,7 +5,7 @@ EXAMPLE ?= Fixtures/examples/simulated-ecg.csv
 # Wide SIMD lanes (AVX2, FMA) when the building machine has them: see README, "Build settings".
 ARCH_FLAGS ?= $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo -Xcc -march=x86-64-v3)
 
-.PHONY: deps build run example test fixtures format bench-fftw-c fuzz eval-ecg memory compare-readers compare-ecg eval-steps compare-stats
+.PHONY: deps build run example test fixtures format bench-fftw-c fuzz eval-ecg memory compare-readers compare-ecg eval-steps compare-stats check-pipeline
 
 # Installs the system packages the build needs when they are missing (Debian/Ubuntu).
 deps:
@@ -88,3 +88,6 @@ eval-steps: deps
 compare-stats: deps .venv-fixtures/ready
 	$(SWIFT) build -c release $(ARCH_FLAGS) --package-path scripts/eval --product stats-eval
 	.venv-fixtures/bin/python scripts/peers/compare_aggregation.py
+# Pipeline numbers: analyze throughput with 1 and 2 jobs, 24-hour memory, stream latency and memory.
+check-pipeline: deps
+	scripts/pipeline_check.sh

@@ -7,6 +7,7 @@ let suites = [
   "RingBuffer", "Filtering", "Resampling", "FFT", "WFDBReading", "FormatReading", "ECGDetection",
   "StepDetection",
   "Aggregation", "ExportReading",
+  "Pipeline",
 ]
 
 let package = Package(

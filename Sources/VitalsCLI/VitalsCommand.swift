@@ -12,6 +12,7 @@ public struct VitalsCommand: ParsableCommand {
     version: "0.1.0",
     subcommands: [
       Info.self, Convert.self, Beats.self, Score.self, HRV.self, Simulate.self, Steps.self, Stats.self,
+      Analyze.self, StreamCommand.self, Report.self,
     ]
   )
 

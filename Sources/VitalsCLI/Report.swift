@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import Vitals
+
+/// `vitals report INPUT -o FILE.svg|FILE.html`: a picture of a recording and what was found in it.
+public struct Report: ParsableCommand {
+  public static let configuration = CommandConfiguration(
+    abstract: "Draw a recording and what was found in it, as a self-contained SVG or HTML file.",
+    discussion: """
+      The report shows the main numbers, the whole ECG lead (min/max per pixel column, irregular-rhythm \
+      episodes shaded), its first and last seconds with the detected beats marked, heart rate over time, the \
+      RR tachogram, the Poincaré plot with its SD1/SD2 ellipse and the HRV spectrum (Welch) with the VLF, LF \
+      and HF bands shaded. The recording is read once, in chunks, as `vitals analyze` reads it. -o FILE.html \
+      wraps the SVG in a page.
+      """)
+
+  @Argument(help: "The recording (WFDB record, EDF/EDF+, CSV/TSV, Apple Health ECG CSV).")
+  public var inputPath: String
+
+  @Option(name: [.short, .customLong("output")], help: "The picture to write: FILE.svg or FILE.html.")
+  public var output: String
+
+  @Option(help: "Seconds of signal in each excerpt.")
+  public var excerpt = 10.0
+
+  @Option(help: "The ECG lead, by name or 0-based index (default: recognised).")
+  public var ecg: String?
+
+  @OptionGroup public var input: InputOptions
+
+  public init() {}
+
+  public func validate() throws {
+    let lower = output.lowercased()
+    guard lower.hasSuffix(".svg") || lower.hasSuffix(".html") || lower.hasSuffix(".htm") else {
+      throw ValidationError("-o must name an .svg or .html file")
+    }
+    guard excerpt > 0 && excerpt <= 120 else {
+      throw ValidationError("--excerpt must be between 0 and 120 s")
+    }
+  }
+
+  public func run() throws {
+    try exitingOneOnFileErrors {
+      let options = AnalysisOptions(
+        recording: input.recordingOptions,
+        overrides: ChannelRoles.Overrides(ecg: ecg.map(ChannelSelector.list)))
+      let report = try RecordingReport.collect(path: inputPath, options: options, excerptSeconds: excerpt)
+      let text = output.lowercased().hasSuffix(".svg") ? report.svg() : report.html()
+      try AtomicFile.write(Data(text.utf8), to: output)
+    }
+  }
+}

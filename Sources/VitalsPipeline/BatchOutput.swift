@@ -1,0 +1,181 @@
+import Foundation
+import VitalsIO
+
+/// The recordings named by command-line inputs: files as given, directories searched recursively,
+/// and glob patterns (`*`, `?`, `[…]`, for shells that did not expand them) matched.
+public enum InputExpansion {
+  /// File extensions (lower-cased) taken as recordings inside directories; WFDB records are found by
+  /// their `.hea` headers and named without the extension.
+  public static let recordingExtensions: Set<String> = ["hea", "edf", "bdf", "csv", "tsv"]
+
+  /// The recordings of `inputs`, in order: each directory's recordings sorted by path; a pattern's
+  /// matches sorted; a path that is neither is kept as is (reading it reports what is wrong). Duplicates
+  /// are kept once.
+  public static func expand(_ inputs: [String]) -> [String] {
+    var result: [String] = []
+    var seen: Set<String> = []
+    func add(_ path: String) {
+      if seen.insert(path).inserted { result.append(path) }
+    }
+    for input in inputs {
+      var isDirectory: ObjCBool = false
+      if FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) {
+        if isDirectory.boolValue { recordings(in: input).forEach(add) } else { add(input) }
+      } else if input.contains(where: { "*?[".contains($0) }) {
+        for match in glob(input) {
+          var matchIsDirectory: ObjCBool = false
+          let exists = FileManager.default.fileExists(atPath: match, isDirectory: &matchIsDirectory)
+          if exists && matchIsDirectory.boolValue { recordings(in: match).forEach(add) } else { add(match) }
+        }
+      } else {
+        add(input)
+      }
+    }
+    return result
+  }
+
+  /// Recordings under `directory`, recursively, sorted.
+  static func recordings(in directory: String) -> [String] {
+    let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+    // Enumerate the directory a symbolic link points to; name the recordings under the path as given.
+    let target = URL(fileURLWithPath: base).resolvingSymlinksInPath().path
+    guard let enumerator = FileManager.default.enumerator(atPath: target) else { return [] }
+    var found: [String] = []
+    while let relative = enumerator.nextObject() as? String {
+      let name = (relative as NSString).lastPathComponent
+      guard !name.hasPrefix(".") else { continue }
+      let ext = (name as NSString).pathExtension.lowercased()
+      guard recordingExtensions.contains(ext) else { continue }
+      let path = base + "/" + relative
+      found.append(ext == "hea" ? String(path.dropLast(4)) : path)
+    }
+    return found.sorted()
+  }
+
+  /// The paths matching the shell pattern `pattern` (POSIX `glob`), sorted.
+  static func glob(_ pattern: String) -> [String] {
+    var matches = glob_t()
+    defer { globfree(&matches) }
+    guard Glibc.glob(pattern, 0, nil, &matches) == 0 else { return [] }
+    return (0..<Int(matches.gl_pathc)).compactMap { matches.gl_pathv[$0].map { String(cString: $0) } }
+      .sorted()
+  }
+}
+
+/// Files written whole or not at all: the data goes to a temporary file beside the target (a hidden
+/// name starting with `.` and ending in `.partial`), which is then renamed over it, so a reader (or a
+/// resumed run) never sees a partial file under the final name.
+public enum AtomicFile {
+  /// Writes `data` to `path` atomically; throws ``OutputError`` with the system's reason.
+  public static func write(_ data: Data, to path: String) throws(OutputError) {
+    try write(to: path) { temporary throws(OutputError) in
+      do {
+        try data.write(to: URL(fileURLWithPath: temporary))
+      } catch {
+        throw OutputError(path: path, "cannot write: \((error as NSError).localizedDescription)")
+      }
+    }
+  }
+
+  /// Lets `body` write the file at the temporary path it is given, then renames it to `path`; the
+  /// temporary file is removed when `body` or the rename fails.
+  public static func write(to path: String, _ body: (String) throws(OutputError) -> Void) throws(OutputError)
+  {
+    let url = URL(fileURLWithPath: path)
+    let temporary = url.deletingLastPathComponent().appendingPathComponent(
+      ".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).partial"
+    ).path
+    do {
+      try body(temporary)
+    } catch {
+      try? FileManager.default.removeItem(atPath: temporary)
+      throw error
+    }
+    guard rename(temporary, path) == 0 else {
+      let reason = String(cString: strerror(errno))
+      try? FileManager.default.removeItem(atPath: temporary)
+      throw OutputError(path: path, "cannot rename the finished file into place: \(reason)")
+    }
+  }
+}
+
+/// Where `vitals analyze --out DIR` puts each recording's results: `DIR/NAME.json` (the summary, one
+/// JSON line) and `DIR/NAME.SUFFIX.csv` per event table (``PipelineSection/eventTables``, e.g.
+/// `NAME.beats.csv` with header `sample,time_s`). The summary is written last, so its presence marks
+/// a finished recording: ``isDone(input:name:)``.
+public struct BatchOutputLayout: Sendable {
+  /// The output directory.
+  public let directory: String
+
+  /// A layout in `directory` (created when missing by ``prepare()``).
+  public init(directory: String) { self.directory = directory }
+
+  /// Creates the directory (and its parents) if needed.
+  public func prepare() throws(OutputError) {
+    do {
+      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    } catch {
+      throw OutputError(
+        path: directory, "cannot create the directory: \((error as NSError).localizedDescription)")
+    }
+  }
+
+  /// A distinct output name per input: the file name without its extension (`mitdb/100` → `100`),
+  /// with parent directories prepended (`a_100`, `b_100`) where names would clash.
+  public static func names(for inputs: [String]) -> [String] {
+    let parts = inputs.map { input -> [String] in
+      var components = input.split(separator: "/").map(String.init)
+      if let last = components.last {
+        let stem = (last as NSString).deletingPathExtension
+        components[components.count - 1] = stem.isEmpty ? last : stem
+      }
+      return components.isEmpty ? ["stdin"] : components
+    }
+    var depth = [Int](repeating: 1, count: inputs.count)
+    func name(_ i: Int) -> String { parts[i].suffix(depth[i]).joined(separator: "_") }
+    while true {
+      let groups = Dictionary(grouping: inputs.indices, by: name)
+      let clashing = groups.values.filter { $0.count > 1 }.flatMap { $0 }.filter {
+        depth[$0] < parts[$0].count
+      }
+      guard !clashing.isEmpty else { break }
+      for i in clashing { depth[i] += 1 }
+    }
+    return inputs.indices.map(name)
+  }
+
+  /// The summary file of output `name`.
+  public func summaryPath(name: String) -> String { directory + "/" + name + ".json" }
+
+  /// The event table `suffix` of output `name`.
+  public func tablePath(name: String, suffix: String) -> String {
+    directory + "/" + name + "." + suffix + ".csv"
+  }
+
+  /// Whether the recording at `input` was analysed into `name` already: the summary exists and was
+  /// written after the input's files (WFDB: header and signal file) last changed. Temporary files of
+  /// an interrupted write are never taken for a summary.
+  public func isDone(input: String, name: String) -> Bool {
+    guard let written = Self.modificationDate(summaryPath(name: name)) else { return false }
+    let inputs = [input, input + ".hea", input + ".dat", (input as NSString).deletingPathExtension + ".dat"]
+    let changed = inputs.compactMap(Self.modificationDate).max()
+    return changed.map { written >= $0 } ?? false
+  }
+
+  private static func modificationDate(_ path: String) -> Date? {
+    (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+  }
+
+  /// Writes the event tables, then the summary line, each atomically (creating the directory if needed).
+  public func write(_ analysis: RecordingAnalysis, name: String) throws(OutputError) {
+    try prepare()
+    for (_, section) in analysis.sections {
+      for (suffix, samples) in section.eventTables.sorted(by: { $0.key < $1.key }) {
+        try AtomicFile.write(to: tablePath(name: name, suffix: suffix)) { temporary throws(OutputError) in
+          try EventCSVWriter.write(samples: samples, sampleRate: section.sampleRate, to: temporary)
+        }
+      }
+    }
+    try AtomicFile.write(Data((analysis.jsonLine() + "\n").utf8), to: summaryPath(name: name))
+  }
+}

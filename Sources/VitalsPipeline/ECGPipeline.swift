@@ -1,0 +1,328 @@
+import VitalsAnalysis
+import VitalsCore
+import VitalsFFT
+import VitalsIO
+
+/// The ECG pipeline: QRS detection on one lead, heart rate every second, irregular-rhythm episodes and,
+/// at the end, heart rate and heart-rate variability of the record.
+///
+/// Stages, all causal and fed chunk by chunk:
+/// 1. ``QRSDetector`` (Pan & Tompkins 1985 with Hamilton & Tompkins' 1986 rules): a ``PipelineEvent/Kind/beat``
+///    event per R peak, at most the detector's latency (0.45 s) after it.
+/// 2. Heart rate: at every whole second `t` of the record (sample `round(k · rate)`), 60 / the median
+///    of the last ``Configuration/heartRateIntervals`` RR intervals whose closing beat lies within
+///    ``Configuration/heartRateMaximumAge`` s before `t − latency` (beats after `t − latency` may not be
+///    decided yet, so they are left out whatever the chunking): a ``PipelineEvent/Kind/heartRate`` event,
+///    or none when no such interval exists.
+/// 3. Irregular rhythm: ``IrregularRhythmTracker`` (Lake & Moorman 2011 COSEn through
+///    ``AtrialFibrillationDetector``), in blocks of beats with 48 beats of context on each side.
+/// 4. At the end of a recording: Lipponen & Tarvainen (2019) artefacts dropped from the RR series
+///    (``RRArtefacts``), then ``HRVTimeDomain`` and ``HRVFrequencyDomain`` (Welch, NeuroKit2's defaults)
+///    and the Poincaré SD1/SD2 (Brennan et al. 2001) of the NN intervals; see ``ECGSection``.
+///
+/// Live (``PipelineContext/live``): no whole-record beat list is kept; every
+/// ``Configuration/hrvInterval`` s an ``PipelineEvent/Kind/hrv`` event gives the time-domain HRV of
+/// the last ``Configuration/hrvWindow`` s, and the final section covers that window only. State is
+/// bounded by the window.
+public struct ECGPipeline: RecordingPipeline {
+  /// The pipeline's settings.
+  public struct Configuration: Sendable, Equatable {
+    /// The QRS detector's settings.
+    public var detector = QRSDetector.Configuration()
+    /// RR intervals whose median gives a heart-rate reading.
+    public var heartRateIntervals = 8
+    /// Oldest closing beat, in seconds before the reading's decided horizon, that still counts.
+    public var heartRateMaximumAge = 10.0
+    /// Live: seconds between HRV events.
+    public var hrvInterval = 60.0
+    /// Live: seconds of beats each HRV event (and the final section) covers.
+    public var hrvWindow = 300.0
+    /// The irregular-rhythm detector's settings.
+    public var rhythm = AtrialFibrillationDetector.Parameters()
+
+    /// The default settings.
+    public init() {}
+  }
+
+  /// ``SignalKind/ecg``.
+  public var kind: SignalKind { .ecg }
+
+  let configuration: Configuration
+  let sampleRate: Double
+  let lead: Int
+  let leadName: String
+  let live: Bool
+  /// The detector's latency bound, in samples: every beat up to `sample − latency` is decided once
+  /// `sample` has been fed.
+  let latency: Int64
+  var detector: QRSDetector
+  var decided: [Int64] = []
+  /// Index, within the record, of the first sample fed.
+  var origin: Int64?
+  var samplesFed: Int64 = 0
+  var beatCount = 0
+  /// Batch: every beat. Live: the beats of the last HRV window (and a little more).
+  var beats: [Int64] = []
+  /// The last few beats, for heart-rate readings.
+  var recent: [Int64] = []
+  var nextReadingSecond: Int64 = 1
+  var nextHRVSecond: Int64
+  var rhythm: IrregularRhythmTracker
+
+  /// A pipeline for the ECG lead `context.channels[0]`; throws when the rate is outside
+  /// ``QRSDetector/supportedSampleRates``.
+  public init(context: PipelineContext, configuration: Configuration = Configuration())
+    throws(PipelineUnavailable)
+  {
+    precondition(!context.channels.isEmpty, "the ECG pipeline needs a lead")
+    do {
+      detector = try QRSDetector(sampleRate: context.sampleRate, configuration: configuration.detector)
+    } catch {
+      throw PipelineUnavailable("the QRS detector cannot run on this lead: \(error)")
+    }
+    self.configuration = configuration
+    sampleRate = context.sampleRate
+    lead = context.channels[0]
+    leadName = context.signals[lead].name
+    live = context.live
+    latency = Int64((configuration.detector.maximumLatency * context.sampleRate).rounded(.up)) + 1
+    nextHRVSecond = Int64(configuration.hrvInterval.rounded())
+    rhythm = IrregularRhythmTracker(
+      parameters: configuration.rhythm, sampleRate: context.sampleRate, keepsEpisodes: !context.live)
+  }
+
+  /// Record index of the sample `seconds` after the first.
+  private func sampleIndex(atSecond seconds: Int64) -> Int64 {
+    Int64((Double(seconds) * sampleRate).rounded())
+  }
+
+  /// Feeds the next chunk: beats, heart-rate readings, episode events (and, live, HRV events) decided by now.
+  public mutating func process(_ chunk: SignalChunk, events: inout [PipelineEvent]) {
+    let start = origin ?? chunk.firstSampleIndex
+    origin = start
+    decided.removeAll(keepingCapacity: true)
+    chunk.channels[lead].withUnsafeBufferPointer { detector.process($0, appendingTo: &decided) }
+    samplesFed += Int64(chunk.sampleCount)
+    let end = start + samplesFed
+    for relative in decided {
+      let beat = start + relative
+      // Readings whose horizon precedes this beat see exactly the beats before it.
+      emitReadings(before: end, horizonBelow: beat, events: &events)
+      beatCount += 1
+      beats.append(beat)
+      recent.append(beat)
+      if recent.count > configuration.heartRateIntervals + 8 { recent.removeFirst() }
+      events.append(PipelineEvent(.beat, signal: .ecg, sampleIndex: beat, sampleRate: sampleRate))
+      rhythm.add(beat, events: &events)
+    }
+    emitReadings(before: end, horizonBelow: .max, events: &events)
+  }
+
+  /// Appends the heart-rate readings (and, live, the HRV events) due at whole seconds before sample
+  /// `end` whose horizon (the second minus the latency) is below `limit`.
+  private mutating func emitReadings(
+    before end: Int64, horizonBelow limit: Int64, events: inout [PipelineEvent]
+  ) {
+    while sampleIndex(atSecond: nextReadingSecond) < end,
+      sampleIndex(atSecond: nextReadingSecond) - latency < limit
+    {
+      let at = sampleIndex(atSecond: nextReadingSecond)
+      if let bpm = heartRate(horizon: at - latency) {
+        events.append(
+          PipelineEvent(
+            .heartRate, signal: .ecg, sampleIndex: at, sampleRate: sampleRate, values: ["bpm": bpm]))
+      }
+      nextReadingSecond += 1
+    }
+    guard live else { return }
+    while sampleIndex(atSecond: nextHRVSecond) < end, sampleIndex(atSecond: nextHRVSecond) - latency < limit {
+      let at = sampleIndex(atSecond: nextHRVSecond)
+      let horizon = at - latency
+      let oldest = horizon - Int64((configuration.hrvWindow * sampleRate).rounded())
+      if let firstKept = beats.firstIndex(where: { $0 >= oldest }), firstKept > 0 {
+        beats.removeFirst(firstKept)
+      }
+      let time = HRVTimeDomain(nnIntervals(Array(beats.prefix { $0 <= horizon })).series)
+      if time.meanNN.isFinite {
+        events.append(
+          PipelineEvent(
+            .hrv, signal: .ecg, sampleIndex: at, sampleRate: sampleRate,
+            values: [
+              "SDNN": time.sdnn, "RMSSD": time.rmssd, "MeanNN": time.meanNN, "MeanHR": time.meanHR,
+              "window_s": configuration.hrvWindow,
+            ]))
+      }
+      nextHRVSecond += Int64(configuration.hrvInterval.rounded())
+    }
+  }
+
+  /// 60 / median of the last RR intervals closing at or before `horizon` (and not older than the
+  /// maximum age), or nil.
+  private func heartRate(horizon: Int64) -> Double? {
+    let oldest = horizon - Int64((configuration.heartRateMaximumAge * sampleRate).rounded())
+    let known = recent.prefix { $0 <= horizon }
+    var intervals: [Int64] = []
+    for k in known.indices.dropFirst().reversed() where known[k] >= oldest {
+      intervals.append(known[k] - known[k - 1])
+      if intervals.count == configuration.heartRateIntervals { break }
+    }
+    guard !intervals.isEmpty else { return nil }
+    intervals.sort()
+    let middle = intervals.count / 2
+    let median =
+      intervals.count % 2 == 1
+      ? Double(intervals[middle]) : Double(intervals[middle - 1] + intervals[middle]) / 2
+    return 60 * sampleRate / median
+  }
+
+  /// The NN intervals of `beats` without the intervals around RR artefacts, and the artefact count.
+  private func nnIntervals(_ beats: [Int64]) -> (series: NNSeries, artefacts: Int) {
+    let artefacts = RRArtefacts.detect(beats: beats, sampleRate: sampleRate).allBeats
+    return (NNSeries(beats: beats, sampleRate: sampleRate, excludingBeats: artefacts), artefacts.count)
+  }
+
+  /// Decides the last irregular-rhythm block and returns the record's ``ECGSection``.
+  public mutating func finish(events: inout [PipelineEvent]) -> any PipelineSection {
+    let episodes = rhythm.finish(events: &events)
+    if live {
+      // The HRV window ending at the last sample.
+      let oldest = (origin ?? 0) + samplesFed - Int64((configuration.hrvWindow * sampleRate).rounded())
+      beats.removeFirst(beats.prefix { $0 < oldest }.count)
+    }
+    let (series, artefacts) = nnIntervals(beats)
+    return ECGSection(
+      channel: leadName, sampleRate: sampleRate, samples: samplesFed, beatCount: beatCount,
+      beats: live ? [] : beats, intervals: series, artefactBeats: artefacts, episodes: episodes,
+      irregularSeconds: rhythm.irregularSeconds,
+      hrvWindow: live ? configuration.hrvWindow : nil)
+  }
+}
+
+/// The ECG part of a recording's summary (JSON keys in brackets).
+///
+/// Heart rate [`heart_rate_bpm`: `mean`, `min`, `max`] and HRV [`hrv`] come from the NN intervals: the RR
+/// intervals without those around Lipponen & Tarvainen (2019) artefact beats. HRV names and units are
+/// NeuroKit2's: `MeanNN`, `SDNN`, `RMSSD`, `SDSD`, `MedianNN`, `pNN50`, `pNN20` (ms or %), `CVNN`;
+/// `VLF`, `LF`, `HF`, `TP` (ms², Welch), `LFHF`, `LFn`, `HFn`; Poincaré `SD1`, `SD2` (ms). Values that
+/// are undefined for the record (too short, too few intervals) are JSON null. [`signal_quality`] is the
+/// fraction of the record's duration covered by NN intervals (0–1): noise, artefacts and gaps lower it.
+public struct ECGSection: PipelineSection, Equatable {
+  /// The lead's name in the file.
+  public var channel: String
+  /// Samples per second.
+  public var sampleRate: Double
+  /// Samples of the lead analysed.
+  public var samples: Int64
+  /// Beats detected.
+  public var beatCount: Int
+  /// Record sample indices of the beats (empty for live streams).
+  public var beats: [Int64]
+  /// The NN intervals the indices come from.
+  public var intervals: NNSeries
+  /// Beats flagged as artefacts.
+  public var artefactBeats: Int
+  /// Irregular-rhythm episodes (empty for live streams, which report them as events).
+  public var episodes: [IrregularRhythmEpisode]
+  /// Seconds of irregular rhythm in episodes.
+  public var irregularSeconds: Double
+  /// Live streams: the seconds of beats the HRV covers; nil for whole records.
+  public var hrvWindow: Double?
+  /// Time-domain HRV of ``intervals``.
+  public var time: HRVTimeDomain
+  /// Frequency-domain HRV of ``intervals`` (Welch).
+  public var frequency: HRVFrequencyDomain
+  /// Poincaré SD1 and SD2 of ``intervals``, ms (successive pairs across a gap left out, ddof = 1).
+  public var sd1: Double, sd2: Double
+
+  /// A section; computes the HRV of `intervals`.
+  public init(
+    channel: String, sampleRate: Double, samples: Int64, beatCount: Int, beats: [Int64], intervals: NNSeries,
+    artefactBeats: Int, episodes: [IrregularRhythmEpisode], irregularSeconds: Double, hrvWindow: Double?
+  ) {
+    self.channel = channel
+    self.sampleRate = sampleRate
+    self.samples = samples
+    self.beatCount = beatCount
+    self.beats = beats
+    self.intervals = intervals
+    self.artefactBeats = artefactBeats
+    self.episodes = episodes
+    self.irregularSeconds = irregularSeconds
+    self.hrvWindow = hrvWindow
+    time = HRVTimeDomain(intervals)
+    frequency = HRVFrequencyDomain(intervals)
+    (sd1, sd2) = Self.poincare(intervals)
+  }
+
+  /// SD1 and SD2 (Brennan et al. 2001): standard deviations (ddof = 1) of (NNₖ − NNₖ₊₁)/√2 and
+  /// (NNₖ + NNₖ₊₁)/√2 over successive pairs, in one pass (Welford); NaN below two pairs.
+  static func poincare(_ series: NNSeries) -> (Double, Double) {
+    var count = 0.0
+    var mean = (0.0, 0.0)
+    var squares = (0.0, 0.0)
+    let nn = series.intervals
+    for k in nn.indices.dropFirst() where series.followsPrevious[k] {
+      let x = ((nn[k - 1] - nn[k]) / 2.0.squareRoot(), (nn[k - 1] + nn[k]) / 2.0.squareRoot())
+      count += 1
+      let delta = (x.0 - mean.0, x.1 - mean.1)
+      mean = (mean.0 + delta.0 / count, mean.1 + delta.1 / count)
+      squares = (squares.0 + delta.0 * (x.0 - mean.0), squares.1 + delta.1 * (x.1 - mean.1))
+    }
+    guard count >= 2 else { return (.nan, .nan) }
+    return ((squares.0 / (count - 1)).squareRoot(), (squares.1 / (count - 1)).squareRoot())
+  }
+
+  /// Fraction of the record's duration (live: of the HRV window, or of the stream while shorter) covered
+  /// by NN intervals, 0–1.
+  public var signalQuality: Double {
+    let duration = min(hrvWindow ?? .infinity, Double(samples) / sampleRate)
+    guard duration > 0 else { return 0 }
+    return min(1, intervals.intervals.reduce(0, +) / 1000 / duration)
+  }
+
+  /// `"beats"`: the beats' record sample indices (whole records only).
+  public var eventTables: [String: [Int64]] { hrvWindow == nil ? ["beats": beats] : [:] }
+
+  /// A value for JSON: nil (null) when not finite.
+  private static func finite(_ value: Double) -> Double? { value.isFinite ? value : nil }
+
+  private struct Episode: Encodable {
+    var start_s: Double
+    var end_s: Double
+    var duration_s: Double
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case channel, sample_rate, samples, duration_s, beats, nn_intervals, artefact_beats, heart_rate_bpm, hrv
+    case irregular_rhythm, irregular_rhythm_s, signal_quality, hrv_window_s
+  }
+
+  /// Encodes the JSON section described in the type's documentation.
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(channel, forKey: .channel)
+    try c.encode(sampleRate, forKey: .sample_rate)
+    try c.encode(samples, forKey: .samples)
+    try c.encode(Double(samples) / sampleRate, forKey: .duration_s)
+    try c.encode(beatCount, forKey: .beats)
+    try c.encode(intervals.count, forKey: .nn_intervals)
+    try c.encode(artefactBeats, forKey: .artefact_beats)
+    let f = Self.finite
+    let heartRate = ["mean": f(time.meanHR), "min": f(time.minHR), "max": f(time.maxHR)]
+    try c.encode(heartRate, forKey: .heart_rate_bpm)
+    let hrv: [String: Double?] = [
+      "MeanNN": f(time.meanNN), "SDNN": f(time.sdnn), "RMSSD": f(time.rmssd), "SDSD": f(time.sdsd),
+      "MedianNN": f(time.medianNN), "pNN50": f(time.pnn50), "pNN20": f(time.pnn20), "CVNN": f(time.cvnn),
+      "VLF": f(frequency.vlf), "LF": f(frequency.lf), "HF": f(frequency.hf), "TP": f(frequency.tp),
+      "LFHF": f(frequency.lfhf), "LFn": f(frequency.lfn), "HFn": f(frequency.hfn), "SD1": f(sd1),
+      "SD2": f(sd2),
+    ]
+    try c.encode(hrv, forKey: .hrv)
+    try c.encode(
+      episodes.map { Episode(start_s: $0.start, end_s: $0.end, duration_s: $0.duration) },
+      forKey: .irregular_rhythm)
+    try c.encode(irregularSeconds, forKey: .irregular_rhythm_s)
+    try c.encode(signalQuality, forKey: .signal_quality)
+    try c.encodeIfPresent(hrvWindow, forKey: .hrv_window_s)
+  }
+}

@@ -1,0 +1,248 @@
+import Foundation
+import VitalsCore
+import VitalsIO
+
+/// How samples arrive on a live stream.
+public enum StreamSampleFormat: String, Sendable, CaseIterable, Codable {
+  /// Text lines of `channelCount` numbers separated by commas, semicolons, tabs or spaces; lines
+  /// before the first numeric line (a header) and empty lines are skipped.
+  case csv
+  /// Raw little-endian IEEE 754 `Float32` frames, channels interleaved.
+  case f32
+  /// Raw little-endian `Int16` frames, channels interleaved (ADC units: the ECG pipeline is
+  /// scale-free).
+  case i16
+}
+
+/// Turns the bytes of a stream into interleaved frames of `Float` samples, keeping an incomplete line
+/// or frame for the next call, so bytes may be split anywhere.
+public struct StreamDecoder: Sendable {
+  /// The format decoded.
+  public let format: StreamSampleFormat
+  /// Samples per frame.
+  public let channelCount: Int
+  var pending: [UInt8] = []
+  /// Lines seen (CSV), for error messages.
+  var line = 0
+  /// Whether a numeric CSV line has been seen (lines before it are a header).
+  var sawData = false
+  /// Bytes decoded so far (binary formats), for error messages.
+  var offset: Int64 = 0
+  /// The line being parsed, NUL-terminated (reused).
+  var scratch: [UInt8] = []
+
+  /// A decoder of frames of `channelCount` samples.
+  public init(format: StreamSampleFormat, channelCount: Int) {
+    precondition(channelCount >= 1, "a frame holds at least one channel")
+    self.format = format
+    self.channelCount = channelCount
+  }
+
+  /// Decodes `bytes` and appends every complete frame to `frames` (interleaved). Throws
+  /// ``InputError`` for path `-` naming the line (CSV) when a line does not hold `channelCount`
+  /// numbers.
+  public mutating func decode(_ bytes: UnsafeRawBufferPointer, into frames: inout [Float]) throws(InputError)
+  {
+    switch format {
+    case .csv:
+      var start = 0
+      for (i, byte) in bytes.enumerated() where byte == 0x0A {
+        if pending.isEmpty {
+          try parseLine(bytes[start..<i], into: &frames)
+        } else {
+          pending.append(contentsOf: bytes[start..<i])
+          let text = pending
+          pending.removeAll(keepingCapacity: true)
+          try parseLine(text, into: &frames)
+        }
+        start = i + 1
+      }
+      pending.append(contentsOf: bytes[start...])
+    case .f32, .i16:
+      let width = (format == .f32 ? 4 : 2) * channelCount
+      pending.append(contentsOf: bytes)
+      let whole = pending.count / width * width
+      pending.withUnsafeBytes { raw in
+        for k in Swift.stride(from: 0, to: whole, by: format == .f32 ? 4 : 2) {
+          if format == .f32 {
+            frames.append(
+              Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: k, as: UInt32.self))))
+          } else {
+            frames.append(Float(Int16(littleEndian: raw.loadUnaligned(fromByteOffset: k, as: Int16.self))))
+          }
+        }
+      }
+      pending.removeFirst(whole)
+      offset += Int64(whole)
+    }
+  }
+
+  /// Ends the stream: decodes a last CSV line without a newline; throws when a binary frame is cut short.
+  public mutating func finish(into frames: inout [Float]) throws(InputError) {
+    defer { pending.removeAll() }
+    guard !pending.isEmpty else { return }
+    switch format {
+    case .csv:
+      try parseLine(pending, into: &frames)
+    case .f32, .i16:
+      throw InputError(
+        path: "-", location: .byteOffset(offset),
+        "the stream ends inside a frame: \(pending.count) bytes of a \((format == .f32 ? 4 : 2) * channelCount)-byte frame"
+      )
+    }
+  }
+
+  /// Parses one line into `frames` without allocating (after the first line): the bytes are copied
+  /// into a reused, NUL-terminated buffer and read with C `strtof` (correctly rounded, as the CSV
+  /// reader's parser, so both give the same samples).
+  private mutating func parseLine(_ raw: some Collection<UInt8>, into frames: inout [Float])
+    throws(InputError)
+  {
+    line += 1
+    scratch.removeAll(keepingCapacity: true)
+    scratch.append(contentsOf: raw)
+    scratch.append(0)
+    let before = frames.count
+    let numeric = scratch.withUnsafeMutableBufferPointer { bytes -> Bool in
+      let base = UnsafeMutableRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self)
+      var cursor = base
+      while true {
+        while Self.isSeparator(cursor.pointee) { cursor += 1 }
+        if cursor.pointee == 0 { return true }
+        var end: UnsafeMutablePointer<CChar>? = cursor
+        let value = strtof(cursor, &end)
+        guard let stop = end, stop != cursor, Self.isSeparator(stop.pointee) || stop.pointee == 0 else {
+          return false
+        }
+        frames.append(value)
+        cursor = stop
+      }
+    }
+    let count = frames.count - before
+    guard numeric && count == channelCount else {
+      frames.removeSubrange(before...)
+      if count == 0 && (numeric || !sawData) { return }  // an empty line, or a header before the data
+      let text = String(decoding: scratch.dropLast(), as: UTF8.self).trimmingCharacters(
+        in: .whitespacesAndNewlines)
+      throw InputError(
+        path: "-", location: .line(line),
+        numeric
+          ? "expected \(channelCount) numbers, found \(count)"
+          : "expected \(channelCount) numbers, found \"\(text.prefix(80))\"")
+    }
+    sawData = true
+  }
+
+  /// Field separators: comma, semicolon, tab, space and a carriage return.
+  private static func isSeparator(_ byte: CChar) -> Bool {
+    byte == 0x2C || byte == 0x3B || byte == 0x09 || byte == 0x20 || byte == 0x0D
+  }
+}
+
+/// A pipeline run live over an unbounded stream of samples: bytes in (``StreamDecoder``), staged in a
+/// ``SampleRingBuffer``, fed to the pipeline as soon as they arrive, events out.
+///
+/// Every call to ``consume(_:emit:)`` processes all the complete frames it was given before it returns,
+/// so an event leaves no later than the bytes that decide it are consumed: a beat at most the QRS
+/// detector's latency (0.45 s of signal) after its R peak, a heart-rate reading with the sample of its
+/// second. Memory is constant: the ring buffer, the decoder's partial line and the pipeline's bounded
+/// live state (``PipelineContext/live``).
+public struct LiveAnalysis: ~Copyable {
+  /// Samples per second.
+  public let sampleRate: Double
+  var decoder: StreamDecoder
+  var ring: SampleRingBuffer
+  var pipeline: any RecordingPipeline
+  var frames: [Float] = []
+  var chunk: [[Float]]
+  var events: [PipelineEvent] = []
+
+  /// A live analysis of `signal` at `sampleRate` Hz, frames of `channelCount` samples in `format`, the
+  /// pipeline reading `channels` (indices into the frame). Throws when the pipeline is unavailable.
+  public init(
+    signal: SignalKind, sampleRate: Double, format: StreamSampleFormat, channelCount: Int, channels: [Int],
+    registry: PipelineRegistry = .standard
+  ) throws(PipelineUnavailable) {
+    precondition(channels.allSatisfy { (0..<channelCount).contains($0) }, "channels must be in the frame")
+    self.sampleRate = sampleRate
+    let signals = (0..<channelCount).map {
+      SignalDescription(name: "\(signal.rawValue)\($0)", unit: "", sampleRate: sampleRate, sampleCount: nil)
+    }
+    pipeline = try registry.makePipeline(
+      signal,
+      context: PipelineContext(
+        path: "-", signals: signals, sampleRate: sampleRate, channels: channels, live: true))
+    decoder = StreamDecoder(format: format, channelCount: channelCount)
+    ring = SampleRingBuffer(
+      channelCount: channelCount, minimumCapacity: 4096, sampleRate: sampleRate, startTime: .epoch)
+    chunk = Array(repeating: [], count: channelCount)
+  }
+
+  /// Decodes `bytes`, runs the pipeline over every complete frame and hands each event decided to `emit`.
+  public mutating func consume(_ bytes: UnsafeRawBufferPointer, emit: (PipelineEvent) -> Void)
+    throws(InputError)
+  {
+    frames.removeAll(keepingCapacity: true)
+    try decoder.decode(bytes, into: &frames)
+    run(emit: emit)
+  }
+
+  /// Ends the stream: decodes what is left, flushes the pipeline's pending events and returns its section
+  /// (over the live window).
+  public mutating func finish(emit: (PipelineEvent) -> Void) throws(InputError) -> any PipelineSection {
+    frames.removeAll(keepingCapacity: true)
+    try decoder.finish(into: &frames)
+    run(emit: emit)
+    let section = pipeline.finish(events: &events)
+    events.forEach(emit)
+    events.removeAll()
+    return section
+  }
+
+  /// Passes `frames` through the ring buffer to the pipeline, a ring's worth at a time.
+  private mutating func run(emit: (PipelineEvent) -> Void) {
+    let channelCount = ring.channelCount
+    var start = 0
+    while start < frames.count {
+      let count = min(ring.freeCapacity * channelCount, frames.count - start)
+      frames.withUnsafeBufferPointer { all in
+        ring.append(interleaved: UnsafeBufferPointer(rebasing: all[start..<start + count]))
+      }
+      start += count
+      let n = ring.count
+      for c in 0..<channelCount {
+        chunk[c] = [Float](unsafeUninitializedCapacity: n) { buffer, initialized in
+          ring.copySamples(ofChannel: c, from: 0, into: buffer)
+          initialized = n
+        }
+      }
+      let signal = SignalChunk(
+        channels: chunk, sampleRate: sampleRate, startTime: ring.oldestTime,
+        firstSampleIndex: ring.oldestSampleIndex)
+      ring.removeAll()
+      pipeline.process(signal, events: &events)
+      events.forEach(emit)
+      events.removeAll(keepingCapacity: true)
+    }
+  }
+}
+
+extension PipelineEvent {
+  /// The event as one line of JSON (keys sorted, no trailing newline):
+  /// `{"sample":…,"signal":"ecg","time_s":…,"type":"beat"}` plus the event's values (`"bpm":…`);
+  /// non-finite values as null.
+  public func jsonLine() -> String {
+    var fields: [(String, String)] = [
+      ("sample", String(sampleIndex)), ("signal", "\"\(signal.rawValue)\""), ("time_s", Self.number(seconds)),
+      ("type", "\"\(kind.rawValue)\""),
+    ]
+    for (name, value) in values { fields.append((name, Self.number(value))) }
+    fields.sort { $0.0 < $1.0 }
+    return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+  }
+
+  private static func number(_ value: Double) -> String {
+    guard value.isFinite else { return "null" }
+    return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
+  }
+}

@@ -1,1 +1,0 @@
-// The VitalsPipeline module; its files replace this placeholder.

@@ -1,0 +1,198 @@
+import Foundation
+import VitalsCore
+import VitalsIO
+
+/// How recordings are analysed: how files are read, which channels play which role, which pipelines
+/// exist and how many samples are read at a time.
+public struct AnalysisOptions: Sendable {
+  /// Reading options (CSV layout and rate). Their channel selection, if any, limits the channels read;
+  /// roles among them are recognised or given by ``overrides``.
+  public var recording: RecordingOptions
+  /// Channel roles given explicitly (`--ecg`, `--ppg`, `--accel`).
+  public var overrides: ChannelRoles.Overrides
+  /// The pipelines to run.
+  public var registry: PipelineRegistry
+  /// Samples per channel read at a time; memory per recording is proportional to it.
+  public var chunkSize: Int
+
+  /// Options: default reading, recognised roles, every pipeline of this build.
+  public init(
+    recording: RecordingOptions = RecordingOptions(), overrides: ChannelRoles.Overrides = .init(),
+    registry: PipelineRegistry = .standard, chunkSize: Int = SignalChunk.defaultSampleCount
+  ) {
+    precondition(chunkSize > 0, "chunk size must be positive")
+    self.recording = recording
+    self.overrides = overrides
+    self.registry = registry
+    self.chunkSize = chunkSize
+  }
+}
+
+/// A recording's summary: what it holds, what each pipeline found, and what was recognised but not
+/// analysed. Encodes as one JSON object (``jsonLine()``), keys sorted:
+/// `path`, `format`, `start_time` (ISO 8601, UTC), `sample_rate` (Hz), `samples` (per channel),
+/// `duration_s`, `signals` (`name`, `unit`, `kind` or null), one object per analysed kind (`ecg`: see
+/// ``ECGSection``), `not_analysed` (`kind`, `channels`, `reason`), `processing_s` (wall-clock seconds
+/// of reading and analysis) and `samples_per_s` (samples of all channels read per second of it).
+public struct RecordingAnalysis: Sendable, Encodable {
+  /// A kind of signal the recording holds whose pipeline did not run, and why.
+  public struct NotAnalysed: Sendable, Equatable, Encodable {
+    /// The recognised kind.
+    public var kind: SignalKind
+    /// The names of its channels.
+    public var channels: [String]
+    /// Why it was not analysed.
+    public var reason: String
+  }
+
+  /// The path as given.
+  public var path: String
+  /// The reader's format name (`WFDB 212`, `EDF+C`, `CSV`).
+  public var format: String
+  /// Absolute time of the first sample.
+  public var startTime: Timestamp
+  /// Samples per second of the channels read.
+  public var sampleRate: Double
+  /// Samples per channel read.
+  public var samples: Int64
+  /// The channels read.
+  public var signals: [SignalDescription]
+  /// Which channels play which role.
+  public var roles: ChannelRoles
+  /// Each pipeline's section, in ``SignalKind`` order.
+  public var sections: [(kind: SignalKind, section: any PipelineSection)]
+  /// Recognised kinds that were not analysed.
+  public var notAnalysed: [NotAnalysed]
+  /// Wall-clock seconds spent reading and analysing.
+  public var processingSeconds: Double
+
+  /// Samples of every channel read per second of processing.
+  public var samplesPerSecond: Double {
+    processingSeconds > 0 ? Double(samples) * Double(signals.count) / processingSeconds : 0
+  }
+
+  /// The section of type `T` (e.g. ``ECGSection``), if a pipeline produced one.
+  public func section<T: PipelineSection>(_ type: T.Type) -> T? {
+    sections.lazy.compactMap { $0.section as? T }.first
+  }
+
+  private struct Key: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ string: String) { stringValue = string }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+
+  private struct Signal: Encodable {
+    var name: String
+    var unit: String
+    var kind: SignalKind?
+
+    private enum CodingKeys: String, CodingKey { case name, unit, kind }
+
+    /// `kind` is written as null when the channel has no role (not left out).
+    func encode(to encoder: any Encoder) throws {
+      var c = encoder.container(keyedBy: CodingKeys.self)
+      try c.encode(name, forKey: .name)
+      try c.encode(unit, forKey: .unit)
+      try c.encode(kind, forKey: .kind)
+    }
+  }
+
+  /// Encodes the summary object described in the type's documentation.
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: Key.self)
+    try c.encode(path, forKey: Key("path"))
+    try c.encode(format, forKey: Key("format"))
+    try c.encode(startTime.iso8601, forKey: Key("start_time"))
+    try c.encode(sampleRate, forKey: Key("sample_rate"))
+    try c.encode(samples, forKey: Key("samples"))
+    try c.encode(Double(samples) / sampleRate, forKey: Key("duration_s"))
+    let signalList = signals.indices.map { i in
+      Signal(
+        name: signals[i].name, unit: signals[i].unit,
+        kind: SignalKind.allCases.first { roles.channels(of: $0).contains(i) })
+    }
+    try c.encode(signalList, forKey: Key("signals"))
+    for (kind, section) in sections { try c.encode(section, forKey: Key(kind.rawValue)) }
+    try c.encode(notAnalysed, forKey: Key("not_analysed"))
+    try c.encode(processingSeconds, forKey: Key("processing_s"))
+    try c.encode(samplesPerSecond, forKey: Key("samples_per_s"))
+  }
+
+  /// The summary as one line of JSON (no trailing newline).
+  public func jsonLine() -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    do {
+      return String(decoding: try encoder.encode(self), as: UTF8.self)
+    } catch {
+      preconditionFailure("a summary of finite and null values always encodes: \(error)")
+    }
+  }
+}
+
+/// Runs every pipeline a recording needs over it, reading it once, chunk by chunk.
+public enum RecordingAnalyzer {
+  /// Analyses the recording at `path`.
+  ///
+  /// - Parameters:
+  ///   - onOpen: called once the file is open, with the signals it yields (their `sampleCount` set when
+  ///     the header states the length).
+  ///   - onChunk: called with every chunk read, before the pipelines see it (progress, pictures).
+  ///   - onEvent: called with every event, in the order the pipelines decide them.
+  /// - Throws: ``InputError`` for input that cannot be read, naming the file and place.
+  public static func analyze(
+    path: String, options: AnalysisOptions = AnalysisOptions(),
+    onOpen: ([SignalDescription]) -> Void = { _ in },
+    onChunk: (SignalChunk) -> Void = { _ in }, onEvent: (PipelineEvent) -> Void = { _ in }
+  ) throws(InputError) -> RecordingAnalysis {
+    let clock = ContinuousClock()
+    let started = clock.now
+    var reader = try RecordingOpener.open(path: path, options: options.recording)
+    let signals = reader.signals
+    guard !signals.isEmpty else { throw InputError(path: path, "no signals to analyse") }
+    onOpen(signals)
+    let roles = try ChannelRoles(signals: signals, overrides: options.overrides, path: path)
+    var pipelines: [any RecordingPipeline] = []
+    var notAnalysed: [RecordingAnalysis.NotAnalysed] = []
+    for kind in roles.kinds {
+      let channels = roles.channels(of: kind)
+      let context = PipelineContext(
+        path: path, signals: signals, sampleRate: reader.chunkSampleRate, channels: channels, live: false)
+      do {
+        pipelines.append(try options.registry.makePipeline(kind, context: context))
+      } catch {
+        notAnalysed.append(
+          .init(kind: kind, channels: channels.map { signals[$0].name }, reason: error.reason))
+      }
+    }
+    var events: [PipelineEvent] = []
+    var samples: Int64 = 0
+    while let chunk = try reader.nextChunk(maxSamples: options.chunkSize) {
+      onChunk(chunk)
+      samples += Int64(chunk.sampleCount)
+      for k in pipelines.indices { pipelines[k].process(chunk, events: &events) }
+      events.forEach(onEvent)
+      events.removeAll(keepingCapacity: true)
+    }
+    var sections: [(kind: SignalKind, section: any PipelineSection)] = []
+    for k in pipelines.indices {
+      sections.append((pipelines[k].kind, pipelines[k].finish(events: &events)))
+    }
+    events.forEach(onEvent)
+    return RecordingAnalysis(
+      path: path, format: reader.formatName, startTime: reader.startTime, sampleRate: reader.chunkSampleRate,
+      samples: samples, signals: signals, roles: roles, sections: sections, notAnalysed: notAnalysed,
+      processingSeconds: (clock.now - started).seconds)
+  }
+}
+
+extension Duration {
+  /// The duration in seconds.
+  var seconds: Double {
+    let (whole, fraction) = components
+    return Double(whole) + Double(fraction) * 1e-18
+  }
+}

@@ -1,0 +1,145 @@
+import VitalsCore
+import VitalsIO
+
+/// Something a pipeline found at one moment of a recording: a beat, a heart-rate reading, periodic
+/// HRV metrics, the start or end of an irregular-rhythm episode.
+///
+/// Times are those of the sample the event belongs to (the R peak of a beat, the end of the window of
+/// a heart-rate reading, the first sample of an episode), not the moment the event was decided.
+public struct PipelineEvent: Sendable, Equatable {
+  /// What happened.
+  public enum Kind: String, Sendable, Hashable, Codable {
+    /// A heartbeat (ECG: the R peak).
+    case beat
+    /// A heart-rate reading; value `bpm` (beats per minute).
+    case heartRate = "heart_rate"
+    /// Heart-rate variability over a trailing window; values `SDNN`, `RMSSD`, `MeanNN` (ms),
+    /// `MeanHR` (bpm), `window_s` (s).
+    case hrv
+    /// An irregular-rhythm (possible atrial fibrillation) episode began at the event's time.
+    case irregularRhythmStart = "irregular_rhythm_start"
+    /// The irregular-rhythm episode ended at the event's time; value `duration_s` (s).
+    case irregularRhythmEnd = "irregular_rhythm_end"
+  }
+
+  /// What happened.
+  public var kind: Kind
+  /// The pipeline that found it.
+  public var signal: SignalKind
+  /// Index, within the record, of the sample the event belongs to.
+  public var sampleIndex: Int64
+  /// Seconds from the first sample of the record to ``sampleIndex``.
+  public var seconds: Double
+  /// Named values of the event (see ``Kind``); empty for beats.
+  public var values: [String: Double]
+
+  /// An event at `sampleIndex` of a record sampled at `sampleRate` Hz.
+  public init(
+    _ kind: Kind, signal: SignalKind, sampleIndex: Int64, sampleRate: Double, values: [String: Double] = [:]
+  ) {
+    self.kind = kind
+    self.signal = signal
+    self.sampleIndex = sampleIndex
+    self.seconds = Double(sampleIndex) / sampleRate
+    self.values = values
+  }
+}
+
+/// What a pipeline reports about its signal at the end of a recording: one section of the recording's
+/// summary, encoded under the pipeline's ``SignalKind`` (e.g. `"ecg": {…}`).
+public protocol PipelineSection: Encodable, Sendable {
+  /// Samples per second of the channels the pipeline read.
+  var sampleRate: Double { get }
+  /// Event tables written beside the summary (`vitals analyze --out`), by file suffix: e.g. `"beats"`
+  /// → the record sample indices of the beats, written as `NAME.beats.csv` (header `sample,time_s`).
+  var eventTables: [String: [Int64]] { get }
+}
+
+/// The analysis of one kind of signal in one recording, run causally over chunks.
+///
+/// A pipeline reads its channels from each ``SignalChunk`` of the recording (the chunks hold every
+/// channel the reader yields; the pipeline knows its indices), keeps its state between chunks and
+/// emits events as soon as it has decided them. The same record fed in chunks of any size gives the
+/// same events and section. ``finish(events:)`` ends the record and returns the summary section.
+///
+/// To add a kind of signal: one type conforming to this protocol and one
+/// ``PipelineRegistry/register(_:factory:)`` call in ``PipelineRegistry/standard``.
+public protocol RecordingPipeline {
+  /// The kind of signal analysed.
+  var kind: SignalKind { get }
+  /// Feeds the next chunk (consecutive with the previous one) and appends the events decided by now.
+  mutating func process(_ chunk: SignalChunk, events: inout [PipelineEvent])
+  /// Ends the record: appends the events still pending and returns the summary section.
+  mutating func finish(events: inout [PipelineEvent]) -> any PipelineSection
+}
+
+/// Why the channels of a recognised kind are not analysed (no pipeline for it in this build, or its
+/// pipeline cannot take them, e.g. a rate outside the detector's range).
+public struct PipelineUnavailable: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The reason, as a sentence fragment (`"no PPG pipeline in this build"`).
+  public var reason: String
+
+  /// An error with `reason`.
+  public init(_ reason: String) { self.reason = reason }
+
+  /// The reason.
+  public var description: String { reason }
+}
+
+/// How a pipeline is built for one recording.
+public struct PipelineContext: Sendable {
+  /// The recording's path (for error messages).
+  public var path: String
+  /// Every signal the reader yields, in chunk channel order.
+  public var signals: [SignalDescription]
+  /// Samples per second of every channel of the chunks.
+  public var sampleRate: Double
+  /// The indices of the channels of the pipeline's kind.
+  public var channels: [Int]
+  /// Whether the pipeline runs on an unbounded live stream: keep only bounded state (no whole-record
+  /// beat lists) and report periodic metrics instead of whole-record ones.
+  public var live: Bool
+
+  /// A context.
+  public init(path: String, signals: [SignalDescription], sampleRate: Double, channels: [Int], live: Bool) {
+    self.path = path
+    self.signals = signals
+    self.sampleRate = sampleRate
+    self.channels = channels
+    self.live = live
+  }
+}
+
+/// The pipelines available, by kind of signal.
+public struct PipelineRegistry: Sendable {
+  /// Builds the pipeline of one kind for one recording, or says why it cannot.
+  public typealias Factory =
+    @Sendable (PipelineContext) throws(PipelineUnavailable) -> any RecordingPipeline
+
+  private var factories: [SignalKind: Factory] = [:]
+
+  /// An empty registry.
+  public init() {}
+
+  /// Registers (or replaces) the pipeline of `kind`.
+  public mutating func register(_ kind: SignalKind, factory: @escaping Factory) {
+    factories[kind] = factory
+  }
+
+  /// The pipeline of `kind` for `context`; throws when there is none or it cannot take the channels.
+  public func makePipeline(_ kind: SignalKind, context: PipelineContext) throws(PipelineUnavailable)
+    -> any RecordingPipeline
+  {
+    guard let factory = factories[kind] else {
+      throw PipelineUnavailable("no \(kind.rawValue) pipeline in this build")
+    }
+    return try factory(context)
+  }
+
+  /// Every pipeline of this build: ECG (``ECGPipeline``).
+  public static let standard: PipelineRegistry = {
+    var registry = PipelineRegistry()
+    registry.register(.ecg) { context throws(PipelineUnavailable) in try ECGPipeline(context: context) }
+    return registry
+  }()
+}

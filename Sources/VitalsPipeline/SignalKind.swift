@@ -1,0 +1,126 @@
+import Foundation
+import VitalsIO
+
+/// What a channel of a recording carries, as far as the pipelines are concerned.
+public enum SignalKind: String, Sendable, Hashable, Codable, CaseIterable, Comparable {
+  /// An electrocardiogram lead (mV or µV).
+  case ecg
+  /// A photoplethysmogram (arbitrary units).
+  case ppg
+  /// Accelerometer axes (g, mg or m/s²).
+  case accelerometer
+
+  /// Declaration order: ECG, PPG, accelerometer.
+  public static func < (lhs: SignalKind, rhs: SignalKind) -> Bool {
+    allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+  }
+}
+
+/// Which channels of a recording carry which kind of signal: one ECG lead, the PPG channels and the
+/// accelerometer axes, as indices into the reader's ``SignalReader/signals``.
+///
+/// Recognition (``init(signals:overrides:path:)``) goes by name first, then by unit and rate:
+/// - ECG: the lead named `MLII`, else `II`, else the first name containing `ECG`/`EKG` or a standard
+///   lead name (`I`, `V1`…`V6`, `aVR`, `MLII`, `CM5`, …), else the first signal in mV or µV sampled at
+///   100 Hz or more that no other rule took. One lead is analysed.
+/// - PPG: names starting with `ppg` or `pleth` (any case), or containing `PLETH`.
+/// - Accelerometer: names `x`,`y`,`z`, or starting with `acc` (`acc_x`, `ACC`, `accel_y`), or a unit
+///   of acceleration (`g`, `mg`, `m/s^2`, `m/s²`); one to three axes, in file order.
+/// Explicit selections (``Overrides``) replace the rule of their kind.
+public struct ChannelRoles: Sendable, Equatable {
+  /// The ECG lead, if any.
+  public var ecg: Int?
+  /// The PPG channels (empty when none).
+  public var ppg: [Int]
+  /// The accelerometer axes (empty when none).
+  public var accelerometer: [Int]
+
+  /// Channel selections that replace recognition, one per kind (`nil`: recognise).
+  public struct Overrides: Sendable, Equatable {
+    /// The ECG lead (the first selector is used).
+    public var ecg: [ChannelSelector]?
+    /// The PPG channels.
+    public var ppg: [ChannelSelector]?
+    /// The accelerometer axes (one to three).
+    public var accelerometer: [ChannelSelector]?
+
+    /// Overrides for the kinds given; the others are recognised.
+    public init(
+      ecg: [ChannelSelector]? = nil, ppg: [ChannelSelector]? = nil, accelerometer: [ChannelSelector]? = nil
+    ) {
+      self.ecg = ecg
+      self.ppg = ppg
+      self.accelerometer = accelerometer
+    }
+  }
+
+  /// Roles given explicitly.
+  public init(ecg: Int?, ppg: [Int] = [], accelerometer: [Int] = []) {
+    self.ecg = ecg
+    self.ppg = ppg
+    self.accelerometer = accelerometer
+  }
+
+  /// Recognises the roles of `signals` (see the type's documentation); throws ``InputError`` naming
+  /// `path` when an override names a channel the recording lacks.
+  public init(signals: [SignalDescription], overrides: Overrides = Overrides(), path: String)
+    throws(InputError)
+  {
+    let names = signals.map(\.name)
+    func resolve(_ selectors: [ChannelSelector]?) throws(InputError) -> [Int]? {
+      guard let selectors else { return nil }
+      return try ChannelSelector.resolve(selectors, names: names, path: path)
+    }
+    let upper = names.map { $0.uppercased().trimmingCharacters(in: .whitespaces) }
+    let ppg =
+      try resolve(overrides.ppg)
+      ?? upper.indices.filter {
+        upper[$0].hasPrefix("PPG") || upper[$0].hasPrefix("PLETH") || upper[$0].contains("PLETH")
+      }
+    let accelerometer =
+      try resolve(overrides.accelerometer)
+      ?? Array(
+        upper.indices.filter { i in
+          !ppg.contains(i)
+            && (["X", "Y", "Z"].contains(upper[i]) || upper[i].hasPrefix("ACC")
+              || Self.accelerationUnits.contains(signals[i].unit.lowercased()))
+        }.prefix(3))
+    if let selected = try resolve(overrides.ecg) {
+      ecg = selected.first
+    } else {
+      let taken = Set(ppg + accelerometer)
+      let free = upper.indices.filter { !taken.contains($0) }
+      ecg =
+        free.first { upper[$0] == "MLII" } ?? free.first { upper[$0] == "II" }
+        ?? free.first {
+          upper[$0].contains("ECG") || upper[$0].contains("EKG") || Self.leadNames.contains(upper[$0])
+        }
+        ?? free.first {
+          ["mv", "uv", "µv"].contains(signals[$0].unit.lowercased()) && signals[$0].sampleRate >= 100
+        }
+    }
+    self.ppg = ppg
+    self.accelerometer = accelerometer
+  }
+
+  /// The channels of `kind`, in analysis order.
+  public func channels(of kind: SignalKind) -> [Int] {
+    switch kind {
+    case .ecg: ecg.map { [$0] } ?? []
+    case .ppg: ppg
+    case .accelerometer: accelerometer
+    }
+  }
+
+  /// The kinds with at least one channel, in ``SignalKind`` order.
+  public var kinds: [SignalKind] { SignalKind.allCases.filter { !channels(of: $0).isEmpty } }
+
+  /// Standard ECG lead names, upper-cased (limb, augmented, precordial, modified limb leads).
+  static let leadNames: Set<String> = [
+    "I", "II", "III", "AVR", "AVL", "AVF", "V1", "V2", "V3", "V4", "V5", "V6", "MLI", "MLII", "MLIII",
+    "MV1", "MV2", "MV3", "MV4", "MV5", "MV6", "CM5", "CC5", "ML5", "D3",
+  ]
+
+  /// Units of acceleration, lower-cased.
+  static let accelerationUnits: Set<String> = ["g", "mg", "m/s^2", "m/s²", "m/s2"]
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+import Vitals
+import VitalsTestSupport
+
+@testable import VitalsCLI
+
+/// Runs `vitals stream ARGUMENTS` in process on the contents of `input`; returns the output lines.
+private func stream(_ arguments: [String], input: Data) throws -> [String] {
+  let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "vitals-stream-\(UUID().uuidString)")
+  try input.write(to: file)
+  defer { try? FileManager.default.removeItem(at: file) }
+  let command = try #require(try VitalsCommand.parseAsRoot(["stream"] + arguments) as? StreamCommand)
+  let descriptor = open(file.path, O_RDONLY)
+  defer { close(descriptor) }
+  var lines: [String] = []
+  try command.stream(from: descriptor) { lines.append($0) }
+  return lines
+}
+
+/// The `sample` of every beat line.
+private func beats(_ lines: [String]) throws -> [Int64] {
+  try lines.compactMap { line in
+    let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    return object["type"] as? String == "beat" ? (object["sample"] as? NSNumber)?.int64Value : nil
+  }
+}
+
+@Suite("vitals stream")
+struct StreamTests {
+  @Test(
+    "usage errors exit 2",
+    arguments: [
+      ["stream"], ["stream", "--rate", "0"], ["stream", "--rate", "250", "--lead", "1"],
+      ["stream", "--rate", "250", "--signal", "ppg"], ["stream", "--rate", "250", "--format", "wav"],
+    ])
+  func usageErrors(arguments: [String]) {
+    #expect(runInProcess(arguments) == 2)
+  }
+
+  @Test("the beats streamed as CSV and as f32 equal those `vitals analyze` finds in the same samples")
+  func equalsAnalyze() throws {
+    let record = try GeneratedRecord(seconds: 60)
+    defer { record.remove() }
+    let csv = record.directory + "/ecg.csv"
+    #expect(runInProcess(["convert", record.path, "-o", csv]) == 0)
+    let out = record.directory + "/out"
+    #expect(runInProcess(["analyze", csv, "--out", out]) == 0)
+    let analysed = try String(contentsOfFile: out + "/ecg.beats.csv", encoding: .utf8)
+      .split(separator: "\n").dropFirst().map { Int64($0.split(separator: ",")[0])! }
+    #expect(analysed.count > 60)
+
+    // The same file on standard input: two columns (time_s, MLII), the ECG in the second.
+    let text = try Data(contentsOf: URL(fileURLWithPath: csv))
+    let fromCSV = try stream(["--rate", "360", "--channels", "2", "--lead", "1"], input: text)
+    #expect(try beats(fromCSV) == analysed)
+    #expect(
+      fromCSV.last?.hasPrefix("{\"ecg\":{") == true
+        && fromCSV.last?.hasSuffix("\"type\":\"summary\"}") == true)
+    #expect(fromCSV.contains { $0.contains("\"type\":\"heart_rate\"") })
+
+    // Raw Float32 frames of the samples the reader yields.
+    var reader = try RecordingOpener.open(path: record.path)
+    var samples: [Float] = []
+    while let chunk = try reader.nextChunk(maxSamples: 4096) { samples += chunk.channels[0] }
+    let f32 = samples.flatMap { withUnsafeBytes(of: $0.bitPattern.littleEndian, Array.init) }
+    #expect(try beats(stream(["--rate", "360", "--format", "f32"], input: Data(f32))) == analysed)
+  }
+
+  @Test("a bad line ends the stream with an error naming the line")
+  func badInput() throws {
+    #expect(throws: InputError(path: "-", location: .line(3), "expected 1 numbers, found 2")) {
+      _ = try stream(["--rate", "250"], input: Data("ecg\n0.5\n1,2\n".utf8))
+    }
+  }
+}

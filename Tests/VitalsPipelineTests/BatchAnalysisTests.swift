@@ -1,0 +1,156 @@
+import Foundation
+import Testing
+import VitalsIO
+
+@testable import VitalsPipeline
+
+/// A directory with three simulated records (`a`, `b`, `c`, 40 s each) and one corrupt CSV.
+struct Study {
+  let directory: String
+  let records: [String]
+  let corrupt: String
+
+  init() throws {
+    let directory = try temporaryDirectory()
+    try FileManager.default.createDirectory(atPath: directory + "/sub", withIntermediateDirectories: true)
+    records = try zip(["a", "b", "sub/c"], Self.signals).map { name, ecg in
+      try ecg.writeWFDB(in: directory, name: name)
+    }
+    self.directory = directory
+    corrupt = directory + "/broken.csv"
+    try Data("ecg\n0.1\n0.2\nnot a number\n".utf8).write(to: URL(fileURLWithPath: corrupt))
+  }
+
+  var inputs: [String] { records + [corrupt] }
+
+  /// Three 40-s ECGs (seeds 1–3), simulated once for every test.
+  static let signals = (1...3).map { SimulatedECG(seconds: 40, seed: UInt64($0)) }
+}
+
+/// The summary line without its timing fields, which differ from run to run.
+private func withoutTiming(_ line: String) throws -> String {
+  var object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+  object["processing_s"] = nil
+  object["samples_per_s"] = nil
+  return String(
+    decoding: try JSONSerialization.data(withJSONObject: object, options: .sortedKeys), as: UTF8.self)
+}
+
+@Suite("Batch analysis")
+struct BatchAnalysisTests {
+  @Test("folders are searched recursively and globs expanded; WFDB records named without .hea")
+  func expansion() throws {
+    let study = try Study()
+    let expanded = InputExpansion.expand([study.directory])
+    #expect(expanded == [study.records[0], study.records[1], study.corrupt, study.records[2]].sorted())
+    #expect(
+      InputExpansion.expand([study.directory + "/*.hea"]) == [
+        study.records[0] + ".hea", study.records[1] + ".hea",
+      ])
+    #expect(InputExpansion.expand(["missing.csv", "missing.csv"]) == ["missing.csv"])
+    let link = study.directory + "-link"
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: study.directory)
+    defer { try? FileManager.default.removeItem(atPath: link) }
+    #expect(InputExpansion.expand([link]) == expanded.map { link + $0.dropFirst(study.directory.count) })
+  }
+
+  @Test("output names are file stems, with parent folders only where they would clash")
+  func names() {
+    #expect(BatchOutputLayout.names(for: ["x/100", "y/101.edf"]) == ["100", "101"])
+    #expect(BatchOutputLayout.names(for: ["x/100", "y/100", "z/102.csv"]) == ["x_100", "y_100", "102"])
+  }
+
+  @Test("a corrupt file fails alone; the others are analysed, in input order")
+  func isolatesFailures() throws {
+    let study = try Study()
+    let items = BatchAnalysis(inputs: study.inputs, jobs: 2).run()
+    #expect(items.map(\.path) == study.inputs)
+    for item in items.prefix(3) {
+      guard case .analysed(let summary) = item.outcome else {
+        Issue.record("\(item.path) not analysed: \(item.outcome)")
+        continue
+      }
+      #expect(summary.contains("\"ecg\":{"))
+    }
+    guard case .failed(let message) = items[3].outcome else {
+      Issue.record("the corrupt file did not fail")
+      return
+    }
+    #expect(message.hasPrefix(study.corrupt + ":4:"))
+  }
+
+  @Test("two jobs give the same summaries as one")
+  func jobsAgree() throws {
+    let study = try Study()
+    func summaries(_ jobs: Int) throws -> [String] {
+      try BatchAnalysis(inputs: study.records, jobs: jobs).run().map { item in
+        guard case .analysed(let line) = item.outcome else { throw CancellationError() }
+        return try withoutTiming(line)
+      }
+    }
+    #expect(try summaries(2) == summaries(1))
+  }
+
+  @Test("a killed run resumes: complete results are skipped, partial files are not taken as done")
+  func resumes() throws {
+    let study = try Study()
+    let layout = BatchOutputLayout(directory: study.directory + "/out")
+    try layout.prepare()
+    let first = BatchAnalysis(inputs: study.records, output: layout, jobs: 2).run()
+    #expect(first.allSatisfy { if case .analysed = $0.outcome { true } else { false } })
+    let names = BatchOutputLayout.names(for: study.records)
+    #expect(names == ["a", "b", "c"])
+    let beats = try String(contentsOfFile: layout.tablePath(name: "a", suffix: "beats"), encoding: .utf8)
+    #expect(beats.hasPrefix("sample,time_s\n") && beats.split(separator: "\n").count > 40)
+    // As if killed while writing b: its summary gone, a partial temporary file left behind.
+    try FileManager.default.removeItem(atPath: layout.summaryPath(name: "b"))
+    try Data("{\"path\":".utf8).write(to: URL(fileURLWithPath: study.directory + "/out/.b.json.99.1.partial"))
+    let second = BatchAnalysis(inputs: study.records, output: layout, jobs: 2).run()
+    #expect(second.map(\.outcome.isSkipped) == [true, false, true])
+    let summary = try String(contentsOfFile: layout.summaryPath(name: "b"), encoding: .utf8)
+    #expect(summary.hasSuffix("}\n") && summary.contains(study.records[1]))
+    // An input changed after its summary was written is analysed again; --force redoes everything.
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: study.records[2] + ".dat")
+    #expect(!layout.isDone(input: study.records[2], name: "c"))
+    let forced = BatchAnalysis(inputs: study.records, output: layout, jobs: 1, force: true).run()
+    #expect(forced.allSatisfy { !$0.outcome.isSkipped })
+  }
+
+  @Test("progress reaches every recording and the whole input")
+  func progress() throws {
+    let study = try Study()
+    var last: BatchProgress?
+    BatchAnalysis(inputs: study.records, jobs: 2).run(progressInterval: 0.01) { last = $0 }
+    let final = try #require(last)
+    #expect(final.finished == 3 && final.total == 3 && final.failed == 0)
+    #expect(abs(final.fraction - 1) < 1e-12)
+    #expect(final.samples == 3 * 40 * 250)
+    #expect(final.line().hasPrefix("[##############################] 3/3 recordings"))
+  }
+}
+
+extension BatchItem.Outcome {
+  var isSkipped: Bool { self == .skipped }
+}
+
+@Suite("Recording summaries")
+struct RecordingSummaryTests {
+  @Test("channels without a role are listed with kind null; recognised kinds without a pipeline are named")
+  func rolesInSummary() throws {
+    let directory = try temporaryDirectory()
+    let ecg = Study.signals[0]
+    let text = "MLII,resp,pleth\n" + ecg.samples.map { "\($0),0.5,\($0 * 2)\n" }.joined()
+    let path = directory + "/three.csv"
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    let options = AnalysisOptions(recording: RecordingOptions(csv: CSVOptions(sampleRate: ecg.rate)))
+    let line = try RecordingAnalyzer.analyze(path: path, options: options).jsonLine()
+    #expect(
+      line.contains(
+        "\"signals\":[{\"kind\":\"ecg\",\"name\":\"MLII\",\"unit\":\"\"},{\"kind\":null,\"name\":\"resp\""))
+    #expect(
+      line.contains(
+        "\"not_analysed\":[{\"channels\":[\"pleth\"],\"kind\":\"ppg\",\"reason\":\"no ppg pipeline in this build\"}]"
+      ))
+  }
+}

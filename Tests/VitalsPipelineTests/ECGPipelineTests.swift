@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+import VitalsAnalysis
+import VitalsCore
+import VitalsIO
+import VitalsSimulation
+import VitalsTestSupport
+
+@testable import VitalsPipeline
+
+/// Runs a fresh ECG pipeline over `samples` in chunks of `chunkSize`; returns every event and the section.
+private func run(_ samples: [Float], rate: Double, chunkSize: Int, live: Bool = false) throws -> (
+  events: [PipelineEvent], section: ECGSection
+) {
+  let signals = [SignalDescription(name: "MLII", unit: "mV", sampleRate: rate, sampleCount: nil)]
+  var pipeline = try ECGPipeline(
+    context: PipelineContext(path: "test", signals: signals, sampleRate: rate, channels: [0], live: live))
+  var events: [PipelineEvent] = []
+  var start = 0
+  while start < samples.count {
+    let end = min(samples.count, start + chunkSize)
+    let chunk = SignalChunk(
+      channels: [Array(samples[start..<end])], sampleRate: rate, startTime: .epoch,
+      firstSampleIndex: Int64(start))
+    pipeline.process(chunk, events: &events)
+    start = end
+  }
+  let section = try #require(pipeline.finish(events: &events) as? ECGSection)
+  return (events, section)
+}
+
+/// The section as JSON (NaN-safe comparison).
+private func json(_ section: ECGSection) throws -> String {
+  let encoder = JSONEncoder()
+  encoder.outputFormatting = .sortedKeys
+  return String(decoding: try encoder.encode(section), as: UTF8.self)
+}
+
+/// Events in a canonical order (kind, then sample), for comparisons across chunkings.
+private func canonical(_ events: [PipelineEvent]) -> [PipelineEvent] {
+  events.sorted { ($0.kind.rawValue, $0.sampleIndex) < ($1.kind.rawValue, $1.sampleIndex) }
+}
+
+@Suite("ECG pipeline")
+struct ECGPipelineTests {
+  static let ecg = SimulatedECG(seconds: 90)
+
+  @Test("beats, heart rate and HRV of a simulated 70 bpm record")
+  func summary() throws {
+    let (events, section) = try run(Self.ecg.samples, rate: Self.ecg.rate, chunkSize: 4096)
+    let beats = events.filter { $0.kind == .beat }.map(\.sampleIndex)
+    #expect(beats == section.beats)
+    #expect(abs(section.beatCount - 105) <= 3)
+    #expect(abs(section.time.meanHR - 70) < 3)
+    #expect(section.sd1.isFinite && section.sd2 > section.sd1)
+    #expect(section.signalQuality > 0.9 && section.signalQuality <= 1)
+    let rates = events.filter { $0.kind == .heartRate }
+    // One reading per second once two beats are decided.
+    #expect(rates.count >= 85 && rates.count <= 89)
+    #expect(rates.allSatisfy { abs($0.values["bpm"]! - 70) < 12 })
+    #expect(section.episodes.isEmpty)
+  }
+
+  @Test("the same events whatever the chunk size", arguments: [1, 37, 250, 100_000])
+  func chunkInvariance(chunkSize: Int) throws {
+    let whole = try run(Self.ecg.samples, rate: Self.ecg.rate, chunkSize: Self.ecg.samples.count)
+    let chunked = try run(Self.ecg.samples, rate: Self.ecg.rate, chunkSize: chunkSize)
+    #expect(canonical(chunked.events) == canonical(whole.events))
+    #expect(chunked.section.beats == whole.section.beats)
+    #expect(try json(chunked.section) == json(whole.section))
+  }
+
+  @Test("live: periodic HRV events over a bounded window, no whole-record beat list")
+  func live() throws {
+    let (events, section) = try run(Self.ecg.samples, rate: Self.ecg.rate, chunkSize: 500, live: true)
+    let hrv = events.filter { $0.kind == .hrv }
+    #expect(hrv.map(\.seconds) == [60])
+    #expect(abs(hrv[0].values["MeanHR"]! - 70) < 3)
+    #expect(section.beats.isEmpty && section.eventTables.isEmpty)
+    #expect(section.hrvWindow == 300)
+    #expect(section.beatCount == events.filter { $0.kind == .beat }.count)
+
+    // A stream longer than the window: the final section covers its last 300 s only.
+    let long = Array(repeatElement(Self.ecg.samples, count: 4).joined())  // 360 s
+    let (longEvents, longSection) = try run(long, rate: Self.ecg.rate, chunkSize: 4096, live: true)
+    #expect(longEvents.filter { $0.kind == .hrv }.map(\.seconds) == [60, 120, 180, 240, 300])
+    let first = try #require(longSection.intervals.endTimes.first)
+    #expect(first >= 60 && first < 65)
+    #expect(longSection.signalQuality > 0.9)
+  }
+
+  @Test("Poincaré SD1 and SD2 as the two-pass definition")
+  func poincare() {
+    let series = NNSeries(
+      intervals: [800, 820, 790, 830, 810, 805], endTimes: [0.8, 1.62, 2.41, 3.24, 4.05, 4.855],
+      followsPrevious: [true, true, true, false, true, true])
+    let pairs = [(800.0, 820.0), (820, 790), (830, 810), (810, 805)]
+    func sd(_ x: [Double]) -> Double {
+      let mean = x.reduce(0, +) / Double(x.count)
+      return (x.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(x.count - 1)).squareRoot()
+    }
+    let (sd1, sd2) = ECGSection.poincare(series)
+    #expect(abs(sd1 - sd(pairs.map { ($0.0 - $0.1) / 2.0.squareRoot() })) < 1e-9)
+    #expect(abs(sd2 - sd(pairs.map { ($0.0 + $0.1) / 2.0.squareRoot() })) < 1e-9)
+  }
+
+  @Test("a rate the QRS detector cannot take makes the pipeline unavailable")
+  func unsupportedRate() {
+    let signals = [SignalDescription(name: "ECG", unit: "mV", sampleRate: 50, sampleCount: nil)]
+    let context = PipelineContext(path: "x", signals: signals, sampleRate: 50, channels: [0], live: false)
+    #expect(throws: PipelineUnavailable.self) {
+      _ = try PipelineRegistry.standard.makePipeline(.ecg, context: context)
+    }
+    #expect(throws: PipelineUnavailable("no ppg pipeline in this build")) {
+      _ = try PipelineRegistry().makePipeline(.ppg, context: context)
+    }
+  }
+}
+
+@Suite("Irregular rhythm tracker")
+struct IrregularRhythmTrackerTests {
+  /// Beats at 360 Hz: regular (RR 0.8 s ± 2 %) with irregular stretches (RR 0.45–1.1 s, seeded).
+  static func beats(irregular: [Range<Double>], seconds: Double) -> [Int64] {
+    var generator = SplitMix64(state: 11)
+    var t = 0.5
+    var beats: [Int64] = []
+    while t < seconds {
+      beats.append(Int64((t * 360).rounded()))
+      let fibrillating = irregular.contains { $0.contains(t) }
+      t +=
+        fibrillating
+        ? Double.random(in: 0.45..<1.1, using: &generator)
+        : 0.8 * Double.random(in: 0.99..<1.01, using: &generator)
+    }
+    return beats
+  }
+
+  @Test("streamed episodes match the whole-record detector's")
+  func matchesBatch() {
+    let beats = Self.beats(irregular: [120..<300, 420..<470], seconds: 600)
+    var tracker = IrregularRhythmTracker(
+      parameters: .init(), sampleRate: 360, keepsEpisodes: true)
+    var events: [PipelineEvent] = []
+    for beat in beats { tracker.add(beat, events: &events) }
+    let streamed = tracker.finish(events: &events)
+    let batch = AtrialFibrillationDetector().analyse(beats: beats, sampleRate: 360).episodes
+    #expect(streamed.count == 2)
+    #expect(streamed.count == batch.count)
+    for (s, b) in zip(streamed, batch) {
+      #expect(abs(s.start - b.start) < 2)
+      #expect(abs(s.end - b.end) < 2)
+    }
+    #expect(
+      events.map(\.kind) == [
+        .irregularRhythmStart, .irregularRhythmEnd, .irregularRhythmStart, .irregularRhythmEnd,
+      ])
+    #expect(abs(tracker.irregularSeconds - streamed.reduce(0) { $0 + $1.duration }) < 1e-9)
+  }
+
+  @Test("regular rhythm gives no episode")
+  func regular() {
+    var tracker = IrregularRhythmTracker(parameters: .init(), sampleRate: 360, keepsEpisodes: true)
+    var events: [PipelineEvent] = []
+    for beat in Self.beats(irregular: [], seconds: 300) { tracker.add(beat, events: &events) }
+    #expect(tracker.finish(events: &events).isEmpty && events.isEmpty)
+  }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+import VitalsSimulation
+
+@testable import VitalsPipeline
+
+/// The README's pipeline example ("Analyse a whole study"), on simulated records with atrial fibrillation.
+@Suite("README pipeline example")
+struct PipelineReadmeExampleTests {
+  @Test func exampleRuns() throws {
+    let directory = try temporaryDirectory()
+    let record = try SimulatedECG(seconds: 240, fibrillation: [RhythmEpisode(start: 60, end: 180)])
+      .writeWFDB(in: directory, name: "201")
+    try FileManager.default.createDirectory(atPath: directory + "/mitdb", withIntermediateDirectories: true)
+    try FileManager.default.moveItem(atPath: record + ".hea", toPath: directory + "/mitdb/201.hea")
+    try FileManager.default.moveItem(atPath: record + ".dat", toPath: directory + "/mitdb/201.dat")
+    // The README's code, with its output collected and the paths made absolute.
+    var starts: [Double] = []
+    let analysis = try RecordingAnalyzer.analyze(
+      path: directory + "/mitdb/201",
+      onEvent: { event in
+        if event.kind == .irregularRhythmStart { starts.append(event.seconds) }
+      })
+    let ecg = try #require(analysis.section(ECGSection.self))
+    #expect(ecg.beatCount > 250 && ecg.time.sdnn.isFinite && ecg.sd1.isFinite)
+    #expect(ecg.episodes.count == 1 && starts.count == 1)
+    #expect(abs(starts[0] - 60) < 5 && abs(ecg.episodes[0].end - 180) < 5)
+    #expect(analysis.jsonLine().hasPrefix("{\"duration_s\":240,\"ecg\":{"))
+
+    var lines: [String] = []
+    let batch = BatchAnalysis(
+      inputs: InputExpansion.expand([directory + "/mitdb"]),
+      output: BatchOutputLayout(directory: directory + "/study"), jobs: 2)
+    let items = batch.run(
+      progress: { lines.append($0.line()) }, deliver: { item in _ = (item.path, item.outcome) })
+    #expect(items.map(\.path) == [directory + "/mitdb/201"] && lines.last?.contains("1/1 recordings") == true)
+    #expect(FileManager.default.fileExists(atPath: directory + "/study/201.json"))
+  }
+}
