@@ -13,6 +13,11 @@ let package = Package(
       name: "ecg-eval",
       dependencies: [.product(name: "Vitals", package: "Vitals")],
       path: "Sources/ecg-eval"
-    )
+    ),
+    .executableTarget(
+      name: "ppg-eval",
+      dependencies: [.product(name: "Vitals", package: "Vitals")],
+      path: "Sources/ppg-eval"
+    ),
   ]
 )
