@@ -48,7 +48,8 @@ public enum PPGAnalysisError: Error, Sendable, Equatable, CustomStringConvertibl
 /// estimate: 1 for a lone line, about 0.1 for a flat spectrum. Without an accelerometer a periodic motion
 /// artefact cannot be told from the pulse, so the quality is then scaled by ``unverifiedQualityScale``.
 /// A window is reliable when its quality reaches ``Configuration/reliableQuality``. Windows whose PPG is
-/// non-finite or flat have a NaN rate, quality 0, and leave the tracker as it was.
+/// flat (or all non-finite) have a NaN rate, quality 0, and leave the tracker as it was; a non-finite sample
+/// is replaced by the channel's last finite sample (0 before the first), so isolated gaps cost little.
 ///
 /// Measured on the IEEE Signal Processing Cup 2015 training set (12 recordings, 2 PPG + 3 axes at
 /// 125 Hz): see README, "Heart rate from PPG".
@@ -106,6 +107,8 @@ public struct PPGHeartRateEstimator: Sendable {
   let penalties: [Float]
 
   var filters: [SOSFilter]
+  /// Per channel, the last finite input sample (what replaces a non-finite one).
+  var lastFinite: [Float]
   /// Per channel (PPG first, then axes), the last band-passed samples at the analysis rate.
   var history: [[Float]]
   var filtered: [Float] = []
@@ -118,7 +121,8 @@ public struct PPGHeartRateEstimator: Sendable {
   var motionSpectrum: [Float]
   var cleaned: [Float]
   var score: [Float]
-  var nextScore: [Float]
+  /// The scores before the last step (scratch).
+  var previous: [Float]
   var tracking = false
 
   /// An estimator for `ppgChannelCount` PPG channels and `accelerationAxisCount` accelerometer axes (0 or
@@ -181,6 +185,7 @@ public struct PPGHeartRateEstimator: Sendable {
     let channelCount = ppgChannelCount + accelerationAxisCount
     filters = Array(repeating: SOSFilter(design), count: channelCount)
     history = Array(repeating: [], count: channelCount)
+    lastFinite = Array(repeating: 0, count: channelCount)
     for k in history.indices { history[k].reserveCapacity(windowLength + Int(c.step * analysisRate) + 2) }
     fftInput = Array(repeating: 0, count: size)
     fftOutput = Array(repeating: FFTComplex(real: 0, imaginary: 0), count: size / 2 + 1)
@@ -188,7 +193,7 @@ public struct PPGHeartRateEstimator: Sendable {
     motionSpectrum = ppgSpectrum
     cleaned = ppgSpectrum
     score = ppgSpectrum
-    nextScore = ppgSpectrum
+    previous = ppgSpectrum
   }
 
   /// Analysis-rate index one past the last sample of window `j`.
@@ -209,17 +214,31 @@ public struct PPGHeartRateEstimator: Sendable {
     let channels = ppg + acceleration
     let count = channels[0].count
     precondition(channels.allSatisfy { $0.count == count }, "every channel needs the same sample count")
+    // The scratch buffer is taken out of `self` while its pointer is live (no overlapping access).
+    var scratch: [Float] = []
+    swap(&scratch, &filtered)
+    defer { swap(&scratch, &filtered) }
     var offset = 0
     while offset < count {
       // Feed up to the last input sample of the next window, then estimate it.
       let lastInput = (windowEnd(nextWindow) - 1) * Int64(factor)
       let piece = Int(min(Int64(count - offset), max(1, lastInput + 1 - inputCount)))
       let firstKept = Int((Int64(factor) - inputCount % Int64(factor)) % Int64(factor))
-      if filtered.count < piece { filtered = Array(repeating: 0, count: piece) }
+      if scratch.count < piece { scratch = Array(repeating: 0, count: piece) }
       for k in channels.indices {
-        filtered.withUnsafeMutableBufferPointer { output in
+        scratch.withUnsafeMutableBufferPointer { output in
           let slice = UnsafeMutableBufferPointer(rebasing: output[0..<piece])
-          filters[k].process(UnsafeBufferPointer(rebasing: channels[k][offset..<offset + piece]), into: slice)
+          let input = UnsafeBufferPointer(rebasing: channels[k][offset..<offset + piece])
+          if input.allSatisfy(\.isFinite) {
+            lastFinite[k] = input.last ?? lastFinite[k]
+            filters[k].process(input, into: slice)
+          } else {
+            for i in 0..<piece {
+              if input[i].isFinite { lastFinite[k] = input[i] }
+              slice[i] = lastFinite[k]
+            }
+            filters[k].process(UnsafeBufferPointer(slice), into: slice)
+          }
           var i = firstKept
           while i < piece {
             history[k].append(slice[i])
@@ -259,6 +278,7 @@ public struct PPGHeartRateEstimator: Sendable {
     for x in samples { mean += x }
     mean /= Float(windowLength)
     for i in 0..<windowLength { fftInput[i] = samples[i] - mean }
+    let fft = self.fft
     fftInput.withUnsafeBufferPointer { input in
       fftOutput.withUnsafeMutableBufferPointer { output in
         do { try fft.forward(input, into: output) } catch { preconditionFailure("\(error)") }
@@ -338,30 +358,33 @@ public struct PPGHeartRateEstimator: Sendable {
   /// shifted so that the best score is 0.
   mutating func track() {
     let n = bandCount
-    if !tracking {
-      for i in 0..<n { score[i] = logf(cleaned[i] + Self.emissionFloor) }
-      tracking = true
-    } else {
-      let limit = jumpLimit
-      score.withUnsafeBufferPointer { previous in
-        penalties.withUnsafeBufferPointer { penalty in
-          nextScore.withUnsafeMutableBufferPointer { next in
+    let limit = jumpLimit
+    let first = !tracking
+    tracking = true
+    var top = -Float.infinity
+    cleaned.withUnsafeBufferPointer { cleaned in
+      penalties.withUnsafeBufferPointer { penalty in
+        previous.withUnsafeMutableBufferPointer { previous in
+          score.withUnsafeMutableBufferPointer { score in
+            if !first { _ = previous.update(fromContentsOf: score) }
             for i in 0..<n {
-              var best = -Float.infinity
-              let lower = max(-limit, -i)
-              let upper = min(limit, n - 1 - i)
-              for o in lower...upper { best = max(best, previous[i + o] - penalty[o + limit]) }
-              next[i] = best + logf(cleaned[i] + Self.emissionFloor)
+              var best: Float = 0
+              if !first {
+                best = -.infinity
+                let lower = max(-limit, -i)
+                let upper = min(limit, n - 1 - i)
+                for o in lower...upper { best = max(best, previous[i + o] - penalty[o + limit]) }
+              }
+              score[i] = best + logf(cleaned[i] + Self.emissionFloor)
+              top = max(top, score[i])
             }
+            for i in 0..<n { score[i] -= top }
           }
         }
       }
-      swap(&score, &nextScore)
     }
-    var top = -Float.infinity
-    for v in score { top = max(top, v) }
-    for i in 0..<n { score[i] -= top }
   }
+
 }
 
 /// Calls `body` with buffers over `arrays` (after the `prefix` already opened).

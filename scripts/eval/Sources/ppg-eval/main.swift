@@ -190,11 +190,14 @@ for record in ["v102s", "a103l"] {
   var estimator = try PPGHeartRateEstimator(sampleRate: rate, configuration: c)
   let ppgWindows = estimator.process(ppg: [channels[pleth]])
   var differences: [Double] = []
-  for (p, e) in zip(ppgWindows, ecgWindows) where p.isReliable && e.isReliable {
-    differences.append(abs(p.beatsPerMinute - e.beatsPerMinute))
+  for (p, e) in zip(ppgWindows, ecgWindows) {
     if options.listWindows {
-      print(String(format: "  %6.0f %7.1f %7.1f %5.2f", p.startTime, e.beatsPerMinute, p.beatsPerMinute, p.quality))
+      print(
+        String(
+          format: "  %6.0f ECG %7.1f %5.2f PPG %7.1f %5.2f", p.startTime, e.beatsPerMinute, e.quality,
+          p.beatsPerMinute, p.quality))
     }
+    if p.isReliable && e.isReliable { differences.append(abs(p.beatsPerMinute - e.beatsPerMinute)) }
   }
   print(
     String(
