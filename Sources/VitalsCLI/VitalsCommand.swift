@@ -10,7 +10,7 @@ public struct VitalsCommand: ParsableCommand {
     commandName: "vitals",
     abstract: "A high-throughput engine for ECG, PPG and accelerometer recordings.",
     version: "0.1.0",
-    subcommands: [Info.self, Convert.self, Beats.self, Score.self, HRV.self, Simulate.self]
+    subcommands: [Info.self, Convert.self, Beats.self, Score.self, HRV.self, Simulate.self, HeartRate.self]
   )
 
   public init() {}
