@@ -30,7 +30,8 @@ public enum PPGAnalysisError: Error, Sendable, Equatable, CustomStringConvertibl
 ///    pulse from a nearby cadence line better than a taper — zero-padded to a power of two with bins of at
 ///    most 0.73 BPM) by ``RealFFT`` with cached plans, restricted to the searched band
 ///    (``Configuration/rateRange``) and normalised to a maximum of 1. The PPG channels' spectra are
-///    averaged, as are the accelerometer axes'.
+///    averaged; the accelerometer axes' are combined by their bin-wise maximum, so that a line that is
+///    strong on any one axis counts fully.
 /// 3. Motion removal by spectral subtraction of the normalised accelerometer spectrum
 ///    (`max(P − λ·A, 0)`, λ = ``Configuration/motionSubtraction``), the spectral-subtraction step of
 ///    TROIKA (Zhang, Pi & Liu 2015, "TROIKA: a general framework for heart rate monitoring using wrist-type
@@ -269,8 +270,8 @@ public struct PPGHeartRateEstimator: Sendable {
     return windows
   }
 
-  /// Adds the band's normalised power spectrum of the last window of channel `k` to ``motionSpectrum``
-  /// (`motion`) or ``ppgSpectrum``; false when the window is flat or not finite (nothing added).
+  /// Adds the band's normalised power spectrum of the last window of channel `k` to ``ppgSpectrum``, or
+  /// with `motion` takes the larger of it and ``motionSpectrum`` bin by bin; false when the window is flat or not finite (nothing added).
   mutating func addSpectrum(channel k: Int, motion: Bool) -> Bool {
     let samples = history[k]
     guard samples.count == windowLength else { return false }
@@ -289,7 +290,9 @@ public struct PPGHeartRateEstimator: Sendable {
     guard largest > 0 && largest.isFinite else { return false }
     let scale = 1 / largest
     if motion {
-      for i in 0..<bandCount { motionSpectrum[i] += fftOutput[bandStart + i].magnitudeSquared * scale }
+      for i in 0..<bandCount {
+        motionSpectrum[i] = max(motionSpectrum[i], fftOutput[bandStart + i].magnitudeSquared * scale)
+      }
     } else {
       for i in 0..<bandCount { ppgSpectrum[i] += fftOutput[bandStart + i].magnitudeSquared * scale }
     }
@@ -316,7 +319,6 @@ public struct PPGHeartRateEstimator: Sendable {
     Self.normalise(&ppgSpectrum)
     var cleanedPeak: Float = 0
     if motionValid {
-      Self.normalise(&motionSpectrum)
       let lambda = Float(configuration.motionSubtraction)
       for i in 0..<bandCount {
         cleaned[i] = max(ppgSpectrum[i] - lambda * motionSpectrum[i], 0)
