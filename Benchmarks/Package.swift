@@ -5,6 +5,7 @@ import PackageDescription
 // Run from this directory: `swift package benchmark` (see the top-level README, "Benchmarks").
 let suites = [
   "RingBuffer", "Filtering", "Resampling", "FFT", "WFDBReading", "FormatReading", "ECGDetection",
+  "PPGHeartRate",
 ]
 
 let package = Package(

@@ -47,15 +47,17 @@ public struct HeartRate: ParsableCommand {
   }
 
   public func run() throws {
-    try exitingOneOnFileErrors {
-      let windows = try self.windows()
-      var text = "window_start_s,window_end_s,bpm,quality\n"
-      for w in windows {
-        let bpm = w.beatsPerMinute.isFinite ? String(format: "%.2f", w.beatsPerMinute) : "nan"
-        text += "\(Self.seconds(w.startTime)),\(Self.seconds(w.endTime)),\(bpm),\(String(format: "%.3f", w.quality))\n"
-      }
-      try writeOutput(Data(text.utf8), to: "-")
+    try exitingOneOnFileErrors { try writeOutput(Data(Self.csv(try windows()).utf8), to: "-") }
+  }
+
+  /// The windows as the command prints them: bpm to 0.01, quality to 0.001, NaN as `nan`.
+  static func csv(_ windows: [HeartRateWindow]) -> String {
+    var text = "window_start_s,window_end_s,bpm,quality\n"
+    for w in windows {
+      let bpm = w.beatsPerMinute.isFinite ? String(format: "%.2f", w.beatsPerMinute) : "nan"
+      text += "\(seconds(w.startTime)),\(seconds(w.endTime)),\(bpm),\(String(format: "%.3f", w.quality))\n"
     }
+    return text
   }
 
   /// Window times to the millisecond, without trailing zeros.

@@ -11,7 +11,8 @@ public struct InputOptions: ParsableArguments {
   public var channel: String?
 
   @Option(
-    help: "PPG: the accelerometer axes, by name or 0-based index, comma-separated (default: signals named acc…).")
+    help:
+      "PPG: the accelerometer axes, by name or 0-based index, comma-separated (default: signals named acc…).")
   public var accel: String?
 
   @Option(help: "CSV: samples per second (required without a time column).")

@@ -118,7 +118,9 @@ private func meanError(_ windows: [HeartRateWindow], _ recording: SimulatedRecor
 
 @Suite struct PPGPulseDetectorTests {
   /// Detected peaks against the simulator's systolic peaks, matched within 60 ms.
-  private func sensitivityAndPredictivity(_ peaks: [Int64], _ recording: SimulatedRecording) -> (Double, Double) {
+  private func sensitivityAndPredictivity(_ peaks: [Int64], _ recording: SimulatedRecording) -> (
+    Double, Double
+  ) {
     let window = Int64((0.06 * recording.sampleRate).rounded())
     let matching = BeatMatching(reference: recording.events.map(\.sampleIndex), test: peaks, window: window)
     return (
@@ -196,7 +198,9 @@ private func meanError(_ windows: [HeartRateWindow], _ recording: SimulatedRecor
     let text = try String(contentsOf: url, encoding: .utf8)
     var columns = Array(repeating: [Float](), count: 6)
     for line in text.split(separator: "\n").dropFirst() {
-      for (k, field) in line.split(separator: ",").enumerated() where k < 6 { columns[k].append(Float(field)!) }
+      for (k, field) in line.split(separator: ",").enumerated() where k < 6 {
+        columns[k].append(Float(field)!)
+      }
     }
     var estimator = try PPGHeartRateEstimator(sampleRate: 125, ppgChannelCount: 2, accelerationAxisCount: 3)
     let windows = estimator.process(ppg: Array(columns[1...2]), acceleration: Array(columns[3...5]))

@@ -63,12 +63,14 @@ public enum BeatRateWindows {
       }
       guard !intervals.isEmpty else {
         result.append(
-          HeartRateWindow(startTime: start, endTime: end, beatsPerMinute: .nan, quality: 0, isReliable: false))
+          HeartRateWindow(startTime: start, endTime: end, beatsPerMinute: .nan, quality: 0, isReliable: false)
+        )
         continue
       }
       intervals.sort()
       let middle = intervals.count / 2
-      let median = intervals.count % 2 == 1 ? intervals[middle] : (intervals[middle - 1] + intervals[middle]) / 2
+      let median =
+        intervals.count % 2 == 1 ? intervals[middle] : (intervals[middle - 1] + intervals[middle]) / 2
       let regular = intervals.filter { abs($0 - median) <= regularTolerance * median }
       let quality = Double(regular.count) / Double(intervals.count)
       result.append(

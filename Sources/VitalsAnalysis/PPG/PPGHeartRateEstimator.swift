@@ -310,7 +310,8 @@ public struct PPGHeartRateEstimator: Sendable {
     var ppgValid = false
     for k in 0..<ppgChannelCount { ppgValid = addSpectrum(channel: k, motion: false) || ppgValid }
     guard ppgValid else {
-      return HeartRateWindow(startTime: start, endTime: end, beatsPerMinute: .nan, quality: 0, isReliable: false)
+      return HeartRateWindow(
+        startTime: start, endTime: end, beatsPerMinute: .nan, quality: 0, isReliable: false)
     }
     var motionValid = false
     for k in ppgChannelCount..<ppgChannelCount + accelerationAxisCount {

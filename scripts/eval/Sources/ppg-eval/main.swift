@@ -75,7 +75,8 @@ let options = Options(arguments: CommandLine.arguments)
 /// Reads `path` in chunks and estimates its windows from the PPG channels (`ppg*` / `PLETH`) and, unless
 /// turned off, the `acc*` axes. Returns the windows and the record's duration in seconds.
 func estimate(path: String) throws -> (windows: [HeartRateWindow], duration: Double, samples: Int) {
-  var reader = try RecordingOpener.open(path: path, options: RecordingOptions(csv: CSVOptions(sampleRate: 125)))
+  var reader = try RecordingOpener.open(
+    path: path, options: RecordingOptions(csv: CSVOptions(sampleRate: 125)))
   let names = reader.signals.map { $0.name.lowercased() }
   let ppg = names.indices.filter { names[$0].hasPrefix("ppg") || names[$0].hasPrefix("pleth") }
   let axes = options.useAccelerometer ? names.indices.filter { names[$0].hasPrefix("acc") } : []
@@ -85,7 +86,8 @@ func estimate(path: String) throws -> (windows: [HeartRateWindow], duration: Dou
   var windows: [HeartRateWindow] = []
   var samples = 0
   while let chunk = try reader.nextChunk(maxSamples: options.chunk) {
-    windows += estimator.process(ppg: ppg.map { chunk.channels[$0] }, acceleration: axes.map { chunk.channels[$0] })
+    windows += estimator.process(
+      ppg: ppg.map { chunk.channels[$0] }, acceleration: axes.map { chunk.channels[$0] })
     samples += chunk.sampleCount
   }
   return (windows, Double(samples) / reader.chunkSampleRate, samples)
@@ -119,7 +121,8 @@ let elapsed = seconds(ContinuousClock.now - clock)
 print("IEEE SPC 2015: \(files.count) recordings, mean absolute error against the ECG truth, BPM")
 print("recording            windows   MAE  reliable  MAE(reliable)")
 for (file, windows) in results {
-  let truthText = try String(contentsOfFile: spc + "/" + file.replacingOccurrences(of: ".csv", with: "_bpm.csv"), encoding: .utf8)
+  let truthText = try String(
+    contentsOfFile: spc + "/" + file.replacingOccurrences(of: ".csv", with: "_bpm.csv"), encoding: .utf8)
   let truth = truthText.split(whereSeparator: \.isNewline).dropFirst().compactMap { line in
     line.split(separator: ",").last.flatMap { Double($0) }
   }
@@ -154,7 +157,8 @@ print(
     mean(unreliableErrors)))
 print(
   String(
-    format: "worst recording %.2f BPM; read + estimate: %.3f s for %.0f s of signal (%.0f samples/s per channel)",
+    format:
+      "worst recording %.2f BPM; read + estimate: %.3f s for %.0f s of signal (%.0f samples/s per channel)",
     perRecording.map(\.1).max() ?? .nan, elapsed, totalDuration, Double(totalSamples) / elapsed))
 
 if let json = options.json {
