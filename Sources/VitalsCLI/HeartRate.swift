@@ -17,7 +17,9 @@ public struct HeartRate: ParsableCommand {
       accelerometer axis; the accelerometer axes given with --accel, else every signal named acc…, \
       subtracted from the PPG spectrum. Rates are searched in 36–210 BPM. Quality in 0–1 is the share of the \
       cleaned spectrum near the estimate; below 0.3 the window is not reliable (the tracked rate is still \
-      given). Without accelerometer axes the quality is scaled by 0.75: motion cannot be told from pulse. \
+      given); an estimate on a strong accelerometer line has its quality halved (the pulse may be locked to \
+      the cadence). Without accelerometer axes the quality is scaled by 0.75: motion cannot be told from \
+      pulse. \
       The rate must be at least 25 Hz.
 
       ECG: beats as `vitals beats` finds them; the rate is 60 / the mean RR interval of the beats inside the \

@@ -47,7 +47,9 @@ public enum PPGAnalysisError: Error, Sendable, Equatable, CustomStringConvertibl
 ///
 /// Quality is the share of the cleaned spectrum's power within one main-lobe width (1 / window Hz) of the
 /// estimate: 1 for a lone line, about 0.1 for a flat spectrum. Without an accelerometer a periodic motion
-/// artefact cannot be told from the pulse, so the quality is then scaled by ``unverifiedQualityScale``.
+/// artefact cannot be told from the pulse, so the quality is then scaled by ``unverifiedQualityScale``;
+/// with one, an estimate on a strong accelerometer line (the pulse may be locked to the cadence) has its
+/// quality scaled by ``motionCoincidenceScale``.
 /// A window is reliable when its quality reaches ``Configuration/reliableQuality``. Windows whose PPG is
 /// flat (or all non-finite) have a NaN rate, quality 0, and leave the tracker as it was; a non-finite sample
 /// is replaced by the channel's last finite sample (0 before the first), so isolated gaps cost little.
@@ -81,6 +83,9 @@ public struct PPGHeartRateEstimator: Sendable {
   public static let minimumSampleRate = 25.0
   /// Factor applied to the quality of windows estimated without an accelerometer.
   public static let unverifiedQualityScale = 0.75
+  /// Factor applied to the quality of windows whose estimate falls on a strong accelerometer line (at least
+  /// half the strongest motion line): the pulse cannot be told from the cadence there.
+  public static let motionCoincidenceScale = 0.5
   /// Floor added to the normalised cleaned spectrum before its logarithm (bounds the cost of a bin with
   /// no power).
   static let emissionFloor: Float = 1e-3
@@ -341,7 +346,12 @@ public struct PPGHeartRateEstimator: Sendable {
       if abs(i - best) <= qualityHalfWidth { near += cleaned[i] }
     }
     var quality = total > 0 ? Double(near / total) : 0
-    if !motionValid { quality *= Self.unverifiedQualityScale }
+    if !motionValid {
+      quality *= Self.unverifiedQualityScale
+    } else if motionSpectrum[best] >= 0.5 {
+      // The rate coincides with a strong motion line: the pulse may be locked to the cadence.
+      quality *= Self.motionCoincidenceScale
+    }
     let rate = Double(bandStart + best) * binRate
     return HeartRateWindow(
       startTime: start, endTime: end, beatsPerMinute: rate, quality: quality,
