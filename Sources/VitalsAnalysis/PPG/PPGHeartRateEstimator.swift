@@ -18,6 +18,29 @@ public enum PPGAnalysisError: Error, Sendable, Equatable, CustomStringConvertibl
   }
 }
 
+extension PPGAnalysisError {
+  /// Throws ``invalidConfiguration(_:_:)`` unless `range` holds `value`.
+  static func check(_ name: String, _ value: Double, _ range: ClosedRange<Double>) throws(PPGAnalysisError) {
+    guard range.contains(value) else { throw .invalidConfiguration(name, value) }
+  }
+
+  /// The causal Butterworth band-pass (order 2 per corner) from `low` to `high` Hz at `sampleRate` Hz, for a
+  /// rate of at least ``PPGHeartRateEstimator/minimumSampleRate``; throws ``unsupportedSampleRate(_:)`` for
+  /// a lower or non-finite rate.
+  static func bandPass(low: Double, high: Double, sampleRate: Double) throws(PPGAnalysisError) -> SOSFilter {
+    guard sampleRate >= PPGHeartRateEstimator.minimumSampleRate && sampleRate.isFinite else {
+      throw .unsupportedSampleRate(sampleRate)
+    }
+    do {
+      return SOSFilter(
+        try .butterworth(
+          order: 2, band: .bandpass(low: low, high: min(high, 0.45 * sampleRate)), sampleRate: sampleRate))
+    } catch {
+      preconditionFailure("band-pass design failed at \(sampleRate) Hz: \(error)")
+    }
+  }
+}
+
 /// Motion-robust heart rate from one or more PPG channels and, when there is one, a 3-axis accelerometer:
 /// one estimate per window (default 8 s every 2 s), causal — window `j` covers `[j·step, j·step + window)`
 /// seconds from the first sample and is reported once its last sample has arrived, from that signal and
@@ -140,13 +163,9 @@ public struct PPGHeartRateEstimator: Sendable {
     configuration: Configuration = Configuration()
   ) throws(PPGAnalysisError) {
     precondition(ppgChannelCount >= 1 && accelerationAxisCount >= 0, "need at least one PPG channel")
-    guard sampleRate >= Self.minimumSampleRate && sampleRate.isFinite else {
-      throw .unsupportedSampleRate(sampleRate)
-    }
+    let bandPass = try PPGAnalysisError.bandPass(low: 0.5, high: 4, sampleRate: sampleRate)
     let c = configuration
-    func check(_ name: String, _ value: Double, _ range: ClosedRange<Double>) throws(PPGAnalysisError) {
-      guard range.contains(value) else { throw .invalidConfiguration(name, value) }
-    }
+    let check = PPGAnalysisError.check
     try check("window", c.window, 2...60)
     try check("step", c.step, 0.1...60)
     try check("rateRange.lowerBound", c.rateRange.lowerBound, 30...200)
@@ -182,14 +201,8 @@ public struct PPGHeartRateEstimator: Sendable {
       let change = Double(offset) * binRate / c.step
       return Float(c.transitionPenalty * change * change)
     }
-    let design: SecondOrderSections
-    do {
-      design = try .butterworth(order: 2, band: .bandpass(low: 0.5, high: 4), sampleRate: sampleRate)
-    } catch {
-      preconditionFailure("band-pass design failed at \(sampleRate) Hz: \(error)")
-    }
     let channelCount = ppgChannelCount + accelerationAxisCount
-    filters = Array(repeating: SOSFilter(design), count: channelCount)
+    filters = Array(repeating: bandPass, count: channelCount)
     history = Array(repeating: [], count: channelCount)
     lastFinite = Array(repeating: 0, count: channelCount)
     for k in history.indices { history[k].reserveCapacity(windowLength + Int(c.step * analysisRate) + 2) }

@@ -78,27 +78,15 @@ public struct PPGPulseDetector: Sendable {
   /// - Throws: ``PPGAnalysisError`` for a rate below ``PPGHeartRateEstimator/minimumSampleRate`` or an
   ///   option out of range.
   public init(sampleRate: Double, configuration: Configuration = Configuration()) throws(PPGAnalysisError) {
-    guard sampleRate >= PPGHeartRateEstimator.minimumSampleRate && sampleRate.isFinite else {
-      throw .unsupportedSampleRate(sampleRate)
-    }
+    filter = try PPGAnalysisError.bandPass(low: 0.5, high: 8, sampleRate: sampleRate)
     let c = configuration
-    func check(_ name: String, _ value: Double, _ range: ClosedRange<Double>) throws(PPGAnalysisError) {
-      guard range.contains(value) else { throw .invalidConfiguration(name, value) }
-    }
+    let check = PPGAnalysisError.check
     try check("peakWindow", c.peakWindow, 0.05...0.3)
     try check("beatWindow", c.beatWindow, c.peakWindow...2)
     try check("offset", c.offset, 0...1)
     try check("refractoryPeriod", c.refractoryPeriod, 0...1)
     self.configuration = c
     self.sampleRate = sampleRate
-    let design: SecondOrderSections
-    do {
-      design = try .butterworth(
-        order: 2, band: .bandpass(low: 0.5, high: min(8, 0.45 * sampleRate)), sampleRate: sampleRate)
-    } catch {
-      preconditionFailure("band-pass design failed at \(sampleRate) Hz: \(error)")
-    }
-    filter = SOSFilter(design)
     shortHalf = max(1, Int((c.peakWindow * sampleRate / 2).rounded()))
     longHalf = max(shortHalf, Int((c.beatWindow * sampleRate / 2).rounded()))
     refractory = Int64((c.refractoryPeriod * sampleRate).rounded())
