@@ -63,7 +63,9 @@ extension PPGAnalysisError {
 /// 4. Tracking: a causal Viterbi recursion over the spectral bins — each bin's score is the best earlier
 ///    path plus the log of the cleaned spectrum, with a quadratic penalty on the rate's change per second
 ///    (``Configuration/transitionPenalty``) and no jump beyond ``Configuration/maximumChange`` — and the
-///    estimate is the best path's current bin (the forward pass only, so no later window is used). This is
+///    estimate is the best path's current bin (the forward pass only, so no later window is used), moved
+///    to the vertex of the parabola through it and its neighbours when it is a local maximum of the
+///    cleaned spectrum (quadratic peak interpolation, Smith & Serra 1987). This is
 ///    the continuity tracking of TROIKA's spectral peak tracking stage done as dynamic programming, as in
 ///    the HMM trackers of the SPC literature (e.g. Chung et al. 2018, "Motion artifact removal…", via
 ///    Viterbi decoding), without its look-ahead.
@@ -365,7 +367,14 @@ public struct PPGHeartRateEstimator: Sendable {
       // The rate coincides with a strong motion line: the pulse may be locked to the cadence.
       quality *= Self.motionCoincidenceScale
     }
-    let rate = Double(bandStart + best) * binRate
+    // Sub-bin position: the vertex of the parabola through a local maximum of the cleaned spectrum and
+    // its two neighbours (Smith & Serra 1987, quadratic peak interpolation).
+    var offset = 0.0
+    if best > 0 && best < bandCount - 1 {
+      let (a, b, c) = (Double(cleaned[best - 1]), Double(cleaned[best]), Double(cleaned[best + 1]))
+      if b >= a && b >= c && a - 2 * b + c < 0 { offset = 0.5 * (a - c) / (a - 2 * b + c) }
+    }
+    let rate = (Double(bandStart + best) + offset) * binRate
     return HeartRateWindow(
       startTime: start, endTime: end, beatsPerMinute: rate, quality: quality,
       isReliable: quality >= configuration.reliableQuality)
