@@ -19,12 +19,11 @@ public struct HeartRate: ParsableCommand {
       cleaned spectrum near the estimate; below 0.3 the window is not reliable (the tracked rate is still \
       given); an estimate on a strong accelerometer line has its quality halved (the pulse may be locked to \
       the cadence). Without accelerometer axes the quality is scaled by 0.75: motion cannot be told from \
-      pulse. \
-      The rate must be at least 25 Hz.
+      pulse. The rate must be at least 25 Hz.
 
       ECG: beats as `vitals beats` finds them; the rate is 60 / the mean RR interval of the beats inside the \
-      window, intervals more than 20 % from the window's median left out; quality is the share of those within. A window \
-      with no usable signal has bpm nan and quality 0.
+      window, intervals more than 20 % from the window's median left out; quality is the share of those \
+      within, reliable from 0.8. A window with no usable signal has bpm nan and quality 0.
       """)
 
   @Argument(help: "The recording (WFDB record, EDF/EDF+, CSV/TSV, or - for CSV on stdin).")
