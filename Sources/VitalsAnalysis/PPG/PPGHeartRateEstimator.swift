@@ -152,7 +152,7 @@ public struct PPGHeartRateEstimator: Sendable {
   var motionSpectrum: [Float]
   var cleaned: [Float]
   var score: [Float]
-  /// The scores before the last step (scratch).
+  /// The scores before the last step, with ``jumpLimit`` bins of −∞ on either side (scratch).
   var previous: [Float]
   var tracking = false
 
@@ -214,7 +214,7 @@ public struct PPGHeartRateEstimator: Sendable {
     motionSpectrum = ppgSpectrum
     cleaned = ppgSpectrum
     score = ppgSpectrum
-    previous = ppgSpectrum
+    previous = Array(repeating: -.infinity, count: bandCount + 2 * jumpLimit)
   }
 
   /// Analysis-rate index one past the last sample of window `j`.
@@ -250,7 +250,7 @@ public struct PPGHeartRateEstimator: Sendable {
         scratch.withUnsafeMutableBufferPointer { output in
           let slice = UnsafeMutableBufferPointer(rebasing: output[0..<piece])
           let input = UnsafeBufferPointer(rebasing: channels[k][offset..<offset + piece])
-          if input.allSatisfy(\.isFinite) {
+          if input.allSatisfy({ $0.isFinite }) {
             lastFinite[k] = input.last ?? lastFinite[k]
             filters[k].process(input, into: slice)
           } else {
@@ -399,18 +399,23 @@ public struct PPGHeartRateEstimator: Sendable {
     var top = -Float.infinity
     cleaned.withUnsafeBufferPointer { cleaned in
       penalties.withUnsafeBufferPointer { penalty in
-        previous.withUnsafeMutableBufferPointer { previous in
+        previous.withUnsafeMutableBufferPointer { padded in
           score.withUnsafeMutableBufferPointer { score in
-            if !first { _ = previous.update(fromContentsOf: score) }
-            for i in 0..<n {
-              var best: Float = 0
-              if !first {
-                best = -.infinity
-                let lower = max(-limit, -i)
-                let upper = min(limit, n - 1 - i)
-                for o in lower...upper { best = max(best, previous[i + o] - penalty[o + limit]) }
+            if first {
+              for i in 0..<n { score[i] = 0 }
+            } else {
+              // `padded` holds the last scores between `limit` bins of −∞ on either side, so that every
+              // offset runs over all bins (an element-wise loop the compiler vectorises).
+              _ = UnsafeMutableBufferPointer(rebasing: padded[limit..<limit + n]).update(
+                fromContentsOf: score)
+              for i in 0..<n { score[i] = -.infinity }
+              for o in 0...2 * limit {
+                let cost = penalty[o]
+                for i in 0..<n { score[i] = max(score[i], padded[i + o] - cost) }
               }
-              score[i] = best + logf(cleaned[i] + Self.emissionFloor)
+            }
+            for i in 0..<n {
+              score[i] += logf(cleaned[i] + Self.emissionFloor)
               top = max(top, score[i])
             }
             for i in 0..<n { score[i] -= top }
