@@ -40,9 +40,6 @@ public struct Analyze: ParsableCommand {
   @Option(help: "The PPG channels, by name or index, comma-separated (default: recognised).")
   public var ppg: String?
 
-  @Option(help: "The accelerometer axes, SEL,SEL,SEL (default: recognised).")
-  public var accel: String?
-
   @OptionGroup public var input: InputOptions
 
   public init() {}
@@ -50,7 +47,7 @@ public struct Analyze: ParsableCommand {
   public func validate() throws {
     if inputs.isEmpty { throw ValidationError("give at least one INPUT recording, folder or pattern") }
     if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-    if let accel, !(1...3).contains(ChannelSelector.list(accel).count) {
+    if let accel = input.accel, !(1...3).contains(ChannelSelector.list(accel).count) {
       throw ValidationError("--accel takes one to three channels")
     }
     if force && out == nil { throw ValidationError("--force goes with --out") }
@@ -62,7 +59,7 @@ public struct Analyze: ParsableCommand {
       recording: input.recordingOptions,
       overrides: ChannelRoles.Overrides(
         ecg: ecg.map(ChannelSelector.list), ppg: ppg.map(ChannelSelector.list),
-        accelerometer: accel.map(ChannelSelector.list)))
+        accelerometer: input.accel.map(ChannelSelector.list)))
   }
 
   public func run() throws {

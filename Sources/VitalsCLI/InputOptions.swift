@@ -12,7 +12,7 @@ public struct InputOptions: ParsableArguments {
 
   @Option(
     help:
-      "PPG: the accelerometer axes, by name or 0-based index, comma-separated (default: signals named acc…).")
+      "The accelerometer axes, by name or 0-based index, comma-separated (default: signals named acc…).")
   public var accel: String?
 
   @Option(help: "CSV: samples per second (required without a time column).")

@@ -41,7 +41,7 @@ public struct StreamCommand: ParsableCommand {
   public init() {}
 
   public func validate() throws {
-    try signal.requireSupported()
+    guard signal == .ecg else { throw ValidationError("--signal ppg: live PPG streams are not supported; use ecg") }
     guard rate > 0 && rate.isFinite else { throw ValidationError("--rate must be a positive number of Hz") }
     guard channels >= 1 else { throw ValidationError("--channels must be at least 1") }
     guard (0..<channels).contains(lead) else { throw ValidationError("--lead must be below --channels") }
