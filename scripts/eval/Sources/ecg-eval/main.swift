@@ -11,7 +11,8 @@
 //   --records  only these MIT-BIH records
 //   --set NAME=VALUE  a detector option (passbandLow, passbandHigh, integrationWindow,
 //              refractoryPeriod, tWaveWindow, tWaveSlopeRatio, thresholdPosition,
-//              searchBackThresholdRatio, searchBackInterval, maximumLatency, amplitudeDropPause);
+//              searchBackThresholdRatio, searchBackInterval, maximumLatency, amplitudeDropPause,
+//              interloperPrematurity, interloperHeightRatio, interloperRegularity);
 //              repeatable
 //   --rate R   resample every record from 360 Hz to R Hz (zero-phase polyphase, SciPy resample_poly)
 //              and move the reference beats alike, to test the detector at other rates
@@ -69,6 +70,9 @@ extension Options {
     case "searchBackInterval": configuration.searchBackInterval = value
     case "maximumLatency": configuration.maximumLatency = value
     case "amplitudeDropPause": configuration.amplitudeDropPause = value
+    case "interloperPrematurity": configuration.interloperPrematurity = value
+    case "interloperHeightRatio": configuration.interloperHeightRatio = value
+    case "interloperRegularity": configuration.interloperRegularity = value
     default: fatalError("unknown detector option \(parts[0])")
     }
   }
