@@ -9,10 +9,10 @@ public enum BeatSignal: String, ExpressibleByArgument, Sendable, CaseIterable {
 
   /// The beats of this signal in the recording at `path`: the QRS detector's R peaks on the ECG lead, or the
   /// pulse detector's systolic peaks on the PPG channel (see ``PPGChannels``).
-  func detect(path: String, input: InputOptions) throws(InputError) -> ECGBeatDetection {
+  func detect(path: String, input: InputOptions) throws(InputError) -> BeatDetection {
     switch self {
-    case .ecg: try ECGBeatDetection(path: path, options: input.recordingOptions)
-    case .ppg: try ECGBeatDetection(ppgPath: path, input: input)
+    case .ecg: try BeatDetection(path: path, options: input.recordingOptions)
+    case .ppg: try BeatDetection(ppgPath: path, input: input)
     }
   }
 }
@@ -86,13 +86,14 @@ public struct Beats: ParsableCommand {
   }
 }
 
-/// The beats the QRS detector finds in a recording's ECG lead (see ``Beats``' discussion for the lead).
-struct ECGBeatDetection {
+/// The beats found in one signal of a recording: the QRS detector's R peaks on the ECG lead (see
+/// ``Beats``' discussion for the lead) or the pulse detector's systolic peaks on the PPG channel.
+struct BeatDetection {
   var path: String
-  /// The lead's name as the file gives it.
+  /// The signal's name as the file gives it (the ECG lead or the PPG channel).
   var lead: String
   var sampleRate: Double
-  /// Record sample indices of the R peaks.
+  /// Record sample indices of the beats (R peaks or systolic peaks).
   var beats: [Int64]
   /// Samples read from the lead (the record's length).
   var sampleCount: Int64

@@ -73,7 +73,7 @@ public struct HeartRate: ParsableCommand {
   func windows() throws(InputError) -> [HeartRateWindow] {
     switch signal {
     case .ecg:
-      let detection = try ECGBeatDetection(path: inputPath, options: input.recordingOptions)
+      let detection = try BeatDetection(path: inputPath, options: input.recordingOptions)
       return BeatRateWindows.windows(
         beats: detection.beats, sampleRate: detection.sampleRate,
         duration: Double(detection.sampleCount) / detection.sampleRate, window: window, step: step)
@@ -149,7 +149,7 @@ struct PPGRecording {
   }
 }
 
-extension ECGBeatDetection {
+extension BeatDetection {
   /// The systolic peaks the pulse detector finds in the first PPG channel of the recording at `path`
   /// (``PPGChannels``); `lead` is that channel's name.
   init(ppgPath path: String, input: InputOptions) throws(InputError) {

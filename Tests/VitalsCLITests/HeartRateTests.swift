@@ -75,7 +75,7 @@ struct HeartRateTests {
     let errors = zip(windows, truth).map { abs($0.beatsPerMinute - $1.beatsPerMinute) }
     #expect(errors.reduce(0, +) / Double(errors.count) < 2)
 
-    let detection = try ECGBeatDetection(ppgPath: file.path, input: try InputOptions.parse([]))
+    let detection = try BeatDetection(ppgPath: file.path, input: try InputOptions.parse([]))
     #expect(detection.lead == "ppg1" && detection.sampleRate == 100 && detection.sampleCount == 4000)
     let matching = BeatMatching(reference: file.peaks, test: detection.beats, window: 6)
     #expect(Double(matching.pairs.count) > 0.95 * Double(file.peaks.count))
