@@ -47,6 +47,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--data", default=os.path.join(root, "..", "shared", "data", "mitdb"))
     parser.add_argument("--vitals", default=os.path.join(root, ".build", "release", "vitals"))
+    parser.add_argument("--json", help="write the protocol rows (scripts/peers/compare.py) to this file")
     args = parser.parse_args()
     import neurokit2 as nk
     import wfdb
@@ -88,18 +89,28 @@ def main():
               "(±150 ms, flutter episodes left out)")
         print(f"{'detector':<28} {'non-paced Se/+P/F1':>24} {'paced Se/+P/F1':>24} {'M samples/s':>12} "
               f"{'Vitals is':>10}")
+        protocol = []
         for method in methods:
             row = []
+            accuracy = {}
             for group in ("non-paced", "paced"):
                 if not pairs[method][group]:
                     row.append("-")
                     continue
                 gross = score(args.vitals, pairs[method][group], rate=360)
                 row.append(f"{100 * gross['se']:.2f}/{100 * gross['ppv']:.2f}/{100 * gross['f1']:.2f}")
+                accuracy[f"{group} F1 %"] = 100 * gross["f1"]
             rate = samples / seconds[method] / 1e6
             ratio = seconds[method] / seconds["vitals"]
             name = "vitals beats (whole process)" if method == "vitals" else f"NeuroKit2 {nk.__version__} {method}"
             print(f"{name:<28} {row[0]:>24} {row[1]:>24} {rate:>12.1f} {ratio:>9.1f}x")
+            protocol.append({"stage": "ECG QRS detection", "tool": name, "dataset": f"mitdb ({len(records)} records)",
+                             "work": "30-min records, lead MLII", "seconds": seconds[method],
+                             "throughput": samples / seconds[method], "throughput_unit": "samples/s",
+                             "accuracy": accuracy})
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump(protocol, f, indent=1)
 
 
 if __name__ == "__main__":
