@@ -1,4 +1,5 @@
 import Benchmark
+import Foundation
 
 // What every suite shares: the rate metrics, the gated metric set with its allocation threshold, and
 // one timing helper that turns an iteration's work into a rate.

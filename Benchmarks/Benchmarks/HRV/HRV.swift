@@ -33,7 +33,7 @@ let benchmarks: @Sendable () -> Void = {
   Benchmark.defaultConfiguration = .gated(rate: intervalsPerSecond, timeUnits: .microseconds)
 
   Benchmark(
-    "NN series: artefact detection + NN intervals, 30 min (2 400 beats)",
+    "NN series (artefact detection + NN intervals), 30 min (2 400 beats)",
     configuration: .gated(rate: beatsPerSecond)
   ) { benchmark in
     benchmark.measureRate(beatsPerSecond, work: beats.count) {
