@@ -138,7 +138,7 @@ def main():
             f.write(f"Measured on {stamp} (`make compare`):\n\n")
             f.write("| " + " | ".join(header) + " |\n|" + "---|" * len(header) + "\n")
             for line in lines:
-                f.write("| " + " | ".join(str(c) for c in line) + " |\n")
+                f.write("| " + " | ".join(str(c).replace("|", "\\|") for c in line) + " |\n")
     if failed:
         print(f"failed: {', '.join(failed)}", file=sys.stderr)
         return 1

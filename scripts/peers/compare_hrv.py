@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Vitals' heart-rate variability against NeuroKit2's, on the same beats and recordings, in the same run.
 
-Three comparisons, each timed in this run:
+Three comparisons, each timed in this run, in CPU seconds (scripts/peers/timing.py: Vitals as a whole
+process, the peer in memory):
   1. HRV on the reference beats of every ../shared/data/mitdb record (every beat annotation, so the
      RR series is the same for both tools: Vitals with --no-artefacts): `vitals hrv --beats FILE.csv
      --json` as a whole process per record (start-up included) against NeuroKit2 in memory on the same
@@ -11,9 +12,10 @@ Three comparisons, each timed in this run:
      indices both report that agree within 0.1 % (relative, or 1e-9 absolute), and the median relative
      difference; NeuroKit2 is the reference (its rows read 100 % and 0).
   2. ECG → HRV on a simulated recording (--hrv-hours, default 1 h, 250 Hz, ambulatory noise, written
-     by `vitals simulate` and converted to a WFDB record): `vitals hrv REC` (read, detect, all three
-     domains) against NeuroKit2's `ecg_peaks` (default method) on the signal in memory followed by the
-     same indices as in 1. Accuracy: |SDNN − truth| and |RMSSD − truth| in ms, truth from the
+     by `vitals simulate` and converted to a WFDB record): `vitals hrv REC` (read, detect, drop RR
+     artefacts, all three domains) against NeuroKit2's `ecg_peaks` (default method, with its
+     artefact correction, Lipponen & Tarvainen 2019) on the signal in memory followed by the same
+     indices as in 1. Accuracy: |SDNN − truth| and |RMSSD − truth| in ms, truth from the
      simulator's beats.
   3. QRS detection on a simulated long recording (--long-hours, default 24 h): `vitals beats` against
      `nk.ecg_peaks`; accuracy: sensitivity, positive predictivity and F1 (%) against the simulator's
@@ -31,10 +33,11 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 import warnings
 
 import numpy as np
+
+import timing
 
 BEAT_SYMBOLS = set("NLRBAaJSVrFejnE/fQ")
 RATE = 250
@@ -93,12 +96,6 @@ def simulate(vitals, scratch, name, hours, pvc):
     return record, os.path.join(scratch, name + ".truth.csv"), truth.astype(np.int64)
 
 
-def timed(body):
-    start = time.perf_counter()
-    result = body()
-    return result, time.perf_counter() - start
-
-
 def row(stage, tool, dataset, work, seconds, amount, unit, accuracy):
     return {"stage": stage, "tool": tool, "dataset": dataset, "work": work, "seconds": seconds,
             "throughput": amount / seconds, "throughput_unit": unit, "accuracy": accuracy}
@@ -116,13 +113,12 @@ def mitdb_rows(args, nk, wfdb, scratch):
         intervals += len(peaks) - 1
         beats = os.path.join(scratch, name + ".beats.csv")
         np.savetxt(beats, peaks, fmt="%d", header="sample", comments="")
-        out, elapsed = timed(lambda: subprocess.run(
-            [args.vitals, "hrv", "--beats", beats, "--rate", str(rate), "--no-artefacts", "--json"],
-            check=True, capture_output=True, text=True).stdout)
+        elapsed, out = timing.process(
+            [args.vitals, "hrv", "--beats", beats, "--rate", str(rate), "--no-artefacts", "--json"], capture=True)
         seconds["vitals"] += elapsed
-        _, elapsed = timed(lambda: nk.hrv(peaks, sampling_rate=rate))
+        elapsed, _ = timing.call(lambda: nk.hrv(peaks, sampling_rate=rate))
         seconds["all"] += elapsed
-        reference, elapsed = timed(lambda: neurokit_same_indices(nk, peaks, rate))
+        elapsed, reference = timing.call(lambda: neurokit_same_indices(nk, peaks, rate))
         seconds["same"] += elapsed
         share, record_differences = agreement(json.loads(out), reference)
         shares.append(share)
@@ -137,7 +133,7 @@ def mitdb_rows(args, nk, wfdb, scratch):
     names = {"vitals": "vitals hrv --beats (whole process)",
              "all": f"NeuroKit2 {nk.__version__} hrv (all domains)",
              "same": f"NeuroKit2 {nk.__version__} (Vitals' indices)"}
-    print(f"{'tool':<44} {'s':>8} {'intervals/s':>12} {'Vitals is':>10}")
+    print(f"{'tool':<44} {'CPU s':>8} {'intervals/s':>12} {'Vitals is':>10}")
     for key, name in names.items():
         print(f"{name:<44} {seconds[key]:>8.2f} {intervals / seconds[key]:>12.0f} "
               f"{seconds[key] / seconds['vitals']:>9.1f}x")
@@ -152,21 +148,20 @@ def truth_errors(values, truth, rate):
     """|SDNN − truth| and |RMSSD − truth| in ms; truth from the simulator's beats."""
     rr = np.diff(truth) / rate * 1000
     sdnn, rmssd = np.std(rr, ddof=1), np.sqrt(np.mean(np.diff(rr) ** 2))
-    return {"|SDNN error| ms": abs(values["SDNN"] - sdnn), "|RMSSD error| ms": abs(values["RMSSD"] - rmssd)}
+    return {"SDNN abs. error ms": abs(values["SDNN"] - sdnn), "RMSSD abs. error ms": abs(values["RMSSD"] - rmssd)}
 
 
 def simulated_hrv_rows(args, nk, wfdb, scratch):
     record, _, truth = simulate(args.vitals, scratch, "hrv", args.hrv_hours, pvc=0)
     signal = wfdb.rdrecord(record).p_signal[:, 0]
-    out, ours = timed(lambda: subprocess.run([args.vitals, "hrv", record, "--json"], check=True,
-                                             capture_output=True, text=True).stdout)
+    ours, out = timing.process([args.vitals, "hrv", record, "--json"], capture=True)
     vitals = json.loads(out)["time"]
 
     def peer():
-        _, info = nk.ecg_peaks(signal, sampling_rate=RATE)
+        _, info = nk.ecg_peaks(signal, sampling_rate=RATE, correct_artifacts=True)
         return neurokit_same_indices(nk, np.asarray(info["ECG_R_Peaks"]), RATE)
 
-    values, theirs = timed(peer)
+    theirs, values = timing.call(peer)
     values = {k[4:]: v for k, v in values.items()}
     dataset = f"simulated {args.hrv_hours:g} h"
     work = "ECG file → beats → all Vitals HRV indices"
@@ -175,7 +170,7 @@ def simulated_hrv_rows(args, nk, wfdb, scratch):
             row("ECG → HRV", f"NeuroKit2 {nk.__version__} ecg_peaks + Vitals' indices", dataset, work, theirs,
                 len(signal), "samples/s", truth_errors(values, truth, RATE))]
     for r in rows:
-        print(f"{r['stage']} {dataset}: {r['tool']:<48} {r['seconds']:8.2f} s  {r['throughput'] / 1e6:8.2f} M "
+        print(f"{r['stage']} {dataset}: {r['tool']:<48} {r['seconds']:8.2f} CPU s  {r['throughput'] / 1e6:8.2f} M "
               f"samples/s  " + "  ".join(f"{k} {v:.2f}" for k, v in r["accuracy"].items()))
     return rows
 
@@ -184,8 +179,8 @@ def simulated_detection_rows(args, nk, wfdb, scratch):
     record, truth_file, _ = simulate(args.vitals, scratch, "long", args.long_hours, pvc=0.01)
     signal = wfdb.rdrecord(record).p_signal[:, 0]
     ours_file, theirs_file = os.path.join(scratch, "long.vitals.csv"), os.path.join(scratch, "long.nk.csv")
-    _, ours = timed(lambda: subprocess.run([args.vitals, "beats", record, "-o", ours_file], check=True))
-    info, theirs = timed(lambda: nk.ecg_peaks(signal, sampling_rate=RATE)[1])
+    ours, _ = timing.process([args.vitals, "beats", record, "-o", ours_file])
+    theirs, info = timing.call(lambda: nk.ecg_peaks(signal, sampling_rate=RATE)[1])
     np.savetxt(theirs_file, np.asarray(info["ECG_R_Peaks"], dtype=np.int64), fmt="%d", header="sample",
                comments="")
 
@@ -202,7 +197,7 @@ def simulated_detection_rows(args, nk, wfdb, scratch):
             row("ECG QRS detection", f"NeuroKit2 {nk.__version__} ecg_peaks (neurokit)", dataset, work, theirs,
                 len(signal), "samples/s", score(theirs_file))]
     for r in rows:
-        print(f"{r['stage']} {dataset}: {r['tool']:<40} {r['seconds']:8.2f} s  {r['throughput'] / 1e6:8.2f} M "
+        print(f"{r['stage']} {dataset}: {r['tool']:<40} {r['seconds']:8.2f} CPU s  {r['throughput'] / 1e6:8.2f} M "
               f"samples/s  " + "  ".join(f"{k} {v:.2f}" for k, v in r["accuracy"].items()))
     return rows
 

@@ -6,8 +6,9 @@ Writes three files into a scratch directory: a numeric CSV shaped like a wearabl
 Then reads each with its peer (pandas.read_csv, pyedflib readSignal for every signal, wfdb-python
 rdrecord to physical values) and with `vitals info --scan` (which reads and converts every sample
 to physical Float values and reduces them: the whole decode, plus process start-up), best of
---repeat runs from a warm page cache, and prints MB/s of input and the ratios. Accuracy: the largest
-difference between Vitals' per-signal minimum, maximum and mean (`vitals info --scan --json`) and the
+--repeat runs from a warm page cache, and prints MB/s of input per CPU second (scripts/peers/timing.py:
+user + system time of the Vitals process, of this process during the peer's call) and the ratios.
+Accuracy: the largest difference between Vitals' per-signal minimum, maximum and mean (`vitals info --scan --json`) and the
 same reductions of the peer's values, relative to the signal's range (the peer row is the reference).
 
 Usage (pinned packages: Fixtures/generate/requirements.txt; `make compare-readers` sets them up):
@@ -21,9 +22,10 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 
 import numpy as np
+
+import timing
 
 
 def write_csv(path, megabytes):
@@ -64,14 +66,11 @@ def write_wfdb(record, megabytes):
                 f"{name}.dat 212 200 11 1024 0 0 0 V5\n")
 
 
-def best_of(repeat, body):
-    body()  # warm the page cache and imports
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        body()
-        times.append(time.perf_counter() - start)
-    return min(times)
+def best_of(repeat, measure):
+    """The smallest of `repeat` CPU times `measure()` returns, after one warm-up run (page cache,
+    imports)."""
+    measure()
+    return min(measure() for _ in range(repeat))
 
 
 def main():
@@ -87,7 +86,7 @@ def main():
     import wfdb
 
     def vitals(*arguments):
-        subprocess.run([args.vitals, "info", "--scan", *arguments], check=True, stdout=subprocess.DEVNULL)
+        return timing.process([args.vitals, "info", "--scan", *arguments])[0]
 
     def read_edf(path):
         reader = pyedflib.EdfReader(path)
@@ -128,7 +127,7 @@ def main():
         print(f"{'format':<9} {'MB':>6}  {'peer':<28} {'peer MB/s':>10} {'vitals MB/s':>12} {'ratio':>7} "
               f"{'max rel. error':>15}")
         for kind, peer_name, peer, arguments, values in rows:
-            peer_seconds = best_of(args.repeat, peer)
+            peer_seconds = best_of(args.repeat, lambda: timing.call(peer)[0])
             our_seconds = best_of(args.repeat, lambda: vitals(*arguments))
             peer_rate, our_rate = sizes[kind] / peer_seconds, sizes[kind] / our_seconds
             error = scan_error(arguments, values())

@@ -68,7 +68,7 @@ let benchmarks: @Sendable () -> Void = {
     return configuration
   }
 
-  Benchmark("24-hour ECG (250 Hz WFDB file): read + filter + detect", configuration: configuration()) {
+  Benchmark("24-hour ECG (250 Hz WFDB file), read + filter + detect", configuration: configuration()) {
     benchmark in
     try benchmark.measureRate(.samplesPerSecond, work: recording.sampleCount) {
       blackHole(try recording.detectBeats())
@@ -76,7 +76,7 @@ let benchmarks: @Sendable () -> Void = {
   }
 
   Benchmark(
-    "24-hour ECG (250 Hz WFDB file): read + filter + detect + HRV (all domains)",
+    "24-hour ECG (250 Hz WFDB file), read + filter + detect + HRV (all domains)",
     configuration: configuration()
   ) { benchmark in
     try benchmark.measureRate(.samplesPerSecond, work: recording.sampleCount) {

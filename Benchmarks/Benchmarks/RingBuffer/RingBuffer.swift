@@ -22,7 +22,7 @@ let benchmarks: @Sendable () -> Void = {
     rate: .samplesPerSecond, maxDuration: .seconds(3), maxIterations: 100)
 
   Benchmark(
-    "Ring buffer: push interleaved + read + drop, 3 channels, chunks of 250", configuration: configuration
+    "Ring buffer, push interleaved + read + drop, 3 channels, chunks of 250", configuration: configuration
   ) {
     benchmark in
     var buffer = SampleRingBuffer(channelCount: 3, minimumCapacity: 4096, sampleRate: 360, startTime: .epoch)
@@ -46,7 +46,7 @@ let benchmarks: @Sendable () -> Void = {
   }
 
   Benchmark(
-    "Ring buffer: push SignalChunk + segments, 3 channels, chunks of 250", configuration: configuration
+    "Ring buffer, push SignalChunk + segments, 3 channels, chunks of 250", configuration: configuration
   ) {
     benchmark in
     var buffer = SampleRingBuffer(channelCount: 3, minimumCapacity: 4096, sampleRate: 360, startTime: .epoch)
