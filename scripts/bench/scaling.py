@@ -67,7 +67,9 @@ def simulate(vitals, scratch, name, seconds, seed):
 
 
 def has_command(vitals, name):
-    return subprocess.run([vitals, name, "--help"], capture_output=True).returncode == 0
+    """Whether `vitals --help` lists the subcommand `name`."""
+    usage = subprocess.run([vitals, "--help"], capture_output=True, text=True).stdout
+    return any(line.split()[:1] == [name] for line in usage.split("SUBCOMMANDS:")[-1].splitlines())
 
 
 def run(args):
@@ -99,27 +101,32 @@ def run(args):
 def plot(rows, path, file_seconds):
     import matplotlib
     matplotlib.use("Agg")
+    matplotlib.rcParams["svg.fonttype"] = "none"  # text as text: a small SVG
     import matplotlib.pyplot as plt
 
     figure, axes = plt.subplots(2, 2, figsize=(10, 7.5))
+    commands = list(dict.fromkeys(row["command"] for row in rows))
+    colours = {command: f"C{i}" for i, command in enumerate(commands)}
     for column, axis, label in ((0, "length", "recording length (hours, 250 Hz ECG)"),
                                 (1, "files", f"number of {file_seconds:g}-s files")):
+        scale = 3600 if axis == "length" else 1
         chosen = [row for row in rows if row["axis"] == axis]
-        for command in dict.fromkeys(row["command"] for row in chosen):
+        for command in commands:
             series = sorted((row for row in chosen if row["command"] == command), key=lambda row: float(row["x"]))
-            x = [float(row["x"]) / (3600 if axis == "length" else 1) for row in series]
-            axes[0][column].loglog(x, [float(row["cpu_s"]) for row in series], "o-", label=f"{command} (CPU)")
-            axes[0][column].loglog(x, [float(row["wall_s"]) for row in series], "x:", alpha=0.6,
+            if not series:
+                continue
+            x = [float(row["x"]) / scale for row in series]
+            colour = colours[command]
+            axes[0][column].loglog(x, [float(row["cpu_s"]) for row in series], "o-", color=colour,
+                                   label=f"{command} (CPU)")
+            axes[0][column].loglog(x, [float(row["wall_s"]) for row in series], "x:", color=colour, alpha=0.5,
                                    label=f"{command} (wall)")
-            axes[1][column].semilogx(x, [float(row["peak_rss_mb"]) for row in series], "o-", label=command)
-        if chosen:
-            # A line of slope one through the smallest beats point: linear cost.
-            series = sorted((row for row in chosen if row["command"] == "vitals beats"), key=lambda row: float(row["x"]))
-            x0, y0 = float(series[0]["x"]), float(series[0]["cpu_s"])
-            xs = [float(row["x"]) for row in series]
-            scale = 3600 if axis == "length" else 1
-            axes[0][column].loglog([x / scale for x in xs], [y0 * x / x0 for x in xs], "k--", lw=0.8,
-                                   label="linear (from beats, first point)")
+            axes[1][column].semilogx(x, [float(row["peak_rss_mb"]) for row in series], "o-", color=colour,
+                                     label=command)
+            # Slope one through the largest point: where the measured line runs parallel, cost is linear.
+            x1, y1 = x[-1], float(series[-1]["cpu_s"])
+            axes[0][column].loglog(x, [y1 * v / x1 for v in x], "--", color=colour, lw=0.8, alpha=0.7,
+                                   label=f"{command}: linear through the largest point")
         axes[0][column].set_ylabel("time per run, s")
         axes[1][column].set_ylabel("peak resident memory, MB")
         axes[1][column].set_ylim(bottom=0)
@@ -158,7 +165,7 @@ def main():
             for row in rows:
                 writer.writerow({k: (f"{v:.4f}" if isinstance(v, float) else v) for k, v in row.items()})
     plot(rows, args.plot, args.file_seconds)
-    print(f"wrote {args.csv} and {args.plot}")
+    print(f"wrote {args.plot}" if args.from_csv else f"wrote {args.csv} and {args.plot}")
 
 
 if __name__ == "__main__":
