@@ -12,6 +12,9 @@ import Vitals
 // beats) they take most of the HRV benchmark's time, hence its few iterations.
 
 /// The simulated recording, shared by the setup hook and the benchmarks.
+///
+/// `@unchecked Sendable`: the benchmark runner calls setup, the measured closure and teardown one after
+/// the other, never at once, so `path` is never written while read.
 final class Recording: @unchecked Sendable {
   static let shared = Recording()
   static let sampleRate = 250.0
