@@ -46,6 +46,9 @@ struct QRSClassifier: Sendable {
   var signalLevel = 0.0
   var noiseLevel = 0.0
   var lastBeat: Candidate?
+  /// Whether the last beat is a held peak accepted by the deadline before the window where its rhythm
+  /// expects the next beat had passed; its intervals are left out of `intervals`.
+  var lastBeatUnconfirmed = false
   /// The last RR intervals (input samples) in a circular buffer, and their median.
   var intervals: [Int64] = []
   var intervalSlot = 0
@@ -278,7 +281,8 @@ struct QRSClassifier: Sendable {
   /// interval of where the last beat's rhythm expects the next beat — the rhythm went on undisturbed, as
   /// it does around an artefact but not after a premature beat (a compensatory pause or a reset sinus
   /// node). A QRS-like rise is a local maximum of the feature (or its still rising last sample) above the
-  /// primary threshold whose band-passed slope is at least `tWaveSlopeRatio` of the last beat's.
+  /// primary threshold whose band-passed slope is at least `tWaveSlopeRatio` of the last beat's. A peak
+  /// accepted before that window has passed is unconfirmed (see `lastBeatUnconfirmed`).
   private mutating func resolveDeferred(now: Int64, history: History, beats: inout [Int64]) {
     guard let candidate = deferred, let last = lastBeat else { return }
     deferred = nil
@@ -288,7 +292,8 @@ struct QRSClassifier: Sendable {
     let first = max(
       last.rPeak + Int64((0.85 * median).rounded()) + placementOffset, candidate.rPeak + refractory + qrsDelay
     )
-    let final = min((last.rPeak + Int64((1.15 * median).rounded()) + qrsDelay) / factor, now)
+    let expectedEnd = (last.rPeak + Int64((1.15 * median).rounded()) + qrsDelay) / factor
+    let final = min(expectedEnd, now)
     var highest: Float = 0
     var highestIndex: Int64 = 0
     var k = first / factor
@@ -312,7 +317,7 @@ struct QRSClassifier: Sendable {
     if Double(highest).squareRoot() >= primaryThreshold && slope >= tWaveSlopeRatio * last.slope {
       reject(candidate)
     } else {
-      accept(candidate, learningRate: 0.125, beats: &beats)
+      accept(candidate, learningRate: 0.125, unconfirmed: expectedEnd > now, beats: &beats)
     }
   }
 
@@ -378,9 +383,17 @@ struct QRSClassifier: Sendable {
     }
   }
 
-  private mutating func accept(_ candidate: Candidate, learningRate: Double, beats: inout [Int64]) {
+  private mutating func accept(
+    _ candidate: Candidate, learningRate: Double, unconfirmed: Bool = false, beats: inout [Int64]
+  ) {
     signalLevel += learningRate * (candidate.height - signalLevel)
-    if let last = lastBeat { recordInterval(candidate.rPeak - last.rPeak) }
+    // A beat taken before the rhythm after it could be seen may be an artefact: its intervals stay out of
+    // the RR history, so that one such beat neither shortens the median RR interval nor makes a steady
+    // rhythm look irregular (which would turn the interloper check off for the next 8 beats).
+    if let last = lastBeat, !unconfirmed && !lastBeatUnconfirmed {
+      recordInterval(candidate.rPeak - last.rPeak)
+    }
+    lastBeatUnconfirmed = unconfirmed
     lastBeat = candidate
     let kept = pending.drop { $0.rPeak <= candidate.rPeak }.count
     pending.removeFirst(pending.count - kept)

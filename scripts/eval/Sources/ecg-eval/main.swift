@@ -2,7 +2,8 @@
 // folder and prints bxb-style scores (ANSI/AAMI EC57) with the project's beat comparison, HRV from
 // detected against reference beats, and the atrial-fibrillation detector's per-30-s-segment scores
 // against the (AFIB rhythm annotations (from RR intervals alone and with the lead's atrial activity,
-// on reference and on detected beats).
+// on reference and on detected beats), with the false AF segments broken down by the reference rhythm
+// they fall in (atrial flutter, sinus, paced, ...).
 //
 // Usage: ecg-eval [--data DIR] [--chunk N] [--records 100,101]
 //   --data     the shared data folder (default: ../shared/data beside the repository, or
@@ -147,6 +148,21 @@ var offsets: [Double] = []
 typealias AFRow = (record: String, reference: RhythmSegments.Score, detected: RhythmSegments.Score)
 var afScores: [String: [AFRow]] = [:]
 let afMethods = ["RR", "RR+ECG"]
+/// Non-AF segments of one reference rhythm: how many there are and how many the AF detector calls AF,
+/// on reference and on detected beats.
+struct FalseAFCount {
+  var segments = 0
+  var onReference = 0
+  var onDetected = 0
+
+  mutating func add(onReference reference: Bool, onDetected detected: Bool) {
+    segments += 1
+    onReference += reference ? 1 : 0
+    onDetected += detected ? 1 : 0
+  }
+}
+/// Per method, per reference rhythm (the rhythm covering more than half of the segment, else "mixed").
+var falseAF: [String: [String: FalseAFCount]] = [:]
 var detectSeconds = 0.0
 var detectSamples = 0
 print(
@@ -207,20 +223,30 @@ for record in recordList {
     of: RhythmSegments.reference(rhythmChanges: rhythmChanges, sampleCount: sampleCount),
     sampleCount: sampleCount, sampleRate: rate)
   let afDetector = AtrialFibrillationDetector()
+  // The reference rhythm covering more than half of each segment ("mixed" where none does).
+  let segmentRhythms = Set(rhythmChanges.map(\.rhythm)).sorted().reduce(
+    into: [String](repeating: "mixed", count: afReference.count)
+  ) { rhythms, label in
+    let covered = RhythmSegments.majority(
+      of: RhythmSegments.reference(rhythmChanges: rhythmChanges, sampleCount: sampleCount, label: label),
+      sampleCount: sampleCount, sampleRate: rate)
+    for (segment, isCovered) in covered.enumerated() where isCovered { rhythms[segment] = label }
+  }
   for method in afMethods {
     let lead = method == "RR" ? nil : signal
+    let onReference = afDetector.analyse(beats: reference, sampleRate: rate, signal: lead).segments(
+      sampleCount: sampleCount)
+    let onDetected = afDetector.analyse(beats: beats, sampleRate: rate, signal: lead).segments(
+      sampleCount: sampleCount)
     afScores[method, default: []].append(
       (
-        record,
-        RhythmSegments.Score(
-          reference: afReference,
-          detected: afDetector.analyse(beats: reference, sampleRate: rate, signal: lead).segments(
-            sampleCount: sampleCount)),
-        RhythmSegments.Score(
-          reference: afReference,
-          detected: afDetector.analyse(beats: beats, sampleRate: rate, signal: lead).segments(
-            sampleCount: sampleCount))
+        record, RhythmSegments.Score(reference: afReference, detected: onReference),
+        RhythmSegments.Score(reference: afReference, detected: onDetected)
       ))
+    for segment in afReference.indices where !afReference[segment] {
+      falseAF[method, default: [:]][segmentRhythms[segment], default: FalseAFCount()].add(
+        onReference: onReference[segment], onDetected: onDetected[segment])
+    }
   }
   flutterExcluded.append(
     RecordBeatScore(
@@ -322,6 +348,11 @@ for method in afMethods {
   }
   print(afLine(nonPacedWithAF.joined(separator: "+"), rows.filter { nonPacedWithAF.contains($0.record) }))
   print(afLine("all (\(rows.count) records)", rows))
+  print(
+    "non-AF segments called AF, by reference rhythm (on reference | on detected beats / segments): "
+      + (falseAF[method] ?? [:]).sorted { $0.key < $1.key }.map {
+        "\($0.key) \($0.value.onReference) | \($0.value.onDetected) / \($0.value.segments)"
+      }.joined(separator: ", "))
 }
 print(
   String(
