@@ -17,15 +17,15 @@ public struct RecordingReport: Sendable {
   public var excerpts: [(start: Int64, samples: [Float])]
   /// Heart-rate readings: seconds from the start and beats per minute.
   public var heartRate: [(seconds: Double, bpm: Double)]
-  /// Step times, seconds from the start of the record, for the steps-per-minute panel (none: no panel).
+  /// Step times, seconds from the start of the record, for the steps-per-minute panel (none: no panel):
+  /// the ``StepsSection``'s steps when the recording has accelerometer axes.
   public var steps: [Double]
 
   /// Analyses the recording at `path` (as ``RecordingAnalyzer/analyze(path:options:onOpen:onChunk:onEvent:)``)
   /// and keeps what the report draws. Throws ``InputError`` for unreadable input, and when the recording
   /// has no ECG lead the pipeline could analyse.
   public static func collect(
-    path: String, options: AnalysisOptions = AnalysisOptions(), excerptSeconds: Double = 10,
-    steps: [Double] = []
+    path: String, options: AnalysisOptions = AnalysisOptions(), excerptSeconds: Double = 10
   ) throws(InputError) -> RecordingReport {
     var lead: Int?
     var envelope = MinMaxEnvelope(columns: 1200)
@@ -72,8 +72,11 @@ public struct RecordingReport: Sendable {
       }
       excerpts.append((ring.endSampleIndex - Int64(count), tail))
     }
+    let steps = analysis.section(StepsSection.self).map { section in
+      section.steps.map { Double($0.sampleIndex) / section.sampleRate }
+    }
     return RecordingReport(
-      analysis: analysis, envelope: envelope, excerpts: excerpts, heartRate: heartRate, steps: steps)
+      analysis: analysis, envelope: envelope, excerpts: excerpts, heartRate: heartRate, steps: steps ?? [])
   }
 
   /// The report as a self-contained SVG document, 1400 px wide: a heading with the main numbers, the whole
