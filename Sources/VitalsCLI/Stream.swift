@@ -15,8 +15,8 @@ public struct StreamCommand: ParsableCommand {
       Input: --format csv (lines of N numbers separated by commas, semicolons, tabs or spaces; a header \
       line is skipped), f32 or i16 (raw little-endian Float32 / Int16 frames of N interleaved channels). \
       --signal ecg (the default) reads the ECG from channel --lead of each frame; --signal accelerometer \
-      reads the x, y, z axes from channels --axes (default 0,1,2, or with --signal ecg too the first three \
-      channels other than the lead). Both may be given: --signal ecg --signal accelerometer.
+      reads the x, y, z axes from channels --axes (default: the last three channels of the frame). Both \
+      may be given: --signal ecg --signal accelerometer.
 
       Output, one JSON object per line, flushed as it is decided: {"type":"beat","sample":…,"time_s":…} \
       at most 0.45 s of signal after each R peak (the same beats as `vitals analyze` finds in the same \
@@ -47,7 +47,7 @@ public struct StreamCommand: ParsableCommand {
   @Option(help: "The 0-based channel of each frame that holds the ECG (or PPG).")
   public var lead = 0
 
-  @Option(help: "The 0-based channels of the accelerometer's x, y and z axes, X,Y,Z.")
+  @Option(help: "The 0-based channels of the accelerometer's x, y and z axes, X,Y,Z (default: the last three).")
   public var axes: String?
 
   public init() {}
@@ -65,11 +65,10 @@ public struct StreamCommand: ParsableCommand {
     }
   }
 
-  /// The accelerometer axes: --axes, else 0,1,2 alone or the first three channels other than the lead.
+  /// The accelerometer axes: --axes, else the last three channels of the frame.
   var accelerometerAxes: [Int] {
     if let axes { return axes.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) ?? -1 } }
-    let others = signal.count == 1 ? Array(0..<channels) : (0..<channels).filter { $0 != lead }
-    return Array(others.prefix(3))
+    return Array((0..<channels).suffix(3))
   }
 
   /// The live analysis these options ask for; a rate a pipeline cannot take is a usage error.

@@ -34,6 +34,9 @@ struct StreamTests {
     arguments: [
       ["stream"], ["stream", "--rate", "0"], ["stream", "--rate", "250", "--lead", "1"],
       ["stream", "--rate", "250", "--signal", "ppg"], ["stream", "--rate", "250", "--format", "wav"],
+      ["stream", "--rate", "50", "--signal", "accelerometer", "--channels", "2"],
+      ["stream", "--rate", "50", "--signal", "accelerometer", "--channels", "3", "--axes", "0,1,1"],
+      ["stream", "--rate", "10", "--signal", "accelerometer", "--channels", "3"],
     ])
   func usageErrors(arguments: [String]) {
     #expect(runInProcess(arguments) == 2)
@@ -66,6 +69,40 @@ struct StreamTests {
     while let chunk = try reader.nextChunk(maxSamples: 4096) { samples += chunk.channels[0] }
     let f32 = samples.flatMap { withUnsafeBytes(of: $0.bitPattern.littleEndian, Array.init) }
     #expect(try beats(stream(["--rate", "360", "--format", "f32"], input: Data(f32))) == analysed)
+  }
+
+  @Test("ECG and accelerometer in the same frames: the steps `vitals analyze` finds, bouts, motion, a summary")
+  func accelerometer() throws {
+    let recording = SimulatedActivityRecording(
+      segments: [.init(duration: 20, heartRate: 60, activity: .still), .init(duration: 60, heartRate: 90, activity: .walking)],
+      rate: 100, startTime: .epoch)
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vitals-stream-\(UUID())").path
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let csv = directory + "/walk.csv"
+    let writer = try CSVSignalWriter(path: csv, signalNames: SimulatedActivityRecording.names)
+    try writer.write(
+      SignalChunk(channels: recording.channels, sampleRate: recording.rate, startTime: .epoch, firstSampleIndex: 0))
+    try writer.close()
+    #expect(runInProcess(["analyze", csv, "--out", directory + "/out"]) == 0)
+    let analysed = try String(contentsOfFile: directory + "/out/walk.steps.csv", encoding: .utf8)
+      .split(separator: "\n").dropFirst().map { Int64($0.split(separator: ",")[0])! }
+    #expect(analysed.count > 90)
+
+    // time_s, ecg, acc_x, acc_y, acc_z: the ECG in channel 1, the axes after it.
+    let lines = try stream(
+      ["--rate", "100", "--channels", "5", "--lead", "1", "--signal", "ecg", "--signal", "accelerometer"],
+      input: try Data(contentsOf: URL(fileURLWithPath: csv)))
+    let objects = try lines.map {
+      try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+    }
+    func of(_ type: String) -> [[String: Any]] { objects.filter { $0["type"] as? String == type } }
+    #expect(of("step").compactMap { ($0["sample"] as? NSNumber)?.int64Value } == analysed)
+    #expect(of("walking_bout").count == 1 && of("beat").count > 70)
+    #expect(of("motion").count == 8 && of("motion").allSatisfy { $0["signal"] as? String == "accelerometer" })
+    let summary = try #require(of("summary").first)
+    #expect((summary["steps"] as? [String: Any])?["steps"] as? Int == analysed.count)
+    #expect(summary["ecg"] != nil && lines.last == lines.last { $0.contains("\"summary\"") })
   }
 
   @Test("a bad line ends the stream with an error naming the line")
