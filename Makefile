@@ -5,7 +5,7 @@ EXAMPLE ?= Fixtures/examples/simulated-ecg.csv
 # Wide SIMD lanes (AVX2, FMA) when the building machine has them: see README, "Build settings".
 ARCH_FLAGS ?= $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo -Xcc -march=x86-64-v3)
 
-.PHONY: deps build run example test fixtures format bench-fftw-c fuzz eval-ecg memory compare-readers compare-ecg eval-steps compare-stats check-pipeline
+.PHONY: deps build run example test fixtures format bench-fftw-c fuzz eval-ecg memory compare-readers compare-ecg eval-steps compare-stats check-pipeline eval-ppg compare-ppg
 
 # Installs the system packages the build needs when they are missing (Debian/Ubuntu).
 deps:
@@ -91,3 +91,11 @@ compare-stats: deps .venv-fixtures/ready
 # Pipeline numbers: analyze throughput with 1 and 2 jobs, 24-hour memory, stream latency and memory.
 check-pipeline: deps
 	scripts/pipeline_check.sh
+# PPG heart rate on ../shared/data: MAE per IEEE SPC 2015 recording and over all windows, read + estimate
+# time, and PPG-vs-ECG heart rate on wfdb-formats v102s and a103l.
+eval-ppg: deps
+	$(SWIFT) run -c release $(ARCH_FLAGS) --package-path scripts/eval ppg-eval
+
+# PPG heart rate, Vitals against NeuroKit2 on the 12 SPC 2015 recordings: MAE and CPU-time ratio.
+compare-ppg: build .venv-fixtures/ready
+	.venv-fixtures/bin/python scripts/peers/compare_ppg.py

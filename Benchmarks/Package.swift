@@ -8,6 +8,7 @@ let suites = [
   "StepDetection",
   "Aggregation", "ExportReading",
   "Pipeline",
+  "PPGHeartRate",
 ]
 
 let package = Package(

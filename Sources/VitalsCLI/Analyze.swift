@@ -10,20 +10,22 @@ public struct Analyze: ParsableCommand {
     discussion: """
       Each recording is read once, in chunks, and every pipeline its channels need runs over it: ECG \
       (beats, heart rate, HRV time domain, LF/HF, SD1/SD2, irregular-rhythm episodes, signal quality) \
-      under "ecg"; accelerometer (steps, walking_s, cadence_spm, walking bouts as in `vitals steps`, and \
+      under "ecg"; PPG (pulses, heart rate over 8 s windows with quality, motion-corrected with the \
+      accelerometer axes, pulse-rate variability) under "ppg"; accelerometer (steps, walking_s, cadence_spm, walking bouts as in `vitals steps`, and \
       the motion level: standard deviation of the acceleration magnitude per 10 s, in g) under "steps". \
       Channels are recognised by name, unit and rate (ECG: MLII, II, ECG…, standard leads; PPG: ppg…, \
       pleth…; accelerometer: x/y/z, acc…, units g or m/s^2); --ecg, --ppg and --accel override. Kinds \
       without a pipeline in this build are listed under "not_analysed" with the reason.
 
       Output: one JSON object per recording and line, in input order, on standard output; with --out DIR, \
-      DIR/NAME.json (the same line), DIR/NAME.beats.csv and DIR/NAME.steps.csv (sample,time_s) and \
+      DIR/NAME.json (the same line), DIR/NAME.beats.csv, DIR/NAME.pulses.csv and DIR/NAME.steps.csv (sample,time_s) and \
       DIR/NAME.samples.jsonl, each written atomically, and recordings whose DIR/NAME.json is newer than the input are skipped (--force redoes them), so an \
       interrupted run resumes. A progress bar goes to standard error when it is a terminal. A recording \
       that fails is reported on standard error (file and place) and the others complete; the exit code is \
       then 1.
 
-      DIR/NAME.samples.jsonl holds the samples `vitals stats` reads: heartRate and \
+      DIR/NAME.samples.jsonl holds the samples `vitals stats` reads (from the ECG beats, or without an \
+      ECG the PPG pulses): heartRate and \
       heartRateVariabilitySDNN per minute, stepCount per minute, restingHeartRate (lowest heart rate of 5 \
       consecutive minutes without steps and with motion ≤ 0.05 g) and walkingHeartRateAverage per day, \
       highHeartRateEvent / lowHeartRateEvent (above --high-heart-rate / below --low-heart-rate for \
@@ -37,7 +39,8 @@ public struct Analyze: ParsableCommand {
   public var inputs: [String] = []
 
   @Option(
-    help: "Write DIR/NAME.json, the event tables and DIR/NAME.samples.jsonl per recording instead of standard output."
+    help:
+      "Write DIR/NAME.json, the event tables and DIR/NAME.samples.jsonl per recording instead of standard output."
   )
   public var out: String?
 
@@ -52,9 +55,6 @@ public struct Analyze: ParsableCommand {
 
   @Option(help: "The PPG channels, by name or index, comma-separated (default: recognised).")
   public var ppg: String?
-
-  @Option(help: "The accelerometer axes, SEL,SEL,SEL (default: recognised).")
-  public var accel: String?
 
   @Option(help: "The IANA time zone of the days of resting and walking heart rate and of the times written.")
   public var timezone = "UTC"
@@ -75,7 +75,7 @@ public struct Analyze: ParsableCommand {
   public func validate() throws {
     if inputs.isEmpty { throw ValidationError("give at least one INPUT recording, folder or pattern") }
     if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-    if let accel, !(1...3).contains(ChannelSelector.list(accel).count) {
+    if let accel = input.accel, !(1...3).contains(ChannelSelector.list(accel).count) {
       throw ValidationError("--accel takes one to three channels")
     }
     if force && out == nil { throw ValidationError("--force goes with --out") }
@@ -101,7 +101,7 @@ public struct Analyze: ParsableCommand {
       recording: input.recordingOptions,
       overrides: ChannelRoles.Overrides(
         ecg: ecg.map(ChannelSelector.list), ppg: ppg.map(ChannelSelector.list),
-        accelerometer: accel.map(ChannelSelector.list)))
+        accelerometer: input.accel.map(ChannelSelector.list)))
   }
 
   public func run() throws {

@@ -7,11 +7,12 @@ public enum BeatSignal: String, ExpressibleByArgument, Sendable, CaseIterable {
   case ecg
   case ppg
 
-  /// The usage error for signals whose beat detection is not there yet.
-  func requireSupported() throws {
-    if self == .ppg {
-      throw ValidationError(
-        "--signal ppg is not yet supported (PPG beats come in a later release); use --signal ecg")
+  /// The beats of this signal in the recording at `path`: the QRS detector's R peaks on the ECG lead, or the
+  /// pulse detector's systolic peaks on the PPG channel (see ``PPGChannels``).
+  func detect(path: String, input: InputOptions) throws(InputError) -> BeatDetection {
+    switch self {
+    case .ecg: try BeatDetection(path: path, options: input.recordingOptions)
+    case .ppg: try BeatDetection(ppgPath: path, input: input)
     }
   }
 }
@@ -33,7 +34,7 @@ public struct Beats: ParsableCommand {
 
       Formats: csv (header sample,time_s: the sample index at the record's rate and the time in \
       seconds from the first sample), json (one object: input, lead, sample_rate, beats as \
-      [{"sample":…,"time_s":…}]), wfdb (an MIT annotation file of N beats, e.g. -o 100.qrs, read by \
+      [{"sample":…,"time_s":…}]; for PPG, lead names the PPG channel), wfdb (an MIT annotation file of N beats, e.g. -o 100.qrs, read by \
       WFDB tools and wfdb-python's rdann). Without --format: json for -o *.json, wfdb for -o with any \
       other extension than .csv, csv otherwise.
       """)
@@ -42,7 +43,7 @@ public struct Beats: ParsableCommand {
     help: "The recording (WFDB record, EDF/EDF+, CSV/TSV, Apple Health ECG CSV, or - for CSV on stdin).")
   public var inputPath: String
 
-  @Option(help: "The signal to detect beats in (ecg; ppg is not yet supported).")
+  @Option(help: "The signal to detect beats in (ecg or ppg).")
   public var signal: BeatSignal = .ecg
 
   @Option(name: [.short, .customLong("output")], help: "Where to write the beats (- for standard output).")
@@ -65,7 +66,6 @@ public struct Beats: ParsableCommand {
   }
 
   public func validate() throws {
-    try signal.requireSupported()
     if resolvedFormat == .wfdb && output == "-" {
       throw ValidationError("--format wfdb needs -o NAME.qrs (annotation files are binary)")
     }
@@ -73,7 +73,7 @@ public struct Beats: ParsableCommand {
 
   public func run() throws {
     try exitingOneOnFileErrors {
-      let detection = try ECGBeatDetection(path: inputPath, options: input.recordingOptions)
+      let detection = try signal.detect(path: inputPath, input: input)
       switch resolvedFormat {
       case .csv:
         try EventCSVWriter.write(samples: detection.beats, sampleRate: detection.sampleRate, to: output)
@@ -86,14 +86,17 @@ public struct Beats: ParsableCommand {
   }
 }
 
-/// The beats the QRS detector finds in a recording's ECG lead (see ``Beats``' discussion for the lead).
-struct ECGBeatDetection {
+/// The beats found in one signal of a recording: the QRS detector's R peaks on the ECG lead (see
+/// ``Beats``' discussion for the lead) or the pulse detector's systolic peaks on the PPG channel.
+struct BeatDetection {
   var path: String
-  /// The lead's name as the file gives it.
+  /// The signal's name as the file gives it (the ECG lead or the PPG channel).
   var lead: String
   var sampleRate: Double
-  /// Record sample indices of the R peaks.
+  /// Record sample indices of the beats (R peaks or systolic peaks).
   var beats: [Int64]
+  /// Samples read from the lead (the record's length).
+  var sampleCount: Int64
 
   /// Reads the recording at `path` and detects its beats. Throws ``InputError`` for unreadable input
   /// and for a rate the detector does not support.
@@ -111,9 +114,12 @@ struct ECGBeatDetection {
       throw InputError(path: path, error.description)
     }
     var beats: [Int64] = []
+    var sampleCount: Int64 = 0
     while let chunk = try reader.nextChunk(maxSamples: chunkSize) {
       chunk.channels[leadIndex].withUnsafeBufferPointer { detector.process($0, appendingTo: &beats) }
+      sampleCount += Int64(chunk.sampleCount)
     }
+    self.sampleCount = sampleCount
     self.path = path
     self.lead = names[leadIndex]
     self.sampleRate = reader.chunkSampleRate

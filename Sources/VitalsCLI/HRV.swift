@@ -11,7 +11,8 @@ public struct HRV: ParsableCommand {
   public static let configuration = CommandConfiguration(
     abstract: "Heart-rate variability: time, frequency and nonlinear indices, with NeuroKit2's names.",
     discussion: """
-      Beats are detected in each INPUT as `vitals beats` does, or read from --beats FILE (a WFDB \
+      Beats are detected in each INPUT as `vitals beats` does (--signal ppg: systolic peaks, giving \
+      pulse-rate variability), or read from --beats FILE (a WFDB \
       annotation file such as mitdb/100.atr, or a CSV file with a sample column; the rate from the \
       record header beside FILE, else from INPUT's header, else --rate). Artefact beats (Lipponen & \
       Tarvainen 2019) are found from the RR series and the intervals around them dropped (--no-artefacts \
@@ -39,7 +40,7 @@ public struct HRV: ParsableCommand {
   @Argument(help: "Recordings (WFDB record, EDF/EDF+, CSV/TSV, Apple Health ECG CSV, or - for CSV on stdin).")
   public var inputs: [String] = []
 
-  @Option(help: "The signal to detect beats in (ecg; ppg is not yet supported).")
+  @Option(help: "The signal to detect beats in (ecg or ppg: pulse-rate variability).")
   public var signal: BeatSignal = .ecg
 
   @Option(help: "Beats from this file instead of detection (WFDB annotations or CSV with a sample column).")
@@ -72,7 +73,6 @@ public struct HRV: ParsableCommand {
   public init() {}
 
   public func validate() throws {
-    try signal.requireSupported()
     guard interpolationRate >= 1, interpolationRate.isFinite else {
       throw ValidationError("--interpolation-rate must be at least 1 Hz (twice the top of the VHF band)")
     }
@@ -130,7 +130,7 @@ public struct HRV: ParsableCommand {
       let file = try BeatFile(path: beatFile, rate: fileRate)
       (name, lead, rate, positions, labels) = (beatFile, nil, file.sampleRate, file.samples, file.labels)
     } else {
-      let detection = try ECGBeatDetection(path: path!, options: input.recordingOptions)
+      let detection = try signal.detect(path: path!, input: input)
       (name, lead, rate, positions) = (path!, detection.lead, detection.sampleRate, detection.beats)
     }
     if let k = positions.indices.dropFirst().first(where: { positions[$0 - 1] >= positions[$0] }) {

@@ -10,6 +10,11 @@ public struct InputOptions: ParsableArguments {
   @Option(help: "Signals by name or 0-based index, comma-separated (e.g. MLII or 0,2).")
   public var channel: String?
 
+  @Option(
+    help:
+      "The accelerometer axes, by name or 0-based index, comma-separated (default: signals named acc…).")
+  public var accel: String?
+
   @Option(help: "CSV: samples per second (required without a time column).")
   public var rate: Double?
 
@@ -42,6 +47,7 @@ public struct InputOptions: ParsableArguments {
       throw ValidationError("--delimiter must be one ASCII character or 'tab', got '\(delimiter)'")
     }
     if let channel, ChannelSelector.list(channel).isEmpty { throw ValidationError("--channel is empty") }
+    if let accel, ChannelSelector.list(accel).isEmpty { throw ValidationError("--accel is empty") }
   }
 
   private func delimiterByte(_ text: String) -> UInt8? {

@@ -126,6 +126,54 @@ struct QRSDetectorTests {
     }
   }
 
+  /// Adds `scale` times the waves `waves` of a beat with its R peak at sample `rPeak` to `samples`.
+  static func add(
+    _ waves: [(Float, Double, Double)], at rPeak: Int64, scale: Float, to samples: inout [Float], rate: Double
+  ) {
+    for (amplitude, centre, width) in waves {
+      let first = max(0, Int(rPeak) + Int(((centre - 4 * width) * rate).rounded(.down)))
+      let last = min(samples.count - 1, Int(rPeak) + Int(((centre + 4 * width) * rate).rounded(.up)))
+      guard first <= last else { continue }
+      for i in first...last {
+        let offset = Double(i - Int(rPeak)) / rate - centre
+        samples[i] += scale * amplitude * Float(exp(-offset * offset / (2 * width * width)))
+      }
+    }
+  }
+
+  @Test(
+    "drops a small early spike in a steady rhythm, keeps a small premature beat followed by a pause",
+    arguments: [250.0, 360])
+  func interlopers(rate: Double) throws {
+    let spike: [(Float, Double, Double)] = [(0.6, 0, 0.012)]
+    let clean = SyntheticECG(sampleRate: rate, .init(seconds: 40, seed: 7))
+    // Every fifth beat from the tenth on, a spike 60 % of the way to the next beat; the rhythm goes on.
+    var artefacts = clean
+    var premature = clean
+    var prematureTruth = clean.rPeaks
+    for k in stride(from: 10, to: clean.rPeaks.count - 2, by: 5) {
+      let early = clean.rPeaks[k] + (clean.rPeaks[k + 1] - clean.rPeaks[k]) * 3 / 5
+      Self.add(spike, at: early, scale: 1, to: &artefacts.samples, rate: rate)
+      // The same spike as a premature beat: the next beat does not come (a compensatory pause).
+      Self.add(spike, at: early, scale: 1, to: &premature.samples, rate: rate)
+      Self.add(SyntheticECG.normal, at: clean.rPeaks[k + 1], scale: -1, to: &premature.samples, rate: rate)
+      prematureTruth[prematureTruth.firstIndex(of: clean.rPeaks[k + 1])!] = early
+    }
+    let tolerance = Int64(0.15 * rate)
+    let kept = try QRSDetector.detect(artefacts.samples, sampleRate: rate)
+    let (missedSpikes, extraSpikes, _) = compareBeats(clean.rPeaks, kept, tolerance: tolerance)
+    #expect(missedSpikes == 0)
+    #expect(extraSpikes == 0)
+    var off = QRSDetector.Configuration()
+    off.interloperPrematurity = 0
+    let unchecked = try QRSDetector.detect(artefacts.samples, sampleRate: rate, configuration: off)
+    #expect(compareBeats(clean.rPeaks, unchecked, tolerance: tolerance).1 >= 5)
+    let beats = try QRSDetector.detect(premature.samples, sampleRate: rate)
+    let (missed, extra, _) = compareBeats(prematureTruth.sorted(), beats, tolerance: tolerance)
+    #expect(missed == 0)
+    #expect(extra == 0)
+  }
+
   @Test("gives the same beats for any chunking", arguments: [1, 7, 100, 4096, 0])
   func chunkInvariance(chunkSize: Int) throws {
     for rate in [125.0, 360, 1000] {

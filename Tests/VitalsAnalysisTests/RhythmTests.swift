@@ -2,6 +2,7 @@ import VitalsTestSupport
 import Foundation
 import Testing
 import VitalsAnalysis
+import VitalsSimulation
 
 @Suite("Irregular rhythm (COSEn)")
 struct RhythmTests {
@@ -95,6 +96,47 @@ struct RhythmTests {
     let kept = AtrialFibrillationDetector(parameters: withoutExclusion).analyse(
       beats: beats, sampleRate: Self.rate)
     #expect(kept.episodes.isEmpty)
+  }
+
+  /// A simulated ECG (250 Hz, one lead) with its true beats.
+  static func simulatedECG(_ rhythm: RhythmConfiguration, duration: Double, seed: UInt64) -> (
+    signal: [Float], beats: [Int64]
+  ) {
+    var configuration = ECGConfiguration(rhythm: rhythm)
+    configuration.minimumIntegrationRate = 2 * rate
+    var simulator = ECGSimulator(
+      configuration: configuration, duration: duration, sampleRate: rate, seed: seed)
+    let recording = simulator.generateAll()
+    return (recording.channels[0], recording.events.map(\.sampleIndex))
+  }
+
+  @Test("Dense ectopy with P waves is irregular by RR alone but not AF with the ECG")
+  func ectopyKeepsPWaves() {
+    var rhythm = RhythmConfiguration(heartRate: 60)
+    rhythm.ventricularEctopicProbability = 0.1
+    rhythm.atrialEctopicProbability = 0.1
+    let (signal, beats) = Self.simulatedECG(rhythm, duration: 300, seed: 11)
+    let sampleCount = Int64(signal.count)
+    let byRR = AtrialFibrillationDetector().analyse(beats: beats, sampleRate: Self.rate)
+    let withECG = AtrialFibrillationDetector().analyse(beats: beats, sampleRate: Self.rate, signal: signal)
+    #expect(byRR.segments(sampleCount: sampleCount).contains(true))
+    #expect(withECG.segments(sampleCount: sampleCount).allSatisfy { !$0 })
+    #expect(withECG.atrialConsistency.count == beats.count)
+  }
+
+  @Test("Fibrillatory waves instead of P waves keep AF detected with the ECG")
+  func fibrillationWithECG() {
+    var rhythm = RhythmConfiguration(heartRate: 70)
+    rhythm.atrialFibrillation = [RhythmEpisode(start: 90, end: 390)]
+    let (signal, beats) = Self.simulatedECG(rhythm, duration: 480, seed: 12)
+    let sampleCount = Int64(signal.count)
+    let analysis = AtrialFibrillationDetector().analyse(beats: beats, sampleRate: Self.rate, signal: signal)
+    let reference = RhythmSegments.majority(
+      of: [Int64(90 * Self.rate)..<Int64(390 * Self.rate)], sampleCount: sampleCount, sampleRate: Self.rate)
+    let score = RhythmSegments.Score(
+      reference: reference, detected: analysis.segments(sampleCount: sampleCount))
+    #expect(score.sensitivity >= 0.9)
+    #expect(score.specificity >= 0.9)
   }
 
   @Test("COSEn by hand")

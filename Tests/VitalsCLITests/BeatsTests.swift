@@ -76,10 +76,9 @@ func runInProcess(_ arguments: [String]) -> Int32 {
 @Suite("vitals beats")
 struct BeatsTests {
   @Test(
-    "usage errors exit 2: PPG not yet supported, binary annotations to stdout",
+    "usage errors exit 2: binary annotations to stdout, an unknown signal",
     arguments: [
-      ["beats", "rec", "--signal", "ppg"], ["beats", "rec", "--format", "wfdb"],
-      ["beats", "rec", "--signal", "eeg"],
+      ["beats", "rec", "--format", "wfdb"], ["beats", "rec", "--signal", "eeg"],
     ])
   func usageErrors(arguments: [String]) {
     #expect(runInProcess(arguments) == 2)
@@ -99,18 +98,18 @@ struct BeatsTests {
 
   @Test("the default lead: MLII, then II, then the first ECG-like name, then the first signal")
   func defaultLead() {
-    #expect(ECGBeatDetection.defaultLead(["V5", "MLII"]) == 1)
-    #expect(ECGBeatDetection.defaultLead(["resp", "II", "V1"]) == 1)
-    #expect(ECGBeatDetection.defaultLead(["pleth", "V1"]) == 1)
-    #expect(ECGBeatDetection.defaultLead(["pleth", "ECG lead I"]) == 1)
-    #expect(ECGBeatDetection.defaultLead(["a", "b"]) == 0)
+    #expect(BeatDetection.defaultLead(["V5", "MLII"]) == 1)
+    #expect(BeatDetection.defaultLead(["resp", "II", "V1"]) == 1)
+    #expect(BeatDetection.defaultLead(["pleth", "V1"]) == 1)
+    #expect(BeatDetection.defaultLead(["pleth", "ECG lead I"]) == 1)
+    #expect(BeatDetection.defaultLead(["a", "b"]) == 0)
   }
 
   @Test("ECG beats of a generated WFDB record, written as CSV, JSON and WFDB annotations")
   func detectAndWrite() throws {
     let record = try GeneratedRecord()
     defer { record.remove() }
-    let detection = try ECGBeatDetection(path: record.path, options: RecordingOptions())
+    let detection = try BeatDetection(path: record.path, options: RecordingOptions())
     #expect(detection.lead == "MLII" && detection.sampleRate == GeneratedRecord.rate)
     // Every true beat found within 4 samples (11 ms), but the last one when it lies within the detector's
     // latency of the end; at most one false beat, at the start (the detector takes its first peak for a
@@ -150,7 +149,7 @@ struct BeatsTests {
     defer { record.remove() }
     let missing = record.directory + "/absent"
     #expect(runInProcess(["beats", missing]) == 1)
-    #expect(throws: InputError.self) { try ECGBeatDetection(path: missing, options: RecordingOptions()) }
+    #expect(throws: InputError.self) { try BeatDetection(path: missing, options: RecordingOptions()) }
   }
 
   @Test(
@@ -158,7 +157,7 @@ struct BeatsTests {
     .enabled(if: TestData.hasSharedData, "needs ../shared/data"))
   func mitdb() throws {
     let path = TestData.sharedData("mitdb/101").path
-    let detection = try ECGBeatDetection(path: path, options: RecordingOptions())
+    let detection = try BeatDetection(path: path, options: RecordingOptions())
     let reference = try BeatFile(path: path + ".atr", rate: nil)
     let score = BeatComparison.score(
       reference: reference.samples, test: detection.beats, sampleRate: detection.sampleRate)

@@ -25,7 +25,7 @@ struct HRVTests {
   @Test(
     "usage errors exit 2",
     arguments: [
-      ["hrv"], ["hrv", "a", "--signal", "ppg"], ["hrv", "a", "b", "--beats", "x.atr"],
+      ["hrv"], ["hrv", "a", "b", "--beats", "x.atr"],
       ["hrv", "a", "--interpolation-rate", "0.5"], ["hrv", "a", "--psd", "burg"],
     ])
   func usageErrors(arguments: [String]) {

@@ -5,8 +5,9 @@ import PackageDescription
 // package so the library's users never build them. From the repository root:
 //   swift run -c release --package-path scripts/eval ecg-eval [--data DIR] [--chunk N]
 //   swift run -c release --package-path scripts/eval steps-eval [--data DIR] [--chunk N]
+//   swift run -c release --package-path scripts/eval ppg-eval [--data DIR]
 //   swift run -c release --package-path scripts/eval stats-eval   (used by scripts/peers/compare_aggregation.py)
-let harnesses = ["ecg-eval", "steps-eval", "stats-eval"]
+let harnesses = ["ecg-eval", "steps-eval", "stats-eval", "ppg-eval"]
 
 let package = Package(
   name: "VitalsEvaluation",

@@ -10,8 +10,18 @@ and scores all of them with `vitals score` (ANSI/AAMI EC57: ±150 ms, ventricula
 left out). Prints gross Se, +P and F1 for the 22 non-paced and the 4 paced records, and the
 throughput in samples of the lead per second with the ratio to Vitals.
 
+Then, on the records of --hrv-records (default 101,112,122: NeuroKit2 takes about 20 s per record),
+times `vitals hrv --json` (one process per record: reading, detection and all HRV domains) against
+NeuroKit2's `ecg_process` followed by `hrv` (time, frequency and nonlinear domains) on the same
+signal, and prints per record both times, their ratio, and the ratios Vitals / NeuroKit2 of a few
+indices (each tool on its own beats, so the indices differ by as much as the beats do).
+
+With --json FILE, also writes the rows of both stages as a JSON list in the peer-comparison format
+(one row per tool: stage, tool, dataset, work, seconds, throughput, throughput_unit, accuracy).
+
 Usage (pinned packages: Fixtures/generate/requirements.txt; `make compare-ecg` sets them up):
     python scripts/peers/compare_ecg.py [--data ../shared/data/mitdb] [--vitals .build/release/vitals]
+        [--hrv-records 101,112,122 | all | none] [--json FILE]
 """
 import argparse
 import glob
@@ -42,11 +52,72 @@ def score(vitals, pairs, rate=None):
     return json.loads(out)["gross"]["whole"]
 
 
+# Indices compared between `vitals hrv` and NeuroKit2 `hrv` (Vitals' JSON domain, name).
+HRV_INDICES = [("time", "MeanNN"), ("time", "SDNN"), ("time", "RMSSD"), ("frequency", "LFn"),
+               ("frequency", "LFHF"), ("nonlinear", "SD1"), ("nonlinear", "SampEn"), ("nonlinear", "DFA_alpha1")]
+
+
+def compare_hrv(args, records, nk, wfdb):
+    """Times `vitals hrv` and NeuroKit2 ecg_process + hrv per record; returns the two JSON rows."""
+    seconds = {"vitals": 0.0, "neurokit2": 0.0}
+    ratios = {name: [] for _, name in HRV_INDICES}
+    samples = 0
+    print(f"\nHRV of one record: `vitals hrv --json` (whole process) against NeuroKit2 {nk.__version__} "
+          "ecg_process + hrv (reading not timed)")
+    print(f"{'record':<7} {'vitals s':>9} {'NeuroKit2 s':>12} {'Vitals is':>10}   "
+          + " ".join(f"{name:>10}" for _, name in HRV_INDICES) + "   (Vitals / NeuroKit2)")
+    for name in records:
+        path = os.path.join(args.data, name)
+        record = wfdb.rdrecord(path)
+        lead = lead_index(record.sig_name)
+        signal = record.p_signal[:, lead]
+        samples += len(signal)
+        channel = ["--channel", str(lead)] if "MLII" not in record.sig_name else []
+        start = time.perf_counter()
+        out = subprocess.run([args.vitals, "hrv", path, "--json", *channel], check=True, capture_output=True,
+                             text=True).stdout
+        vitals_seconds = time.perf_counter() - start
+        ours = json.loads(out)
+        start = time.perf_counter()
+        _, info = nk.ecg_process(signal, sampling_rate=record.fs)
+        theirs = nk.hrv(info["ECG_R_Peaks"], sampling_rate=record.fs)
+        nk_seconds = time.perf_counter() - start
+        seconds["vitals"] += vitals_seconds
+        seconds["neurokit2"] += nk_seconds
+        cells = []
+        for domain, index in HRV_INDICES:
+            mine, peer = ours[domain].get(index), float(theirs["HRV_" + index].iloc[0])
+            ratio = mine / peer if mine is not None and np.isfinite(peer) and peer != 0 else float("nan")
+            ratios[index].append(ratio)
+            cells.append(f"{ratio:>10.3f}")
+        print(f"{name:<7} {vitals_seconds:>9.3f} {nk_seconds:>12.2f} {nk_seconds / vitals_seconds:>9.0f}x   "
+              + " ".join(cells))
+    if not records:
+        return []
+    print(f"{'total':<7} {seconds['vitals']:>9.3f} {seconds['neurokit2']:>12.2f} "
+          f"{seconds['neurokit2'] / seconds['vitals']:>9.0f}x   "
+          + " ".join(f"{float(np.nanmedian(ratios[index])):>10.3f}" for _, index in HRV_INDICES)
+          + "   (median ratio)")
+    dataset = f"mitdb ({len(records)} records: {','.join(records)})"
+    work = "detect beats in lead MLII and compute time, frequency and nonlinear HRV"
+    accuracy = {f"median_ratio_{index}_vs_neurokit2": float(np.nanmedian(ratios[index])) for _, index in HRV_INDICES}
+    return [
+        dict(stage="ecg-hrv", tool="vitals hrv", dataset=dataset, work=work, seconds=seconds["vitals"],
+             throughput=samples / seconds["vitals"], throughput_unit="samples/s", accuracy=accuracy),
+        dict(stage="ecg-hrv", tool=f"NeuroKit2 {nk.__version__} ecg_process+hrv", dataset=dataset, work=work,
+             seconds=seconds["neurokit2"], throughput=samples / seconds["neurokit2"],
+             throughput_unit="samples/s", accuracy={}),
+    ]
+
+
 def main():
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     parser = argparse.ArgumentParser()
     parser.add_argument("--data", default=os.path.join(root, "..", "shared", "data", "mitdb"))
     parser.add_argument("--vitals", default=os.path.join(root, ".build", "release", "vitals"))
+    parser.add_argument("--hrv-records", default="101,112,122",
+                        help="records for the HRV comparison: a comma-separated list, all, or none")
+    parser.add_argument("--json", metavar="FILE", help="also write the rows as a JSON list to FILE")
     args = parser.parse_args()
     import neurokit2 as nk
     import wfdb
@@ -88,18 +159,37 @@ def main():
               "(±150 ms, flutter episodes left out)")
         print(f"{'detector':<28} {'non-paced Se/+P/F1':>24} {'paced Se/+P/F1':>24} {'M samples/s':>12} "
               f"{'Vitals is':>10}")
+        rows = []
         for method in methods:
             row = []
+            accuracy = {}
             for group in ("non-paced", "paced"):
                 if not pairs[method][group]:
                     row.append("-")
                     continue
                 gross = score(args.vitals, pairs[method][group], rate=360)
                 row.append(f"{100 * gross['se']:.2f}/{100 * gross['ppv']:.2f}/{100 * gross['f1']:.2f}")
+                for key in ("se", "ppv", "f1"):
+                    accuracy[f"{key}_{group.replace('-', '')}_percent"] = 100 * gross[key]
             rate = samples / seconds[method] / 1e6
             ratio = seconds[method] / seconds["vitals"]
             name = "vitals beats (whole process)" if method == "vitals" else f"NeuroKit2 {nk.__version__} {method}"
             print(f"{name:<28} {row[0]:>24} {row[1]:>24} {rate:>12.1f} {ratio:>9.1f}x")
+            rows.append(dict(stage="ecg-beats", tool=name, dataset=f"mitdb ({len(records)} records)",
+                             work="detect QRS complexes in lead MLII (EC57 scoring, flutter left out)",
+                             seconds=seconds[method], throughput=samples / seconds[method],
+                             throughput_unit="samples/s", accuracy=accuracy))
+
+    if args.hrv_records == "all":
+        hrv_records = records
+    elif args.hrv_records == "none":
+        hrv_records = []
+    else:
+        hrv_records = [r for r in args.hrv_records.split(",") if r]
+    rows += compare_hrv(args, hrv_records, nk, wfdb)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=1)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 /// The decision stage of ``QRSDetector``: finds feature peaks, classifies them with adaptive thresholds,
-/// T-wave discrimination and latency-bounded search-back, and places each beat on its R peak. Works one
-/// sample at a time over blocks the detector has filtered, so its decisions do not depend on block sizes.
+/// T-wave discrimination, the interloper check and latency-bounded search-back, and places each beat on its
+/// R peak. Works one sample at a time over blocks the detector has filtered, so its decisions do not depend
+/// on block sizes.
 struct QRSClassifier: Sendable {
   /// A feature peak: where it lies, how high it is, and the QRS it stands for.
   struct Candidate: Sendable {
@@ -27,6 +28,9 @@ struct QRSClassifier: Sendable {
   let searchBackThresholdRatio: Double
   let searchBackInterval: Double
   let maximumLatency: Int64
+  let interloperPrematurity: Double
+  let interloperHeightRatio: Double
+  let interloperRegularity: Double
   let amplitudeDropPause: Int64
 
   /// Input samples received (the raw ring's end).
@@ -49,6 +53,10 @@ struct QRSClassifier: Sendable {
   var searchBackDue = Int64.max
   /// Peaks since the last beat that were not taken for beats, oldest first.
   var pending: [Candidate] = []
+  /// A premature, weak peak above the threshold whose decision waits for the next beat (the interloper
+  /// check), and the input sample by which it is decided.
+  var deferred: Candidate?
+  var deferredDeadline = Int64.max
 
   static let intervalHistory = 8
   static let pendingLimit = 16
@@ -78,6 +86,9 @@ struct QRSClassifier: Sendable {
     self.searchBackThresholdRatio = c.searchBackThresholdRatio
     self.searchBackInterval = c.searchBackInterval
     self.maximumLatency = samples(c.maximumLatency)
+    self.interloperPrematurity = c.interloperPrematurity
+    self.interloperHeightRatio = c.interloperHeightRatio
+    self.interloperRegularity = c.interloperRegularity
     self.amplitudeDropPause = samples(c.amplitudeDropPause)
     self.medianInterval = samples(1)
     func powerOfTwo(atLeast count: Int) -> Int {
@@ -85,7 +96,12 @@ struct QRSClassifier: Sendable {
       while length < count { length <<= 1 }
       return length
     }
-    let featureHistory = halfWindow + max(halfWindow, integration + derivativeDelay) + 4
+    // The interloper check reads the feature back to a refractory period after a peak whose R peak lies up
+    // to the latency bound in the past.
+    let featureHistory =
+      halfWindow
+      + max(halfWindow, integration + derivativeDelay, Int(samples(c.maximumLatency)) / decimationFactor)
+      + 4
     self.featureRingLength = powerOfTwo(atLeast: blockSize + 1 + featureHistory)
     self.featureRings = [Float](repeating: 0, count: 2 * featureRingLength)
     let rawHistory = featureHistory * decimationFactor + Int(placementOffset + placementHalfWidth) + 4
@@ -160,6 +176,7 @@ struct QRSClassifier: Sendable {
         var n = nextIndex
         let end = nextIndex + Int64(band.count)
         while n < end {
+          if n * factor >= deferredDeadline { resolveDeferred(now: n, history: history, beats: &beats) }
           let peak = n - halfWindow
           if peak >= 1 {
             let height = featureRing[Int(peak) & mask]
@@ -172,7 +189,7 @@ struct QRSClassifier: Sendable {
                 beats: &beats)
             }
           }
-          if n * factor >= searchBackDue { searchBack(now: n * factor, beats: &beats) }
+          if deferred == nil && n * factor >= searchBackDue { searchBack(now: n * factor, beats: &beats) }
           n += 1
         }
         nextIndex = n
@@ -214,6 +231,7 @@ struct QRSClassifier: Sendable {
       previous = value
     }
     let nowInput = now * factor
+    if deferred != nil { resolveDeferred(now: now, history: history, beats: &beats) }
     let candidate = Candidate(
       rPeak: placeRPeak(
         center: extremumIndex * factor - placementOffset, now: nowInput, history: history, oldest: rawOldest),
@@ -226,11 +244,75 @@ struct QRSClassifier: Sendable {
     if candidate.height >= primaryThreshold && candidate.rPeak - last.rPeak >= refractory
       && !isTWave(candidate, after: last)
     {
-      accept(candidate, learningRate: 0.125, beats: &beats)
+      if Double(candidate.rPeak - last.rPeak) < interloperPrematurity * Double(medianInterval)
+        && candidate.height < interloperHeightRatio * signalLevel && isRhythmRegular
+      {
+        deferred = candidate
+        deferredDeadline = candidate.rPeak + maximumLatency
+      } else {
+        accept(candidate, learningRate: 0.125, beats: &beats)
+      }
     } else {
-      noiseLevel += 0.125 * (candidate.height - noiseLevel)
-      if pending.count == Self.pendingLimit { pending.removeFirst() }
-      pending.append(candidate)
+      reject(candidate)
+    }
+  }
+
+  /// Counts a peak that is not a beat into the noise level and keeps it for search-back.
+  private mutating func reject(_ candidate: Candidate) {
+    noiseLevel += 0.125 * (candidate.height - noiseLevel)
+    if pending.count == Self.pendingLimit { pending.removeFirst() }
+    pending.append(candidate)
+  }
+
+  /// Whether the last RR intervals (a full history) span at most `interloperRegularity` from shortest to
+  /// longest.
+  private var isRhythmRegular: Bool {
+    guard intervals.count == Self.intervalHistory, let shortest = intervals.min(),
+      let longest = intervals.max()
+    else { return false }
+    return Double(longest) <= interloperRegularity * Double(shortest)
+  }
+
+  /// Decides the deferred peak with the feature up to `now` (feature samples): an interloper, rejected,
+  /// when a QRS-like rise follows it, at least a refractory period later, within ±15 % of the median RR
+  /// interval of where the last beat's rhythm expects the next beat — the rhythm went on undisturbed, as
+  /// it does around an artefact but not after a premature beat (a compensatory pause or a reset sinus
+  /// node). A QRS-like rise is a local maximum of the feature (or its still rising last sample) above the
+  /// primary threshold whose band-passed slope is at least `tWaveSlopeRatio` of the last beat's.
+  private mutating func resolveDeferred(now: Int64, history: History, beats: inout [Int64]) {
+    guard let candidate = deferred, let last = lastBeat else { return }
+    deferred = nil
+    deferredDeadline = .max
+    let median = Double(medianInterval)
+    let qrsDelay = placementOffset + qrsSpan * factor
+    let first = max(
+      last.rPeak + Int64((0.85 * median).rounded()) + placementOffset, candidate.rPeak + refractory + qrsDelay
+    )
+    let final = min((last.rPeak + Int64((1.15 * median).rounded()) + qrsDelay) / factor, now)
+    var highest: Float = 0
+    var highestIndex: Int64 = 0
+    var k = first / factor
+    while k <= final {
+      let value = history.feature(k)
+      if value > highest && value > history.feature(k - 1) && (k == now || value >= history.feature(k + 1)) {
+        highest = value
+        highestIndex = k
+      }
+      k += 1
+    }
+    var slope: Float = 0
+    if highest > 0 {
+      var previous = history.band(highestIndex - qrsSpan - 1)
+      for j in (highestIndex - qrsSpan)...highestIndex {
+        let value = history.band(j)
+        slope = max(slope, abs(value - previous))
+        previous = value
+      }
+    }
+    if Double(highest).squareRoot() >= primaryThreshold && slope >= tWaveSlopeRatio * last.slope {
+      reject(candidate)
+    } else {
+      accept(candidate, learningRate: 0.125, beats: &beats)
     }
   }
 

@@ -49,6 +49,12 @@ public struct IrregularRhythmEpisode: Sendable, Equatable, Codable {
 ///    normalised RMSSD is at most ``Parameters/minimumNormalisedRMSSD`` / √p, the rhythm is a regular
 ///    pattern, not AF. The √p keeps the rule neutral for fibrillation: sums of p independent intervals
 ///    have a normalised RMSSD √p times smaller.
+///    With the ECG lead, an interval is also not irregular when P waves of one shape precede the
+///    beats of its window: the median, over the beats closing the window's intervals (ectopic beats
+///    and the beats after them are left out with their intervals), of each beat's atrial consistency (``Analysis/atrialConsistency``: the correlation of the 250–70 ms
+///    before its R peak with the median of its neighbours', after Babaeizadeh et al. 2009's use of
+///    P-wave morphology similarity) reaches ``Parameters/organisedAtrialConsistency``. Sinus rhythm
+///    with dense ectopy is irregular by RR but keeps its P waves; fibrillatory waves are not alike.
 /// 3. Irregular intervals cover their span of time; a dropped stretch between two irregular intervals
 ///    is covered too. Per-segment decisions use this coverage.
 /// 4. Episodes: covered spans joined across regular gaps shorter than ``Parameters/bridgedGap``;
@@ -57,12 +63,21 @@ public struct IrregularRhythmEpisode: Sendable, Equatable, Codable {
 /// No threshold was fitted to records: the COSEn settings are Lake & Moorman's (16 beats, r = 30 ms,
 /// threshold −1.4), the nRMSSD limit is 0.1 as in Dash et al., and the pattern limit follows from it.
 /// The nRMSSD condition and the pattern check were, however, added after looking at false alarms on
-/// the MIT-BIH records of `../shared/data` (sinus arrhythmia in 115, dense ectopy in 106 and 208), so
-/// scores on those records flatter the detector. Cost: O(N · W²) for N intervals and W beats per window.
+/// the MIT-BIH records of `../shared/data` (sinus arrhythmia in 115, dense ectopy in 106 and 208), and
+/// the atrial-consistency limit 0.6 was chosen from the per-segment medians of 201 and 203 (sinus
+/// segments 0.6–1, AF segments mostly 0.1–0.5), so scores on those records flatter the detector.
+/// Cost: O(N · W²) for N intervals and W beats per window, plus, with the ECG, a zero-phase filter of
+/// the lead and O(N · W · L log W) for L samples per atrial window.
 ///
-/// Measured on those 26 records from their reference beats, per 30-s segment: Se 100 % / Sp 40 % on
-/// 201 and 203, whose non-AF segments are mostly atrial flutter, ventricular trigeminy and aberrant or
-/// blocked beats — irregular by RR alone; Se 97.5 % / Sp 95.5 % over all 26 records.
+/// Measured on those 26 records (360 Hz, lead MLII), per 30-s segment, from reference beats | from
+/// the ``QRSDetector``'s beats (`make eval-ecg`):
+/// - RR alone: Se 100 % / Sp 40 % | 100 % / 38 % on 201 and 203, whose non-AF segments are atrial
+///   flutter, ventricular trigeminy and sinus rhythm with dense ectopy — irregular by RR alone;
+///   Se 97.5 % / Sp 95.5 % | 97.5 % / 94.5 % over all 26 records;
+/// - with the ECG: Se 98.6 % / Sp 76 % | 100 % / 76 % on 201 and 203 (201: 1 false segment of 39; all 11
+///   atrial-flutter segments of 203 remain false: flutter waves with variable conduction are neither
+///   P waves of one shape nor regular RR); Se 96.2 % / Sp 98.5 % | 93.7 % / 98.3 % over all 26 records
+///   (paced 217 loses sensitivity on detected beats, 4 of 9: pacing spikes make atrial windows alike).
 public struct AtrialFibrillationDetector: Sendable {
   /// Detector settings.
   public struct Parameters: Sendable, Equatable, Codable {
@@ -85,6 +100,16 @@ public struct AtrialFibrillationDetector: Sendable {
     public var bridgedGap = 10.0
     /// Shortest episode reported, in seconds.
     public var minimumEpisodeDuration = 30.0
+    /// With the ECG given to ``AtrialFibrillationDetector/analyse(beats:sampleRate:signal:)``: the
+    /// atrial window before each R peak, seconds before it (from `upperBound` to `lowerBound`: the PR
+    /// interval).
+    public var atrialWindow: ClosedRange<Double> = 0.07...0.25
+    /// Pass band of the atrial windows, Hz (P waves and fibrillatory waves).
+    public var atrialBand: ClosedRange<Double> = 1...20
+    /// A window of ``windowBeats`` beats whose median atrial consistency (correlation of each beat's
+    /// atrial window with its neighbours' median window) reaches this value has P waves of one shape,
+    /// so it is not AF whatever its RR intervals do; above 1 turns the check off.
+    public var organisedAtrialConsistency = 0.6
 
     public init() {}
   }
@@ -149,6 +174,21 @@ public struct AtrialFibrillationDetector: Sendable {
     return false
   }
 
+  /// Whether the median atrial consistency of the beats closing the intervals `window` (indices into
+  /// the judged intervals, whose closing beats `closingBeats` gives) reaches
+  /// ``Parameters/organisedAtrialConsistency``; false without consistencies or with fewer than half of
+  /// them defined.
+  private func hasOrganisedAtrialActivity(
+    _ consistency: [Double], closingBeats: [Int], window: Range<Int>
+  ) -> Bool {
+    guard !consistency.isEmpty else { return false }
+    let values = window.map { consistency[closingBeats[$0]] }.filter { !$0.isNaN }.sorted()
+    guard !values.isEmpty && 2 * values.count >= window.count else { return false }
+    let half = values.count / 2
+    let median = values.count % 2 == 1 ? values[half] : (values[half - 1] + values[half]) / 2
+    return median >= parameters.organisedAtrialConsistency
+  }
+
   /// RMSSD / mean of `rr` (unitless); NaN for fewer than 2 intervals.
   public static func normalisedRMSSD(_ rr: ArraySlice<Double>) -> Double {
     guard rr.count >= 2 else { return .nan }
@@ -167,6 +207,9 @@ public struct AtrialFibrillationDetector: Sendable {
     public var intervals: NNSeries
     /// Whether each of ``intervals`` lies in an irregular window.
     public var irregular: [Bool]
+    /// Per beat, the correlation (−1…1) of its atrial window with the median window of its
+    /// ``Parameters/windowBeats`` neighbours; NaN where the window does not fit; empty without the ECG.
+    public var atrialConsistency: [Double]
     /// Covered time, as increasing, disjoint sample ranges (before gap bridging and the minimum
     /// duration of episodes).
     public var coveredSamples: [Range<Int64>]
@@ -185,8 +228,18 @@ public struct AtrialFibrillationDetector: Sendable {
     }
   }
 
-  /// Detects irregular rhythm in the beats `beats` (samples, strictly increasing) at `sampleRate`.
-  public func analyse(beats: [Int64], sampleRate: Double) -> Analysis {
+  /// Detects irregular rhythm in the beats `beats` (samples, strictly increasing) at `sampleRate`;
+  /// with `signal`, the ECG lead the beats were found in (sample 0 = beat position 0, same rate), also
+  /// from the consistency of the P waves (atrial windows that do not fit in it, and the whole check when
+  /// the lead is shorter than the filter's padding or ``Parameters/atrialBand`` does not fit below the
+  /// Nyquist frequency, are left out).
+  public func analyse(beats: [Int64], sampleRate: Double, signal: [Float]? = nil) -> Analysis {
+    let consistency =
+      signal.flatMap {
+        AtrialActivity.consistency(
+          signal: $0, beats: beats, sampleRate: sampleRate, window: parameters.atrialWindow,
+          band: parameters.atrialBand, neighbours: parameters.windowBeats)
+      } ?? []
     let excluded =
       parameters.excludeArtefacts ? RRArtefacts.detect(beats: beats, sampleRate: sampleRate).allBeats : []
     let series = NNSeries(beats: beats, sampleRate: sampleRate, excludingBeats: excluded)
@@ -196,6 +249,8 @@ public struct AtrialFibrillationDetector: Sendable {
     let n = rr.count
     let width = parameters.windowBeats
     var irregular = [Bool](repeating: false, count: n)
+    // Index in `beats` of the beat closing each judged interval.
+    let closingBeats = series.endTimes.map { intervalIndex(closingAt: $0, beats, sampleRate) + 1 }
     if n >= width {
       for k in 0..<n {
         let low = Swift.max(0, Swift.min(k - width / 2, n - width))
@@ -203,8 +258,8 @@ public struct AtrialFibrillationDetector: Sendable {
         irregular[k] =
           Self.coefficientOfSampleEntropy(window, tolerance: parameters.tolerance) > parameters.threshold
           && Self.normalisedRMSSD(window) > parameters.minimumNormalisedRMSSD
-          && !isRepeatingPattern(
-            allIntervals, around: intervalIndex(closingAt: series.endTimes[k], beats, sampleRate))
+          && !isRepeatingPattern(allIntervals, around: closingBeats[k] - 1)
+          && !hasOrganisedAtrialActivity(consistency, closingBeats: closingBeats, window: window.indices)
       }
     }
     var covered: [Range<Int64>] = []
@@ -235,8 +290,8 @@ public struct AtrialFibrillationDetector: Sendable {
     }
     .filter { $0.duration >= parameters.minimumEpisodeDuration }
     return Analysis(
-      intervals: series, irregular: irregular, coveredSamples: covered, episodes: episodes,
-      sampleRate: sampleRate)
+      intervals: series, irregular: irregular, atrialConsistency: consistency, coveredSamples: covered,
+      episodes: episodes, sampleRate: sampleRate)
   }
 }
 

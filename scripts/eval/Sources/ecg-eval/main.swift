@@ -1,5 +1,8 @@
 // Runs the QRS detector over the MIT-BIH records and the noise-stress excerpts in the shared data
-// folder and prints bxb-style scores (ANSI/AAMI EC57) with the project's beat comparison.
+// folder and prints bxb-style scores (ANSI/AAMI EC57) with the project's beat comparison, HRV from
+// detected against reference beats, and the atrial-fibrillation detector's per-30-s-segment scores
+// against the (AFIB rhythm annotations (from RR intervals alone and with the lead's atrial activity,
+// on reference and on detected beats).
 //
 // Usage: ecg-eval [--data DIR] [--chunk N] [--records 100,101]
 //   --data     the shared data folder (default: ../shared/data beside the repository, or
@@ -8,7 +11,8 @@
 //   --records  only these MIT-BIH records
 //   --set NAME=VALUE  a detector option (passbandLow, passbandHigh, integrationWindow,
 //              refractoryPeriod, tWaveWindow, tWaveSlopeRatio, thresholdPosition,
-//              searchBackThresholdRatio, searchBackInterval, maximumLatency, amplitudeDropPause);
+//              searchBackThresholdRatio, searchBackInterval, maximumLatency, amplitudeDropPause,
+//              interloperPrematurity, interloperHeightRatio, interloperRegularity);
 //              repeatable
 //   --rate R   resample every record from 360 Hz to R Hz (zero-phase polyphase, SciPy resample_poly)
 //              and move the reference beats alike, to test the detector at other rates
@@ -66,6 +70,9 @@ extension Options {
     case "searchBackInterval": configuration.searchBackInterval = value
     case "maximumLatency": configuration.maximumLatency = value
     case "amplitudeDropPause": configuration.amplitudeDropPause = value
+    case "interloperPrematurity": configuration.interloperPrematurity = value
+    case "interloperHeightRatio": configuration.interloperHeightRatio = value
+    case "interloperRegularity": configuration.interloperRegularity = value
     default: fatalError("unknown detector option \(parts[0])")
     }
   }
@@ -135,6 +142,11 @@ var flutterExcluded: [RecordBeatScore] = []
 var hrvRows: [(record: String, detected: HRVTimeDomain, reference: HRVTimeDomain)] = []
 /// Detection minus reference, seconds, of every matched pair (placement consistency).
 var offsets: [Double] = []
+/// Per-30-s-segment AF scores (reference rhythm `(AFIB`), from reference and from detected beats, by
+/// RR intervals alone ("RR") and with the lead's atrial activity ("RR+ECG").
+typealias AFRow = (record: String, reference: RhythmSegments.Score, detected: RhythmSegments.Score)
+var afScores: [String: [AFRow]] = [:]
+let afMethods = ["RR", "RR+ECG"]
 var detectSeconds = 0.0
 var detectSamples = 0
 print(
@@ -182,6 +194,32 @@ for record in recordList {
       (
         record, HRVAnalysis(beats: beats, sampleRate: rate).time,
         HRVAnalysis(beats: reference, sampleRate: rate).time
+      ))
+  }
+  let rhythmChanges = allAnnotations.filter { $0.symbol == "+" && !$0.aux.isEmpty }.map {
+    (
+      sample: Int64((Double($0.sample) * scale).rounded()),
+      rhythm: $0.aux.trimmingCharacters(in: .controlCharacters)
+    )
+  }
+  let sampleCount = Int64(signal.count)
+  let afReference = RhythmSegments.majority(
+    of: RhythmSegments.reference(rhythmChanges: rhythmChanges, sampleCount: sampleCount),
+    sampleCount: sampleCount, sampleRate: rate)
+  let afDetector = AtrialFibrillationDetector()
+  for method in afMethods {
+    let lead = method == "RR" ? nil : signal
+    afScores[method, default: []].append(
+      (
+        record,
+        RhythmSegments.Score(
+          reference: afReference,
+          detected: afDetector.analyse(beats: reference, sampleRate: rate, signal: lead).segments(
+            sampleCount: sampleCount)),
+        RhythmSegments.Score(
+          reference: afReference,
+          detected: afDetector.analyse(beats: beats, sampleRate: rate, signal: lead).segments(
+            sampleCount: sampleCount))
       ))
   }
   flutterExcluded.append(
@@ -255,6 +293,35 @@ if !hrvRows.isEmpty {
         100 * (row.detected.sdnn / row.reference.sdnn - 1), row.detected.rmssd, row.reference.rmssd,
         100 * (row.detected.rmssd / row.reference.rmssd - 1)))
   }
+}
+func afLine(_ name: String, _ rows: [AFRow]) -> String {
+  var onReference = RhythmSegments.Score(reference: [], detected: [])
+  var onDetected = onReference
+  for row in rows {
+    onReference.add(row.reference)
+    onDetected.add(row.detected)
+  }
+  func cells(_ s: RhythmSegments.Score) -> String {
+    String(
+      format: "%4d %3d %3d %4d %7.1f %7.1f", s.truePositives, s.falseNegatives, s.falsePositives,
+      s.trueNegatives, 100 * s.sensitivity, 100 * s.specificity)
+  }
+  return name.padding(toLength: 20, withPad: " ", startingAt: 0) + " " + cells(onReference) + "  | "
+    + cells(onDetected)
+}
+for method in afMethods {
+  guard let rows = afScores[method] else { continue }
+  let withAF = rows.filter { $0.reference.truePositives + $0.reference.falseNegatives > 0 }.map(\.record)
+  let nonPacedWithAF = withAF.filter { !pacedRecords.contains($0) }
+  print(
+    "\nAF per 30-s segment by \(method), reference rhythm (AFIB; detector on reference | on detected beats")
+  print("group                  TP  FN  FP   TN     Se%     Sp%  |   TP  FN  FP   TN     Se%     Sp%")
+  for row in rows
+  where row.reference.falsePositives + row.detected.falsePositives > 0 || withAF.contains(row.record) {
+    print(afLine(row.record, [row]))
+  }
+  print(afLine(nonPacedWithAF.joined(separator: "+"), rows.filter { nonPacedWithAF.contains($0.record) }))
+  print(afLine("all (\(rows.count) records)", rows))
 }
 print(
   String(

@@ -1,0 +1,84 @@
+/// One windowed heart-rate estimate: the rate over `[startTime, endTime)` seconds from the record's first
+/// sample, how much it can be trusted, and whether it clears the estimator's bar.
+public struct HeartRateWindow: Sendable, Hashable, Codable {
+  /// Start of the window, seconds from the first sample of the record.
+  public var startTime: Double
+  /// End of the window (exclusive), seconds from the first sample; the estimate used no later signal.
+  public var endTime: Double
+  /// Heart rate in beats per minute, within the estimator's plausible range; NaN when the window held no
+  /// usable signal (non-finite or flat samples, fewer than two beats).
+  public var beatsPerMinute: Double
+  /// Confidence in `0…1`: 0 for no usable signal, 1 for a single clean periodicity (see each estimator
+  /// for its definition).
+  public var quality: Double
+  /// Whether `quality` reaches the estimator's threshold; windows that are not reliable still carry the
+  /// best estimate (the tracked rate), flagged rather than hidden.
+  public var isReliable: Bool
+
+  public init(startTime: Double, endTime: Double, beatsPerMinute: Double, quality: Double, isReliable: Bool) {
+    self.startTime = startTime
+    self.endTime = endTime
+    self.beatsPerMinute = beatsPerMinute
+    self.quality = quality
+    self.isReliable = isReliable
+  }
+}
+
+/// Windowed heart rate from beat times (ECG R peaks or PPG systolic peaks), the same windows as
+/// ``PPGHeartRateEstimator``: 60 / the mean of the regular beat-to-beat intervals inside the window.
+public enum BeatRateWindows {
+  /// Largest relative distance from the window's median interval of a regular interval (0.2: ±20 %).
+  public static let regularTolerance = 0.2
+
+  /// The windows `[j·step, j·step + window)` seconds, `j = 0, 1, …`, that end within `duration` seconds.
+  ///
+  /// - Parameters:
+  ///   - beats: beat sample indices, increasing, at `sampleRate` Hz (sample 0 is the record's first).
+  ///   - duration: length of the record, seconds.
+  /// - Returns: per window, from the intervals between consecutive beats both inside it: the rate from
+  ///   the regular intervals (within ``regularTolerance`` of the window's median interval, so that a
+  ///   missed or an extra beat does not bias it) and, as quality, the share of intervals that are regular;
+  ///   reliable when the quality is at least 0.8 with at least two regular intervals and a median
+  ///   between 0.27 and 2 s (220 and 30 BPM). A window with fewer than two beats has a NaN rate and
+  ///   quality 0. An irregular rhythm (atrial fibrillation) gives low quality, too.
+  public static func windows(
+    beats: [Int64], sampleRate: Double, duration: Double, window: Double = 8, step: Double = 2
+  ) -> [HeartRateWindow] {
+    precondition(sampleRate > 0 && window > 0 && step > 0, "rate, window and step must be positive")
+    var result: [HeartRateWindow] = []
+    var intervals: [Double] = []
+    var first = 0
+    var j = 0
+    while true {
+      let start = Double(j) * step
+      let end = start + window
+      guard end <= duration + 1e-9 else { break }
+      j += 1
+      while first < beats.count && Double(beats[first]) / sampleRate < start { first += 1 }
+      intervals.removeAll(keepingCapacity: true)
+      var k = first
+      while k + 1 < beats.count && Double(beats[k + 1]) / sampleRate < end {
+        intervals.append(Double(beats[k + 1] - beats[k]) / sampleRate)
+        k += 1
+      }
+      guard !intervals.isEmpty else {
+        result.append(
+          HeartRateWindow(startTime: start, endTime: end, beatsPerMinute: .nan, quality: 0, isReliable: false)
+        )
+        continue
+      }
+      intervals.sort()
+      let middle = intervals.count / 2
+      let median =
+        intervals.count % 2 == 1 ? intervals[middle] : (intervals[middle - 1] + intervals[middle]) / 2
+      let regular = intervals.filter { abs($0 - median) <= regularTolerance * median }
+      let quality = Double(regular.count) / Double(intervals.count)
+      result.append(
+        HeartRateWindow(
+          startTime: start, endTime: end, beatsPerMinute: 60 * Double(regular.count) / regular.reduce(0, +),
+          quality: quality,
+          isReliable: quality >= 0.8 && regular.count >= 2 && (60.0 / 220...2).contains(median)))
+    }
+    return result
+  }
+}

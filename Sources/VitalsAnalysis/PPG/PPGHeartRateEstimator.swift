@@ -1,0 +1,437 @@
+import Foundation
+import VitalsCore
+import VitalsFFT
+
+/// Why a PPG heart-rate estimator or pulse detector could not be set up.
+public enum PPGAnalysisError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The sample rate is below the supported minimum (25 Hz) or not finite.
+  case unsupportedSampleRate(Double)
+  /// A configuration value is out of range: the field's name and the value.
+  case invalidConfiguration(String, Double)
+
+  public var description: String {
+    switch self {
+    case .unsupportedSampleRate(let rate):
+      "PPG analysis needs a sample rate of at least \(PPGHeartRateEstimator.minimumSampleRate) Hz, got \(rate) Hz"
+    case .invalidConfiguration(let name, let value): "PPG option \(name) is out of range: \(value)"
+    }
+  }
+}
+
+extension PPGAnalysisError {
+  /// Throws ``invalidConfiguration(_:_:)`` unless `range` holds `value`.
+  static func check(_ name: String, _ value: Double, _ range: ClosedRange<Double>) throws(PPGAnalysisError) {
+    guard range.contains(value) else { throw .invalidConfiguration(name, value) }
+  }
+
+  /// The causal Butterworth band-pass (order 2 per corner) from `low` to `high` Hz at `sampleRate` Hz, for a
+  /// rate of at least ``PPGHeartRateEstimator/minimumSampleRate``; throws ``unsupportedSampleRate(_:)`` for
+  /// a lower or non-finite rate.
+  static func bandPass(low: Double, high: Double, sampleRate: Double) throws(PPGAnalysisError) -> SOSFilter {
+    guard sampleRate >= PPGHeartRateEstimator.minimumSampleRate && sampleRate.isFinite else {
+      throw .unsupportedSampleRate(sampleRate)
+    }
+    do {
+      return SOSFilter(
+        try .butterworth(
+          order: 2, band: .bandpass(low: low, high: min(high, 0.45 * sampleRate)), sampleRate: sampleRate))
+    } catch {
+      preconditionFailure("band-pass design failed at \(sampleRate) Hz: \(error)")
+    }
+  }
+}
+
+/// Motion-robust heart rate from one or more PPG channels and, when there is one, a 3-axis accelerometer:
+/// one estimate per window (default 8 s every 2 s), causal — window `j` covers `[j·step, j·step + window)`
+/// seconds from the first sample and is reported once its last sample has arrived, from that signal and
+/// the earlier windows only.
+///
+/// Method, per window:
+/// 1. Every channel is band-passed 0.5–4 Hz (Butterworth, order 2 per corner, causal) and kept at an
+///    integer fraction of the input rate, 25–50 Hz.
+/// 2. Periodogram of each channel (mean removed, rectangular window — its narrow main lobe separates the
+///    pulse from a nearby cadence line better than a taper — zero-padded to a power of two with bins of at
+///    most 0.73 BPM) by ``RealFFT`` with cached plans, restricted to the searched band
+///    (``Configuration/rateRange``) and normalised to a maximum of 1. The PPG channels' spectra are
+///    averaged; the accelerometer axes' are combined by their bin-wise maximum, so that a line that is
+///    strong on any one axis counts fully.
+/// 3. Motion removal by spectral subtraction of the normalised accelerometer spectrum
+///    (`max(P − λ·A, 0)`, λ = ``Configuration/motionSubtraction``), the spectral-subtraction step of
+///    TROIKA (Zhang, Pi & Liu 2015, "TROIKA: a general framework for heart rate monitoring using wrist-type
+///    photoplethysmographic signals during intensive physical exercise", IEEE TBME 62(2)) and of the
+///    WFPV/SpaMA family (Salehizadeh et al. 2016, Sensors 16(1):10).
+/// 4. Tracking: a causal Viterbi recursion over the spectral bins — each bin's score is the best earlier
+///    path plus the log of the cleaned spectrum, with a quadratic penalty on the rate's change per second
+///    (``Configuration/transitionPenalty``) and no jump beyond ``Configuration/maximumChange`` — and the
+///    estimate is the best path's current bin (the forward pass only, so no later window is used), moved
+///    to the vertex of the parabola through it and its neighbours when it is a local maximum of the
+///    cleaned spectrum (quadratic peak interpolation, Smith & Serra 1987). This is
+///    the continuity tracking of TROIKA's spectral peak tracking stage done as dynamic programming, as in
+///    the HMM trackers of the SPC literature (e.g. Chung et al. 2018, "Motion artifact removal…", via
+///    Viterbi decoding), without its look-ahead.
+///
+/// Quality is the share of the cleaned spectrum's power within one main-lobe width (1 / window Hz) of the
+/// estimate: 1 for a lone line, about 0.1 for a flat spectrum. Without an accelerometer a periodic motion
+/// artefact cannot be told from the pulse, so the quality is then scaled by ``unverifiedQualityScale``;
+/// with one, an estimate on a strong accelerometer line (the pulse may be locked to the cadence) has its
+/// quality scaled by ``motionCoincidenceScale``.
+/// A window is reliable when its quality reaches ``Configuration/reliableQuality``. Windows whose PPG is
+/// flat (or all non-finite) have a NaN rate, quality 0, and leave the tracker as it was; a non-finite sample
+/// is replaced by the channel's last finite sample (0 before the first), so isolated gaps cost little.
+///
+/// Measured on the IEEE Signal Processing Cup 2015 training set (12 recordings, 2 PPG + 3 axes at
+/// 125 Hz): see README, "Heart rate from PPG".
+///
+/// Feeding a recording in chunks of any sizes gives exactly the same windows.
+public struct PPGHeartRateEstimator: Sendable {
+  /// The method's parameters (defaults are the ones measured in the README).
+  public struct Configuration: Sendable, Hashable {
+    /// Window length, seconds (2…60).
+    public var window = 8.0
+    /// Time between window starts, seconds (0.1…60).
+    public var step = 2.0
+    /// The heart rates searched, beats per minute: every estimate lies in it (within 30…240).
+    public var rateRange: ClosedRange<Double> = 36...210
+    /// Weight λ of the accelerometer spectrum subtracted from the PPG spectrum (0…5).
+    public var motionSubtraction = 1.0
+    /// Penalty on the tracked rate's change, per (BPM/s)², in log-spectrum units (0…10).
+    public var transitionPenalty = 0.08
+    /// Largest change of the tracked rate, BPM per second (0.5…50).
+    public var maximumChange = 7.5
+    /// Quality from which a window is reliable (0…1).
+    public var reliableQuality = 0.3
+
+    public init() {}
+  }
+
+  /// The lowest supported input rate, Hz.
+  public static let minimumSampleRate = 25.0
+  /// Factor applied to the quality of windows estimated without an accelerometer.
+  public static let unverifiedQualityScale = 0.75
+  /// Factor applied to the quality of windows whose estimate falls on a strong accelerometer line (at least
+  /// half the strongest motion line): the pulse cannot be told from the cadence there.
+  public static let motionCoincidenceScale = 0.5
+  /// Floor added to the normalised cleaned spectrum before its logarithm (bounds the cost of a bin with
+  /// no power).
+  static let emissionFloor: Float = 1e-3
+
+  /// The parameters in use.
+  public let configuration: Configuration
+  /// Input samples per second.
+  public let sampleRate: Double
+  /// Number of PPG channels given to ``process(ppg:acceleration:appendingTo:)``.
+  public let ppgChannelCount: Int
+  /// Number of accelerometer axes given (0 without an accelerometer).
+  public let accelerationAxisCount: Int
+  /// Rate of the band-passed signal the spectra are taken from, Hz.
+  public let analysisRate: Double
+
+  let factor: Int
+  let windowLength: Int
+  let fft: RealFFT<Float>
+  let bandStart: Int
+  let bandCount: Int
+  /// Width of one spectral bin, BPM.
+  let binRate: Double
+  let qualityHalfWidth: Int
+  let jumpLimit: Int
+  let penalties: [Float]
+
+  var filters: [SOSFilter]
+  /// Per channel, the last finite input sample (what replaces a non-finite one).
+  var lastFinite: [Float]
+  /// Per channel (PPG first, then axes), the last band-passed samples at the analysis rate.
+  var history: [[Float]]
+  var filtered: [Float] = []
+  var inputCount: Int64 = 0
+  var analysisCount: Int64 = 0
+  var nextWindow = 0
+  var fftInput: [Float]
+  var fftOutput: [FFTComplex<Float>]
+  var ppgSpectrum: [Float]
+  var motionSpectrum: [Float]
+  var cleaned: [Float]
+  var score: [Float]
+  /// The scores before the last step, with ``jumpLimit`` bins of −∞ on either side (scratch).
+  var previous: [Float]
+  var tracking = false
+
+  /// An estimator for `ppgChannelCount` PPG channels and `accelerationAxisCount` accelerometer axes (0 or
+  /// more) sampled at `sampleRate` Hz.
+  ///
+  /// - Throws: ``PPGAnalysisError`` for a rate below ``minimumSampleRate`` or an option out of range.
+  public init(
+    sampleRate: Double, ppgChannelCount: Int = 1, accelerationAxisCount: Int = 0,
+    configuration: Configuration = Configuration()
+  ) throws(PPGAnalysisError) {
+    precondition(ppgChannelCount >= 1 && accelerationAxisCount >= 0, "need at least one PPG channel")
+    let bandPass = try PPGAnalysisError.bandPass(low: 0.5, high: 4, sampleRate: sampleRate)
+    let c = configuration
+    let check = PPGAnalysisError.check
+    try check("window", c.window, 2...60)
+    try check("step", c.step, 0.1...60)
+    try check("rateRange.lowerBound", c.rateRange.lowerBound, 30...200)
+    try check("rateRange.upperBound", c.rateRange.upperBound, c.rateRange.lowerBound + 10...240)
+    try check("motionSubtraction", c.motionSubtraction, 0...5)
+    try check("transitionPenalty", c.transitionPenalty, 0...10)
+    try check("maximumChange", c.maximumChange, 0.5...50)
+    try check("reliableQuality", c.reliableQuality, 0...1)
+    self.configuration = c
+    self.sampleRate = sampleRate
+    self.ppgChannelCount = ppgChannelCount
+    self.accelerationAxisCount = accelerationAxisCount
+    factor = max(1, Int(sampleRate / Self.minimumSampleRate))
+    analysisRate = sampleRate / Double(factor)
+    windowLength = Int((c.window * analysisRate).rounded())
+    // Bins of at most 25 / 2048 Hz (0.73 BPM), and at least the window.
+    var size = 1
+    while size < windowLength || analysisRate / Double(size) > 25.0 / 2048 { size *= 2 }
+    do {
+      fft = try RealFFT(count: size, directions: .forwardOnly)
+    } catch {
+      preconditionFailure("FFTW could not plan a \(size)-point transform: \(error)")
+    }
+    let binHz = analysisRate / Double(size)
+    bandStart = Int((c.rateRange.lowerBound / 60 / binHz).rounded(.up))
+    bandCount = Int((c.rateRange.upperBound / 60 / binHz).rounded(.down)) - bandStart + 1
+    let binRate = binHz * 60
+    self.binRate = binRate
+    qualityHalfWidth = max(1, Int((1 / c.window / binHz).rounded()))
+    let jumpLimit = max(1, Int((c.maximumChange * c.step / binRate).rounded(.up)))
+    self.jumpLimit = jumpLimit
+    penalties = (-jumpLimit...jumpLimit).map { offset in
+      let change = Double(offset) * binRate / c.step
+      return Float(c.transitionPenalty * change * change)
+    }
+    let channelCount = ppgChannelCount + accelerationAxisCount
+    filters = Array(repeating: bandPass, count: channelCount)
+    history = Array(repeating: [], count: channelCount)
+    lastFinite = Array(repeating: 0, count: channelCount)
+    for k in history.indices { history[k].reserveCapacity(windowLength + Int(c.step * analysisRate) + 2) }
+    fftInput = Array(repeating: 0, count: size)
+    fftOutput = Array(repeating: FFTComplex(real: 0, imaginary: 0), count: size / 2 + 1)
+    ppgSpectrum = Array(repeating: 0, count: bandCount)
+    motionSpectrum = ppgSpectrum
+    cleaned = ppgSpectrum
+    score = ppgSpectrum
+    previous = Array(repeating: -.infinity, count: bandCount + 2 * jumpLimit)
+  }
+
+  /// Analysis-rate index one past the last sample of window `j`.
+  func windowEnd(_ j: Int) -> Int64 {
+    Int64(((Double(j) * configuration.step + configuration.window) * analysisRate).rounded())
+  }
+
+  /// Feeds the next samples of every channel (all the same count; `ppg` has ``ppgChannelCount`` buffers,
+  /// `acceleration` ``accelerationAxisCount``) and appends each window that ends within them.
+  /// Accelerometer units do not matter (spectra are normalised).
+  public mutating func process(
+    ppg: [UnsafeBufferPointer<Float>], acceleration: [UnsafeBufferPointer<Float>],
+    appendingTo windows: inout [HeartRateWindow]
+  ) {
+    precondition(
+      ppg.count == ppgChannelCount && acceleration.count == accelerationAxisCount,
+      "expected \(ppgChannelCount) PPG and \(accelerationAxisCount) accelerometer buffers")
+    let channels = ppg + acceleration
+    let count = channels[0].count
+    precondition(channels.allSatisfy { $0.count == count }, "every channel needs the same sample count")
+    // The scratch buffer is taken out of `self` while its pointer is live (no overlapping access).
+    var scratch: [Float] = []
+    swap(&scratch, &filtered)
+    defer { swap(&scratch, &filtered) }
+    var offset = 0
+    while offset < count {
+      // Feed up to the last input sample of the next window, then estimate it.
+      let lastInput = (windowEnd(nextWindow) - 1) * Int64(factor)
+      let piece = Int(min(Int64(count - offset), max(1, lastInput + 1 - inputCount)))
+      let firstKept = Int((Int64(factor) - inputCount % Int64(factor)) % Int64(factor))
+      if scratch.count < piece { scratch = Array(repeating: 0, count: piece) }
+      for k in channels.indices {
+        scratch.withUnsafeMutableBufferPointer { output in
+          let slice = UnsafeMutableBufferPointer(rebasing: output[0..<piece])
+          let input = UnsafeBufferPointer(rebasing: channels[k][offset..<offset + piece])
+          if input.allSatisfy({ $0.isFinite }) {
+            lastFinite[k] = input.last ?? lastFinite[k]
+            filters[k].process(input, into: slice)
+          } else {
+            for i in 0..<piece {
+              if input[i].isFinite { lastFinite[k] = input[i] }
+              slice[i] = lastFinite[k]
+            }
+            filters[k].process(UnsafeBufferPointer(slice), into: slice)
+          }
+          var i = firstKept
+          while i < piece {
+            history[k].append(slice[i])
+            i += factor
+          }
+          if history[k].count > windowLength { history[k].removeFirst(history[k].count - windowLength) }
+        }
+      }
+      if firstKept < piece { analysisCount += Int64((piece - 1 - firstKept) / factor + 1) }
+      inputCount += Int64(piece)
+      offset += piece
+      while windowEnd(nextWindow) <= analysisCount {
+        windows.append(estimateWindow())
+        nextWindow += 1
+      }
+    }
+  }
+
+  /// Feeds the next samples of every channel as arrays (see ``process(ppg:acceleration:appendingTo:)``)
+  /// and returns the windows that end within them.
+  public mutating func process(ppg: [[Float]], acceleration: [[Float]] = []) -> [HeartRateWindow] {
+    var windows: [HeartRateWindow] = []
+    withBuffers((ppg + acceleration)[...], []) { buffers in
+      process(
+        ppg: Array(buffers[..<ppgChannelCount]), acceleration: Array(buffers[ppgChannelCount...]),
+        appendingTo: &windows)
+    }
+    return windows
+  }
+
+  /// Adds the band's normalised power spectrum of the last window of channel `k` to ``ppgSpectrum``, or
+  /// with `motion` takes the larger of it and ``motionSpectrum`` bin by bin; false when the window is flat or not finite (nothing added).
+  mutating func addSpectrum(channel k: Int, motion: Bool) -> Bool {
+    let samples = history[k]
+    guard samples.count == windowLength else { return false }
+    var mean: Float = 0
+    for x in samples { mean += x }
+    mean /= Float(windowLength)
+    for i in 0..<windowLength { fftInput[i] = samples[i] - mean }
+    let fft = self.fft
+    fftInput.withUnsafeBufferPointer { input in
+      fftOutput.withUnsafeMutableBufferPointer { output in
+        do { try fft.forward(input, into: output) } catch { preconditionFailure("\(error)") }
+      }
+    }
+    var largest: Float = 0
+    for i in 0..<bandCount { largest = max(largest, fftOutput[bandStart + i].magnitudeSquared) }
+    guard largest > 0 && largest.isFinite else { return false }
+    let scale = 1 / largest
+    if motion {
+      for i in 0..<bandCount {
+        motionSpectrum[i] = max(motionSpectrum[i], fftOutput[bandStart + i].magnitudeSquared * scale)
+      }
+    } else {
+      for i in 0..<bandCount { ppgSpectrum[i] += fftOutput[bandStart + i].magnitudeSquared * scale }
+    }
+    return true
+  }
+
+  /// Estimates window `nextWindow` from the history and advances the tracker.
+  mutating func estimateWindow() -> HeartRateWindow {
+    let start = Double(nextWindow) * configuration.step
+    let end = start + configuration.window
+    for i in 0..<bandCount {
+      ppgSpectrum[i] = 0
+      motionSpectrum[i] = 0
+    }
+    var ppgValid = false
+    for k in 0..<ppgChannelCount { ppgValid = addSpectrum(channel: k, motion: false) || ppgValid }
+    guard ppgValid else {
+      return HeartRateWindow(
+        startTime: start, endTime: end, beatsPerMinute: .nan, quality: 0, isReliable: false)
+    }
+    var motionValid = false
+    for k in ppgChannelCount..<ppgChannelCount + accelerationAxisCount {
+      motionValid = addSpectrum(channel: k, motion: true) || motionValid
+    }
+    Self.normalise(&ppgSpectrum)
+    var cleanedPeak: Float = 0
+    if motionValid {
+      let lambda = Float(configuration.motionSubtraction)
+      for i in 0..<bandCount {
+        cleaned[i] = max(ppgSpectrum[i] - lambda * motionSpectrum[i], 0)
+        cleanedPeak = max(cleanedPeak, cleaned[i])
+      }
+    }
+    if cleanedPeak == 0 {
+      for i in 0..<bandCount { cleaned[i] = ppgSpectrum[i] }
+    } else {
+      Self.normalise(&cleaned)
+    }
+    track()
+    var best = 0
+    for i in 1..<bandCount where score[i] > score[best] { best = i }
+    var near: Float = 0
+    var total: Float = 0
+    for i in 0..<bandCount {
+      total += cleaned[i]
+      if abs(i - best) <= qualityHalfWidth { near += cleaned[i] }
+    }
+    var quality = total > 0 ? Double(near / total) : 0
+    if !motionValid {
+      quality *= Self.unverifiedQualityScale
+    } else if motionSpectrum[best] >= 0.5 {
+      // The rate coincides with a strong motion line: the pulse may be locked to the cadence.
+      quality *= Self.motionCoincidenceScale
+    }
+    // Sub-bin position: the vertex of the parabola through a local maximum of the cleaned spectrum and
+    // its two neighbours (Smith & Serra 1987, quadratic peak interpolation).
+    var offset = 0.0
+    if best > 0 && best < bandCount - 1 {
+      let (a, b, c) = (Double(cleaned[best - 1]), Double(cleaned[best]), Double(cleaned[best + 1]))
+      if b >= a && b >= c && a - 2 * b + c < 0 { offset = 0.5 * (a - c) / (a - 2 * b + c) }
+    }
+    let rate = (Double(bandStart + best) + offset) * binRate
+    return HeartRateWindow(
+      startTime: start, endTime: end, beatsPerMinute: rate, quality: quality,
+      isReliable: quality >= configuration.reliableQuality)
+  }
+
+  /// Scales `values` to a maximum of 1 (left alone when the maximum is 0).
+  static func normalise(_ values: inout [Float]) {
+    var largest: Float = 0
+    for v in values { largest = max(largest, v) }
+    guard largest > 0 else { return }
+    let scale = 1 / largest
+    for i in values.indices { values[i] *= scale }
+  }
+
+  /// One forward Viterbi step: `score[i] ← max_o (score[i+o] − penalty[o]) + log(cleaned[i] + floor)`,
+  /// shifted so that the best score is 0.
+  mutating func track() {
+    let n = bandCount
+    let limit = jumpLimit
+    let first = !tracking
+    tracking = true
+    var top = -Float.infinity
+    cleaned.withUnsafeBufferPointer { cleaned in
+      penalties.withUnsafeBufferPointer { penalty in
+        previous.withUnsafeMutableBufferPointer { padded in
+          score.withUnsafeMutableBufferPointer { score in
+            if first {
+              for i in 0..<n { score[i] = 0 }
+            } else {
+              // `padded` holds the last scores between `limit` bins of −∞ on either side, so that every
+              // offset runs over all bins (an element-wise loop the compiler vectorises).
+              _ = UnsafeMutableBufferPointer(rebasing: padded[limit..<limit + n]).update(
+                fromContentsOf: score)
+              for i in 0..<n { score[i] = -.infinity }
+              for o in 0...2 * limit {
+                let cost = penalty[o]
+                for i in 0..<n { score[i] = max(score[i], padded[i + o] - cost) }
+              }
+            }
+            for i in 0..<n {
+              score[i] += logf(cleaned[i] + Self.emissionFloor)
+              top = max(top, score[i])
+            }
+            for i in 0..<n { score[i] -= top }
+          }
+        }
+      }
+    }
+  }
+
+}
+
+/// Calls `body` with buffers over `arrays` (after the `prefix` already opened).
+func withBuffers<Result>(
+  _ arrays: ArraySlice<[Float]>, _ prefix: [UnsafeBufferPointer<Float>],
+  _ body: ([UnsafeBufferPointer<Float>]) -> Result
+) -> Result {
+  guard let first = arrays.first else { return body(prefix) }
+  return first.withUnsafeBufferPointer { withBuffers(arrays.dropFirst(), prefix + [$0], body) }
+}

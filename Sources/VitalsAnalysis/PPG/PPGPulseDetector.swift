@@ -1,0 +1,166 @@
+import VitalsCore
+
+/// One pulse found in a photoplethysmogram.
+public struct PPGPulse: Sendable, Hashable, Codable {
+  /// Record sample index of the systolic peak (the largest band-passed value of the pulse).
+  public var peak: Int64
+  /// Record sample index of the pulse onset (the foot: the smallest band-passed value between the previous
+  /// pulse and this pulse's upstroke).
+  public var onset: Int64
+
+  public init(peak: Int64, onset: Int64) {
+    self.peak = peak
+    self.onset = onset
+  }
+}
+
+/// Systolic peaks and onsets of a PPG, streaming: the two-moving-averages detector of Elgendi et al. 2013
+/// ("Systolic peak detection in acceleration photoplethysmograms measured from emergency responders in
+/// tropical conditions", PLoS ONE 8(10):e76585), as in NeuroKit2's `ppg_peaks(method="elgendi")`, made
+/// causal.
+///
+/// Steps: band-pass 0.5–8 Hz (Butterworth, order 2 per corner, causal); clip at 0 and square; a short
+/// moving average (``Configuration/peakWindow``, the systolic peak's width) and a long one
+/// (``Configuration/beatWindow``, a beat), both centred on the same sample; blocks of interest where the
+/// short one exceeds the long one plus ``Configuration/offset`` times the mean squared signal (here a
+/// running mean over the last 10 s instead of the whole record); a block at least a peak window long
+/// holds one systolic peak, its largest band-passed sample. A peak closer than
+/// ``Configuration/refractoryPeriod`` to the previous one is dropped. Pulses are reported half a beat
+/// window plus the block's length after their peak.
+///
+/// The peaks are beat times for pulse-rate variability (``NNSeries``, ``HRVAnalysis``). Non-finite samples
+/// are replaced by the last finite one. Feeding a signal in chunks of any sizes gives exactly the same
+/// pulses.
+public struct PPGPulseDetector: Sendable {
+  /// The detector's parameters (Elgendi et al. 2013's values).
+  public struct Configuration: Sendable, Hashable {
+    /// Short moving-average window, seconds (0.05…0.3).
+    public var peakWindow = 0.111
+    /// Long moving-average window, seconds (peak window…2).
+    public var beatWindow = 0.667
+    /// Threshold offset β, times the mean squared signal (0…1).
+    public var offset = 0.02
+    /// Shortest time between two systolic peaks, seconds (0…1; 0.27 s is 220 BPM).
+    public var refractoryPeriod = 0.27
+
+    public init() {}
+  }
+
+  /// The parameters in use.
+  public let configuration: Configuration
+  /// Samples per second.
+  public let sampleRate: Double
+
+  var filter: SOSFilter
+  let shortHalf: Int
+  let longHalf: Int
+  let refractory: Int64
+  let meanWeight: Double
+  /// The last `2·longHalf + 2` band-passed samples and their clipped squares, by record index modulo the
+  /// length.
+  var values: [Float]
+  var squares: [Float]
+  var shortSum = 0.0
+  var longSum = 0.0
+  var meanSquare = 0.0
+  var lastFinite: Float = 0
+  var count: Int64 = 0
+  var blockLength = 0
+  var blockMaximum = -Float.infinity
+  var blockPeak: Int64 = 0
+  var blockOnset: Int64 = 0
+  var troughValue = Float.infinity
+  var troughIndex: Int64 = 0
+  var lastPeak: Int64?
+
+  /// A detector for a PPG sampled at `sampleRate` Hz.
+  ///
+  /// - Throws: ``PPGAnalysisError`` for a rate below ``PPGHeartRateEstimator/minimumSampleRate`` or an
+  ///   option out of range.
+  public init(sampleRate: Double, configuration: Configuration = Configuration()) throws(PPGAnalysisError) {
+    filter = try PPGAnalysisError.bandPass(low: 0.5, high: 8, sampleRate: sampleRate)
+    let c = configuration
+    let check = PPGAnalysisError.check
+    try check("peakWindow", c.peakWindow, 0.05...0.3)
+    try check("beatWindow", c.beatWindow, c.peakWindow...2)
+    try check("offset", c.offset, 0...1)
+    try check("refractoryPeriod", c.refractoryPeriod, 0...1)
+    self.configuration = c
+    self.sampleRate = sampleRate
+    shortHalf = max(1, Int((c.peakWindow * sampleRate / 2).rounded()))
+    longHalf = max(shortHalf, Int((c.beatWindow * sampleRate / 2).rounded()))
+    refractory = Int64((c.refractoryPeriod * sampleRate).rounded())
+    meanWeight = 1 / (10 * sampleRate)
+    values = Array(repeating: 0, count: 2 * longHalf + 2)
+    squares = values
+  }
+
+  /// Detects pulses in the next `samples` and appends those whose block has ended.
+  public mutating func process(_ samples: UnsafeBufferPointer<Float>, appendingTo pulses: inout [PPGPulse]) {
+    var filtered = [Float](repeating: 0, count: samples.count)
+    filtered.withUnsafeMutableBufferPointer { output in
+      for i in samples.indices {
+        if samples[i].isFinite { lastFinite = samples[i] }
+        output[i] = lastFinite
+      }
+      filter.process(UnsafeBufferPointer(output), into: output)
+    }
+    for x in filtered { step(x, appendingTo: &pulses) }
+  }
+
+  /// The pulses in the next `samples` (see ``process(_:appendingTo:)``).
+  public mutating func process(_ samples: [Float]) -> [PPGPulse] {
+    var pulses: [PPGPulse] = []
+    samples.withUnsafeBufferPointer { process($0, appendingTo: &pulses) }
+    return pulses
+  }
+
+  /// One band-passed sample: updates both moving averages, centred `longHalf` samples back, and the block.
+  mutating func step(_ x: Float, appendingTo pulses: inout [PPGPulse]) {
+    let length = Int64(values.count)
+    let n = count
+    let slot = Int(n % length)
+    let square = x > 0 ? x * x : 0
+    // The slot being overwritten holds sample n − length, which has left the long window already.
+    values[slot] = x
+    squares[slot] = square
+    longSum += Double(square)
+    let leaving = n - Int64(2 * longHalf + 1)
+    if leaving >= 0 { longSum -= Double(squares[Int(leaving % length)]) }
+    let centre = n - Int64(longHalf)
+    let shortEnd = centre + Int64(shortHalf)
+    let shortLeaving = centre - Int64(shortHalf) - 1
+    if shortEnd >= 0 { shortSum += Double(squares[Int(shortEnd % length)]) }
+    if shortLeaving >= 0 { shortSum -= Double(squares[Int(shortLeaving % length)]) }
+    meanSquare += max(meanWeight, 1 / Double(n + 1)) * (Double(square) - meanSquare)
+    count += 1
+    guard centre >= 0 else { return }
+    let value = values[Int(centre % length)]
+    let shortAverage = shortSum / Double(2 * shortHalf + 1)
+    let longAverage = longSum / Double(2 * longHalf + 1)
+    if shortAverage > longAverage + configuration.offset * meanSquare {
+      if blockLength == 0 {
+        blockMaximum = -.infinity
+        blockOnset = troughIndex
+      }
+      blockLength += 1
+      if value > blockMaximum {
+        blockMaximum = value
+        blockPeak = centre
+      }
+      return
+    }
+    if blockLength > 0 {
+      if blockLength >= 2 * shortHalf + 1 && lastPeak.map({ blockPeak - $0 >= refractory }) ?? true {
+        pulses.append(PPGPulse(peak: blockPeak, onset: min(blockOnset, blockPeak)))
+        lastPeak = blockPeak
+        troughValue = .infinity
+      }
+      blockLength = 0
+    }
+    if value < troughValue {
+      troughValue = value
+      troughIndex = centre
+    }
+  }
+}

@@ -1,0 +1,175 @@
+import ArgumentParser
+import Foundation
+import Vitals
+
+/// `vitals hr INPUT --signal ppg|ecg [--window 8] [--step 2]`: heart rate per window.
+public struct HeartRate: ParsableCommand {
+  public static let configuration = CommandConfiguration(
+    commandName: "hr",
+    abstract: "Heart rate per window, causal: one CSV row per window.",
+    discussion: """
+      Output: CSV with header window_start_s,window_end_s,bpm,quality: windows [j·step, j·step + window) \
+      seconds from the first sample, j = 0, 1, … while the window ends within the record; each estimate \
+      uses no signal after its window's end.
+
+      PPG (default): the motion-robust spectral tracker (README, "Heart rate from PPG"): the PPG channels \
+      given with --channel, else every signal named ppg… or pleth…, else the first signal that is not an \
+      accelerometer axis; the accelerometer axes given with --accel, else every signal named acc…, \
+      subtracted from the PPG spectrum. Rates are searched in 36–210 BPM. Quality in 0–1 is the share of the \
+      cleaned spectrum near the estimate; below 0.3 the window is not reliable (the tracked rate is still \
+      given); an estimate on a strong accelerometer line has its quality halved (the pulse may be locked to \
+      the cadence). Without accelerometer axes the quality is scaled by 0.75: motion cannot be told from \
+      pulse. The rate must be at least 25 Hz.
+
+      ECG: beats as `vitals beats` finds them; the rate is 60 / the mean RR interval of the beats inside the \
+      window, intervals more than 20 % from the window's median left out; quality is the share of those \
+      within, reliable from 0.8. A window with no usable signal has bpm nan and quality 0.
+      """)
+
+  @Argument(help: "The recording (WFDB record, EDF/EDF+, CSV/TSV, or - for CSV on stdin).")
+  public var inputPath: String
+
+  @Option(help: "The signal to take the heart rate from (ppg or ecg).")
+  public var signal: BeatSignal = .ppg
+
+  @Option(help: "Window length, seconds.")
+  public var window = 8.0
+
+  @Option(help: "Time between window starts, seconds.")
+  public var step = 2.0
+
+  @OptionGroup public var input: InputOptions
+
+  public init() {}
+
+  public func validate() throws {
+    guard (2...60).contains(window) else { throw ValidationError("--window must be 2–60 s, got \(window)") }
+    guard (0.1...60).contains(step) else { throw ValidationError("--step must be 0.1–60 s, got \(step)") }
+  }
+
+  public func run() throws {
+    try exitingOneOnFileErrors { try writeOutput(Data(Self.csv(try windows()).utf8), to: "-") }
+  }
+
+  /// The windows as the command prints them: bpm to 0.01, quality to 0.001, NaN as `nan`.
+  static func csv(_ windows: [HeartRateWindow]) -> String {
+    var text = "window_start_s,window_end_s,bpm,quality\n"
+    for w in windows {
+      let bpm = w.beatsPerMinute.isFinite ? String(format: "%.2f", w.beatsPerMinute) : "nan"
+      text += "\(seconds(w.startTime)),\(seconds(w.endTime)),\(bpm),\(String(format: "%.3f", w.quality))\n"
+    }
+    return text
+  }
+
+  /// Window times to the millisecond, without trailing zeros.
+  static func seconds(_ value: Double) -> String {
+    var text = String(format: "%.3f", value)
+    while text.hasSuffix("0") { text.removeLast() }
+    if text.hasSuffix(".") { text.removeLast() }
+    return text
+  }
+
+  /// The windows of the input for the chosen signal.
+  func windows() throws(InputError) -> [HeartRateWindow] {
+    switch signal {
+    case .ecg:
+      let detection = try BeatDetection(path: inputPath, options: input.recordingOptions)
+      return BeatRateWindows.windows(
+        beats: detection.beats, sampleRate: detection.sampleRate,
+        duration: Double(detection.sampleCount) / detection.sampleRate, window: window, step: step)
+    case .ppg:
+      var recording = try PPGRecording(path: inputPath, input: input)
+      var configuration = PPGHeartRateEstimator.Configuration()
+      configuration.window = window
+      configuration.step = step
+      var estimator: PPGHeartRateEstimator
+      do {
+        estimator = try PPGHeartRateEstimator(
+          sampleRate: recording.sampleRate, ppgChannelCount: recording.channels.ppg.count,
+          accelerationAxisCount: recording.channels.axes.count, configuration: configuration)
+      } catch {
+        throw InputError(path: inputPath, error.description)
+      }
+      var windows: [HeartRateWindow] = []
+      try recording.forEachChunk { ppg, axes in windows += estimator.process(ppg: ppg, acceleration: axes) }
+      return windows
+    }
+  }
+}
+
+/// Which signals of a recording are PPG channels and which accelerometer axes (see ``HeartRate``).
+struct PPGChannels: Equatable {
+  /// Indices of the PPG channels, at least one.
+  var ppg: [Int]
+  /// Indices of the accelerometer axes, possibly none.
+  var axes: [Int]
+
+  /// The channels `--channel` and `--accel` name, else the defaults by name: `ppg…`/`pleth…` and `acc…`.
+  init(names: [String], channel: String?, accel: String?, path: String) throws(InputError) {
+    let lower = names.map { $0.lowercased().trimmingCharacters(in: .whitespaces) }
+    axes =
+      try accel.map { text throws(InputError) in
+        try ChannelSelector.resolve(ChannelSelector.list(text), names: names, path: path)
+      } ?? lower.indices.filter { lower[$0].hasPrefix("acc") }
+    if let channel {
+      ppg = try ChannelSelector.resolve(ChannelSelector.list(channel), names: names, path: path)
+    } else {
+      ppg = lower.indices.filter { lower[$0].hasPrefix("ppg") || lower[$0].hasPrefix("pleth") }
+      if ppg.isEmpty, let first = names.indices.first(where: { !axes.contains($0) }) { ppg = [first] }
+    }
+    guard !ppg.isEmpty else { throw InputError(path: path, "no PPG signal (give --channel)") }
+  }
+}
+
+/// A recording opened for PPG analysis: every signal read, the PPG channels and axes picked.
+struct PPGRecording {
+  var reader: any SignalReader
+  let path: String
+  let channels: PPGChannels
+  var sampleRate: Double { reader.chunkSampleRate }
+  /// Names of the PPG channels.
+  var ppgNames: [String] { channels.ppg.map { reader.signals[$0].name } }
+
+  init(path: String, input: InputOptions) throws(InputError) {
+    var options = input.recordingOptions
+    options.channels = nil
+    reader = try RecordingOpener.open(path: path, options: options)
+    self.path = path
+    channels = try PPGChannels(
+      names: reader.signals.map(\.name), channel: input.channel, accel: input.accel, path: path)
+  }
+
+  /// Reads the recording to its end, calling `body` with each chunk's PPG channels and axes.
+  mutating func forEachChunk(
+    _ body: (_ ppg: [[Float]], _ axes: [[Float]]) -> Void, chunkSize: Int = SignalChunk.defaultSampleCount
+  ) throws(InputError) {
+    while let chunk = try reader.nextChunk(maxSamples: chunkSize) {
+      body(channels.ppg.map { chunk.channels[$0] }, channels.axes.map { chunk.channels[$0] })
+    }
+  }
+}
+
+extension BeatDetection {
+  /// The systolic peaks the pulse detector finds in the first PPG channel of the recording at `path`
+  /// (``PPGChannels``); `lead` is that channel's name.
+  init(ppgPath path: String, input: InputOptions) throws(InputError) {
+    var recording = try PPGRecording(path: path, input: input)
+    var detector: PPGPulseDetector
+    do {
+      detector = try PPGPulseDetector(sampleRate: recording.sampleRate)
+    } catch {
+      throw InputError(path: path, error.description)
+    }
+    var pulses: [PPGPulse] = []
+    var sampleCount: Int64 = 0
+    try recording.forEachChunk { ppg, _ in
+      pulses += detector.process(ppg[0])
+      sampleCount += Int64(ppg[0].count)
+    }
+    self.path = path
+    self.lead = recording.ppgNames[0]
+    self.sampleRate = recording.sampleRate
+    self.beats = pulses.map(\.peak)
+    self.sampleCount = sampleCount
+  }
+}
