@@ -8,7 +8,8 @@ extension RecordingAnalysis {
   /// `walkingHeartRateAverage` per day, `stepCount` per minute, `highHeartRateEvent`,
   /// `lowHeartRateEvent` and `irregularHeartRhythmEvent`.
   ///
-  /// The beats are the ECG section's (``ECGSection/beats``); steps, walking bouts and motion levels are
+  /// The beats are the ECG section's (``ECGSection/beats``), or without an ECG the PPG section's systolic
+  /// peaks (``PPGSection/beats``); steps, walking bouts and motion levels are
   /// the ``StepsSection``'s of the same recording, so resting heart rate and the heart-rate events see
   /// only minutes without steps and with motion levels at or under
   /// ``DerivedMetrics/Parameters/motionThreshold`` (without an accelerometer, minutes without steps:
@@ -25,7 +26,8 @@ extension RecordingAnalysis {
     }
     let ecg = section(ECGSection.self)
     let motion = section(StepsSection.self)
-    let beats = (ecg?.beats ?? []).map { startTime.advanced(bySamples: $0, rate: sampleRate) }
+    let pulses = ecg == nil ? section(PPGSection.self)?.beats : nil
+    let beats = (ecg?.beats ?? pulses ?? []).map { startTime.advanced(bySamples: $0, rate: sampleRate) }
     let metrics = DerivedMetrics(
       beats: beats, steps: motion?.steps.map(\.time) ?? [],
       walking: (motion?.bouts ?? []).map { ActivityInterval(start: $0.start.time, end: $0.end.time) },

@@ -184,13 +184,16 @@ public struct LiveAnalysis: ~Copyable {
       let kind = kinds.first { $0.channels.contains(channel) }?.kind.rawValue ?? "channel"
       return SignalDescription(name: "\(kind)\(channel)", unit: "", sampleRate: sampleRate, sampleCount: nil)
     }
+    let accelerometer = kinds.first { $0.kind == .accelerometer }?.channels ?? []
     var pipelines: [any RecordingPipeline] = []
     for (kind, channels) in kinds {
       pipelines.append(
         try registry.makePipeline(
           kind,
           context: PipelineContext(
-            path: "-", signals: signals, sampleRate: sampleRate, channels: channels, live: true)))
+            path: "-", signals: signals, sampleRate: sampleRate, channels: channels,
+            accelerometer: accelerometer,
+            live: true)))
     }
     self.pipelines = pipelines
     decoder = StreamDecoder(format: format, channelCount: channelCount)

@@ -160,7 +160,8 @@ public enum RecordingAnalyzer {
     for kind in roles.kinds {
       let channels = roles.channels(of: kind)
       let context = PipelineContext(
-        path: path, signals: signals, sampleRate: reader.chunkSampleRate, channels: channels, live: false)
+        path: path, signals: signals, sampleRate: reader.chunkSampleRate, channels: channels,
+        accelerometer: roles.accelerometer, live: false)
       do {
         pipelines.append(try options.registry.makePipeline(kind, context: context))
       } catch {

@@ -104,16 +104,23 @@ public struct PipelineContext: Sendable {
   public var sampleRate: Double
   /// The indices of the channels of the pipeline's kind.
   public var channels: [Int]
+  /// The accelerometer axes of the recording (empty when none), for pipelines that use motion (PPG).
+  public var accelerometer: [Int]
   /// Whether the pipeline runs on an unbounded live stream: keep only bounded state (no whole-record
   /// beat lists) and report periodic metrics instead of whole-record ones.
   public var live: Bool
 
   /// A context.
-  public init(path: String, signals: [SignalDescription], sampleRate: Double, channels: [Int], live: Bool) {
+  public init(
+    path: String, signals: [SignalDescription], sampleRate: Double, channels: [Int],
+    accelerometer: [Int] = [],
+    live: Bool
+  ) {
     self.path = path
     self.signals = signals
     self.sampleRate = sampleRate
     self.channels = channels
+    self.accelerometer = accelerometer
     self.live = live
   }
 }
@@ -144,10 +151,12 @@ public struct PipelineRegistry: Sendable {
     return try factory(context)
   }
 
-  /// Every pipeline of this build: ECG (``ECGPipeline``) and accelerometer (``AccelerometerPipeline``).
+  /// Every pipeline of this build: ECG (``ECGPipeline``), PPG (``PPGPipeline``) and accelerometer
+  /// (``AccelerometerPipeline``).
   public static let standard: PipelineRegistry = {
     var registry = PipelineRegistry()
     registry.register(.ecg) { context throws(PipelineUnavailable) in try ECGPipeline(context: context) }
+    registry.register(.ppg) { context throws(PipelineUnavailable) in try PPGPipeline(context: context) }
     registry.register(.accelerometer) { context throws(PipelineUnavailable) in
       try AccelerometerPipeline(context: context)
     }

@@ -90,7 +90,9 @@ struct AnalyzeTests {
 }
 
 /// The quantity samples of a samples file by type, and its category types.
-private func readSamples(_ path: String) throws -> (quantities: [String: [QuantitySample]], categories: [String]) {
+private func readSamples(_ path: String) throws -> (
+  quantities: [String: [QuantitySample]], categories: [String]
+) {
   let reader = try SamplesFileReader(path: path)
   var quantities: [String: [QuantitySample]] = [:]
   var categories: [String] = []
@@ -109,22 +111,26 @@ struct DerivedSamplesTests {
   /// heart rate while still, atrial fibrillation, still again.
   static let recording = SimulatedActivityRecording(
     segments: [
-      .init(duration: 360, heartRate: 58, activity: .still), .init(duration: 180, heartRate: 100, activity: .walking),
-      .init(duration: 240, heartRate: 130, activity: .still), .init(duration: 240, heartRate: 36, activity: .still),
+      .init(duration: 360, heartRate: 58, activity: .still),
+      .init(duration: 180, heartRate: 100, activity: .walking),
+      .init(duration: 240, heartRate: 130, activity: .still),
+      .init(duration: 240, heartRate: 36, activity: .still),
       .init(duration: 240, heartRate: 75, activity: .still, fibrillation: true),
       .init(duration: 60, heartRate: 70, activity: .still),
     ], rate: 100, startTime: .epoch)
 
   @Test("analyze --out → NAME.samples.jsonl with every derived metric → vitals stats per hour")
   func endToEnd() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vitals-derived-\(UUID())").path
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vitals-derived-\(UUID())")
+      .path
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let csv = directory + "/day.csv"
     let writer = try CSVSignalWriter(path: csv, signalNames: SimulatedActivityRecording.names)
     let recording = Self.recording
     try writer.write(
-      SignalChunk(channels: recording.channels, sampleRate: recording.rate, startTime: .epoch, firstSampleIndex: 0))
+      SignalChunk(
+        channels: recording.channels, sampleRate: recording.rate, startTime: .epoch, firstSampleIndex: 0))
     try writer.close()
     let out = directory + "/out"
     #expect(runInProcess(["analyze", csv, "--out", out, "--event-minutes", "3", "--jobs", "1"]) == 0)

@@ -33,7 +33,7 @@ struct StreamTests {
     "usage errors exit 2",
     arguments: [
       ["stream"], ["stream", "--rate", "0"], ["stream", "--rate", "250", "--lead", "1"],
-      ["stream", "--rate", "250", "--signal", "ppg"], ["stream", "--rate", "250", "--format", "wav"],
+      ["stream", "--rate", "20", "--signal", "ppg"], ["stream", "--rate", "250", "--format", "wav"],
       ["stream", "--rate", "50", "--signal", "accelerometer", "--channels", "2"],
       ["stream", "--rate", "50", "--signal", "accelerometer", "--channels", "3", "--axes", "0,1,1"],
       ["stream", "--rate", "10", "--signal", "accelerometer", "--channels", "3"],
@@ -71,18 +71,24 @@ struct StreamTests {
     #expect(try beats(stream(["--rate", "360", "--format", "f32"], input: Data(f32))) == analysed)
   }
 
-  @Test("ECG and accelerometer in the same frames: the steps `vitals analyze` finds, bouts, motion, a summary")
+  @Test(
+    "ECG and accelerometer in the same frames: the steps `vitals analyze` finds, bouts, motion, a summary")
   func accelerometer() throws {
     let recording = SimulatedActivityRecording(
-      segments: [.init(duration: 20, heartRate: 60, activity: .still), .init(duration: 60, heartRate: 90, activity: .walking)],
+      segments: [
+        .init(duration: 20, heartRate: 60, activity: .still),
+        .init(duration: 60, heartRate: 90, activity: .walking),
+      ],
       rate: 100, startTime: .epoch)
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vitals-stream-\(UUID())").path
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vitals-stream-\(UUID())")
+      .path
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let csv = directory + "/walk.csv"
     let writer = try CSVSignalWriter(path: csv, signalNames: SimulatedActivityRecording.names)
     try writer.write(
-      SignalChunk(channels: recording.channels, sampleRate: recording.rate, startTime: .epoch, firstSampleIndex: 0))
+      SignalChunk(
+        channels: recording.channels, sampleRate: recording.rate, startTime: .epoch, firstSampleIndex: 0))
     try writer.close()
     #expect(runInProcess(["analyze", csv, "--out", directory + "/out"]) == 0)
     let analysed = try String(contentsOfFile: directory + "/out/walk.steps.csv", encoding: .utf8)
@@ -103,6 +109,40 @@ struct StreamTests {
     let summary = try #require(of("summary").first)
     #expect((summary["steps"] as? [String: Any])?["steps"] as? Int == analysed.count)
     #expect(summary["ecg"] != nil && lines.last == lines.last { $0.contains("\"summary\"") })
+  }
+
+  @Test("PPG with its accelerometer: the pulses `vitals analyze` finds, heart-rate windows with quality")
+  func ppg() throws {
+    var simulator = PPGSimulator(
+      configuration: PPGConfiguration(
+        rhythm: RhythmConfiguration(heartRate: 66), motion: AccelerometerConfiguration(activity: .walking)),
+      duration: 60, sampleRate: 50, seed: 3)
+    let recording = simulator.generateAll()
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vitals-stream-\(UUID())")
+      .path
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let csv = directory + "/wrist.csv"
+    let writer = try CSVSignalWriter(path: csv, signalNames: recording.channelNames)
+    try writer.write(
+      SignalChunk(channels: recording.channels, sampleRate: 50, startTime: .epoch, firstSampleIndex: 0))
+    try writer.close()
+    #expect(runInProcess(["analyze", csv, "--out", directory + "/out"]) == 0)
+    let analysed = try String(contentsOfFile: directory + "/out/wrist.pulses.csv", encoding: .utf8)
+      .split(separator: "\n").dropFirst().map { Int64($0.split(separator: ",")[0])! }
+    #expect(analysed.count > 60)
+
+    // time_s, ppg, acc_x, acc_y, acc_z.
+    let lines = try stream(
+      ["--rate", "50", "--channels", "5", "--lead", "1", "--signal", "ppg", "--signal", "accelerometer"],
+      input: try Data(contentsOf: URL(fileURLWithPath: csv)))
+    #expect(try beats(lines) == analysed)
+    let readings = try lines.map {
+      try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+    }.filter { $0["type"] as? String == "heart_rate" }
+    #expect(
+      readings.count > 20 && readings.allSatisfy { $0["signal"] as? String == "ppg" && $0["quality"] != nil })
+    #expect(lines.last?.hasPrefix("{\"ppg\":{") == true && lines.last?.contains("\"steps\":{") == true)
   }
 
   @Test("a bad line ends the stream with an error naming the line")

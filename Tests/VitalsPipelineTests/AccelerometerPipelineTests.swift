@@ -12,12 +12,15 @@ import VitalsTestSupport
 /// Still, walking, typing: 4 minutes at 100 Hz starting at 2026-03-01T08:00:05Z (not on a window boundary).
 private let recording = SimulatedActivityRecording(
   segments: [
-    .init(duration: 70, heartRate: 60, activity: .still), .init(duration: 100, heartRate: 95, activity: .walking),
+    .init(duration: 70, heartRate: 60, activity: .still),
+    .init(duration: 100, heartRate: 95, activity: .walking),
     .init(duration: 70, heartRate: 65, activity: .typing),
   ], rate: 100, startTime: Timestamp(secondsSinceEpoch: 1_772_352_005))
 
 /// The accelerometer pipeline over the recording's axes in chunks of `chunkSize`.
-private func run(chunkSize: Int, live: Bool = false) throws -> (events: [PipelineEvent], section: StepsSection) {
+private func run(chunkSize: Int, live: Bool = false) throws -> (
+  events: [PipelineEvent], section: StepsSection
+) {
   let signals = zip(SimulatedActivityRecording.names, SimulatedActivityRecording.units).map {
     SignalDescription(name: $0, unit: $1, sampleRate: recording.rate, sampleCount: nil)
   }
@@ -45,7 +48,8 @@ struct AccelerometerPipelineTests {
   @Test("steps and bouts are the step detector's, whatever the chunking")
   func equalsDetector() throws {
     let expected = try StepDetector.detect(
-      x: recording.channels[1], y: recording.channels[2], z: recording.channels[3], sampleRate: recording.rate,
+      x: recording.channels[1], y: recording.channels[2], z: recording.channels[3],
+      sampleRate: recording.rate,
       startTime: recording.startTime)
     let whole = try run(chunkSize: 1 << 20)
     let small = try run(chunkSize: 333)
@@ -60,7 +64,8 @@ struct AccelerometerPipelineTests {
     #expect(whole.section.eventTables["steps"] == expected.steps.map(\.sampleIndex))
     #expect(abs(whole.section.cadence - expected.bouts.overallCadence) < 1e-9 && whole.section.cadence > 90)
     let bouts = whole.events.filter { $0.kind == .walkingBout }
-    #expect(bouts.count == expected.bouts.count && bouts.first?.values["steps"] == Double(expected.bouts[0].steps))
+    #expect(
+      bouts.count == expected.bouts.count && bouts.first?.values["steps"] == Double(expected.bouts[0].steps))
   }
 
   @Test("motion levels: 10 s windows aligned to absolute time, low when still, high when walking")
@@ -88,14 +93,17 @@ struct AccelerometerPipelineTests {
 
   @Test("fewer than three axes or a rate under 15 Hz: not analysed, with the reason")
   func unavailable() {
-    let signals = (0..<3).map { SignalDescription(name: "acc\($0)", unit: "g", sampleRate: 50, sampleCount: nil) }
+    let signals = (0..<3).map {
+      SignalDescription(name: "acc\($0)", unit: "g", sampleRate: 50, sampleCount: nil)
+    }
     #expect(throws: PipelineUnavailable("step counting needs three acceleration axes, found 2")) {
       _ = try AccelerometerPipeline(
         context: PipelineContext(path: "x", signals: signals, sampleRate: 50, channels: [0, 1], live: false))
     }
     #expect(throws: PipelineUnavailable.self) {
       _ = try AccelerometerPipeline(
-        context: PipelineContext(path: "x", signals: signals, sampleRate: 10, channels: [0, 1, 2], live: false))
+        context: PipelineContext(
+          path: "x", signals: signals, sampleRate: 10, channels: [0, 1, 2], live: false))
     }
   }
 

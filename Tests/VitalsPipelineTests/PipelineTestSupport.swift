@@ -65,7 +65,8 @@ extension SimulatedActivityRecording {
     }
     let writer = try WFDBRecordWriter(
       path: path, signals: signals, frameRate: rate, startTime: startTime, gains: [1000, 1000, 1000, 1000])
-    try writer.append(SignalChunk(channels: channels, sampleRate: rate, startTime: startTime, firstSampleIndex: 0))
+    try writer.append(
+      SignalChunk(channels: channels, sampleRate: rate, startTime: startTime, firstSampleIndex: 0))
     try writer.finish()
     return path
   }

@@ -84,7 +84,8 @@ struct ReportTests {
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let recording = SimulatedActivityRecording(
       segments: [
-        .init(duration: 30, heartRate: 60, activity: .still), .init(duration: 60, heartRate: 90, activity: .walking),
+        .init(duration: 30, heartRate: 60, activity: .still),
+        .init(duration: 60, heartRate: 90, activity: .walking),
       ], rate: 100, startTime: .epoch)
     let report = try RecordingReport.collect(path: try recording.writeWFDB(in: directory, name: "rec"))
     let steps = try #require(report.analysis.section(StepsSection.self))
