@@ -89,6 +89,20 @@ struct AnalyzeTests {
   }
 }
 
+/// `channels` (named `names`, `rate` Hz, from the epoch) written as `name` (CSV, a `time_s` column first)
+/// in a fresh temporary directory; returns the directory and the file's path.
+func temporaryCSV(_ name: String, names: [String], channels: [[Float]], rate: Double) throws -> (
+  directory: String, path: String
+) {
+  let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vitals-cli-\(UUID())").path
+  try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+  let path = directory + "/" + name
+  let writer = try CSVSignalWriter(path: path, signalNames: names)
+  try writer.write(SignalChunk(channels: channels, sampleRate: rate, startTime: .epoch, firstSampleIndex: 0))
+  try writer.close()
+  return (directory, path)
+}
+
 /// The quantity samples of a samples file by type, and its category types.
 private func readSamples(_ path: String) throws -> (
   quantities: [String: [QuantitySample]], categories: [String]
@@ -121,17 +135,10 @@ struct DerivedSamplesTests {
 
   @Test("analyze --out → NAME.samples.jsonl with every derived metric → vitals stats per hour")
   func endToEnd() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vitals-derived-\(UUID())")
-      .path
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    let csv = directory + "/day.csv"
-    let writer = try CSVSignalWriter(path: csv, signalNames: SimulatedActivityRecording.names)
     let recording = Self.recording
-    try writer.write(
-      SignalChunk(
-        channels: recording.channels, sampleRate: recording.rate, startTime: .epoch, firstSampleIndex: 0))
-    try writer.close()
+    let (directory, csv) = try temporaryCSV(
+      "day.csv", names: SimulatedActivityRecording.names, channels: recording.channels, rate: recording.rate)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
     let out = directory + "/out"
     #expect(runInProcess(["analyze", csv, "--out", out, "--event-minutes", "3", "--jobs", "1"]) == 0)
 

@@ -27,6 +27,13 @@ private func beats(_ lines: [String]) throws -> [Int64] {
   }
 }
 
+/// Runs `vitals analyze CSV --out DIR/out` and returns the `sample` column of its event table `table`.
+private func analysedEvents(_ csv: String, table: String) throws -> [Int64] {
+  #expect(runInProcess(["analyze", csv, "--out", (csv as NSString).deletingLastPathComponent + "/out"]) == 0)
+  return try String(contentsOfFile: table, encoding: .utf8)
+    .split(separator: "\n").dropFirst().map { Int64($0.split(separator: ",")[0])! }
+}
+
 @Suite("vitals stream")
 struct StreamTests {
   @Test(
@@ -80,19 +87,10 @@ struct StreamTests {
         .init(duration: 60, heartRate: 90, activity: .walking),
       ],
       rate: 100, startTime: .epoch)
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vitals-stream-\(UUID())")
-      .path
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let (directory, csv) = try temporaryCSV(
+      "walk.csv", names: SimulatedActivityRecording.names, channels: recording.channels, rate: recording.rate)
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let csv = directory + "/walk.csv"
-    let writer = try CSVSignalWriter(path: csv, signalNames: SimulatedActivityRecording.names)
-    try writer.write(
-      SignalChunk(
-        channels: recording.channels, sampleRate: recording.rate, startTime: .epoch, firstSampleIndex: 0))
-    try writer.close()
-    #expect(runInProcess(["analyze", csv, "--out", directory + "/out"]) == 0)
-    let analysed = try String(contentsOfFile: directory + "/out/walk.steps.csv", encoding: .utf8)
-      .split(separator: "\n").dropFirst().map { Int64($0.split(separator: ",")[0])! }
+    let analysed = try analysedEvents(csv, table: directory + "/out/walk.steps.csv")
     #expect(analysed.count > 90)
 
     // time_s, ecg, acc_x, acc_y, acc_z: the ECG in channel 1, the axes after it.
@@ -118,18 +116,10 @@ struct StreamTests {
         rhythm: RhythmConfiguration(heartRate: 66), motion: AccelerometerConfiguration(activity: .walking)),
       duration: 60, sampleRate: 50, seed: 3)
     let recording = simulator.generateAll()
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vitals-stream-\(UUID())")
-      .path
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let (directory, csv) = try temporaryCSV(
+      "wrist.csv", names: recording.channelNames, channels: recording.channels, rate: 50)
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let csv = directory + "/wrist.csv"
-    let writer = try CSVSignalWriter(path: csv, signalNames: recording.channelNames)
-    try writer.write(
-      SignalChunk(channels: recording.channels, sampleRate: 50, startTime: .epoch, firstSampleIndex: 0))
-    try writer.close()
-    #expect(runInProcess(["analyze", csv, "--out", directory + "/out"]) == 0)
-    let analysed = try String(contentsOfFile: directory + "/out/wrist.pulses.csv", encoding: .utf8)
-      .split(separator: "\n").dropFirst().map { Int64($0.split(separator: ",")[0])! }
+    let analysed = try analysedEvents(csv, table: directory + "/out/wrist.pulses.csv")
     #expect(analysed.count > 60)
 
     // time_s, ppg, acc_x, acc_y, acc_z.
