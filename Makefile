@@ -5,7 +5,7 @@ EXAMPLE ?= Fixtures/examples/simulated-ecg.csv
 # Wide SIMD lanes (AVX2, FMA) when the building machine has them: see README, "Build settings".
 ARCH_FLAGS ?= $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo -Xcc -march=x86-64-v3)
 
-.PHONY: deps build run example test fixtures format bench-fftw-c fuzz eval-ecg memory compare-readers compare-ecg eval-steps compare-stats check-pipeline eval-ppg compare-ppg
+.PHONY: deps build run example test fixtures format bench-fftw-c fuzz eval-ecg memory compare-readers compare-ecg eval-steps compare-stats check-pipeline eval-ppg compare-ppg demo-derived
 
 # Installs the system packages the build needs when they are missing (Debian/Ubuntu).
 deps:
@@ -99,3 +99,8 @@ eval-ppg: deps
 # PPG heart rate, Vitals against NeuroKit2 on the 12 SPC 2015 recordings: MAE and CPU-time ratio.
 compare-ppg: build .venv-fixtures/ready
 	.venv-fixtures/bin/python scripts/peers/compare_ppg.py
+
+# Derived HealthKit metrics end to end: a simulated two-day ECG + accelerometer recording through
+# vitals analyze (samples file) and vitals stats (README, "From signals to samples").
+demo-derived: build
+	scripts/derived_metrics_demo.sh
