@@ -81,7 +81,7 @@ public struct RecordingReport: Sendable {
 
   /// The report as a self-contained SVG document, 1400 px wide: a heading with the main numbers, the whole
   /// ECG lead (min/max per pixel column, irregular-rhythm episodes shaded), the excerpts with detected beats
-  /// marked, heart rate over time, the RR tachogram (NN intervals), the Poincaré plot with its SD1/SD2
+  /// marked (and steps, as ticks along the bottom), heart rate over time, the RR tachogram (NN intervals), the Poincaré plot with its SD1/SD2
   /// ellipse, the HRV spectrum (Welch, ``HRVFrequencyDomain/spectrum(of:options:)``) with the VLF, LF and HF
   /// bands shaded, and steps per minute when ``steps`` is not empty.
   public func svg() -> String {
@@ -161,9 +161,10 @@ public struct RecordingReport: Sendable {
       let from = Double(start) / rate
       let to = from + Double(samples.count) / rate
       let finite = samples.filter(\.isFinite)
+      let excerptSteps = steps.filter { $0 >= from && $0 < to }
+      let marks = excerptSteps.isEmpty ? "detected beats marked" : "detected beats and steps (ticks) marked"
       panel(
-        title:
-          "ECG (lead \(ecg.channel)), \(Self.number(from)) – \(Self.number(to)) s, detected beats marked",
+        title: "ECG (lead \(ecg.channel)), \(Self.number(from)) – \(Self.number(to)) s, \(marks)",
         yLabel: "ECG (\(unit))",
         yRange: PlotFrame.padded(Double(finite.min() ?? 0), Double(finite.max() ?? 1)),
         xRange: from...to, xLabel: "time (s)", shaded: false
@@ -179,6 +180,10 @@ public struct RecordingReport: Sendable {
           c.circle(
             frame.px(Double(beat) / rate), frame.py(Double(value)), radius: 4.5, fill: "#d6336c",
             opacity: 0.85)
+        }
+        for step in excerptSteps {
+          let bottom = frame.y + frame.height
+          c.line(frame.px(step), bottom, frame.px(step), bottom - 16, stroke: "#2b8a3e", width: 2)
         }
       }
     }

@@ -91,7 +91,11 @@ struct ReportTests {
     let steps = try #require(report.analysis.section(StepsSection.self))
     #expect(steps.stepCount > 80 && report.steps.count == steps.stepCount)
     #expect(report.steps.allSatisfy { $0 >= 30 && $0 <= 90 })
-    #expect(report.svg().contains("Steps per minute (\(steps.stepCount) steps)"))
+    let svg = report.svg()
+    #expect(svg.contains("Steps per minute (\(steps.stepCount) steps)"))
+    // The last 10 s are walking: their steps are ticked in the excerpt; the first 10 s are still.
+    #expect(svg.contains("80 – 90 s, detected beats and steps (ticks) marked"))
+    #expect(svg.contains("0 – 10 s, detected beats marked"))
   }
 
   @Test("a recording without an ECG lead cannot be reported")
