@@ -62,6 +62,9 @@ public struct StreamCommand: ParsableCommand {
     guard channels >= 1 else { throw ValidationError("--channels must be at least 1") }
     guard (0..<channels).contains(lead) else { throw ValidationError("--lead must be below --channels") }
     guard Set(signal).count == signal.count else { throw ValidationError("--signal names a kind twice") }
+    guard !(signal.contains(.ecg) && signal.contains(.ppg)) else {
+      throw ValidationError("--signal ecg and --signal ppg would both read channel --lead; give one of them")
+    }
     if signal.contains(.accelerometer) {
       let axes = accelerometerAxes
       guard axes.count == 3, Set(axes).count == 3, axes.allSatisfy((0..<channels).contains) else {

@@ -44,6 +44,8 @@ struct StreamTests {
       ["stream", "--rate", "50", "--signal", "accelerometer", "--channels", "2"],
       ["stream", "--rate", "50", "--signal", "accelerometer", "--channels", "3", "--axes", "0,1,1"],
       ["stream", "--rate", "10", "--signal", "accelerometer", "--channels", "3"],
+      ["stream", "--rate", "100", "--signal", "ecg", "--signal", "ppg"],
+      ["stream", "--rate", "100", "--signal", "ecg", "--signal", "ecg"],
     ])
   func usageErrors(arguments: [String]) {
     #expect(runInProcess(arguments) == 2)
