@@ -9,6 +9,7 @@ let suites = [
   "Aggregation", "ExportReading",
   "Pipeline",
   "PPGHeartRate",
+  "SignalPipelines",
 ]
 
 let package = Package(
