@@ -5,7 +5,8 @@ EXAMPLE ?= Fixtures/examples/simulated-ecg.csv
 # Wide SIMD lanes (AVX2, FMA) when the building machine has them: see README, "Build settings".
 ARCH_FLAGS ?= $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo -Xcc -march=x86-64-v3)
 
-.PHONY: deps build run example test fixtures format bench-fftw-c fuzz eval-ecg memory compare-readers compare-ecg eval-steps compare-stats check-pipeline eval-ppg compare-ppg demo-derived
+.PHONY: deps build run example test fixtures format bench-fftw-c fuzz eval-ecg memory compare-readers compare-ecg \
+  eval-steps compare-stats check-pipeline eval-ppg compare-ppg bench bench-check bench-thresholds compare scaling demo-derived
 
 # Installs the system packages the build needs when they are missing (Debian/Ubuntu).
 deps:
@@ -32,9 +33,12 @@ example: build
 	  --noise ambulatory -o $(EXAMPLE)
 
 # Builds once (debug) and runs the unit tests; tests that need ../shared/data skip when it is absent.
+# Then the benchmarks' allocation gate (make bench-check: a release build of Benchmarks/, 5 iterations
+# a benchmark; about 5 minutes on a clean clone).
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) bench-check
 
 # The pinned Python packages of Fixtures/generate/requirements.txt, in a local virtual environment.
 .venv-fixtures/ready: Fixtures/generate/requirements.txt
@@ -99,6 +103,28 @@ eval-ppg: deps
 # PPG heart rate, Vitals against NeuroKit2 on the 12 SPC 2015 recordings: MAE and CPU-time ratio.
 compare-ppg: build .venv-fixtures/ready
 	.venv-fixtures/bin/python scripts/peers/compare_ppg.py
+
+# Every benchmark suite of Benchmarks/ (release build of the nested package), or one: make bench SUITE=HRV.
+bench: deps
+	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark $(if $(SUITE),--target $(SUITE))
+
+# The regression gate: allocations per iteration of every benchmark equal Benchmarks/Thresholds/<Swift
+# major.minor>/ (deterministic; wall clock is not gated). bench-thresholds rewrites them for review.
+bench-check: deps
+	scripts/bench/thresholds.sh check
+
+bench-thresholds: deps
+	scripts/bench/thresholds.sh update
+
+# Every scripts/peers/compare_*.py in one run, one table of Vitals against its fastest peer per stage
+# (the README's table: .build/compare.md).
+compare: build .venv-fixtures/ready
+	.venv-fixtures/bin/python scripts/peers/compare.py --markdown .build/compare.md --json .build/compare.json
+
+# Time and peak memory against recording length (1 min to 24 h) and number of files: docs/scaling.csv
+# and docs/scaling.svg.
+scaling: build .venv-fixtures/ready
+	.venv-fixtures/bin/python scripts/bench/scaling.py --csv docs/scaling.csv --plot docs/scaling.svg
 
 # Derived HealthKit metrics end to end: a simulated two-day ECG + accelerometer recording through
 # vitals analyze (samples file) and vitals stats (README, "From signals to samples").

@@ -4,11 +4,8 @@ import PackageDescription
 // Throughput suites for Vitals, kept in their own package so users of the library never build them.
 // Run from this directory: `swift package benchmark` (see the top-level README, "Benchmarks").
 let suites = [
-  "RingBuffer", "Filtering", "Resampling", "FFT", "WFDBReading", "FormatReading", "ECGDetection",
-  "StepDetection",
-  "Aggregation", "ExportReading",
-  "Pipeline",
-  "PPGHeartRate",
+  "RingBuffer", "Filtering", "Resampling", "FFT", "WFDBReading", "FormatReading", "ECGDetection", "HRV",
+  "PPGHeartRate", "StepDetection", "Aggregation", "ExportReading", "Pipeline", "LongRecording",
   "SignalPipelines",
 ]
 
@@ -19,15 +16,22 @@ let package = Package(
     .package(name: "Vitals", path: "../"),
     .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
   ],
-  targets: suites.map { suite in
-    .executableTarget(
-      name: suite,
-      dependencies: [
-        .product(name: "Vitals", package: "Vitals"),
-        .product(name: "Benchmark", package: "benchmark"),
-      ],
-      path: "Benchmarks/\(suite)",
-      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-    )
-  }
+  targets: [
+    // The rate metrics, the gated configuration and the timing helper every suite uses.
+    .target(
+      name: "BenchmarkSupport", dependencies: [.product(name: "Benchmark", package: "benchmark")],
+      path: "Support")
+  ]
+    + suites.map { suite in
+      .executableTarget(
+        name: suite,
+        dependencies: [
+          "BenchmarkSupport",
+          .product(name: "Vitals", package: "Vitals"),
+          .product(name: "Benchmark", package: "benchmark"),
+        ],
+        path: "Benchmarks/\(suite)",
+        plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+      )
+    }
 )

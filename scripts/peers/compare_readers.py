@@ -6,19 +6,26 @@ Writes three files into a scratch directory: a numeric CSV shaped like a wearabl
 Then reads each with its peer (pandas.read_csv, pyedflib readSignal for every signal, wfdb-python
 rdrecord to physical values) and with `vitals info --scan` (which reads and converts every sample
 to physical Float values and reduces them: the whole decode, plus process start-up), best of
---repeat runs from a warm page cache, and prints MB/s of input and the ratios.
+--repeat runs from a warm page cache, and prints MB/s of input per CPU second (scripts/peers/timing.py:
+user + system time of the Vitals process, of this process during the peer's call) and the ratios.
+Accuracy: the largest difference between Vitals' per-signal minimum, maximum and mean (`vitals info --scan --json`) and the
+same reductions of the peer's values, relative to the signal's range (the peer row is the reference).
 
 Usage (pinned packages: Fixtures/generate/requirements.txt; `make compare-readers` sets them up):
     python scripts/peers/compare_readers.py [--mb 64] [--repeat 3] [--vitals .build/release/vitals]
+                                            [--json FILE]
+--json FILE writes the rows of scripts/peers/compare.py's protocol (one per tool and format).
 """
 import argparse
+import json
 import os
 import subprocess
 import sys
 import tempfile
-import time
 
 import numpy as np
+
+import timing
 
 
 def write_csv(path, megabytes):
@@ -59,14 +66,11 @@ def write_wfdb(record, megabytes):
                 f"{name}.dat 212 200 11 1024 0 0 0 V5\n")
 
 
-def best_of(repeat, body):
-    body()  # warm the page cache and imports
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        body()
-        times.append(time.perf_counter() - start)
-    return min(times)
+def best_of(repeat, measure):
+    """The smallest of `repeat` CPU times `measure()` returns, after one warm-up run (page cache,
+    imports)."""
+    measure()
+    return min(measure() for _ in range(repeat))
 
 
 def main():
@@ -75,19 +79,34 @@ def main():
     parser.add_argument("--repeat", type=int, default=3)
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     parser.add_argument("--vitals", default=os.path.join(root, ".build", "release", "vitals"))
+    parser.add_argument("--json", help="write the protocol rows (scripts/peers/compare.py) to this file")
     args = parser.parse_args()
     import pandas
     import pyedflib
     import wfdb
 
     def vitals(*arguments):
-        subprocess.run([args.vitals, "info", "--scan", *arguments], check=True, stdout=subprocess.DEVNULL)
+        return timing.process([args.vitals, "info", "--scan", *arguments])[0]
 
     def read_edf(path):
         reader = pyedflib.EdfReader(path)
-        for i in range(reader.signals_in_file):
-            reader.readSignal(i)
+        signals = [reader.readSignal(i) for i in range(reader.signals_in_file)]
         reader.close()
+        return signals
+
+    def scan_error(arguments, signals):
+        """Largest |Vitals − peer| of min, max and mean over the signals, relative to each range."""
+        out = subprocess.run([args.vitals, "info", "--scan", "--json", *arguments], check=True,
+                             capture_output=True, text=True).stdout
+        scans = [signal["scan"] for signal in json.loads(out)["signals"]]
+        worst = 0.0
+        for scan, values in zip(scans, signals):
+            values = np.asarray(values, dtype=np.float64)
+            extent = float(values.max() - values.min()) or 1.0
+            for key, reference in (("minimum", values.min()), ("maximum", values.max()),
+                                   ("mean", values.mean())):
+                worst = max(worst, abs(scan[key] - float(reference)) / extent)
+        return worst
 
     with tempfile.TemporaryDirectory() as scratch:
         csv, edf, record = (os.path.join(scratch, n) for n in ("numeric.csv", "three.edf", "gen"))
@@ -97,17 +116,31 @@ def main():
         sizes = {"CSV": os.path.getsize(csv) / 1e6, "EDF": (os.path.getsize(edf) - 256 * 4) / 1e6,
                  "WFDB 212": os.path.getsize(record + ".dat") / 1e6}
         rows = [
-            ("CSV", f"pandas {pandas.__version__} read_csv", lambda: pandas.read_csv(csv),
-             lambda: vitals(csv, "--rate", "125")),
-            ("EDF", f"pyedflib {pyedflib.__version__} readSignal", lambda: read_edf(edf), lambda: vitals(edf)),
-            ("WFDB 212", f"wfdb {wfdb.__version__} rdrecord", lambda: wfdb.rdrecord(record), lambda: vitals(record)),
+            ("CSV", f"pandas {pandas.__version__} read_csv", lambda: pandas.read_csv(csv), [csv, "--rate", "125"],
+             lambda: pandas.read_csv(csv).to_numpy().T),
+            ("EDF", f"pyedflib {pyedflib.__version__} readSignal", lambda: read_edf(edf), [edf],
+             lambda: read_edf(edf)),
+            ("WFDB 212", f"wfdb {wfdb.__version__} rdrecord", lambda: wfdb.rdrecord(record), [record],
+             lambda: wfdb.rdrecord(record).p_signal.T),
         ]
-        print(f"{'format':<9} {'MB':>6}  {'peer':<28} {'peer MB/s':>10} {'vitals MB/s':>12} {'ratio':>7}")
-        for kind, peer_name, peer, ours in rows:
-            peer_rate = sizes[kind] / best_of(args.repeat, peer)
-            our_rate = sizes[kind] / best_of(args.repeat, ours)
+        protocol = []
+        print(f"{'format':<9} {'MB':>6}  {'peer':<28} {'peer MB/s':>10} {'vitals MB/s':>12} {'ratio':>7} "
+              f"{'max rel. error':>15}")
+        for kind, peer_name, peer, arguments, values in rows:
+            peer_seconds = best_of(args.repeat, lambda: timing.call(peer)[0])
+            our_seconds = best_of(args.repeat, lambda: vitals(*arguments))
+            peer_rate, our_rate = sizes[kind] / peer_seconds, sizes[kind] / our_seconds
+            error = scan_error(arguments, values())
             print(f"{kind:<9} {sizes[kind]:>6.1f}  {peer_name:<28} {peer_rate:>10.1f} {our_rate:>12.1f} "
-                  f"{our_rate / peer_rate:>6.1f}x")
+                  f"{our_rate / peer_rate:>6.1f}x {error:>15.2g}")
+            work = f"{sizes[kind]:.0f} MB file to physical values"
+            for tool, seconds, accuracy in (("vitals info --scan", our_seconds, error), (peer_name, peer_seconds, 0.0)):
+                protocol.append({"stage": f"read {kind}", "tool": tool, "dataset": "generated", "work": work,
+                                 "seconds": seconds, "throughput": sizes[kind] / seconds,
+                                 "throughput_unit": "MB/s", "accuracy": {"max rel. error vs peer": accuracy}})
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump(protocol, f, indent=1)
 
 
 if __name__ == "__main__":

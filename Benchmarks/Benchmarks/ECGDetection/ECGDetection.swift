@@ -1,35 +1,38 @@
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import Vitals
 
 // The QRS detector alone (band-pass, derivative, integration, peak classification) on one million
 // samples of a synthetic 360 Hz ECG (Gaussian P-QRS-T waves, 75 bpm, light noise), whole and in
-// 4096-sample chunks: every iteration detects one million samples and the scaling factor is a million,
-// so the scaled throughput (*) reads as million samples per second. With ../shared/data present, also
-// decode + detect of MIT-BIH record 101 (650 000 two-signal frames of format 212 held in memory, lead
-// MLII detected), one record per iteration, with its end-to-end rate as a custom metric.
+// 4096-sample chunks; the rate metric counts samples per second. With ../shared/data present, also
+// decode (alone, then with detection) of MIT-BIH record 101 held in memory (650 000 two-signal frames
+// of format 212, lead MLII detected), one record per iteration: the rate counts samples of both signals
+// for the decode alone, of the detected lead for decode + detect.
 let benchmarks: @Sendable () -> Void = {
-  Benchmark.defaultConfiguration = .init(
-    metrics: [.throughput, .wallClock], timeUnits: .milliseconds, scalingFactor: .mega,
-    maxDuration: .seconds(3), maxIterations: 200)
+  Benchmark.defaultConfiguration = .gated(
+    rate: .samplesPerSecond, timeUnits: .milliseconds, maxDuration: .seconds(3), maxIterations: 200)
 
   let rate = 360.0
   let samples = syntheticECG(count: 1_000_000, sampleRate: rate)
 
-  Benchmark("QRS detector, 1 M samples at 360 Hz, whole") { _ in
-    var detector = try! QRSDetector(sampleRate: rate)
-    blackHole(detector.process(samples))
+  Benchmark("QRS detector, 1 M samples at 360 Hz, whole") { benchmark in
+    var detector = try QRSDetector(sampleRate: rate)
+    benchmark.measureRate(.samplesPerSecond, work: samples.count) { blackHole(detector.process(samples)) }
   }
 
-  Benchmark("QRS detector, 1 M samples at 360 Hz, 4096-sample chunks") { _ in
-    var detector = try! QRSDetector(sampleRate: rate)
+  Benchmark("QRS detector, 1 M samples at 360 Hz, 4096-sample chunks") { benchmark in
     var beats: [Int64] = []
-    samples.withUnsafeBufferPointer { buffer in
-      var start = 0
-      while start < buffer.count {
-        let end = min(start + 4096, buffer.count)
-        detector.process(UnsafeBufferPointer(rebasing: buffer[start..<end]), appendingTo: &beats)
-        start = end
+    try samples.withUnsafeBufferPointer { buffer in
+      try benchmark.measureRate(.samplesPerSecond, work: buffer.count) {
+        var detector = try QRSDetector(sampleRate: rate)
+        beats.removeAll(keepingCapacity: true)
+        var start = 0
+        while start < buffer.count {
+          let end = min(start + 4096, buffer.count)
+          detector.process(UnsafeBufferPointer(rebasing: buffer[start..<end]), appendingTo: &beats)
+          start = end
+        }
       }
     }
     blackHole(beats)
@@ -43,36 +46,28 @@ let benchmarks: @Sendable () -> Void = {
     let header = try? WFDBHeader.parse([UInt8](headerBytes), path: record.path)
   {
     let files = [header.signals[0].fileName: [UInt8](signalBytes)]
-    // End to end (samples per second per core, single thread, release): decode format 212 (both signals), filter and detect lead
-    // MLII. The custom metric is the rate in thousands of samples of the detected lead per second of wall
-    // clock (650 000 samples per iteration; 150 000 reads 150 M samples/s).
-    let endToEnd = BenchmarkMetric.custom(
-      "decode + filter + detect, k lead samples/s", polarity: .prefersLarger, useScalingFactor: false)
-    Benchmark(
-      "decode 212 alone, MIT-BIH 101 (650 000 frames) in memory", configuration: .init(scalingFactor: .one)
-    ) {
-      _ in
-      let reader = try! WFDBRecordReader(header: header, files: files)
-      while let chunk = try! reader.nextChunk(maxSamples: SignalChunk.defaultSampleCount) { blackHole(chunk) }
-    }
-    Benchmark(
-      "decode 212 + detect, MIT-BIH 101 (650 000 frames) in memory",
-      configuration: .init(metrics: [.wallClock, endToEnd], scalingFactor: .one)
-    ) { benchmark in
-      let start = ContinuousClock.now
-      // Streamed as a pipeline reads a record: chunks of SignalChunk.defaultSampleCount frames.
-      let reader = try! WFDBRecordReader(header: header, files: files)
-      let lead = reader.signals.firstIndex { $0.name == "MLII" } ?? 0
-      var detector = try! QRSDetector(sampleRate: reader.chunkSampleRate)
-      var beats: [Int64] = []
-      var samples = 0
-      while let chunk = try! reader.nextChunk(maxSamples: SignalChunk.defaultSampleCount) {
-        chunk.channels[lead].withUnsafeBufferPointer { detector.process($0, appendingTo: &beats) }
-        samples += chunk.sampleCount
+    let frames = Int(header.frameCount ?? 650_000)
+    Benchmark("decode 212 alone, MIT-BIH 101 (650 000 frames) in memory") { benchmark in
+      try benchmark.measureRate(.samplesPerSecond, work: frames * header.signals.count) {
+        let reader = try WFDBRecordReader(header: header, files: files)
+        while let chunk = try reader.nextChunk(maxSamples: SignalChunk.defaultSampleCount) {
+          blackHole(chunk)
+        }
       }
-      blackHole(beats)
-      let elapsed = (ContinuousClock.now - start) / .nanoseconds(1)
-      benchmark.measurement(endToEnd, Int(Double(samples) / elapsed * 1e6))
+    }
+    // End to end, streamed as a pipeline reads a record (chunks of SignalChunk.defaultSampleCount
+    // frames): decode format 212 (both signals), filter and detect lead MLII.
+    Benchmark("decode 212 + detect, MIT-BIH 101 (650 000 frames) in memory") { benchmark in
+      try benchmark.measureRate(.samplesPerSecond, work: frames) {
+        let reader = try WFDBRecordReader(header: header, files: files)
+        let lead = reader.signals.firstIndex { $0.name == "MLII" } ?? 0
+        var detector = try QRSDetector(sampleRate: reader.chunkSampleRate)
+        var beats: [Int64] = []
+        while let chunk = try reader.nextChunk(maxSamples: SignalChunk.defaultSampleCount) {
+          chunk.channels[lead].withUnsafeBufferPointer { detector.process($0, appendingTo: &beats) }
+        }
+        blackHole(beats)
+      }
     }
   }
 }

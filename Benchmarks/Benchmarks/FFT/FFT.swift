@@ -1,10 +1,11 @@
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import Vitals
 
-// Real FFTs through cached FFTW plans, and Welch PSDs of typical heart-rate inputs.
-// Times are per transform (or per estimate): each measured iteration runs `scalingFactor` of them.
-// Samples per second = throughput × transform size. Compare the 4096-point Float forward transform
+// Real FFTs through cached FFTW plans, and the spectra of heart-rate inputs (Welch, Lomb–Scargle).
+// Times are per transform (or per estimate): each measured iteration runs `scalingFactor` of them; the
+// rate metric counts input samples per second. Compare the 4096-point Float forward transform
 // with `Benchmarks/fftw-c` (FFTW called from C on the same plan and flags).
 
 /// A deterministic test signal: two tones and a ramp, in [-2, 2].
@@ -18,8 +19,7 @@ func testSignal(count: Int, rate: Double) -> [Double] {
 /// Registers the forward transform of `count` points through `cache`, on aligned buffers held
 /// across iterations (the hot-path API: no allocation, no lock).
 func forwardBenchmark<Scalar: FFTScalar>(_: Scalar.Type, count: Int, cache: FFTPlanCache, label: String) {
-  let configuration = Benchmark.Configuration(
-    metrics: [.wallClock, .throughput, .mallocCountTotal], scalingFactor: .kilo, maxDuration: .seconds(2))
+  let configuration = Benchmark.Configuration.gated(rate: .samplesPerSecond, scalingFactor: .kilo)
   Benchmark("RealFFT forward \(Scalar.self) \(count)\(label)", configuration: configuration) { benchmark in
     let fft = try RealFFT<Scalar>(count: count, cache: cache)
     // 64-byte aligned, like the fftwf_alloc buffers of the C reference (FFTW itself needs 16).
@@ -35,11 +35,9 @@ func forwardBenchmark<Scalar: FFTScalar>(_: Scalar.Type, count: Int, cache: FFTP
     }
     _ = input.initialize(from: testSignal(count: count, rate: 125).map { Scalar($0) })
     output.initialize(repeating: FFTComplex(real: 0, imaginary: 0))
-    benchmark.startMeasurement()
-    for _ in benchmark.scaledIterations {
+    try benchmark.measureRate(.samplesPerSecond, work: count) {
       try fft.forward(UnsafeBufferPointer(input), into: output)
     }
-    benchmark.stopMeasurement()
     blackHole(output[1])
   }
 }
@@ -48,18 +46,15 @@ func forwardBenchmark<Scalar: FFTScalar>(_: Scalar.Type, count: Int, cache: FFTP
 func welchBenchmark<Scalar: FFTScalar>(
   _ name: String, samples: [Scalar], sampleRate: Double, options: WelchOptions
 ) {
-  let configuration = Benchmark.Configuration(
-    metrics: [.wallClock, .throughput, .mallocCountTotal], scalingFactor: .kilo, maxDuration: .seconds(2))
+  let configuration = Benchmark.Configuration.gated(rate: .samplesPerSecond, scalingFactor: .kilo)
   Benchmark(name, configuration: configuration) { benchmark in
     let estimator = try WelchEstimator(sampleRate: sampleRate, options: options)
     var power = [Double](repeating: 0, count: estimator.binCount)
     try samples.withUnsafeBufferPointer { input in
       try power.withUnsafeMutableBufferPointer { power in
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
+        try benchmark.measureRate(.samplesPerSecond, work: input.count) {
           try estimator.estimate(input, into: power)
         }
-        benchmark.stopMeasurement()
       }
     }
     blackHole(power[1])
@@ -69,7 +64,7 @@ func welchBenchmark<Scalar: FFTScalar>(
 /// Registers the exact and fast Lomb–Scargle periodograms of 5 minutes of RR intervals (375 beats)
 /// over 0.0033–0.4 Hz in 0.001 Hz steps (397 frequencies), the HRV frequency-domain input.
 func lombScargleBenchmarks() {
-  let configuration = Benchmark.Configuration(metrics: [.wallClock, .throughput], maxDuration: .seconds(2))
+  let configuration = Benchmark.Configuration.gated(rate: .samplesPerSecond)
   var beat = 0.0
   var times: [Double] = []
   var intervals: [Double] = []
@@ -82,16 +77,19 @@ func lombScargleBenchmarks() {
   let (first, step, count) = (2 * Double.pi * 0.0033, 2 * Double.pi * 0.001, 397)
   let omegas = (0..<count).map { first + step * Double($0) }
   Benchmark("Lomb-Scargle exact (375 beats, 397 frequencies)", configuration: configuration) { benchmark in
-    blackHole(
-      try LombScargle.periodogram(
-        times: times, values: intervals, angularFrequencies: omegas, floatingMean: true))
+    try benchmark.measureRate(.samplesPerSecond, work: times.count) {
+      blackHole(
+        try LombScargle.periodogram(
+          times: times, values: intervals, angularFrequencies: omegas, floatingMean: true))
+    }
   }
   Benchmark("Lomb-Scargle fast (375 beats, 397 frequencies)", configuration: configuration) { benchmark in
-    blackHole(
-      try LombScargle.fastPeriodogram(
-        times: times, values: intervals, firstAngularFrequency: first, angularFrequencyStep: step,
-        count: count,
-        floatingMean: true))
+    try benchmark.measureRate(.samplesPerSecond, work: times.count) {
+      blackHole(
+        try LombScargle.fastPeriodogram(
+          times: times, values: intervals, firstAngularFrequency: first, angularFrequencyStep: step,
+          count: count, floatingMean: true))
+    }
   }
 }
 

@@ -1,15 +1,14 @@
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import Vitals
 
 // A 4-section SOS cascade (Butterworth band-pass 0.5–40 Hz, order 4, at 500 Hz) on Float samples: one
 // channel on the one-lane path, 3 and 8 channels in SIMD lanes (interleaved and planar), and one channel
-// as 8 segments in lanes, each with Double and with Float state. Every iteration filters one million channel-samples and the scaling factor is
-// a million, so the scaled throughput (*) reads directly as million channel-samples per second.
+// as 8 segments in lanes, each with Double and with Float state. Every iteration filters one million
+// channel-samples; the rate metric counts channel-samples per second.
 let benchmarks: @Sendable () -> Void = {
-  Benchmark.defaultConfiguration = .init(
-    metrics: [.throughput, .wallClock], timeUnits: .microseconds, scalingFactor: .mega,
-    maxDuration: .seconds(2), maxIterations: 1000)
+  Benchmark.defaultConfiguration = .gated(rate: .samplesPerSecond, timeUnits: .microseconds)
 
   let design = try! SecondOrderSections.butterworth(
     order: 4, band: .bandpass(low: 0.5, high: 40), sampleRate: 500)
@@ -18,9 +17,13 @@ let benchmarks: @Sendable () -> Void = {
   var output = input
 
   var scalar = SOSFilter(design)
-  Benchmark("SOS 4 sections, 1 channel, one-lane path") { _ in
+  Benchmark("SOS 4 sections, 1 channel, one-lane path") { benchmark in
     input.withUnsafeBufferPointer { source in
-      output.withUnsafeMutableBufferPointer { scalar.process(source, into: $0) }
+      output.withUnsafeMutableBufferPointer { destination in
+        benchmark.measureRate(.samplesPerSecond, work: channelSamples) {
+          scalar.process(source, into: destination)
+        }
+      }
     }
     blackHole(output[0])
   }
@@ -29,12 +32,14 @@ let benchmarks: @Sendable () -> Void = {
     for channels in [3, 8] {
       let frames = channelSamples / channels
       var lanes = MultichannelSOSFilter(design, channelCount: channels, precision: precision)
-      Benchmark("SOS 4 sections, \(channels) channels in lanes, interleaved, \(precision)") { _ in
+      Benchmark("SOS 4 sections, \(channels) channels in lanes, interleaved, \(precision)") { benchmark in
         input.withUnsafeBufferPointer { source in
           output.withUnsafeMutableBufferPointer { destination in
-            lanes.process(
-              interleaved: UnsafeBufferPointer(rebasing: source[..<(frames * channels)]),
-              into: UnsafeMutableBufferPointer(rebasing: destination[..<(frames * channels)]))
+            benchmark.measureRate(.samplesPerSecond, work: frames * channels) {
+              lanes.process(
+                interleaved: UnsafeBufferPointer(rebasing: source[..<(frames * channels)]),
+                into: UnsafeMutableBufferPointer(rebasing: destination[..<(frames * channels)]))
+            }
           }
         }
         blackHole(output[0])
@@ -42,17 +47,19 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     var planar = MultichannelSOSFilter(design, channelCount: 8, precision: precision)
-    Benchmark("SOS 4 sections, 8 channels in lanes, planar, \(precision)") { _ in
+    Benchmark("SOS 4 sections, 8 channels in lanes, planar, \(precision)") { benchmark in
       let frames = channelSamples / 8
       input.withUnsafeBufferPointer { source in
         output.withUnsafeMutableBufferPointer { destination in
-          planar.process(
-            planar: (0..<8).map {
-              UnsafeBufferPointer(rebasing: source[($0 * frames)..<($0 * frames + frames)])
-            },
-            into: (0..<8).map {
-              UnsafeMutableBufferPointer(rebasing: destination[($0 * frames)..<($0 * frames + frames)])
-            })
+          benchmark.measureRate(.samplesPerSecond, work: 8 * frames) {
+            planar.process(
+              planar: (0..<8).map {
+                UnsafeBufferPointer(rebasing: source[($0 * frames)..<($0 * frames + frames)])
+              },
+              into: (0..<8).map {
+                UnsafeMutableBufferPointer(rebasing: destination[($0 * frames)..<($0 * frames + frames)])
+              })
+          }
         }
       }
       blackHole(output[0])
@@ -60,9 +67,13 @@ let benchmarks: @Sendable () -> Void = {
 
     let segmented = SegmentedSOSFilter(design, precision: precision)
     Benchmark("SOS 4 sections, 1 channel as 8 segments in lanes, \(precision) (warm-up \(segmented.warmUp))")
-    { _ in
+    { benchmark in
       input.withUnsafeBufferPointer { source in
-        output.withUnsafeMutableBufferPointer { segmented.process(source, into: $0) }
+        output.withUnsafeMutableBufferPointer { destination in
+          benchmark.measureRate(.samplesPerSecond, work: channelSamples) {
+            segmented.process(source, into: destination)
+          }
+        }
       }
       blackHole(output[0])
     }

@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import Vitals
 
 /// Deterministic pseudo-random generator for the generated inputs.
@@ -63,51 +64,45 @@ func generatedEDF(records: Int) -> [UInt8] {
 }
 
 let benchmarks: @Sendable () -> Void = {
-  // One run parses 16 MB of numeric CSV (6 columns, no time column) in chunks of 65 536 rows:
-  // runs/s × 16 = MB/s.
+  // One iteration parses 16 MB of numeric CSV (6 columns, no time column) in chunks of 65 536 rows;
+  // the rate metric counts bytes of CSV per second.
   Benchmark(
-    "CSV numeric parse (16 MB per run; runs/s × 16 = MB/s)",
-    configuration: .init(metrics: [.throughput, .wallClock, .peakMemoryResident], scalingFactor: .one)
+    "CSV numeric parse (16 MB)", configuration: .gated(rate: .bytesPerSecond)
   ) { benchmark in
     let csv = generatedCSV(bytes: 16_000_000)
-    benchmark.startMeasurement()
-    for _ in benchmark.scaledIterations {
+    try benchmark.measureRate(.bytesPerSecond, work: csv.count) {
       let reader = try CSVSignalReader(contents: csv, options: CSVOptions(sampleRate: 125))
       while let chunk = try reader.nextChunk(maxSamples: 65_536) { blackHole(chunk) }
     }
   }
 
-  // One run reads a 64 MB EDF file (21 333 one-second records of 3 signals at 500 Hz) from memory
-  // through the reader, in chunks of 65 536 samples: runs/s × 64 = MB/s.
+  // One iteration reads a 64 MB EDF file (21 333 one-second records of 3 signals at 500 Hz) from
+  // memory through the reader, in chunks of 65 536 samples; the rate counts bytes of samples per second.
   Benchmark(
-    "EDF 16-bit decode via EDFReader (≈64 MB of samples per run; runs/s × 64 = MB/s)",
-    configuration: .init(metrics: [.throughput, .wallClock], scalingFactor: .one)
+    "EDF 16-bit decode via EDFReader (64 MB of samples)", configuration: .gated(rate: .bytesPerSecond)
   ) { benchmark in
     let records = 64_000_000 / 3000
     let edf = generatedEDF(records: records)
-    benchmark.startMeasurement()
-    for _ in benchmark.scaledIterations {
+    try benchmark.measureRate(.bytesPerSecond, work: records * 3000) {
       var reader = try EDFReader(contents: edf)
       while let chunk = try reader.nextChunk(maxSamples: 65_536) { blackHole(chunk) }
     }
   }
 
-  // The decode kernel alone: 64 MB of 16-bit samples to Float per run.
+  // The decode kernel alone: 64 MB of 16-bit samples to Float per iteration.
   Benchmark(
-    "EDF 16-bit decode kernel (64 MB per run; runs/s × 64 = MB/s)",
-    configuration: .init(metrics: [.throughput, .wallClock], scalingFactor: .one)
+    "EDF 16-bit decode kernel (64 MB)", configuration: .gated(rate: .bytesPerSecond)
   ) { benchmark in
     var rng = LCG()
     let raw = (0..<64_000_000).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
     var output = [Float](repeating: 0, count: raw.count / 2)
-    benchmark.startMeasurement()
-    for _ in benchmark.scaledIterations {
-      raw.withUnsafeBytes { source in
-        output.withUnsafeMutableBufferPointer {
-          EDFSampleDecoder.decode(source, scale: 0.1, offset: 0.5, into: $0)
+    raw.withUnsafeBytes { source in
+      output.withUnsafeMutableBufferPointer { output in
+        benchmark.measureRate(.bytesPerSecond, work: source.count) {
+          EDFSampleDecoder.decode(source, scale: 0.1, offset: 0.5, into: output)
         }
       }
-      blackHole(output)
     }
+    blackHole(output)
   }
 }

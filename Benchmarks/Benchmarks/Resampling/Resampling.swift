@@ -1,9 +1,10 @@
 import Benchmark
+import BenchmarkSupport
 import Vitals
 
 // FIR filtering, decimation and polyphase resampling throughput. Every benchmark consumes
-// `samplesPerRun` input samples per run, in chunks of `chunkSize`, with scaling factor .mega: the scaled
-// throughput (`--scale`) reads directly as M input samples/s.
+// `samplesPerRun` input samples per iteration, in chunks of `chunkSize`; the rate metric counts input
+// samples per second.
 
 let samplesPerRun = 1_000_000
 let chunkSize = 1000
@@ -29,34 +30,36 @@ func stream(_ body: (UnsafeBufferPointer<Float>, UnsafeMutableBufferPointer<Floa
 }
 
 let benchmarks: @Sendable () -> Void = {
-  let configuration = Benchmark.Configuration(
-    metrics: [.wallClock, .throughput, .mallocCountTotal], scalingFactor: .mega, maxDuration: .seconds(3),
-    maxIterations: 100)
+  let configuration = Benchmark.Configuration.gated(
+    rate: .samplesPerSecond, maxDuration: .seconds(3), maxIterations: 100)
 
   for taps in [31, 101] {
     Benchmark("FIR \(taps) taps, 1 channel", configuration: configuration) { benchmark in
       var filter = FIRFilter(
         coefficients: FIRDesign.firwin(tapCount: taps, cutoff: [40], pass: .lowpass, sampleRate: 360))
-      benchmark.startMeasurement()
-      blackHole(
-        stream { input, output in
-          filter.process(input, into: UnsafeMutableBufferPointer(rebasing: output[0..<input.count]))
-          return input.count
-        })
+      benchmark.measureRate(.samplesPerSecond, work: samplesPerRun) {
+        blackHole(
+          stream { input, output in
+            filter.process(input, into: UnsafeMutableBufferPointer(rebasing: output[0..<input.count]))
+            return input.count
+          })
+      }
     }
   }
 
   Benchmark("Decimate by 4 (81-tap Hamming FIR)", configuration: configuration) { benchmark in
     var decimator = Decimator(factor: 4)
-    benchmark.startMeasurement()
-    blackHole(stream { decimator.process($0, into: $1) })
+    benchmark.measureRate(.samplesPerSecond, work: samplesPerRun) {
+      blackHole(stream { decimator.process($0, into: $1) })
+    }
   }
 
   for (from, to) in [(360, 250), (125, 100), (250, 360)] {
     Benchmark("Polyphase resample \(from) → \(to) Hz", configuration: configuration) { benchmark in
       var resampler = PolyphaseResampler(up: to, down: from)
-      benchmark.startMeasurement()
-      blackHole(stream { resampler.process($0, into: $1) })
+      benchmark.measureRate(.samplesPerSecond, work: samplesPerRun) {
+        blackHole(stream { resampler.process($0, into: $1) })
+      }
     }
   }
 }

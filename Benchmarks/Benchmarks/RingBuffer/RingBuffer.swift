@@ -1,8 +1,10 @@
 import Benchmark
+import BenchmarkSupport
 import Vitals
 
 // Ring buffer and moving-window throughput. Every benchmark handles `samplesPerRun` samples per channel
-// per run, with scaling factor .mega: the scaled throughput (`--scale`) reads directly as M samples/s.
+// per iteration; the rate metric counts the samples of every channel (frames × channels for the ring
+// buffer) per second.
 
 let samplesPerRun = 1_000_000
 let chunkSize = 250
@@ -16,27 +18,27 @@ let signal: [Float] = (0..<samplesPerRun).map { i in
 let interleavedChunk: [Float] = (0..<(3 * chunkSize)).map { Float($0) * 0.01 }
 
 let benchmarks: @Sendable () -> Void = {
-  let configuration = Benchmark.Configuration(
-    metrics: [.wallClock, .throughput, .mallocCountTotal], scalingFactor: .mega, maxDuration: .seconds(3),
-    maxIterations: 100)
+  let configuration = Benchmark.Configuration.gated(
+    rate: .samplesPerSecond, maxDuration: .seconds(3), maxIterations: 100)
 
   Benchmark(
-    "Ring buffer: push interleaved + read + drop, 3 channels, chunks of 250", configuration: configuration
+    "Ring buffer, push interleaved + read + drop, 3 channels, chunks of 250", configuration: configuration
   ) {
     benchmark in
     var buffer = SampleRingBuffer(channelCount: 3, minimumCapacity: 4096, sampleRate: 360, startTime: .epoch)
     var scratch = [Float](repeating: 0, count: chunkSize)
     var checksum: Float = 0
-    benchmark.startMeasurement()
     interleavedChunk.withUnsafeBufferPointer { frames in
       scratch.withUnsafeMutableBufferPointer { scratch in
-        for _ in 0..<(samplesPerRun / chunkSize) {
-          buffer.appendOverwritingOldest(interleaved: frames)
-          for channel in 0..<3 {
-            buffer.copySamples(ofChannel: channel, from: buffer.count - chunkSize, into: scratch)
-            checksum += scratch[chunkSize - 1]
+        benchmark.measureRate(.samplesPerSecond, work: 3 * samplesPerRun) {
+          for _ in 0..<(samplesPerRun / chunkSize) {
+            buffer.appendOverwritingOldest(interleaved: frames)
+            for channel in 0..<3 {
+              buffer.copySamples(ofChannel: channel, from: buffer.count - chunkSize, into: scratch)
+              checksum += scratch[chunkSize - 1]
+            }
+            if buffer.count > 2048 { buffer.removeFirst(chunkSize) }
           }
-          if buffer.count > 2048 { buffer.removeFirst(chunkSize) }
         }
       }
     }
@@ -44,7 +46,7 @@ let benchmarks: @Sendable () -> Void = {
   }
 
   Benchmark(
-    "Ring buffer: push SignalChunk + segments, 3 channels, chunks of 250", configuration: configuration
+    "Ring buffer, push SignalChunk + segments, 3 channels, chunks of 250", configuration: configuration
   ) {
     benchmark in
     var buffer = SampleRingBuffer(channelCount: 3, minimumCapacity: 4096, sampleRate: 360, startTime: .epoch)
@@ -52,13 +54,14 @@ let benchmarks: @Sendable () -> Void = {
     var chunk = SignalChunk(
       channels: [channel, channel, channel], sampleRate: 360, startTime: .epoch, firstSampleIndex: 0)
     var checksum: Float = 0
-    benchmark.startMeasurement()
-    for _ in 0..<(samplesPerRun / chunkSize) {
-      chunk.firstSampleIndex = buffer.endSampleIndex
-      buffer.appendOverwritingOldest(chunk)
-      for c in 0..<3 {
-        checksum += buffer.withSegments(ofChannel: c) { first, second in
-          (first.last ?? 0) + (second.last ?? 0)
+    benchmark.measureRate(.samplesPerSecond, work: 3 * samplesPerRun) {
+      for _ in 0..<(samplesPerRun / chunkSize) {
+        chunk.firstSampleIndex = buffer.endSampleIndex
+        buffer.appendOverwritingOldest(chunk)
+        for c in 0..<3 {
+          checksum += buffer.withSegments(ofChannel: c) { first, second in
+            (first.last ?? 0) + (second.last ?? 0)
+          }
         }
       }
     }
@@ -69,9 +72,12 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("Moving average, window \(length)", configuration: configuration) { benchmark in
       var average = MovingAverage(length: length)
       var output = [Float](repeating: 0, count: samplesPerRun)
-      benchmark.startMeasurement()
       signal.withUnsafeBufferPointer { input in
-        output.withUnsafeMutableBufferPointer { average.process(input, into: $0) }
+        output.withUnsafeMutableBufferPointer { output in
+          benchmark.measureRate(.samplesPerSecond, work: samplesPerRun) {
+            average.process(input, into: output)
+          }
+        }
       }
       blackHole(output[samplesPerRun - 1])
     }
@@ -79,9 +85,12 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("Moving maximum, window \(length)", configuration: configuration) { benchmark in
       var maximum = MovingMaximum(length: length)
       var output = [Float](repeating: 0, count: samplesPerRun)
-      benchmark.startMeasurement()
       signal.withUnsafeBufferPointer { input in
-        output.withUnsafeMutableBufferPointer { maximum.process(input, into: $0) }
+        output.withUnsafeMutableBufferPointer { output in
+          benchmark.measureRate(.samplesPerSecond, work: samplesPerRun) {
+            maximum.process(input, into: output)
+          }
+        }
       }
       blackHole(output[samplesPerRun - 1])
     }

@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import Vitals
 
@@ -6,14 +7,13 @@ import Vitals
 // frames fed in 16 384-frame chunks as the batch reader does: a simulated wrist PPG at 125 Hz with its
 // three accelerometer axes (PPGSimulator, walking, seed 1: pulses, 8-s heart-rate windows every 2 s with
 // the motion spectrum subtracted, pulse-rate variability at the end), and three axes of walking at 50 Hz
-// (AccelerometerSimulator, seed 1: steps, bouts, 10-s motion levels). Every iteration handles one million
-// frames and the scaling factor is a million, so the scaled throughput (*) reads as million frames per
-// second (a frame: one sample of every channel the pipeline reads); allocations show what is allocated
-// per run (per chunk, per pulse or step, never per sample).
+// (AccelerometerSimulator, seed 1: steps, bouts, 10-s motion levels).
+// The rate metric counts frames (one sample of every channel the pipeline reads) per CPU second;
+// allocations are per run (per chunk, per pulse or step, never per sample).
 let benchmarks: @Sendable () -> Void = {
-  Benchmark.defaultConfiguration = .init(
-    metrics: [.throughput, .wallClock, .mallocCountTotal], timeUnits: .milliseconds, scalingFactor: .mega,
-    maxDuration: .seconds(3), maxIterations: 100)
+  let framesPerSecond = BenchmarkMetric.rate("frames/s")
+  Benchmark.defaultConfiguration = .gated(
+    rate: framesPerSecond, timeUnits: .milliseconds, maxDuration: .seconds(3))
 
   let frames = 1_000_000
   var ppgSimulator = PPGSimulator(
@@ -21,10 +21,9 @@ let benchmarks: @Sendable () -> Void = {
       rhythm: RhythmConfiguration(heartRate: 75), motion: AccelerometerConfiguration(activity: .walking)),
     duration: Double(frames) / 125, sampleRate: 125, seed: 1)
   let ppg = ppgSimulator.generateAll()
+  let walkingConfiguration = AccelerometerConfiguration(activity: .walking)
   var accelerometerSimulator = AccelerometerSimulator(
-    configuration: AccelerometerConfiguration(activity: .walking), duration: Double(frames) / 50,
-    sampleRate: 50,
-    seed: 1)
+    configuration: walkingConfiguration, duration: Double(frames) / 50, sampleRate: 50, seed: 1)
   let walking = accelerometerSimulator.generateAll()
 
   /// Feeds `channels` to `pipeline` in default-sized chunks and ends the record.
@@ -53,14 +52,18 @@ let benchmarks: @Sendable () -> Void = {
       accelerometer: accelerometer, live: false)
   }
 
-  Benchmark("PPG pipeline, 1 M frames at 125 Hz (PPG + 3 accelerometer axes), with the PRV") { _ in
-    var pipeline = try! PPGPipeline(context: context(ppg, channels: [0], accelerometer: [1, 2, 3]))
-    run(&pipeline, ppg.channels, rate: 125)
+  Benchmark("PPG pipeline, 1 M frames at 125 Hz (PPG + 3 accelerometer axes), PRV") { benchmark in
+    benchmark.measureRate(framesPerSecond, work: frames) {
+      var pipeline = try! PPGPipeline(context: context(ppg, channels: [0], accelerometer: [1, 2, 3]))
+      run(&pipeline, ppg.channels, rate: 125)
+    }
   }
 
-  Benchmark("Accelerometer pipeline, 1 M frames of 3 axes at 50 Hz (walking)") { _ in
-    var pipeline = try! AccelerometerPipeline(
-      context: context(walking, channels: [0, 1, 2], accelerometer: []))
-    run(&pipeline, walking.channels, rate: 50)
+  Benchmark("Accelerometer pipeline, 1 M frames of 3 axes at 50 Hz (walking)") { benchmark in
+    benchmark.measureRate(framesPerSecond, work: frames) {
+      var pipeline = try! AccelerometerPipeline(
+        context: context(walking, channels: [0, 1, 2], accelerometer: []))
+      run(&pipeline, walking.channels, rate: 50)
+    }
   }
 }

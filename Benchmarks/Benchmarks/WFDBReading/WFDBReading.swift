@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import Vitals
 
 /// A generated two-signal format-212 record (the MIT-BIH layout) held in memory: `frames` frames
@@ -27,28 +28,26 @@ private func generatedAnnotations(count: Int) -> [UInt8] {
 }
 
 let benchmarks: @Sendable () -> Void = {
-  // One run decodes 1 MB of .dat (333 334 frames, 3 bytes each) to Float in chunks of 65 536
-  // frames: throughput in runs per second is MB/s of format-212 data.
-  let megabyte = 1_000_002 / 3
+  // One iteration decodes 1 MB of .dat (333 334 frames, 3 bytes each) to Float in chunks of 65 536
+  // frames; the rate metric counts bytes of format-212 data per second.
+  let frames = 1_000_002 / 3
   Benchmark(
-    "WFDB 212 decode to Float (1 MB of .dat per run; runs/s = MB/s)",
-    configuration: .init(metrics: [.throughput, .wallClock, .mallocCountTotal], scalingFactor: .one)
+    "WFDB 212 decode to Float (1 MB of .dat)", configuration: .gated(rate: .bytesPerSecond)
   ) { benchmark in
-    let (header, files) = try generated212(frames: megabyte)
-    benchmark.startMeasurement()
-    for _ in benchmark.scaledIterations {
+    let (header, files) = try generated212(frames: frames)
+    try benchmark.measureRate(.bytesPerSecond, work: 3 * frames) {
       let reader = try WFDBRecordReader(header: header, files: files)
       while let chunk = try reader.nextChunk(maxSamples: 65_536) { blackHole(chunk) }
     }
   }
 
+  // The rate metric counts annotations per second.
+  let annotationsPerSecond = BenchmarkMetric.rate("annotations/s")
   Benchmark(
-    "WFDB annotation parse (100 000 annotations per run)",
-    configuration: .init(metrics: [.throughput, .wallClock], scalingFactor: .one)
+    "WFDB annotation parse (100 000 annotations)", configuration: .gated(rate: annotationsPerSecond)
   ) { benchmark in
     let bytes = generatedAnnotations(count: 100_000)
-    benchmark.startMeasurement()
-    for _ in benchmark.scaledIterations {
+    try benchmark.measureRate(annotationsPerSecond, work: 100_000) {
       blackHole(try WFDBAnnotationFile.parse(bytes, path: "gen.atr"))
     }
   }

@@ -1,0 +1,92 @@
+import Benchmark
+import BenchmarkSupport
+import Foundation
+import Vitals
+
+// The ECG end to end on a simulated 24-hour recording, as `vitals hrv` runs it: a one-lead 250 Hz
+// WFDB record (format 16, 43 MB of .dat in a temporary directory, written by each benchmark's setup
+// hook and deleted by its teardown) opened from its file, streamed in chunks, band-pass filtered and
+// QRS-detected, then its heart-rate variability in all three domains. The rate metric counts ECG
+// samples per second, start to end. Stages a whole-recording analysis adds (PPG, steps, statistics)
+// extend the same loop. The entropies (ApEn, SampEn) are O(N²) in the beats: on 24 hours (≈100 000
+// beats) they take most of the HRV benchmark's time, hence its few iterations.
+
+/// The simulated recording, shared by the setup hook and the benchmarks.
+///
+/// `@unchecked Sendable`: the benchmark runner calls setup, the measured closure and teardown one after
+/// the other, never at once, so `path` is never written while read.
+final class Recording: @unchecked Sendable {
+  static let shared = Recording()
+  static let sampleRate = 250.0
+  static let duration = 86_400.0
+  /// `dir/holter` of the record, written by ``write()``.
+  private(set) var path = ""
+  var sampleCount: Int { Int(Self.duration * Self.sampleRate) }
+
+  /// Writes 24 hours of ambulatory ECG (seed 11, 1 % premature ventricular beats) as a WFDB record.
+  func write() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "vitals-pipeline-\(getpid())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    path = directory.appendingPathComponent("holter").path
+    var configuration = ECGConfiguration.ambulatory
+    configuration.rhythm.ventricularEctopicProbability = 0.01
+    var simulator = ECGSimulator(
+      configuration: configuration, duration: Self.duration, sampleRate: Self.sampleRate, seed: 11)
+    let writer = try WFDBRecordWriter(
+      path: path,
+      signals: [SignalDescription(name: "ECG", unit: "mV", sampleRate: Self.sampleRate, sampleCount: nil)],
+      frameRate: Self.sampleRate)
+    while let chunk = simulator.next(maxSamples: 65_536) { try writer.append(chunk.signal) }
+    try writer.finish()
+  }
+
+  /// Deletes the record's directory.
+  func remove() {
+    guard !path.isEmpty else { return }
+    try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
+    path = ""
+  }
+
+  /// Reads the record from its file and detects its beats (the chunked streaming of `vitals beats`).
+  func detectBeats() throws -> [Int64] {
+    var reader = try RecordingOpener.open(path: path)
+    var detector = try QRSDetector(sampleRate: reader.chunkSampleRate)
+    var beats: [Int64] = []
+    while let chunk = try reader.nextChunk(maxSamples: SignalChunk.defaultSampleCount) {
+      chunk.channels[0].withUnsafeBufferPointer { detector.process($0, appendingTo: &beats) }
+    }
+    return beats
+  }
+}
+
+let benchmarks: @Sendable () -> Void = {
+  let recording = Recording.shared
+  func configuration() -> Benchmark.Configuration {
+    var configuration = Benchmark.Configuration.gated(
+      rate: .samplesPerSecond, timeUnits: .milliseconds, maxDuration: .seconds(10), maxIterations: 5)
+    configuration.warmupIterations = 0
+    // Without a warm-up the counts vary by a few allocations between runs: gated within 1 %.
+    configuration.thresholds = [.mallocCountTotal: .init(relative: [.p90: 1])]
+    configuration.setup = { try recording.write() }
+    configuration.teardown = { recording.remove() }
+    return configuration
+  }
+
+  Benchmark("24-hour ECG (250 Hz WFDB file), read + filter + detect", configuration: configuration()) {
+    benchmark in
+    try benchmark.measureRate(.samplesPerSecond, work: recording.sampleCount) {
+      blackHole(try recording.detectBeats())
+    }
+  }
+
+  Benchmark(
+    "24-hour ECG (250 Hz WFDB file), read + filter + detect + HRV (all domains)",
+    configuration: configuration()
+  ) { benchmark in
+    try benchmark.measureRate(.samplesPerSecond, work: recording.sampleCount) {
+      let beats = try recording.detectBeats()
+      blackHole(HRVAnalysis(beats: beats, sampleRate: Recording.sampleRate))
+    }
+  }
+}

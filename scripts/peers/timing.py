@@ -1,0 +1,28 @@
+"""Timing shared by the peer scripts: CPU time (user + system) of a child process or of a Python call.
+
+On a shared machine wall clock mostly measures the other jobs; the CPU time a tool spends is the
+steadier figure, and both sides of a comparison are timed the same way: Vitals as a whole process
+(start-up, reading and writing included) from wait4's resource usage, the peer in this process from
+`time.process_time` around the call (its reading from disk usually left out, which favours it).
+"""
+import os
+import subprocess
+import sys
+import time
+
+
+def process(arguments, capture=False):
+    """Runs `arguments`; returns (CPU seconds of the child, its standard output or None)."""
+    child = subprocess.Popen(arguments, stdout=subprocess.PIPE if capture else subprocess.DEVNULL)
+    output = child.stdout.read().decode() if capture else None
+    _, status, usage = os.wait4(child.pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"failed: {' '.join(arguments)}")
+    return usage.ru_utime + usage.ru_stime, output
+
+
+def call(body):
+    """Calls `body()`; returns (CPU seconds of this process during the call, its result)."""
+    start = time.process_time()
+    result = body()
+    return time.process_time() - start, result
