@@ -15,7 +15,8 @@ public struct Analyze: ParsableCommand {
       the motion level: standard deviation of the acceleration magnitude per 10 s, in g) under "steps". \
       Channels are recognised by name, unit and rate (ECG: MLII, II, ECG…, standard leads; PPG: ppg…, \
       pleth…; accelerometer: x/y/z, acc…, units g or m/s^2); --ecg, --ppg and --accel override. Kinds \
-      without a pipeline in this build are listed under "not_analysed" with the reason.
+      that are recognised but cannot be analysed (fewer than three accelerometer axes, a rate outside a \
+      detector's range) are listed under "not_analysed" with the reason.
 
       Output: one JSON object per recording and line, in input order, on standard output; with --out DIR, \
       DIR/NAME.json (the same line), DIR/NAME.beats.csv, DIR/NAME.pulses.csv and DIR/NAME.steps.csv (sample,time_s) and \
