@@ -6,7 +6,7 @@ EXAMPLE ?= Fixtures/examples/simulated-ecg.csv
 ARCH_FLAGS ?= $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo -Xcc -march=x86-64-v3)
 
 .PHONY: deps build run example test fixtures format bench-fftw-c fuzz eval-ecg memory compare-readers compare-ecg \
-  eval-steps compare-stats check-pipeline eval-ppg compare-ppg bench bench-check bench-thresholds compare scaling
+  eval-steps compare-stats check-pipeline eval-ppg compare-ppg bench bench-check bench-thresholds compare scaling demo-derived
 
 # Installs the system packages the build needs when they are missing (Debian/Ubuntu).
 deps:
@@ -125,3 +125,8 @@ compare: build .venv-fixtures/ready
 # and docs/scaling.svg.
 scaling: build .venv-fixtures/ready
 	.venv-fixtures/bin/python scripts/bench/scaling.py --csv docs/scaling.csv --plot docs/scaling.svg
+
+# Derived HealthKit metrics end to end: a simulated two-day ECG + accelerometer recording through
+# vitals analyze (samples file) and vitals stats (README, "From signals to samples").
+demo-derived: build
+	scripts/derived_metrics_demo.sh

@@ -6,6 +6,7 @@ import PackageDescription
 let suites = [
   "RingBuffer", "Filtering", "Resampling", "FFT", "WFDBReading", "FormatReading", "ECGDetection", "HRV",
   "PPGHeartRate", "StepDetection", "Aggregation", "ExportReading", "Pipeline", "LongRecording",
+  "SignalPipelines",
 ]
 
 let package = Package(

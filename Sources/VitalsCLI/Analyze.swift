@@ -9,23 +9,40 @@ public struct Analyze: ParsableCommand {
       "Analyse recordings (files, folders, globs) on all cores: one JSON Lines summary per recording.",
     discussion: """
       Each recording is read once, in chunks, and every pipeline its channels need runs over it: ECG \
-      (beats, heart rate, HRV time domain, LF/HF, SD1/SD2, irregular-rhythm episodes, signal quality). \
+      (beats, heart rate, HRV time domain, LF/HF, SD1/SD2, irregular-rhythm episodes, signal quality) \
+      under "ecg"; PPG (pulses, heart rate over 8 s windows with quality, motion-corrected with the \
+      accelerometer axes, pulse-rate variability) under "ppg"; accelerometer (steps, walking_s, cadence_spm, walking bouts as in `vitals steps`, and \
+      the motion level: standard deviation of the acceleration magnitude per 10 s, in g) under "steps". \
       Channels are recognised by name, unit and rate (ECG: MLII, II, ECG…, standard leads; PPG: ppg…, \
       pleth…; accelerometer: x/y/z, acc…, units g or m/s^2); --ecg, --ppg and --accel override. Kinds \
-      without a pipeline in this build are listed under "not_analysed" with the reason.
+      that are recognised but cannot be analysed (fewer than three accelerometer axes, a rate outside a \
+      detector's range) are listed under "not_analysed" with the reason.
 
       Output: one JSON object per recording and line, in input order, on standard output; with --out DIR, \
-      DIR/NAME.json (the same line) and DIR/NAME.beats.csv (sample,time_s), each written atomically, and \
-      recordings whose DIR/NAME.json is newer than the input are skipped (--force redoes them), so an \
+      DIR/NAME.json (the same line), DIR/NAME.beats.csv, DIR/NAME.pulses.csv and DIR/NAME.steps.csv (sample,time_s) and \
+      DIR/NAME.samples.jsonl, each written atomically, and recordings whose DIR/NAME.json is newer than the input are skipped (--force redoes them), so an \
       interrupted run resumes. A progress bar goes to standard error when it is a terminal. A recording \
       that fails is reported on standard error (file and place) and the others complete; the exit code is \
       then 1.
+
+      DIR/NAME.samples.jsonl holds the samples `vitals stats` reads (from the ECG beats, or without an \
+      ECG the PPG pulses): heartRate and \
+      heartRateVariabilitySDNN per minute, stepCount per minute, restingHeartRate (lowest heart rate of 5 \
+      consecutive minutes without steps and with motion ≤ 0.05 g) and walkingHeartRateAverage per day, \
+      highHeartRateEvent / lowHeartRateEvent (above --high-heart-rate / below --low-heart-rate for \
+      --event-minutes quiet minutes) and irregularHeartRhythmEvent. Times are absolute: the recording's \
+      start time plus the offset of each sample; formats that state no start time (CSV without a time \
+      column) start at the Unix epoch, 1970-01-01T00:00:00Z. Days are those of --timezone. The source is \
+      Vitals and the device the recording's name.
       """)
 
   @Argument(help: "Recordings: files, folders (searched recursively) or glob patterns.")
   public var inputs: [String] = []
 
-  @Option(help: "Write DIR/NAME.json and DIR/NAME.beats.csv per recording instead of standard output.")
+  @Option(
+    help:
+      "Write DIR/NAME.json, the event tables and DIR/NAME.samples.jsonl per recording instead of standard output."
+  )
   public var out: String?
 
   @Option(help: "Recordings analysed at once (default: the number of cores).")
@@ -40,6 +57,18 @@ public struct Analyze: ParsableCommand {
   @Option(help: "The PPG channels, by name or index, comma-separated (default: recognised).")
   public var ppg: String?
 
+  @Option(help: "The IANA time zone of the days of resting and walking heart rate and of the times written.")
+  public var timezone = "UTC"
+
+  @Option(help: "Heart rate above which quiet minutes make a high-heart-rate event, bpm.")
+  public var highHeartRate = 120.0
+
+  @Option(help: "Heart rate below which quiet minutes make a low-heart-rate event, bpm.")
+  public var lowHeartRate = 40.0
+
+  @Option(help: "Consecutive quiet minutes above or below those rates that make an event.")
+  public var eventMinutes = 10
+
   @OptionGroup public var input: InputOptions
 
   public init() {}
@@ -51,6 +80,20 @@ public struct Analyze: ParsableCommand {
       throw ValidationError("--accel takes one to three channels")
     }
     if force && out == nil { throw ValidationError("--force goes with --out") }
+    if TimeZone(identifier: timezone) == nil { throw ValidationError("unknown --timezone '\(timezone)'") }
+    guard lowHeartRate > 0, highHeartRate > lowHeartRate, eventMinutes >= 1 else {
+      throw ValidationError("need 0 < --low-heart-rate < --high-heart-rate and --event-minutes ≥ 1")
+    }
+  }
+
+  /// The derived samples' parameters for these arguments.
+  var derivedParameters: DerivedMetrics.Parameters {
+    var parameters = DerivedMetrics.Parameters()
+    parameters.timeZone = TimeZone(identifier: timezone)!
+    parameters.highHeartRate = highHeartRate
+    parameters.lowHeartRate = lowHeartRate
+    parameters.eventMinutes = eventMinutes
+    return parameters
   }
 
   /// The library's analysis options for these arguments.
@@ -68,7 +111,7 @@ public struct Analyze: ParsableCommand {
       printError("no recordings found in \(inputs.joined(separator: " "))")
       throw ExitCode(1)
     }
-    let layout = out.map(BatchOutputLayout.init)
+    let layout = out.map { BatchOutputLayout(directory: $0, derived: derivedParameters) }
     try exitingOneOnFileErrors { try layout?.prepare() }
     let batch = BatchAnalysis(
       inputs: recordings, options: analysisOptions, output: layout, jobs: jobs, force: force)

@@ -10,7 +10,8 @@ public struct Report: ParsableCommand {
       The report shows the main numbers, the whole ECG lead (min/max per pixel column, irregular-rhythm \
       episodes shaded), its first and last seconds with the detected beats marked, heart rate over time, the \
       RR tachogram, the Poincaré plot with its SD1/SD2 ellipse and the HRV spectrum (Welch) with the VLF, LF \
-      and HF bands shaded. The recording is read once, in chunks, as `vitals analyze` reads it. -o FILE.html \
+      and HF bands shaded; with accelerometer axes in the recording, steps per minute and the steps ticked \
+      in the excerpts. The recording is read once, in chunks, as `vitals analyze` reads it. -o FILE.html \
       wraps the SVG in a page.
       """)
 

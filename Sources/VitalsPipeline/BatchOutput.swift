@@ -1,5 +1,6 @@
 import Foundation
 import VitalsIO
+import VitalsStatistics
 
 /// The recordings named by command-line inputs: files as given, directories searched recursively,
 /// and glob patterns (`*`, `?`, `[…]`, for shells that did not expand them) matched.
@@ -100,15 +101,23 @@ public enum AtomicFile {
 }
 
 /// Where `vitals analyze --out DIR` puts each recording's results: `DIR/NAME.json` (the summary, one
-/// JSON line) and `DIR/NAME.SUFFIX.csv` per event table (``PipelineSection/eventTables``, e.g.
-/// `NAME.beats.csv` with header `sample,time_s`). The summary is written last, so its presence marks
-/// a finished recording: ``isDone(input:name:)``.
+/// JSON line), `DIR/NAME.SUFFIX.csv` per event table (``PipelineSection/eventTables``, e.g.
+/// `NAME.beats.csv` and `NAME.steps.csv` with header `sample,time_s`) and `DIR/NAME.samples.jsonl`, the
+/// derived HealthKit-style samples (``RecordingAnalysis/derivedSamples(parameters:)``, written by
+/// ``SamplesFileWriter`` with the offsets of ``derived``'s time zone) that `vitals stats` reads. The
+/// summary is written last, so its presence marks a finished recording: ``isDone(input:name:)``.
 public struct BatchOutputLayout: Sendable {
   /// The output directory.
   public let directory: String
+  /// Windows, thresholds, time zone and source of the derived samples.
+  public var derived: DerivedMetrics.Parameters
 
-  /// A layout in `directory` (created when missing by ``prepare()``).
-  public init(directory: String) { self.directory = directory }
+  /// A layout in `directory` (created when missing by ``prepare()``) whose derived samples follow
+  /// `derived`.
+  public init(directory: String, derived: DerivedMetrics.Parameters = DerivedMetrics.Parameters()) {
+    self.directory = directory
+    self.derived = derived
+  }
 
   /// Creates the directory (and its parents) if needed.
   public func prepare() throws(OutputError) {
@@ -152,6 +161,9 @@ public struct BatchOutputLayout: Sendable {
     directory + "/" + name + "." + suffix + ".csv"
   }
 
+  /// The derived samples file of output `name`.
+  public func samplesPath(name: String) -> String { directory + "/" + name + SamplesFile.fileExtension }
+
   /// Whether the recording at `input` was analysed into `name` already: the summary exists and was
   /// written after the input's files (WFDB: header and signal file) last changed. Temporary files of
   /// an interrupted write are never taken for a summary.
@@ -166,7 +178,8 @@ public struct BatchOutputLayout: Sendable {
     (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
   }
 
-  /// Writes the event tables, then the summary line, each atomically (creating the directory if needed).
+  /// Writes the event tables, the derived samples, then the summary line, each atomically (creating the
+  /// directory if needed).
   public func write(_ analysis: RecordingAnalysis, name: String) throws(OutputError) {
     try prepare()
     for (_, section) in analysis.sections {
@@ -175,6 +188,12 @@ public struct BatchOutputLayout: Sendable {
           try EventCSVWriter.write(samples: samples, sampleRate: section.sampleRate, to: temporary)
         }
       }
+    }
+    let samples = analysis.derivedSamples(parameters: derived)
+    try AtomicFile.write(to: samplesPath(name: name)) { temporary throws(OutputError) in
+      let writer = try SamplesFileWriter(path: temporary, timeZone: derived.timeZone)
+      for sample in samples { try writer.write(sample) }
+      try writer.close()
     }
     try AtomicFile.write(Data((analysis.jsonLine() + "\n").utf8), to: summaryPath(name: name))
   }

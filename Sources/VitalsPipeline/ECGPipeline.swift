@@ -177,8 +177,7 @@ public struct ECGPipeline: RecordingPipeline {
 
   /// The NN intervals of `beats` without the intervals around RR artefacts, and the artefact count.
   private func nnIntervals(_ beats: [Int64]) -> (series: NNSeries, artefacts: Int) {
-    let artefacts = RRArtefacts.detect(beats: beats, sampleRate: sampleRate).allBeats
-    return (NNSeries(beats: beats, sampleRate: sampleRate, excludingBeats: artefacts), artefacts.count)
+    NNSeries.withoutArtefacts(beats: beats, sampleRate: sampleRate)
   }
 
   /// Decides the last irregular-rhythm block and returns the record's ``ECGSection``.
@@ -284,7 +283,21 @@ public struct ECGSection: PipelineSection, Equatable {
   public var eventTables: [String: [Int64]] { hrvWindow == nil ? ["beats": beats] : [:] }
 
   /// A value for JSON: nil (null) when not finite.
-  private static func finite(_ value: Double) -> Double? { value.isFinite ? value : nil }
+  static func finite(_ value: Double) -> Double? { value.isFinite ? value : nil }
+
+  /// HRV metrics by NeuroKit2 name (see the type's documentation), null when not finite.
+  static func hrvValues(time: HRVTimeDomain, frequency: HRVFrequencyDomain, sd1: Double, sd2: Double)
+    -> [String: Double?]
+  {
+    let f = finite
+    return [
+      "MeanNN": f(time.meanNN), "SDNN": f(time.sdnn), "RMSSD": f(time.rmssd), "SDSD": f(time.sdsd),
+      "MedianNN": f(time.medianNN), "pNN50": f(time.pnn50), "pNN20": f(time.pnn20), "CVNN": f(time.cvnn),
+      "VLF": f(frequency.vlf), "LF": f(frequency.lf), "HF": f(frequency.hf), "TP": f(frequency.tp),
+      "LFHF": f(frequency.lfhf), "LFn": f(frequency.lfn), "HFn": f(frequency.hfn), "SD1": f(sd1),
+      "SD2": f(sd2),
+    ]
+  }
 
   private struct Episode: Encodable {
     var start_s: Double
@@ -310,19 +323,21 @@ public struct ECGSection: PipelineSection, Equatable {
     let f = Self.finite
     let heartRate = ["mean": f(time.meanHR), "min": f(time.minHR), "max": f(time.maxHR)]
     try c.encode(heartRate, forKey: .heart_rate_bpm)
-    let hrv: [String: Double?] = [
-      "MeanNN": f(time.meanNN), "SDNN": f(time.sdnn), "RMSSD": f(time.rmssd), "SDSD": f(time.sdsd),
-      "MedianNN": f(time.medianNN), "pNN50": f(time.pnn50), "pNN20": f(time.pnn20), "CVNN": f(time.cvnn),
-      "VLF": f(frequency.vlf), "LF": f(frequency.lf), "HF": f(frequency.hf), "TP": f(frequency.tp),
-      "LFHF": f(frequency.lfhf), "LFn": f(frequency.lfn), "HFn": f(frequency.hfn), "SD1": f(sd1),
-      "SD2": f(sd2),
-    ]
-    try c.encode(hrv, forKey: .hrv)
+    try c.encode(Self.hrvValues(time: time, frequency: frequency, sd1: sd1, sd2: sd2), forKey: .hrv)
     try c.encode(
       episodes.map { Episode(start_s: $0.start, end_s: $0.end, duration_s: $0.duration) },
       forKey: .irregular_rhythm)
     try c.encode(irregularSeconds, forKey: .irregular_rhythm_s)
     try c.encode(signalQuality, forKey: .signal_quality)
     try c.encodeIfPresent(hrvWindow, forKey: .hrv_window_s)
+  }
+}
+
+extension NNSeries {
+  /// The NN intervals of `beats` (record sample indices at `sampleRate` Hz) without the intervals around
+  /// Lipponen & Tarvainen (2019) artefact beats (``RRArtefacts``), and the number of artefact beats.
+  static func withoutArtefacts(beats: [Int64], sampleRate: Double) -> (series: NNSeries, artefacts: Int) {
+    let artefacts = RRArtefacts.detect(beats: beats, sampleRate: sampleRate).allBeats
+    return (NNSeries(beats: beats, sampleRate: sampleRate, excludingBeats: artefacts), artefacts.count)
   }
 }

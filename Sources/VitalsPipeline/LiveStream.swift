@@ -139,20 +139,20 @@ public struct StreamDecoder: Sendable {
   }
 }
 
-/// A pipeline run live over an unbounded stream of samples: bytes in (``StreamDecoder``), staged in a
-/// ``SampleRingBuffer``, fed to the pipeline as soon as they arrive, events out.
+/// Pipelines run live over an unbounded stream of samples: bytes in (``StreamDecoder``), staged in a
+/// ``SampleRingBuffer``, fed to every pipeline as soon as they arrive, events out.
 ///
 /// Every call to ``consume(_:emit:)`` processes all the complete frames it was given before it returns,
 /// so an event leaves no later than the bytes that decide it are consumed: a beat at most the QRS
 /// detector's latency (0.45 s of signal) after its R peak, a heart-rate reading with the sample of its
-/// second. Memory is constant: the ring buffer, the decoder's partial line and the pipeline's bounded
-/// live state (``PipelineContext/live``).
+/// second, a step about 0.5 s after its peak inside a bout. Memory is constant: the ring buffer, the
+/// decoder's partial line and the pipelines' bounded live state (``PipelineContext/live``).
 public struct LiveAnalysis: ~Copyable {
   /// Samples per second.
   public let sampleRate: Double
   var decoder: StreamDecoder
   var ring: SampleRingBuffer
-  var pipeline: any RecordingPipeline
+  var pipelines: [any RecordingPipeline]
   var frames: [Float] = []
   var chunk: [[Float]]
   var events: [PipelineEvent] = []
@@ -163,15 +163,39 @@ public struct LiveAnalysis: ~Copyable {
     signal: SignalKind, sampleRate: Double, format: StreamSampleFormat, channelCount: Int, channels: [Int],
     registry: PipelineRegistry = .standard
   ) throws(PipelineUnavailable) {
-    precondition(channels.allSatisfy { (0..<channelCount).contains($0) }, "channels must be in the frame")
+    try self.init(
+      signals: [(signal, channels)], sampleRate: sampleRate, format: format, channelCount: channelCount,
+      registry: registry)
+  }
+
+  /// A live analysis of several kinds of signal in the same frames (e.g. an ECG lead and three
+  /// accelerometer axes), each pipeline reading its `channels` (indices into the frame), at `sampleRate`
+  /// Hz, frames of `channelCount` samples in `format`. Throws when a pipeline is unavailable.
+  public init(
+    signals kinds: [(kind: SignalKind, channels: [Int])], sampleRate: Double, format: StreamSampleFormat,
+    channelCount: Int, registry: PipelineRegistry = .standard
+  ) throws(PipelineUnavailable) {
+    precondition(!kinds.isEmpty, "a live analysis runs at least one pipeline")
+    precondition(
+      kinds.allSatisfy { $0.channels.allSatisfy { (0..<channelCount).contains($0) } },
+      "channels must be in the frame")
     self.sampleRate = sampleRate
-    let signals = (0..<channelCount).map {
-      SignalDescription(name: "\(signal.rawValue)\($0)", unit: "", sampleRate: sampleRate, sampleCount: nil)
+    let signals = (0..<channelCount).map { channel in
+      let kind = kinds.first { $0.channels.contains(channel) }?.kind.rawValue ?? "channel"
+      return SignalDescription(name: "\(kind)\(channel)", unit: "", sampleRate: sampleRate, sampleCount: nil)
     }
-    pipeline = try registry.makePipeline(
-      signal,
-      context: PipelineContext(
-        path: "-", signals: signals, sampleRate: sampleRate, channels: channels, live: true))
+    let accelerometer = kinds.first { $0.kind == .accelerometer }?.channels ?? []
+    var pipelines: [any RecordingPipeline] = []
+    for (kind, channels) in kinds {
+      pipelines.append(
+        try registry.makePipeline(
+          kind,
+          context: PipelineContext(
+            path: "-", signals: signals, sampleRate: sampleRate, channels: channels,
+            accelerometer: accelerometer,
+            live: true)))
+    }
+    self.pipelines = pipelines
     decoder = StreamDecoder(format: format, channelCount: channelCount)
     ring = SampleRingBuffer(
       channelCount: channelCount, minimumCapacity: 4096, sampleRate: sampleRate, startTime: .epoch)
@@ -187,16 +211,21 @@ public struct LiveAnalysis: ~Copyable {
     run(emit: emit)
   }
 
-  /// Ends the stream: decodes what is left, flushes the pipeline's pending events and returns its section
-  /// (over the live window).
-  public mutating func finish(emit: (PipelineEvent) -> Void) throws(InputError) -> any PipelineSection {
+  /// Ends the stream: decodes what is left, flushes the pipelines' pending events and returns their
+  /// sections (ECG: over the live window), in the order the pipelines were given.
+  public mutating func finish(emit: (PipelineEvent) -> Void) throws(InputError)
+    -> [(kind: SignalKind, section: any PipelineSection)]
+  {
     frames.removeAll(keepingCapacity: true)
     try decoder.finish(into: &frames)
     run(emit: emit)
-    let section = pipeline.finish(events: &events)
-    events.forEach(emit)
-    events.removeAll()
-    return section
+    var sections: [(kind: SignalKind, section: any PipelineSection)] = []
+    for k in pipelines.indices {
+      sections.append((pipelines[k].kind, pipelines[k].finish(events: &events)))
+      events.forEach(emit)
+      events.removeAll()
+    }
+    return sections
   }
 
   /// Passes `frames` through the ring buffer to the pipeline, a ring's worth at a time.
@@ -220,9 +249,11 @@ public struct LiveAnalysis: ~Copyable {
         channels: chunk, sampleRate: sampleRate, startTime: ring.oldestTime,
         firstSampleIndex: ring.oldestSampleIndex)
       ring.removeAll()
-      pipeline.process(signal, events: &events)
-      events.forEach(emit)
-      events.removeAll(keepingCapacity: true)
+      for k in pipelines.indices {
+        pipelines[k].process(signal, events: &events)
+        events.forEach(emit)
+        events.removeAll(keepingCapacity: true)
+      }
     }
   }
 }

@@ -32,7 +32,7 @@ public struct AnalysisOptions: Sendable {
 /// analysed. Encodes as one JSON object (``jsonLine()``), keys sorted:
 /// `path`, `format`, `start_time` (ISO 8601, UTC), `sample_rate` (Hz), `samples` (per channel),
 /// `duration_s`, `signals` (`name`, `unit`, `kind` or null), one object per analysed kind (`ecg`: see
-/// ``ECGSection``), `not_analysed` (`kind`, `channels`, `reason`), `processing_s` (wall-clock seconds
+/// ``ECGSection``; `steps`: see ``StepsSection``), `not_analysed` (`kind`, `channels`, `reason`), `processing_s` (wall-clock seconds
 /// of reading and analysis) and `samples_per_s` (samples of all channels read per second of it).
 public struct RecordingAnalysis: Sendable, Encodable {
   /// A kind of signal the recording holds whose pipeline did not run, and why.
@@ -115,7 +115,7 @@ public struct RecordingAnalysis: Sendable, Encodable {
         kind: SignalKind.allCases.first { roles.channels(of: $0).contains(i) })
     }
     try c.encode(signalList, forKey: Key("signals"))
-    for (kind, section) in sections { try c.encode(section, forKey: Key(kind.rawValue)) }
+    for (kind, section) in sections { try c.encode(section, forKey: Key(kind.sectionName)) }
     try c.encode(notAnalysed, forKey: Key("not_analysed"))
     try c.encode(processingSeconds, forKey: Key("processing_s"))
     try c.encode(samplesPerSecond, forKey: Key("samples_per_s"))
@@ -160,7 +160,8 @@ public enum RecordingAnalyzer {
     for kind in roles.kinds {
       let channels = roles.channels(of: kind)
       let context = PipelineContext(
-        path: path, signals: signals, sampleRate: reader.chunkSampleRate, channels: channels, live: false)
+        path: path, signals: signals, sampleRate: reader.chunkSampleRate, channels: channels,
+        accelerometer: roles.accelerometer, live: false)
       do {
         pipelines.append(try options.registry.makePipeline(kind, context: context))
       } catch {

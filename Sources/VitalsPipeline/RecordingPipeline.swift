@@ -20,6 +20,14 @@ public struct PipelineEvent: Sendable, Equatable {
     case irregularRhythmStart = "irregular_rhythm_start"
     /// The irregular-rhythm episode ended at the event's time; value `duration_s` (s).
     case irregularRhythmEnd = "irregular_rhythm_end"
+    /// A step (accelerometer: the peak of its acceleration).
+    case step
+    /// A walking bout, at its first step, reported once it has ended; values `steps`, `duration_s` (s,
+    /// first to last step) and `cadence_spm` (steps per minute).
+    case walkingBout = "walking_bout"
+    /// The motion level of a window starting at the event's time; values `g` (standard deviation of the
+    /// acceleration magnitude, g) and `window_s` (s).
+    case motion
   }
 
   /// What happened.
@@ -46,7 +54,7 @@ public struct PipelineEvent: Sendable, Equatable {
 }
 
 /// What a pipeline reports about its signal at the end of a recording: one section of the recording's
-/// summary, encoded under the pipeline's ``SignalKind`` (e.g. `"ecg": {…}`).
+/// summary, encoded under the pipeline's ``SignalKind/sectionName`` (e.g. `"ecg": {…}`, `"steps": {…}`).
 public protocol PipelineSection: Encodable, Sendable {
   /// Samples per second of the channels the pipeline read.
   var sampleRate: Double { get }
@@ -96,16 +104,23 @@ public struct PipelineContext: Sendable {
   public var sampleRate: Double
   /// The indices of the channels of the pipeline's kind.
   public var channels: [Int]
+  /// The accelerometer axes of the recording (empty when none), for pipelines that use motion (PPG).
+  public var accelerometer: [Int]
   /// Whether the pipeline runs on an unbounded live stream: keep only bounded state (no whole-record
   /// beat lists) and report periodic metrics instead of whole-record ones.
   public var live: Bool
 
   /// A context.
-  public init(path: String, signals: [SignalDescription], sampleRate: Double, channels: [Int], live: Bool) {
+  public init(
+    path: String, signals: [SignalDescription], sampleRate: Double, channels: [Int],
+    accelerometer: [Int] = [],
+    live: Bool
+  ) {
     self.path = path
     self.signals = signals
     self.sampleRate = sampleRate
     self.channels = channels
+    self.accelerometer = accelerometer
     self.live = live
   }
 }
@@ -136,10 +151,15 @@ public struct PipelineRegistry: Sendable {
     return try factory(context)
   }
 
-  /// Every pipeline of this build: ECG (``ECGPipeline``).
+  /// Every pipeline of this build: ECG (``ECGPipeline``), PPG (``PPGPipeline``) and accelerometer
+  /// (``AccelerometerPipeline``).
   public static let standard: PipelineRegistry = {
     var registry = PipelineRegistry()
     registry.register(.ecg) { context throws(PipelineUnavailable) in try ECGPipeline(context: context) }
+    registry.register(.ppg) { context throws(PipelineUnavailable) in try PPGPipeline(context: context) }
+    registry.register(.accelerometer) { context throws(PipelineUnavailable) in
+      try AccelerometerPipeline(context: context)
+    }
     return registry
   }()
 }

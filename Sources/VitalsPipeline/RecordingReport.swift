@@ -17,15 +17,15 @@ public struct RecordingReport: Sendable {
   public var excerpts: [(start: Int64, samples: [Float])]
   /// Heart-rate readings: seconds from the start and beats per minute.
   public var heartRate: [(seconds: Double, bpm: Double)]
-  /// Step times, seconds from the start of the record, for the steps-per-minute panel (none: no panel).
+  /// Step times, seconds from the start of the record, for the steps-per-minute panel (none: no panel):
+  /// the ``StepsSection``'s steps when the recording has accelerometer axes.
   public var steps: [Double]
 
   /// Analyses the recording at `path` (as ``RecordingAnalyzer/analyze(path:options:onOpen:onChunk:onEvent:)``)
   /// and keeps what the report draws. Throws ``InputError`` for unreadable input, and when the recording
   /// has no ECG lead the pipeline could analyse.
   public static func collect(
-    path: String, options: AnalysisOptions = AnalysisOptions(), excerptSeconds: Double = 10,
-    steps: [Double] = []
+    path: String, options: AnalysisOptions = AnalysisOptions(), excerptSeconds: Double = 10
   ) throws(InputError) -> RecordingReport {
     var lead: Int?
     var envelope = MinMaxEnvelope(columns: 1200)
@@ -72,13 +72,16 @@ public struct RecordingReport: Sendable {
       }
       excerpts.append((ring.endSampleIndex - Int64(count), tail))
     }
+    let steps = analysis.section(StepsSection.self).map { section in
+      section.steps.map { Double($0.sampleIndex) / section.sampleRate }
+    }
     return RecordingReport(
-      analysis: analysis, envelope: envelope, excerpts: excerpts, heartRate: heartRate, steps: steps)
+      analysis: analysis, envelope: envelope, excerpts: excerpts, heartRate: heartRate, steps: steps ?? [])
   }
 
   /// The report as a self-contained SVG document, 1400 px wide: a heading with the main numbers, the whole
   /// ECG lead (min/max per pixel column, irregular-rhythm episodes shaded), the excerpts with detected beats
-  /// marked, heart rate over time, the RR tachogram (NN intervals), the Poincaré plot with its SD1/SD2
+  /// marked (and steps, as ticks along the bottom), heart rate over time, the RR tachogram (NN intervals), the Poincaré plot with its SD1/SD2
   /// ellipse, the HRV spectrum (Welch, ``HRVFrequencyDomain/spectrum(of:options:)``) with the VLF, LF and HF
   /// bands shaded, and steps per minute when ``steps`` is not empty.
   public func svg() -> String {
@@ -158,9 +161,10 @@ public struct RecordingReport: Sendable {
       let from = Double(start) / rate
       let to = from + Double(samples.count) / rate
       let finite = samples.filter(\.isFinite)
+      let excerptSteps = steps.filter { $0 >= from && $0 < to }
+      let marks = excerptSteps.isEmpty ? "detected beats marked" : "detected beats and steps (ticks) marked"
       panel(
-        title:
-          "ECG (lead \(ecg.channel)), \(Self.number(from)) – \(Self.number(to)) s, detected beats marked",
+        title: "ECG (lead \(ecg.channel)), \(Self.number(from)) – \(Self.number(to)) s, \(marks)",
         yLabel: "ECG (\(unit))",
         yRange: PlotFrame.padded(Double(finite.min() ?? 0), Double(finite.max() ?? 1)),
         xRange: from...to, xLabel: "time (s)", shaded: false
@@ -176,6 +180,10 @@ public struct RecordingReport: Sendable {
           c.circle(
             frame.px(Double(beat) / rate), frame.py(Double(value)), radius: 4.5, fill: "#d6336c",
             opacity: 0.85)
+        }
+        for step in excerptSteps {
+          let bottom = frame.y + frame.height
+          c.line(frame.px(step), bottom, frame.px(step), bottom - 16, stroke: "#2b8a3e", width: 2)
         }
       }
     }

@@ -10,6 +10,10 @@ public enum SignalKind: String, Sendable, Hashable, Codable, CaseIterable, Compa
   /// Accelerometer axes (g, mg or m/s²).
   case accelerometer
 
+  /// The key of the kind's section in a recording's summary: `ecg`, `ppg`, and `steps` for the
+  /// accelerometer (whose section holds steps, walking bouts and motion levels).
+  public var sectionName: String { self == .accelerometer ? "steps" : rawValue }
+
   /// Declaration order: ECG, PPG, accelerometer.
   public static func < (lhs: SignalKind, rhs: SignalKind) -> Bool {
     allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

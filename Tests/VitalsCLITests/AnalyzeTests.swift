@@ -88,3 +88,92 @@ struct AnalyzeTests {
     }
   }
 }
+
+/// `channels` (named `names`, `rate` Hz, from the epoch) written as `name` (CSV, a `time_s` column first)
+/// in a fresh temporary directory; returns the directory and the file's path.
+func temporaryCSV(_ name: String, names: [String], channels: [[Float]], rate: Double) throws -> (
+  directory: String, path: String
+) {
+  let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vitals-cli-\(UUID())").path
+  try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+  let path = directory + "/" + name
+  let writer = try CSVSignalWriter(path: path, signalNames: names)
+  try writer.write(SignalChunk(channels: channels, sampleRate: rate, startTime: .epoch, firstSampleIndex: 0))
+  try writer.close()
+  return (directory, path)
+}
+
+/// The quantity samples of a samples file by type, and its category types.
+private func readSamples(_ path: String) throws -> (
+  quantities: [String: [QuantitySample]], categories: [String]
+) {
+  let reader = try SamplesFileReader(path: path)
+  var quantities: [String: [QuantitySample]] = [:]
+  var categories: [String] = []
+  while let sample = try reader.next() {
+    switch sample {
+    case .quantity(let q): quantities[q.type.rawValue, default: []].append(q)
+    case .category(let c): categories.append(c.type.rawValue)
+    }
+  }
+  return (quantities, categories)
+}
+
+@Suite("vitals analyze: derived samples")
+struct DerivedSamplesTests {
+  /// 22 minutes at 100 Hz of ECG and wrist acceleration: still, walking, a high, a low and a normal
+  /// heart rate while still, atrial fibrillation, still again.
+  static let recording = SimulatedActivityRecording(
+    segments: [
+      .init(duration: 360, heartRate: 58, activity: .still),
+      .init(duration: 180, heartRate: 100, activity: .walking),
+      .init(duration: 240, heartRate: 130, activity: .still),
+      .init(duration: 240, heartRate: 36, activity: .still),
+      .init(duration: 240, heartRate: 75, activity: .still, fibrillation: true),
+      .init(duration: 60, heartRate: 70, activity: .still),
+    ], rate: 100, startTime: .epoch)
+
+  @Test("analyze --out → NAME.samples.jsonl with every derived metric → vitals stats per hour")
+  func endToEnd() throws {
+    let recording = Self.recording
+    let (directory, csv) = try temporaryCSV(
+      "day.csv", names: SimulatedActivityRecording.names, channels: recording.channels, rate: recording.rate)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let out = directory + "/out"
+    #expect(runInProcess(["analyze", csv, "--out", out, "--event-minutes", "3", "--jobs", "1"]) == 0)
+
+    let summary = try String(contentsOfFile: out + "/day.json", encoding: .utf8)
+    #expect(summary.contains("\"not_analysed\":[]") && summary.contains("\"steps\":{\"bouts\":[{"))
+    let (quantities, categories) = try readSamples(out + "/day.samples.jsonl")
+    // CSV without absolute times: the recording starts at the Unix epoch.
+    let heartRate = try #require(quantities["heartRate"])
+    #expect(heartRate.count >= 20 && heartRate[0].start == .epoch && heartRate[0].device == "day")
+    #expect(heartRate.allSatisfy { $0.source == "Vitals" && $0.unit.symbol == "count/min" })
+    #expect(abs(heartRate[2].value - 58) < 3 && abs(heartRate[14].value - 36) < 2)
+    #expect((quantities["heartRateVariabilitySDNN"]?.count ?? 0) >= 15)
+    let steps = try #require(quantities["stepCount"])
+    // 3 minutes of walking at 110 steps/min from 00:06:00 (the last step may fall just after 00:09:00).
+    #expect((3...4).contains(steps.count) && steps[0].start == Timestamp(secondsSinceEpoch: 360))
+    #expect(abs(steps.reduce(0) { $0 + $1.value } - Double(recording.steps.count)) <= 3)
+    let resting = try #require(quantities["restingHeartRate"]?.first)
+    // The lowest 5 quiet minutes: the 4 minutes at 36 bpm and the next one.
+    #expect(resting.value > 36 && resting.value < 50)
+    let walking = try #require(quantities["walkingHeartRateAverage"]?.first)
+    #expect(abs(walking.value - 100) < 5)
+    #expect(categories.sorted() == ["highHeartRateEvent", "irregularHeartRhythmEvent", "lowHeartRateEvent"])
+
+    func stats(_ arguments: [String]) throws -> String {
+      try #require(try VitalsCommand.parseAsRoot(["stats"] + arguments) as? Stats).report()
+    }
+    let hourly = try stats([
+      out + "/day.samples.jsonl", "--type", "heartRate", "--interval", "hour", "--timezone", "UTC",
+    ])
+    let rows = hourly.split(separator: "\n")
+    #expect(rows.first == "start,end,value,unit" && rows.count == 2)
+    #expect(rows.dropFirst().first?.hasPrefix("1970-01-01T00:00:00Z,1970-01-01T01:00:00Z,") == true)
+    let daily = try stats([
+      out + "/day.samples.jsonl", "--type", "stepCount", "--interval", "day", "--timezone", "UTC",
+    ])
+    #expect(daily.split(separator: "\n").count == 2)
+  }
+}

@@ -27,13 +27,25 @@ private func beats(_ lines: [String]) throws -> [Int64] {
   }
 }
 
+/// Runs `vitals analyze CSV --out DIR/out` and returns the `sample` column of its event table `table`.
+private func analysedEvents(_ csv: String, table: String) throws -> [Int64] {
+  #expect(runInProcess(["analyze", csv, "--out", (csv as NSString).deletingLastPathComponent + "/out"]) == 0)
+  return try String(contentsOfFile: table, encoding: .utf8)
+    .split(separator: "\n").dropFirst().map { Int64($0.split(separator: ",")[0])! }
+}
+
 @Suite("vitals stream")
 struct StreamTests {
   @Test(
     "usage errors exit 2",
     arguments: [
       ["stream"], ["stream", "--rate", "0"], ["stream", "--rate", "250", "--lead", "1"],
-      ["stream", "--rate", "250", "--signal", "ppg"], ["stream", "--rate", "250", "--format", "wav"],
+      ["stream", "--rate", "20", "--signal", "ppg"], ["stream", "--rate", "250", "--format", "wav"],
+      ["stream", "--rate", "50", "--signal", "accelerometer", "--channels", "2"],
+      ["stream", "--rate", "50", "--signal", "accelerometer", "--channels", "3", "--axes", "0,1,1"],
+      ["stream", "--rate", "10", "--signal", "accelerometer", "--channels", "3"],
+      ["stream", "--rate", "100", "--signal", "ecg", "--signal", "ppg"],
+      ["stream", "--rate", "100", "--signal", "ecg", "--signal", "ecg"],
     ])
   func usageErrors(arguments: [String]) {
     #expect(runInProcess(arguments) == 2)
@@ -66,6 +78,63 @@ struct StreamTests {
     while let chunk = try reader.nextChunk(maxSamples: 4096) { samples += chunk.channels[0] }
     let f32 = samples.flatMap { withUnsafeBytes(of: $0.bitPattern.littleEndian, Array.init) }
     #expect(try beats(stream(["--rate", "360", "--format", "f32"], input: Data(f32))) == analysed)
+  }
+
+  @Test(
+    "ECG and accelerometer in the same frames: the steps `vitals analyze` finds, bouts, motion, a summary")
+  func accelerometer() throws {
+    let recording = SimulatedActivityRecording(
+      segments: [
+        .init(duration: 20, heartRate: 60, activity: .still),
+        .init(duration: 60, heartRate: 90, activity: .walking),
+      ],
+      rate: 100, startTime: .epoch)
+    let (directory, csv) = try temporaryCSV(
+      "walk.csv", names: SimulatedActivityRecording.names, channels: recording.channels, rate: recording.rate)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let analysed = try analysedEvents(csv, table: directory + "/out/walk.steps.csv")
+    #expect(analysed.count > 90)
+
+    // time_s, ecg, acc_x, acc_y, acc_z: the ECG in channel 1, the axes after it.
+    let lines = try stream(
+      ["--rate", "100", "--channels", "5", "--lead", "1", "--signal", "ecg", "--signal", "accelerometer"],
+      input: try Data(contentsOf: URL(fileURLWithPath: csv)))
+    let objects = try lines.map {
+      try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+    }
+    func of(_ type: String) -> [[String: Any]] { objects.filter { $0["type"] as? String == type } }
+    #expect(of("step").compactMap { ($0["sample"] as? NSNumber)?.int64Value } == analysed)
+    #expect(of("walking_bout").count == 1 && of("beat").count > 70)
+    #expect(of("motion").count == 8 && of("motion").allSatisfy { $0["signal"] as? String == "accelerometer" })
+    let summary = try #require(of("summary").first)
+    #expect((summary["steps"] as? [String: Any])?["steps"] as? Int == analysed.count)
+    #expect(summary["ecg"] != nil && lines.last == lines.last { $0.contains("\"summary\"") })
+  }
+
+  @Test("PPG with its accelerometer: the pulses `vitals analyze` finds, heart-rate windows with quality")
+  func ppg() throws {
+    var simulator = PPGSimulator(
+      configuration: PPGConfiguration(
+        rhythm: RhythmConfiguration(heartRate: 66), motion: AccelerometerConfiguration(activity: .walking)),
+      duration: 60, sampleRate: 50, seed: 3)
+    let recording = simulator.generateAll()
+    let (directory, csv) = try temporaryCSV(
+      "wrist.csv", names: recording.channelNames, channels: recording.channels, rate: 50)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let analysed = try analysedEvents(csv, table: directory + "/out/wrist.pulses.csv")
+    #expect(analysed.count > 60)
+
+    // time_s, ppg, acc_x, acc_y, acc_z.
+    let lines = try stream(
+      ["--rate", "50", "--channels", "5", "--lead", "1", "--signal", "ppg", "--signal", "accelerometer"],
+      input: try Data(contentsOf: URL(fileURLWithPath: csv)))
+    #expect(try beats(lines) == analysed)
+    let readings = try lines.map {
+      try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+    }.filter { $0["type"] as? String == "heart_rate" }
+    #expect(
+      readings.count > 20 && readings.allSatisfy { $0["signal"] as? String == "ppg" && $0["quality"] != nil })
+    #expect(lines.last?.hasPrefix("{\"ppg\":{") == true && lines.last?.contains("\"steps\":{") == true)
   }
 
   @Test("a bad line ends the stream with an error naming the line")

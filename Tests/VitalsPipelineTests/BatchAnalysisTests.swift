@@ -140,7 +140,7 @@ struct RecordingSummaryTests {
   func rolesInSummary() throws {
     let directory = try temporaryDirectory()
     let ecg = Study.signals[0]
-    let text = "MLII,resp,pleth\n" + ecg.samples.map { "\($0),0.5,\($0 * 2)\n" }.joined()
+    let text = "MLII,resp,pleth,acc_x,acc_y\n" + ecg.samples.map { "\($0),0.5,\($0 * 2),0,1\n" }.joined()
     let path = directory + "/three.csv"
     try Data(text.utf8).write(to: URL(fileURLWithPath: path))
     let options = AnalysisOptions(recording: RecordingOptions(csv: CSVOptions(sampleRate: ecg.rate)))
@@ -148,9 +148,10 @@ struct RecordingSummaryTests {
     #expect(
       line.contains(
         "\"signals\":[{\"kind\":\"ecg\",\"name\":\"MLII\",\"unit\":\"\"},{\"kind\":null,\"name\":\"resp\""))
+    #expect(line.contains("\"ppg\":{\"artefact_beats\":"))
     #expect(
       line.contains(
-        "\"not_analysed\":[{\"channels\":[\"pleth\"],\"kind\":\"ppg\",\"reason\":\"no ppg pipeline in this build\"}]"
+        "\"not_analysed\":[{\"channels\":[\"acc_x\",\"acc_y\"],\"kind\":\"accelerometer\",\"reason\":\"step counting needs three acceleration axes, found 2\"}]"
       ))
   }
 }

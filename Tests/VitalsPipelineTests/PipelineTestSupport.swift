@@ -2,6 +2,7 @@ import Foundation
 import VitalsCore
 import VitalsIO
 import VitalsSimulation
+import VitalsTestSupport
 
 /// A simulated ECG (ECGSYN-like, seeded), as samples and as files in a fresh temporary directory.
 struct SimulatedECG {
@@ -51,4 +52,22 @@ func temporaryDirectory() throws -> String {
   .path
   try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
   return path
+}
+
+extension SimulatedActivityRecording {
+  /// Writes the recording as a WFDB record `directory/name` (base time and date: ``startTime``; ECG at
+  /// 1 µV, acceleration at 1 mg resolution) and returns the record path.
+  @discardableResult
+  func writeWFDB(in directory: String, name: String) throws -> String {
+    let path = directory + "/" + name
+    let signals = zip(Self.names, Self.units).map {
+      SignalDescription(name: $0, unit: $1, sampleRate: rate, sampleCount: nil)
+    }
+    let writer = try WFDBRecordWriter(
+      path: path, signals: signals, frameRate: rate, startTime: startTime, gains: [1000, 1000, 1000, 1000])
+    try writer.append(
+      SignalChunk(channels: channels, sampleRate: rate, startTime: startTime, firstSampleIndex: 0))
+    try writer.finish()
+    return path
+  }
 }

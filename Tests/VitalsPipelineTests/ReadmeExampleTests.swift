@@ -26,6 +26,9 @@ struct PipelineReadmeExampleTests {
     #expect(ecg.episodes.count == 1 && starts.count == 1)
     #expect(abs(starts[0] - 60) < 5 && abs(ecg.episodes[0].end - 180) < 5)
     #expect(analysis.jsonLine().hasPrefix("{\"duration_s\":240,\"ecg\":{"))
+    let samples = analysis.derivedSamples()
+    let categories = samples.compactMap { if case .category(let c) = $0 { c.type } else { nil } }
+    #expect(samples.count > 8 && categories == [.irregularHeartRhythmEvent])
 
     var lines: [String] = []
     let batch = BatchAnalysis(

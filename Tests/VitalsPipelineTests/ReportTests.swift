@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import VitalsIO
+import VitalsCore
+import VitalsTestSupport
 
 #if canImport(FoundationXML)
   import FoundationXML
@@ -53,7 +55,7 @@ struct ReportTests {
   func svgPanels() throws {
     let directory = try temporaryDirectory()
     let path = try SimulatedECG(seconds: 90, fibrillation: []).writeWFDB(in: directory, name: "rec")
-    let report = try RecordingReport.collect(path: path, steps: (0..<150).map { 5 + Double($0) * 0.55 })
+    let report = try RecordingReport.collect(path: path)
     #expect(report.excerpts.count == 2 && report.excerpts.allSatisfy { $0.samples.count == 2500 })
     #expect(report.excerpts[1].start == 90 * 250 - 2500)
     #expect(report.heartRate.count > 80)
@@ -64,7 +66,7 @@ struct ReportTests {
     for title in [
       "whole record", "detected beats marked", "Heart rate", "RR tachogram", "Poincaré plot", "HRV spectrum",
       "VLF",
-      "LF", "HF", "Steps per minute (150 steps)",
+      "LF", "HF",
     ] {
       #expect(text.contains(title), "no \(title) panel")
     }
@@ -73,8 +75,27 @@ struct ReportTests {
     #expect(check.elements["ellipse"] == 1)
     let html = report.html()
     #expect(html.hasPrefix("<!DOCTYPE html>") && html.contains("<svg ") && !html.contains("<?xml"))
-    let withoutSteps = try RecordingReport.collect(path: path).svg()
-    #expect(!withoutSteps.contains("Steps per minute"))
+    #expect(!text.contains("Steps per minute"))
+  }
+
+  @Test("a recording with accelerometer axes gets the steps-per-minute panel from its steps")
+  func stepsPanel() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let recording = SimulatedActivityRecording(
+      segments: [
+        .init(duration: 30, heartRate: 60, activity: .still),
+        .init(duration: 60, heartRate: 90, activity: .walking),
+      ], rate: 100, startTime: .epoch)
+    let report = try RecordingReport.collect(path: try recording.writeWFDB(in: directory, name: "rec"))
+    let steps = try #require(report.analysis.section(StepsSection.self))
+    #expect(steps.stepCount > 80 && report.steps.count == steps.stepCount)
+    #expect(report.steps.allSatisfy { $0 >= 30 && $0 <= 90 })
+    let svg = report.svg()
+    #expect(svg.contains("Steps per minute (\(steps.stepCount) steps)"))
+    // The last 10 s are walking: their steps are ticked in the excerpt; the first 10 s are still.
+    #expect(svg.contains("80 – 90 s, detected beats and steps (ticks) marked"))
+    #expect(svg.contains("0 – 10 s, detected beats marked"))
   }
 
   @Test("a recording without an ECG lead cannot be reported")

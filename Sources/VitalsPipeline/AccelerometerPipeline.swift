@@ -1,0 +1,304 @@
+import Foundation
+import VitalsAnalysis
+import VitalsCore
+import VitalsIO
+import VitalsStatistics
+
+/// The accelerometer pipeline: steps, walking bouts, cadence and a motion level over time, from three
+/// acceleration axes (gravity included, g or m/s²).
+///
+/// Stages, all causal and fed chunk by chunk:
+/// 1. ``StepDetector`` (acceleration magnitude, 0.5–2.5 Hz band-pass, peaks counted inside a regular
+///    rhythm; Zhao 2010, Brajdic & Harle 2013): a ``PipelineEvent/Kind/step`` event per step (at its
+///    peak, about 0.5 s later inside a bout, up to 15.3 s later for the first steps of a bout) and a
+///    ``PipelineEvent/Kind/walkingBout`` event per bout once it has ended.
+/// 2. Motion level: the standard deviation (population, `ddof = 0`) of the acceleration magnitude
+///    `√(x² + y² + z²)` over windows of ``Configuration/motionWindow`` seconds aligned to absolute time
+///    (whole multiples of the window since the Unix epoch, so a 10 s window never straddles a minute),
+///    in g: the RMS of the dynamic acceleration, gravity and the sensor's offset removed as the window's
+///    mean. A ``PipelineEvent/Kind/motion`` event per window holding at least half its samples, at the
+///    window's first sample, once the window has ended. Still wear reads about the sensor noise (0.005 g
+///    in the simulator), walking 0.1–0.4 g. NaN magnitudes are left out of the window; a window of NaN
+///    only gives no level. These levels gate resting heart rate and heart-rate events
+///    (``DerivedMetrics``: a minute is quiet when no level in it exceeds 0.05 g).
+///
+/// Live (``PipelineContext/live``): the step and motion lists are not kept; the final section has the
+/// counts, walking time and cadence but no bouts.
+public struct AccelerometerPipeline: RecordingPipeline {
+  /// The pipeline's settings.
+  public struct Configuration: Sendable, Hashable {
+    /// The step detector's settings.
+    public var steps = StepDetector.Configuration()
+    /// Length of a motion-level window, seconds (a divisor of 60 keeps windows inside minutes).
+    public var motionWindow = 10.0
+
+    /// The default settings.
+    public init() {}
+  }
+
+  /// ``SignalKind/accelerometer``.
+  public var kind: SignalKind { .accelerometer }
+
+  let configuration: Configuration
+  let sampleRate: Double
+  let axes: (Int, Int, Int)
+  let axisNames: [String]
+  let live: Bool
+  var detector: StepDetector
+  var output = StepDetector.Output()
+  /// Batch: every step and bout, and every motion level.
+  var steps: [StepEvent] = []
+  var bouts: [WalkingBout] = []
+  var motion: [MotionLevel] = []
+  /// Counts kept in both modes.
+  var stepCount = 0
+  var boutCount = 0
+  var walkingSeconds = 0.0
+  var stepIntervals = 0
+  var motionWindows = 0
+  var motionSum = 0.0
+  var motionMaximum = -Double.infinity
+  /// Record index of the first sample and absolute time of record sample 0.
+  var origin: Int64?
+  var recordStart = Timestamp.epoch
+  var samplesFed: Int64 = 0
+  /// The window being filled: its absolute number, its first and end (exclusive) record samples, and the
+  /// sums of the finite magnitudes in it.
+  var window: Int64 = 0
+  var windowStart: Int64 = 0
+  var windowEnd: Int64 = 0
+  var windowCount = 0
+  var windowSum = 0.0
+  var windowSquares = 0.0
+  let windowNanoseconds: Int64
+
+  /// A pipeline for the axes `context.channels` (x, y, z); throws unless there are three of them and the
+  /// rate is within ``StepDetector/supportedSampleRates``.
+  public init(context: PipelineContext, configuration: Configuration = Configuration())
+    throws(PipelineUnavailable)
+  {
+    precondition(configuration.motionWindow > 0, "the motion window must be positive")
+    guard context.channels.count == 3 else {
+      throw PipelineUnavailable(
+        "step counting needs three acceleration axes, found \(context.channels.count)")
+    }
+    do {
+      detector = try StepDetector(sampleRate: context.sampleRate, configuration: configuration.steps)
+    } catch {
+      throw PipelineUnavailable(error.description)
+    }
+    self.configuration = configuration
+    sampleRate = context.sampleRate
+    axes = (context.channels[0], context.channels[1], context.channels[2])
+    axisNames = context.channels.map { context.signals[$0].name }
+    live = context.live
+    windowNanoseconds = Int64((configuration.motionWindow * 1e9).rounded())
+  }
+
+  /// The record sample index at which absolute window `number` starts (the first sample at or after
+  /// its start time), not before the first sample.
+  private func firstSample(ofWindow number: Int64) -> Int64 {
+    let offset = Double(number * windowNanoseconds - recordStart.nanosecondsSinceEpoch) / 1e9
+    return max(origin ?? 0, Int64((offset * sampleRate - 1e-6).rounded(.up)))
+  }
+
+  /// Feeds the next chunk: steps, ended bouts and ended motion windows.
+  public mutating func process(_ chunk: SignalChunk, events: inout [PipelineEvent]) {
+    if origin == nil {
+      origin = chunk.firstSampleIndex
+      recordStart = chunk.startTime.advanced(bySamples: -chunk.firstSampleIndex, rate: sampleRate)
+      let start = chunk.startTime.nanosecondsSinceEpoch
+      window = start / windowNanoseconds - (start % windowNanoseconds < 0 ? 1 : 0)
+      windowStart = chunk.firstSampleIndex
+      windowEnd = firstSample(ofWindow: window + 1)
+    }
+    detector.process(chunk, axes: axes, into: &output)
+    let channels = chunk.channels
+    channels[axes.0].withUnsafeBufferPointer { x in
+      channels[axes.1].withUnsafeBufferPointer { y in
+        channels[axes.2].withUnsafeBufferPointer { z in
+          var k = 0
+          while k < x.count {
+            let index = chunk.firstSampleIndex + Int64(k)
+            if index >= windowEnd { closeWindow(events: &events) }
+            let last = min(x.count, k + Int(windowEnd - index))
+            // Summed sample by sample into the window's sums: the same level whatever the chunking.
+            for i in k..<last {
+              let magnitude = Double((x[i] * x[i] + y[i] * y[i] + z[i] * z[i]).squareRoot())
+              if magnitude.isFinite {
+                windowSum += magnitude
+                windowSquares += magnitude * magnitude
+                windowCount += 1
+              }
+            }
+            k = last
+          }
+        }
+      }
+    }
+    samplesFed += Int64(chunk.sampleCount)
+    if chunk.firstSampleIndex + Int64(chunk.sampleCount) >= windowEnd { closeWindow(events: &events) }
+    takeSteps(events: &events)
+  }
+
+  /// Ends the window being filled: a motion level when it holds at least half a window of samples.
+  private mutating func closeWindow(events: inout [PipelineEvent]) {
+    let expected = configuration.motionWindow * sampleRate
+    if Double(windowCount) >= expected / 2, let unit = detector.resolvedUnit {
+      let n = Double(windowCount)
+      let mean = windowSum / n
+      let variance = max(0, windowSquares / n - mean * mean)
+      let level = variance.squareRoot() / (unit == .metersPerSecondSquared ? 9.80665 : 1)
+      motionWindows += 1
+      motionSum += level
+      motionMaximum = max(motionMaximum, level)
+      if !live {
+        motion.append(
+          MotionLevel(time: recordStart.advanced(bySamples: windowStart, rate: sampleRate), level: level))
+      }
+      events.append(
+        PipelineEvent(
+          .motion, signal: .accelerometer, sampleIndex: windowStart, sampleRate: sampleRate,
+          values: ["g": level, "window_s": configuration.motionWindow]))
+    }
+    window += 1
+    windowStart = windowEnd
+    windowEnd = firstSample(ofWindow: window + 1)
+    windowCount = 0
+    windowSum = 0
+    windowSquares = 0
+  }
+
+  /// Moves the steps and bouts the detector decided into events (and, batch, the lists).
+  private mutating func takeSteps(events: inout [PipelineEvent]) {
+    for step in output.steps {
+      events.append(
+        PipelineEvent(.step, signal: .accelerometer, sampleIndex: step.sampleIndex, sampleRate: sampleRate))
+    }
+    for bout in output.bouts {
+      boutCount += 1
+      walkingSeconds += bout.duration
+      stepIntervals += bout.steps - 1
+      events.append(
+        PipelineEvent(
+          .walkingBout, signal: .accelerometer, sampleIndex: bout.start.sampleIndex, sampleRate: sampleRate,
+          values: ["steps": Double(bout.steps), "duration_s": bout.duration, "cadence_spm": bout.cadence]))
+    }
+    stepCount += output.steps.count
+    if !live {
+      steps += output.steps
+      bouts += output.bouts
+    }
+    output.steps.removeAll(keepingCapacity: true)
+    output.bouts.removeAll(keepingCapacity: true)
+  }
+
+  /// Confirms the last step and bout, ends the last motion window and returns the ``StepsSection``.
+  public mutating func finish(events: inout [PipelineEvent]) -> any PipelineSection {
+    detector.finish(into: &output)
+    if windowCount > 0 { closeWindow(events: &events) }
+    takeSteps(events: &events)
+    return StepsSection(
+      channels: axisNames, sampleRate: sampleRate, samples: samplesFed, unit: detector.resolvedUnit,
+      stepCount: stepCount, walkingSeconds: walkingSeconds,
+      cadence: walkingSeconds > 0 ? 60 * Double(stepIntervals) / walkingSeconds : 0, steps: steps,
+      bouts: live ? nil : bouts, motionWindow: configuration.motionWindow, motion: motion,
+      motionMean: motionWindows > 0 ? motionSum / Double(motionWindows) : .nan,
+      motionMaximum: motionWindows > 0 ? motionMaximum : .nan)
+  }
+}
+
+/// What ``AccelerometerPipeline`` found in a recording, encoded under `"steps"` as
+/// `{"channels":[…],"sample_rate":…,"samples":…,"unit":"g","steps":…,"walking_s":…,"cadence_spm":…,
+/// "bouts":[{"start_s":…,"end_s":…,"steps":…}],"motion":{"window_s":…,"mean_g":…,"max_g":…}}`:
+/// the keys of `vitals steps` (`walking_s`: first to last step of each bout, summed; `cadence_spm`: step
+/// intervals per minute of walking, 0 without walking; bout times in seconds from the first sample)
+/// plus the motion levels' mean and maximum (null without a level). Live streams have no `bouts`.
+public struct StepsSection: PipelineSection {
+  /// The names of the x, y and z axes.
+  public var channels: [String]
+  /// Samples per second.
+  public var sampleRate: Double
+  /// Samples per axis analysed.
+  public var samples: Int64
+  /// The unit the acceleration was found to be in; nil when no valid sample came.
+  public var unit: StepDetector.InputUnit?
+  /// Steps counted.
+  public var stepCount: Int
+  /// Seconds of walking: first to last step of each bout, summed.
+  public var walkingSeconds: Double
+  /// Steps per minute of walking (``Swift/Sequence/overallCadence``); 0 without walking.
+  public var cadence: Double
+  /// Every step (whole records; empty for live streams).
+  public var steps: [StepEvent]
+  /// Every walking bout (whole records); nil for live streams.
+  public var bouts: [WalkingBout]?
+  /// Length of a motion-level window, seconds.
+  public var motionWindow: Double
+  /// The motion level of every window (whole records; empty for live streams), g.
+  public var motion: [MotionLevel]
+  /// Mean and maximum motion level, g; NaN without a level.
+  public var motionMean: Double, motionMaximum: Double
+
+  /// A section.
+  public init(
+    channels: [String], sampleRate: Double, samples: Int64, unit: StepDetector.InputUnit?, stepCount: Int,
+    walkingSeconds: Double, cadence: Double, steps: [StepEvent], bouts: [WalkingBout]?, motionWindow: Double,
+    motion: [MotionLevel], motionMean: Double, motionMaximum: Double
+  ) {
+    self.channels = channels
+    self.sampleRate = sampleRate
+    self.samples = samples
+    self.unit = unit
+    self.stepCount = stepCount
+    self.walkingSeconds = walkingSeconds
+    self.cadence = cadence
+    self.steps = steps
+    self.bouts = bouts
+    self.motionWindow = motionWindow
+    self.motion = motion
+    self.motionMean = motionMean
+    self.motionMaximum = motionMaximum
+  }
+
+  /// `"steps"`: the steps' record sample indices (whole records only).
+  public var eventTables: [String: [Int64]] { bouts == nil ? [:] : ["steps": steps.map(\.sampleIndex)] }
+
+  private struct Bout: Encodable {
+    var start_s: Double
+    var end_s: Double
+    var steps: Int
+  }
+
+  private struct Motion: Encodable {
+    var window_s: Double
+    var mean_g: Double?
+    var max_g: Double?
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case channels, sample_rate, samples, unit, steps, walking_s, cadence_spm, bouts, motion
+  }
+
+  /// Encodes the JSON section described in the type's documentation.
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(channels, forKey: .channels)
+    try c.encode(sampleRate, forKey: .sample_rate)
+    try c.encode(samples, forKey: .samples)
+    try c.encode(unit?.rawValue, forKey: .unit)
+    try c.encode(stepCount, forKey: .steps)
+    try c.encode(walkingSeconds, forKey: .walking_s)
+    try c.encode(cadence, forKey: .cadence_spm)
+    try c.encodeIfPresent(
+      bouts?.map {
+        Bout(
+          start_s: Double($0.start.sampleIndex) / sampleRate, end_s: Double($0.end.sampleIndex) / sampleRate,
+          steps: $0.steps)
+      }, forKey: .bouts)
+    try c.encode(
+      Motion(
+        window_s: motionWindow, mean_g: motionMean.isFinite ? motionMean : nil,
+        max_g: motionMaximum.isFinite ? motionMaximum : nil), forKey: .motion)
+  }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import VitalsCore
+import VitalsStatistics
+
+extension RecordingAnalysis {
+  /// The HealthKit-style samples ``DerivedMetrics`` derives from this recording, in time order (ties by
+  /// type): `heartRate` and `heartRateVariabilitySDNN` per window, `restingHeartRate` and
+  /// `walkingHeartRateAverage` per day, `stepCount` per minute, `highHeartRateEvent`,
+  /// `lowHeartRateEvent` and `irregularHeartRhythmEvent`.
+  ///
+  /// The beats are the ECG section's (``ECGSection/beats``), or without an ECG the PPG section's systolic
+  /// peaks (``PPGSection/beats``); steps, walking bouts and motion levels are
+  /// the ``StepsSection``'s of the same recording, so resting heart rate and the heart-rate events see
+  /// only minutes without steps and with motion levels at or under
+  /// ``DerivedMetrics/Parameters/motionThreshold`` (without an accelerometer, minutes without steps:
+  /// every minute). Times are absolute: the recording's ``startTime`` plus the sample's offset (the Unix
+  /// epoch for formats that state no start, such as CSV without a time column). The samples carry
+  /// `parameters.source` and, when `parameters.device` is nil, the recording's file name (without its
+  /// extension) as the device.
+  public func derivedSamples(parameters: DerivedMetrics.Parameters = DerivedMetrics.Parameters())
+    -> [HealthSample]
+  {
+    var parameters = parameters
+    if parameters.device == nil {
+      parameters.device = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+    }
+    let ecg = section(ECGSection.self)
+    let motion = section(StepsSection.self)
+    let pulses = ecg == nil ? section(PPGSection.self)?.beats : nil
+    let beats = (ecg?.beats ?? pulses ?? []).map { startTime.advanced(bySamples: $0, rate: sampleRate) }
+    let metrics = DerivedMetrics(
+      beats: beats, steps: motion?.steps.map(\.time) ?? [],
+      walking: (motion?.bouts ?? []).map { ActivityInterval(start: $0.start.time, end: $0.end.time) },
+      motion: motion?.motion ?? [], parameters: parameters)
+    var samples: [HealthSample] = []
+    for quantities in [
+      metrics.heartRate(), metrics.heartRateVariability(), metrics.restingHeartRate(),
+      metrics.walkingHeartRateAverage(), metrics.stepCount(),
+    ] {
+      samples += quantities.map(HealthSample.quantity)
+    }
+    samples += metrics.heartRateEvents().map(HealthSample.category)
+    samples += DerivedMetrics.irregularRhythmEvents(
+      ecg?.episodes ?? [], recordStart: startTime, source: parameters.source, device: parameters.device
+    ).map(HealthSample.category)
+    return samples.sorted { a, b in
+      a.start != b.start ? a.start < b.start : a.typeName < b.typeName
+    }
+  }
+}
+
+extension HealthSample {
+  /// When the sample starts.
+  fileprivate var start: Timestamp {
+    switch self {
+    case .quantity(let sample): sample.start
+    case .category(let sample): sample.start
+    }
+  }
+
+  /// The sample's type identifier.
+  fileprivate var typeName: String {
+    switch self {
+    case .quantity(let sample): sample.type.rawValue
+    case .category(let sample): sample.type.rawValue
+    }
+  }
+}

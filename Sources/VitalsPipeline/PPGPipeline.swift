@@ -1,0 +1,220 @@
+import VitalsAnalysis
+import VitalsCore
+import VitalsFFT
+import VitalsIO
+
+/// The PPG pipeline: pulse beats, windowed heart rate with its quality (motion-corrected with the
+/// recording's accelerometer axes) and, at the end, pulse-rate variability.
+///
+/// Stages, all causal and fed chunk by chunk:
+/// 1. ``PPGPulseDetector`` (Elgendi et al. 2013, made causal) on the first PPG channel: a
+///    ``PipelineEvent/Kind/beat`` event (signal `ppg`) per systolic peak.
+/// 2. ``PPGHeartRateEstimator`` (spectral tracking over 8 s windows every 2 s, the accelerometer
+///    spectrum subtracted) on every PPG channel and the accelerometer axes
+///    (``PipelineContext/accelerometer``, none without an accelerometer): a
+///    ``PipelineEvent/Kind/heartRate`` event per window at its end, values `bpm`, `quality` (0–1) and
+///    `reliable` (1 or 0); windows without usable signal (NaN rate) give no event.
+/// 3. At the end: pulse-rate variability of the pulse intervals, Lipponen & Tarvainen (2019)
+///    artefacts dropped (``RRArtefacts``), as the ECG pipeline computes HRV (``HRVTimeDomain``,
+///    ``HRVFrequencyDomain``, Poincaré SD1/SD2); see ``PPGSection``.
+///
+/// Live (``PipelineContext/live``): only the pulses of the last ``Configuration/hrvWindow`` seconds are
+/// kept, and the final section's variability covers them.
+public struct PPGPipeline: RecordingPipeline {
+  /// The pipeline's settings.
+  public struct Configuration: Sendable, Hashable {
+    /// The pulse detector's settings.
+    public var pulses = PPGPulseDetector.Configuration()
+    /// The heart-rate estimator's settings.
+    public var heartRate = PPGHeartRateEstimator.Configuration()
+    /// Live: seconds of pulses the final section's variability covers.
+    public var hrvWindow = 300.0
+
+    /// The default settings.
+    public init() {}
+  }
+
+  /// ``SignalKind/ppg``.
+  public var kind: SignalKind { .ppg }
+
+  let configuration: Configuration
+  let sampleRate: Double
+  let channels: [Int]
+  let axes: [Int]
+  let names: [String]
+  let live: Bool
+  var detector: PPGPulseDetector
+  var estimator: PPGHeartRateEstimator
+  var pulses: [PPGPulse] = []
+  /// Batch: every pulse peak. Live: those of the last HRV window.
+  var beats: [Int64] = []
+  var beatCount = 0
+  var origin: Int64?
+  var samplesFed: Int64 = 0
+  /// Windows estimated, reliable ones, and the reliable rates' sum, minimum and maximum.
+  var windows = 0
+  var reliable = 0
+  var rateSum = 0.0
+  var rateMinimum = Double.infinity
+  var rateMaximum = -Double.infinity
+
+  /// A pipeline for the PPG channels `context.channels` (pulses on the first) with the accelerometer
+  /// axes `context.accelerometer`; throws for a rate under ``PPGHeartRateEstimator/minimumSampleRate``.
+  public init(context: PipelineContext, configuration: Configuration = Configuration())
+    throws(PipelineUnavailable)
+  {
+    precondition(!context.channels.isEmpty, "the PPG pipeline needs a channel")
+    do {
+      detector = try PPGPulseDetector(sampleRate: context.sampleRate, configuration: configuration.pulses)
+      estimator = try PPGHeartRateEstimator(
+        sampleRate: context.sampleRate, ppgChannelCount: context.channels.count,
+        accelerationAxisCount: context.accelerometer.count, configuration: configuration.heartRate)
+    } catch {
+      throw PipelineUnavailable(error.description)
+    }
+    self.configuration = configuration
+    sampleRate = context.sampleRate
+    channels = context.channels
+    axes = context.accelerometer
+    names = context.channels.map { context.signals[$0].name }
+    live = context.live
+  }
+
+  /// Feeds the next chunk: pulses and heart-rate windows decided by now.
+  public mutating func process(_ chunk: SignalChunk, events: inout [PipelineEvent]) {
+    let start = origin ?? chunk.firstSampleIndex
+    origin = start
+    pulses.removeAll(keepingCapacity: true)
+    chunk.channels[channels[0]].withUnsafeBufferPointer { detector.process($0, appendingTo: &pulses) }
+    for pulse in pulses {
+      let beat = start + pulse.peak
+      beatCount += 1
+      beats.append(beat)
+      events.append(PipelineEvent(.beat, signal: .ppg, sampleIndex: beat, sampleRate: sampleRate))
+    }
+    samplesFed += Int64(chunk.sampleCount)
+    if live {
+      let oldest = start + samplesFed - Int64((configuration.hrvWindow * sampleRate).rounded())
+      beats.removeFirst(beats.prefix { $0 < oldest }.count)
+    }
+    let estimates = estimator.process(
+      ppg: channels.map { chunk.channels[$0] }, acceleration: axes.map { chunk.channels[$0] })
+    for window in estimates {
+      windows += 1
+      guard window.beatsPerMinute.isFinite else { continue }
+      if window.isReliable {
+        reliable += 1
+        rateSum += window.beatsPerMinute
+        rateMinimum = min(rateMinimum, window.beatsPerMinute)
+        rateMaximum = max(rateMaximum, window.beatsPerMinute)
+      }
+      events.append(
+        PipelineEvent(
+          .heartRate, signal: .ppg, sampleIndex: start + Int64((window.endTime * sampleRate).rounded()),
+          sampleRate: sampleRate,
+          values: [
+            "bpm": window.beatsPerMinute, "quality": window.quality, "reliable": window.isReliable ? 1 : 0,
+          ]
+        ))
+    }
+  }
+
+  /// Returns the record's ``PPGSection`` (pulses are reported as soon as they are decided, so none is
+  /// pending).
+  public mutating func finish(events: inout [PipelineEvent]) -> any PipelineSection {
+    let (series, artefacts) = NNSeries.withoutArtefacts(beats: beats, sampleRate: sampleRate)
+    return PPGSection(
+      channels: names, sampleRate: sampleRate, samples: samplesFed, motionAxes: axes.count,
+      beatCount: beatCount,
+      beats: live ? [] : beats, intervals: series, artefactBeats: artefacts, windows: windows,
+      reliableWindows: reliable,
+      heartRate: reliable > 0 ? (rateSum / Double(reliable), rateMinimum, rateMaximum) : nil,
+      hrvWindow: live ? configuration.hrvWindow : nil)
+  }
+}
+
+/// The PPG part of a recording's summary, under `"ppg"` (JSON keys in brackets): the channels
+/// [`channels`], [`sample_rate`], [`samples`], [`duration_s`], accelerometer axes used for motion
+/// [`motion_axes`], pulses [`beats`], [`nn_intervals`], [`artefact_beats`]; heart rate
+/// [`heart_rate_bpm`: `mean`, `min`, `max`] over the reliable windows of ``PPGHeartRateEstimator`` and
+/// the fraction of windows that are reliable [`reliable_fraction`] (null without windows); pulse-rate
+/// variability [`prv`] with the ECG's HRV names and units (see ``ECGSection``), null when undefined.
+public struct PPGSection: PipelineSection {
+  /// The PPG channels' names.
+  public var channels: [String]
+  /// Samples per second.
+  public var sampleRate: Double
+  /// Samples per channel analysed.
+  public var samples: Int64
+  /// Accelerometer axes the heart-rate estimator used.
+  public var motionAxes: Int
+  /// Pulses detected.
+  public var beatCount: Int
+  /// Record sample indices of the systolic peaks (empty for live streams).
+  public var beats: [Int64]
+  /// The pulse intervals without artefacts.
+  public var intervals: NNSeries
+  /// Pulses flagged as artefacts.
+  public var artefactBeats: Int
+  /// Heart-rate windows estimated, and how many were reliable.
+  public var windows: Int, reliableWindows: Int
+  /// Mean, minimum and maximum heart rate of the reliable windows, bpm; nil without one.
+  public var heartRate: (mean: Double, min: Double, max: Double)?
+  /// Live streams: the seconds of pulses the variability covers; nil for whole records.
+  public var hrvWindow: Double?
+  /// Time-domain variability of ``intervals``.
+  public var time: HRVTimeDomain
+  /// Frequency-domain variability of ``intervals`` (Welch).
+  public var frequency: HRVFrequencyDomain
+  /// Poincaré SD1 and SD2 of ``intervals``, ms.
+  public var sd1: Double, sd2: Double
+
+  /// A section; computes the variability of `intervals`.
+  public init(
+    channels: [String], sampleRate: Double, samples: Int64, motionAxes: Int, beatCount: Int, beats: [Int64],
+    intervals: NNSeries, artefactBeats: Int, windows: Int, reliableWindows: Int,
+    heartRate: (mean: Double, min: Double, max: Double)?, hrvWindow: Double?
+  ) {
+    self.channels = channels
+    self.sampleRate = sampleRate
+    self.samples = samples
+    self.motionAxes = motionAxes
+    self.beatCount = beatCount
+    self.beats = beats
+    self.intervals = intervals
+    self.artefactBeats = artefactBeats
+    self.windows = windows
+    self.reliableWindows = reliableWindows
+    self.heartRate = heartRate
+    self.hrvWindow = hrvWindow
+    time = HRVTimeDomain(intervals)
+    frequency = HRVFrequencyDomain(intervals)
+    (sd1, sd2) = ECGSection.poincare(intervals)
+  }
+
+  /// `"pulses"`: the systolic peaks' record sample indices (whole records only).
+  public var eventTables: [String: [Int64]] { hrvWindow == nil ? ["pulses": beats] : [:] }
+
+  private enum CodingKeys: String, CodingKey {
+    case channels, sample_rate, samples, duration_s, motion_axes, beats, nn_intervals, artefact_beats
+    case heart_rate_bpm, reliable_fraction, prv, hrv_window_s
+  }
+
+  /// Encodes the JSON section described in the type's documentation.
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(channels, forKey: .channels)
+    try c.encode(sampleRate, forKey: .sample_rate)
+    try c.encode(samples, forKey: .samples)
+    try c.encode(Double(samples) / sampleRate, forKey: .duration_s)
+    try c.encode(motionAxes, forKey: .motion_axes)
+    try c.encode(beatCount, forKey: .beats)
+    try c.encode(intervals.count, forKey: .nn_intervals)
+    try c.encode(artefactBeats, forKey: .artefact_beats)
+    try c.encode(
+      ["mean": heartRate?.mean, "min": heartRate?.min, "max": heartRate?.max], forKey: .heart_rate_bpm)
+    try c.encode(windows > 0 ? Double(reliableWindows) / Double(windows) : nil, forKey: .reliable_fraction)
+    try c.encode(ECGSection.hrvValues(time: time, frequency: frequency, sd1: sd1, sd2: sd2), forKey: .prv)
+    try c.encodeIfPresent(hrvWindow, forKey: .hrv_window_s)
+  }
+}

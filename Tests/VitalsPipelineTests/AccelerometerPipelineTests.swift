@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+import VitalsAnalysis
+import VitalsCore
+import VitalsIO
+import VitalsSimulation
+import VitalsStatistics
+import VitalsTestSupport
+
+@testable import VitalsPipeline
+
+/// Still, walking, typing: 4 minutes at 100 Hz starting at 2026-03-01T08:00:05Z (not on a window boundary).
+private let recording = SimulatedActivityRecording(
+  segments: [
+    .init(duration: 70, heartRate: 60, activity: .still),
+    .init(duration: 100, heartRate: 95, activity: .walking),
+    .init(duration: 70, heartRate: 65, activity: .typing),
+  ], rate: 100, startTime: Timestamp(secondsSinceEpoch: 1_772_352_005))
+
+/// The accelerometer pipeline over the recording's axes in chunks of `chunkSize`.
+private func run(chunkSize: Int, live: Bool = false) throws -> (
+  events: [PipelineEvent], section: StepsSection
+) {
+  let signals = zip(SimulatedActivityRecording.names, SimulatedActivityRecording.units).map {
+    SignalDescription(name: $0, unit: $1, sampleRate: recording.rate, sampleCount: nil)
+  }
+  var pipeline = try AccelerometerPipeline(
+    context: PipelineContext(
+      path: "x", signals: signals, sampleRate: recording.rate, channels: [1, 2, 3], live: live))
+  var events: [PipelineEvent] = []
+  var start = 0
+  let count = recording.channels[0].count
+  while start < count {
+    let end = min(count, start + chunkSize)
+    pipeline.process(
+      SignalChunk(
+        channels: recording.channels.map { Array($0[start..<end]) }, sampleRate: recording.rate,
+        startTime: recording.startTime.advanced(bySamples: Int64(start), rate: recording.rate),
+        firstSampleIndex: Int64(start)), events: &events)
+    start = end
+  }
+  let section = try #require(pipeline.finish(events: &events) as? StepsSection)
+  return (events, section)
+}
+
+@Suite("Accelerometer pipeline")
+struct AccelerometerPipelineTests {
+  @Test("steps and bouts are the step detector's, whatever the chunking")
+  func equalsDetector() throws {
+    let expected = try StepDetector.detect(
+      x: recording.channels[1], y: recording.channels[2], z: recording.channels[3],
+      sampleRate: recording.rate,
+      startTime: recording.startTime)
+    let whole = try run(chunkSize: 1 << 20)
+    let small = try run(chunkSize: 333)
+    #expect(whole.section.steps == expected.steps && whole.section.bouts == expected.bouts)
+    // Events of one kind come in the same order; kinds interleave by chunk.
+    for kind in [PipelineEvent.Kind.step, .walkingBout, .motion] {
+      let (a, b) = (small.events.filter { $0.kind == kind }, whole.events.filter { $0.kind == kind })
+      #expect(a == b, "\(kind) events differ")
+    }
+    #expect(abs(whole.section.stepCount - recording.steps.count) <= 3)
+    #expect(whole.events.filter { $0.kind == .step }.map(\.sampleIndex) == expected.steps.map(\.sampleIndex))
+    #expect(whole.section.eventTables["steps"] == expected.steps.map(\.sampleIndex))
+    #expect(abs(whole.section.cadence - expected.bouts.overallCadence) < 1e-9 && whole.section.cadence > 90)
+    let bouts = whole.events.filter { $0.kind == .walkingBout }
+    #expect(
+      bouts.count == expected.bouts.count && bouts.first?.values["steps"] == Double(expected.bouts[0].steps))
+  }
+
+  @Test("motion levels: 10 s windows aligned to absolute time, low when still, high when walking")
+  func motion() throws {
+    let section = try run(chunkSize: 4096).section
+    let levels = section.motion
+    // 240 s from 08:00:05: 08:00:05–10 (half a window, kept), 23 windows from 08:00:10, 08:04:00–05.
+    #expect(levels.count == 25)
+    #expect(levels.dropFirst().allSatisfy { $0.time.nanosecondsSinceEpoch % 10_000_000_000 == 0 })
+    let seconds = levels.map { recording.startTime.seconds(to: $0.time) }
+    let still = zip(seconds, levels).filter { $0.0 < 65 }.map(\.1.level)
+    let walking = zip(seconds, levels).filter { $0.0 > 75 && $0.0 < 160 }.map(\.1.level)
+    #expect(!still.isEmpty && still.allSatisfy { $0 < 0.02 })
+    #expect(!walking.isEmpty && walking.allSatisfy { $0 > 0.05 })
+    #expect(section.motionMaximum == levels.map(\.level).max())
+  }
+
+  @Test("live: counts without lists")
+  func live() throws {
+    let batch = try run(chunkSize: 4096).section
+    let live = try run(chunkSize: 4096, live: true).section
+    #expect(live.stepCount == batch.stepCount && live.walkingSeconds == batch.walkingSeconds)
+    #expect(live.steps.isEmpty && live.motion.isEmpty && live.bouts == nil && live.eventTables.isEmpty)
+  }
+
+  @Test("fewer than three axes or a rate under 15 Hz: not analysed, with the reason")
+  func unavailable() {
+    let signals = (0..<3).map {
+      SignalDescription(name: "acc\($0)", unit: "g", sampleRate: 50, sampleCount: nil)
+    }
+    #expect(throws: PipelineUnavailable("step counting needs three acceleration axes, found 2")) {
+      _ = try AccelerometerPipeline(
+        context: PipelineContext(path: "x", signals: signals, sampleRate: 50, channels: [0, 1], live: false))
+    }
+    #expect(throws: PipelineUnavailable.self) {
+      _ = try AccelerometerPipeline(
+        context: PipelineContext(
+          path: "x", signals: signals, sampleRate: 10, channels: [0, 1, 2], live: false))
+    }
+  }
+
+  @Test("the analyzer runs it beside the ECG: a steps section, steps CSV and derived samples")
+  func analyzer() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let path = try recording.writeWFDB(in: directory, name: "day")
+    let analysis = try RecordingAnalyzer.analyze(path: path)
+    #expect(analysis.notAnalysed.isEmpty)
+    #expect(analysis.sections.map(\.kind) == [.ecg, .accelerometer])
+    let line = analysis.jsonLine()
+    #expect(line.contains("\"steps\":{\"bouts\":[{\"end_s\":"))
+    #expect(line.contains("\"channels\":[\"acc_x\",\"acc_y\",\"acc_z\"]"))
+    let layout = BatchOutputLayout(directory: directory + "/out")
+    try layout.write(analysis, name: "day")
+    let table = try String(contentsOfFile: layout.tablePath(name: "day", suffix: "steps"), encoding: .utf8)
+    #expect(table.hasPrefix("sample,time_s\n"))
+    let steps = try #require(analysis.section(StepsSection.self))
+    #expect(table.split(separator: "\n").count == steps.stepCount + 1)
+    let reader = try SamplesFileReader(path: layout.samplesPath(name: "day"))
+    var types: [String: Int] = [:]
+    while let sample = try reader.next() {
+      guard case .quantity(let quantity) = sample else { continue }
+      #expect(quantity.source == "Vitals" && quantity.device == "day")
+      types[quantity.type.rawValue, default: 0] += 1
+    }
+    #expect((types["heartRate"] ?? 0) >= 4 && types["stepCount"] == 2)
+  }
+}

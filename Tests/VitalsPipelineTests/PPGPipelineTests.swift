@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+import VitalsAnalysis
+import VitalsCore
+import VitalsIO
+import VitalsSimulation
+import VitalsStatistics
+import VitalsTestSupport
+
+@testable import VitalsPipeline
+
+/// 3 minutes of a wrist PPG at 72 bpm with the wearer walking, and the accelerometer, at 50 Hz.
+private let simulated: SimulatedRecording = {
+  var simulator = PPGSimulator(
+    configuration: PPGConfiguration(
+      rhythm: RhythmConfiguration(heartRate: 72), motion: AccelerometerConfiguration(activity: .walking)),
+    duration: 180, sampleRate: 50, seed: 5)
+  return simulator.generateAll()
+}()
+
+/// The recording as a WFDB record in a fresh directory.
+private func writeRecord() throws -> (directory: String, path: String) {
+  let directory = try temporaryDirectory()
+  let path = directory + "/wrist"
+  let signals = zip(simulated.channelNames, simulated.units).map {
+    SignalDescription(name: $0, unit: $1, sampleRate: simulated.sampleRate, sampleCount: nil)
+  }
+  let writer = try WFDBRecordWriter(
+    path: path, signals: signals, frameRate: simulated.sampleRate,
+    startTime: Timestamp(secondsSinceEpoch: 1_772_352_000), gains: [1000, 1000, 1000, 1000])
+  try writer.append(
+    SignalChunk(
+      channels: simulated.channels, sampleRate: simulated.sampleRate, startTime: .epoch, firstSampleIndex: 0))
+  try writer.finish()
+  return (directory, path)
+}
+
+@Suite("PPG pipeline")
+struct PPGPipelineTests {
+  @Test("pulses, motion-corrected heart rate and pulse-rate variability; the same events in any chunks")
+  func analysis() throws {
+    let (directory, path) = try writeRecord()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    var events: [[PipelineEvent]] = [[], []]
+    var analyses: [RecordingAnalysis] = []
+    for (k, chunkSize) in [4096, 777].enumerated() {
+      analyses.append(
+        try RecordingAnalyzer.analyze(
+          path: path, options: AnalysisOptions(chunkSize: chunkSize), onEvent: { events[k].append($0) }))
+    }
+    // Events of one kind and signal come in the same order; the others interleave by chunk.
+    for (signal, kind) in [
+      (SignalKind.ppg, PipelineEvent.Kind.beat), (.ppg, .heartRate), (.accelerometer, .step),
+    ] {
+      let (a, b) = (
+        events[0].filter { $0.signal == signal && $0.kind == kind },
+        events[1].filter { $0.signal == signal && $0.kind == kind }
+      )
+      #expect(a == b, "\(signal) \(kind) events differ")
+    }
+    let analysis = analyses[0]
+    #expect(analysis.sections.map(\.kind) == [.ppg, .accelerometer] && analysis.notAnalysed.isEmpty)
+    let ppg = try #require(analysis.section(PPGSection.self))
+    let truth = simulated.events.count
+    #expect(ppg.motionAxes == 3 && abs(ppg.beatCount - truth) <= truth / 50)
+    #expect(ppg.beats.count == ppg.beatCount && ppg.eventTables["pulses"] == ppg.beats)
+    let rate = try #require(ppg.heartRate)
+    #expect(abs(rate.mean - 72) < 3 && ppg.reliableWindows > ppg.windows / 2)
+    #expect(abs(ppg.time.meanHR - 72) < 3 && ppg.time.sdnn.isFinite)
+    let readings = events[0].filter { $0.kind == .heartRate }
+    #expect(
+      readings.count == ppg.windows
+        && readings.allSatisfy { $0.signal == .ppg && $0.values["quality"] != nil })
+    let line = analysis.jsonLine()
+    #expect(line.contains("\"ppg\":{") && line.contains("\"prv\":{") && line.contains("\"motion_axes\":3"))
+
+    // Without an ECG the pulses give the derived heart rate.
+    let samples = analysis.derivedSamples()
+    let heartRate = samples.compactMap { sample -> QuantitySample? in
+      if case .quantity(let q) = sample, q.type == .heartRate { q } else { nil }
+    }
+    #expect(heartRate.count == 3 && heartRate.allSatisfy { abs($0.value - 72) < 4 })
+    #expect(heartRate.first?.start == Timestamp(secondsSinceEpoch: 1_772_352_000))
+  }
+
+  @Test("a rate under 25 Hz: not analysed, with the reason")
+  func unavailable() {
+    let signals = [SignalDescription(name: "ppg", unit: "", sampleRate: 20, sampleCount: nil)]
+    #expect(throws: PipelineUnavailable.self) {
+      _ = try PPGPipeline(
+        context: PipelineContext(path: "x", signals: signals, sampleRate: 20, channels: [0], live: false))
+    }
+  }
+}
