@@ -59,7 +59,7 @@ compare-ecg: build .venv-fixtures/ready
 	.venv-fixtures/bin/python scripts/peers/compare_ecg.py
 
 format:
-	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks/Benchmarks
+	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks/Benchmarks Benchmarks/Support
 
 # FFTW called from C on the 4096-point real Float plan: the reference for the FFT benchmark suite's
 # `RealFFT forward Float 4096` (cd Benchmarks && swift package benchmark --target FFT).
