@@ -1,8 +1,11 @@
 /// A decimal number scanned from text: `(-1)^negative × mantissa × 10^exponent`.
 ///
-/// The scanner reads bytes directly (no `String`, no Foundation) and converts with the Clinger
-/// (1990) fast path when it is exact; digits beyond 19, exponents out of range and the rare ties of
-/// the `Double`→`Float` rounding fall back to the standard library's correctly rounded parsers.
+/// The scanner reads bytes directly (no `String`, no Foundation), the common short forms eight bytes
+/// at a time (``plainFloat(_:end:separator:)``, ``leadingDigits(_:)``), and converts with the Clinger
+/// (1990) fast path when it is exact (decimal fractions multiplied by a rounded 10^-p, guarded
+/// against float midpoints); digits beyond 19, exponents out of range and the rare ties of the
+/// `Double`→`Float` rounding fall back to the standard library's correctly rounded parsers. Every
+/// path gives the correctly rounded value: the same bits as `Float(String)` and `Double(String)`.
 package struct DecimalNumber {
   var mantissa: UInt64
   var exponent: Int
