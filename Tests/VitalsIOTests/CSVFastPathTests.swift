@@ -89,7 +89,7 @@ struct CSVFastPathTests {
     var rng = SplitMix(state: 7)
     var text = "a,b,c\n"
     var expected: [[Float]] = [[], [], []]
-    for row in 0..<30_000 {
+    for row in 0..<36_000 {
       let values = (0..<3).map { _ in randomDecimal(&rng) }
       for (c, v) in values.enumerated() { expected[c].append(Float(v)!) }
       switch row % 97 {
