@@ -265,13 +265,83 @@ final class CSVRowParser {
         try bytes.withUnsafeBufferPointer { (b) throws(InputError) in try parseRow(b, line: number) }
         continue
       }
-      guard !inputDone, let line = try lines.nextLine() else {
+      guard !inputDone else { return }
+      if try parseBlockRows() > 0 { continue }
+      guard let line = try lines.nextLine() else {
         inputDone = true
         return
       }
       if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
       try parseRow(line, line: lines.lineNumber)
     }
+  }
+
+  /// Parses whole lines straight from the line buffer's block into rows `rawCount…` while each is
+  /// plain: every signal field a bare number, the expected number of fields, `\n` or `\r\n` at the
+  /// end. Stops before the first other line (blank, quoted, padded or missing fields, extra fields,
+  /// a line cut by the block's end), which ``parseRow(_:line:)`` then reads; a plain line gives the
+  /// same values and errors either way. Returns the rows parsed (the block is consumed up to them).
+  private func parseBlockRows() throws(InputError) -> Int {
+    let block = lines.unread.bytes
+    // (An `e` delimiter would pass for an exponent mark: such files take `parseRow` only.)
+    guard let base = block.baseAddress, delimiter | 0x20 != 0x65 else { return 0 }
+    let end = base + block.count
+    let delimiter = self.delimiter
+    let separator = decimalSeparator
+    let lastColumn = roles.count - 1
+    let firstRow = rawCount
+    let firstLine = lines.lineNumber + 1
+    var scanned = DecimalNumber(mantissa: 0, exponent: 0, negative: false, exact: true)
+    var lineStart = base
+    rows: while rawCount < Self.batchRows {
+      let row = rawCount
+      var p = lineStart
+      var column = 0
+      while true {
+        let role = roles[column]
+        var stop = p
+        if role >= 0 {
+          if let (value, plainStop) = DecimalNumber.plainFloat(p, end: end, separator: separator),
+            plainStop.pointee == delimiter || plainStop.pointee == 0x0A || plainStop.pointee == 0x0D
+          {
+            stop = plainStop
+            rawValues[role &* Self.batchRows &+ row] = value
+          } else {
+            guard let s = DecimalNumber.scanPrefix(p, end: end, separator: separator, into: &scanned) else {
+              break rows
+            }
+            stop = s
+            rawValues[role &* Self.batchRows &+ row] =
+              scanned.fastFloat
+              ?? scanned.floatValue { fieldText(p, count: s - p, separator: separator) }
+          }
+        } else {
+          while stop < end && stop.pointee != delimiter && stop.pointee != 0x0A && stop.pointee != 0x0D {
+            stop += 1
+          }
+        }
+        // The field must end in the delimiter, or (the last) in the line's end.
+        guard stop < end else { break rows }
+        var next = stop + 1
+        if column == lastColumn {
+          if stop.pointee == 0x0D && next < end { next += 1 }
+          guard next[-1] == 0x0A else { break rows }
+        } else {
+          guard stop.pointee == delimiter else { break rows }
+        }
+        if role == -2 {
+          try parseTime(p, count: stop - p, line: firstLine + row - firstRow, column: column, row: row)
+        }
+        p = next
+        if column == lastColumn { break }
+        column += 1
+      }
+      lineStart = p
+      rawCount += 1
+    }
+    let rows = rawCount - firstRow
+    lines.consume(lineStart - base, lines: rows)
+    return rows
   }
 
   /// Parses one data line into row `rawCount`.

@@ -1,8 +1,11 @@
 /// A decimal number scanned from text: `(-1)^negative × mantissa × 10^exponent`.
 ///
-/// The scanner reads bytes directly (no `String`, no Foundation) and converts with the Clinger
-/// (1990) fast path when it is exact; digits beyond 19, exponents out of range and the rare ties of
-/// the `Double`→`Float` rounding fall back to the standard library's correctly rounded parsers.
+/// The scanner reads bytes directly (no `String`, no Foundation), the common short forms eight bytes
+/// at a time (``plainFloat(_:end:separator:)``, ``leadingDigits(_:)``), and converts with the Clinger
+/// (1990) fast path when it is exact (decimal fractions multiplied by a rounded 10^-p, guarded
+/// against float midpoints); digits beyond 19, exponents out of range and the rare ties of the
+/// `Double`→`Float` rounding fall back to the standard library's correctly rounded parsers. Every
+/// path gives the correctly rounded value: the same bits as `Float(String)` and `Double(String)`.
 package struct DecimalNumber {
   var mantissa: UInt64
   var exponent: Int
@@ -75,6 +78,34 @@ package struct DecimalNumber {
     } else if p.pointee == 0x2B {
       p += 1
     }
+    // Common case, eight bytes at a time: at most 7 integer digits, optionally a separator and at
+    // most 7 fraction digits, no exponent. Anything else takes the byte loop below.
+    if end - p >= 8 {
+      let (integerDigits, integer) = leadingDigits(p)
+      var q = p + integerDigits
+      if integerDigits < 8 {
+        var fractionDigits = 0
+        var fraction: UInt64 = 0
+        var plain = true
+        if q.pointee == separator {
+          q += 1
+          if end - q >= 8 {
+            (fractionDigits, fraction) = leadingDigits(q)
+            q += fractionDigits
+            plain = fractionDigits < 8
+          } else {
+            plain = false
+          }
+        }
+        if plain && (q.pointee | 0x20) != 0x65 {
+          guard integerDigits + fractionDigits > 0 else { return nil }
+          number = DecimalNumber(
+            mantissa: integer &* smallPowerOfTen(fractionDigits) &+ fraction, exponent: -fractionDigits,
+            negative: negative, exact: true)
+          return q
+        }
+      }
+    }
     var mantissa: UInt64 = 0
     var digits = 0
     var exponent = 0
@@ -127,6 +158,81 @@ package struct DecimalNumber {
     return p
   }
 
+  /// The nearest `Float` to the plain decimal at `start` (a sign, at most 7 integer digits,
+  /// optionally a separator and at most 7 fraction digits) and where it stops, when the fast multiply
+  /// settles its rounding (see ``fastFloat``); `nil` otherwise. When the byte at the stop is neither a
+  /// digit, the separator nor an exponent mark, ``scanPrefix`` would stop there too and its value
+  /// rounds to the same `Float`, without building a ``DecimalNumber``. Reads at most 18 bytes from
+  /// `start`, never past `end`.
+  @inline(__always)
+  static func plainFloat(_ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, separator: UInt8)
+    -> (value: Float, stop: UnsafePointer<UInt8>)?
+  {
+    var p = start
+    let negative = p.pointee == 0x2D
+    if negative || p.pointee == 0x2B { p += 1 }
+    guard end - p >= 17 else { return nil }
+    let (integerDigits, integer) = leadingDigits(p)
+    var q = p + integerDigits
+    var mantissa = integer
+    var fractionDigits = 0
+    if q.pointee == separator {
+      let (digits, fraction) = leadingDigits(q + 1)
+      fractionDigits = digits
+      q += 1 + digits
+      mantissa = integer &* smallPowerOfTen(digits) &+ fraction
+    }
+    guard integerDigits < 8, fractionDigits < 8, integerDigits + fractionDigits > 0 else { return nil }
+    var value: Float
+    if fractionDigits == 0 {
+      value = Float(mantissa)  // < 10^7: exact
+    } else {
+      let approximate = Double(mantissa) * reciprocalPowerOfTen(fractionDigits)
+      guard approximate.bitPattern & 0x1FFF_FFFF &- (0x1000_0000 - 8) > 16 else { return nil }
+      value = Float(approximate)
+    }
+    return (negative ? -value : value, q)
+  }
+
+  /// The number of ASCII digits (0–8) that the 8 bytes at `p` start with, and their value when there
+  /// are at most 7 (SWAR: a per-byte digit test, then the digits combined pairwise by multiplies, as
+  /// in Lemire's fast_float `parse_eight_digits_unrolled`).
+  @inline(__always)
+  static func leadingDigits(_ p: UnsafePointer<UInt8>) -> (count: Int, value: UInt64) {
+    let word = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
+    // A byte is a digit when its high nibble is 3 and it is ≤ 0x39 (then +6 keeps the nibble 3); a
+    // carry out of a byte ≥ 0xFA only disturbs bytes after it, past the first non-digit.
+    let nibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
+    let threes: UInt64 = 0x3030_3030_3030_3030
+    let other = ((word & nibbles) ^ threes) | (((word &+ 0x0606_0606_0606_0606) & nibbles) ^ threes)
+    let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+    let nonDigits = (((other & low7) &+ low7) | other) & 0x8080_8080_8080_8080
+    let count = nonDigits.trailingZeroBitCount >> 3
+    guard count > 0 && count < 8 else { return (count, 0) }
+    // The digits moved to the top bytes (leading zeros below), then combined 2, 4 and 8 at a time.
+    var v = (word & 0x0F0F_0F0F_0F0F_0F0F) &<< UInt64(64 - 8 * count)
+    v = v &* 10 &+ (v >> 8)
+    let pairs: UInt64 = 0x0000_00FF_0000_00FF
+    let high: UInt64 = (v & pairs) &* (100 + (1_000_000 << 32))
+    let low: UInt64 = ((v >> 16) & pairs) &* (1 + (10_000 << 32))
+    return (count, (high &+ low) >> 32)
+  }
+
+  /// 10^p for 0 ≤ p ≤ 7.
+  @inline(__always)
+  private static func smallPowerOfTen(_ p: Int) -> UInt64 {
+    switch p {
+    case 0: 1
+    case 1: 10
+    case 2: 100
+    case 3: 1000
+    case 4: 10_000
+    case 5: 100_000
+    case 6: 1_000_000
+    default: 10_000_000
+    }
+  }
+
   /// The nearest `Double`, when the fast path is exact.
   @inline(__always)
   private var fastDouble: Double? {
@@ -143,14 +249,56 @@ package struct DecimalNumber {
     return Double(fallbackText()) ?? .nan
   }
 
-  /// The nearest `Float` when the fast path is exact, else `nil`: the fast path's `Double` is
-  /// rounded to `Float` only when it is not a tie between two floats, where double rounding could
-  /// err.
-  @inline(__always)
+  /// The nearest `Float` when a fast path is exact, else `nil`.
+  ///
+  /// With a negative exponent (decimal fractions, the common case) the mantissa is multiplied by the
+  /// nearest `Double` of 10^-p: no division, and within 2 ulps (of `Double`) of the exact quotient,
+  /// so its rounding to `Float` is the correct one unless it lies within 8 ulps of a midpoint between
+  /// two floats. Those, and positive exponents, take Clinger's exact `Double`, rounded to `Float`
+  /// only when it is not a tie, where double rounding could err.
   var fastFloat: Float? {
-    if mantissa == 0 && exact { return negative ? -0.0 : 0 }
-    if let d = fastDouble, d.bitPattern & 0x1FFF_FFFF != 0x1000_0000 { return Float(d) }
-    return nil
+    @inline(__always) get {
+      if mantissa == 0 && exact { return negative ? -0.0 : 0 }
+      if exact, mantissa <= 1 << 53, exponent < 0, exponent >= -22 {
+        let approximate = Double(mantissa) * Self.reciprocalPowerOfTen(-exponent)
+        let belowFloat = approximate.bitPattern & 0x1FFF_FFFF
+        if belowFloat &- (0x1000_0000 - 8) > 16 {
+          let value = Float(approximate)
+          return negative ? -value : value
+        }
+      }
+      if let d = fastDouble, d.bitPattern & 0x1FFF_FFFF != 0x1000_0000 { return Float(d) }
+      return nil
+    }
+  }
+
+  /// The nearest `Double` to 10^-p for 1 ≤ p ≤ 22.
+  @inline(__always)
+  static func reciprocalPowerOfTen(_ p: Int) -> Double {
+    switch p {
+    case 1: 1e-1
+    case 2: 1e-2
+    case 3: 1e-3
+    case 4: 1e-4
+    case 5: 1e-5
+    case 6: 1e-6
+    case 7: 1e-7
+    case 8: 1e-8
+    case 9: 1e-9
+    case 10: 1e-10
+    case 11: 1e-11
+    case 12: 1e-12
+    case 13: 1e-13
+    case 14: 1e-14
+    case 15: 1e-15
+    case 16: 1e-16
+    case 17: 1e-17
+    case 18: 1e-18
+    case 19: 1e-19
+    case 20: 1e-20
+    case 21: 1e-21
+    default: 1e-22
+    }
   }
 
   /// The nearest `Float` (correctly rounded).

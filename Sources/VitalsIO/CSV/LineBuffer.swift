@@ -89,10 +89,13 @@ package final class LineBuffer {
     return (UnsafeBufferPointer(start: base + start, count: end - start), dropped + Int64(start))
   }
 
-  /// Marks the first `count` unread bytes as consumed.
-  package func consume(_ count: Int) {
+  /// Marks the first `count` unread bytes as consumed; they held `lines` whole lines (each ending in
+  /// `\n`), which ``lineNumber`` counts as returned.
+  package func consume(_ count: Int, lines: Int = 0) {
     precondition(count >= 0 && count <= end - start, "cannot consume more than the unread bytes")
+    precondition(lines >= 0, "the line count cannot be negative")
     start += count
+    lineNumber += lines
   }
 
   /// Reads more of the input after the unread bytes (which move to the front of the block; the block

@@ -1,0 +1,139 @@
+import Testing
+import VitalsCore
+
+@testable import VitalsIO
+
+/// Deterministic generator for the random inputs (SplitMix64).
+private struct SplitMix: RandomNumberGenerator {
+  var state: UInt64
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
+
+/// A random decimal: optional sign, 0–20 integer digits, an optional point with 0–20 fraction digits,
+/// an optional exponent; short forms (what CSV exports hold) are the most frequent.
+private func randomDecimal(_ rng: inout SplitMix) -> String {
+  func digits(_ count: Int) -> String {
+    String((0..<count).map { _ in Character(String(Int.random(in: 0...9, using: &rng))) })
+  }
+  let long = Int.random(in: 0..<4, using: &rng) == 0
+  var text = ["", "-", "+"][Int.random(in: 0..<3, using: &rng)]
+  let integer = digits(Int.random(in: 0...(long ? 20 : 7), using: &rng))
+  text += integer
+  if integer.isEmpty || Bool.random(using: &rng) {
+    text += "." + digits(Int.random(in: (integer.isEmpty ? 1 : 0)...(long ? 20 : 7), using: &rng))
+  }
+  if long && Bool.random(using: &rng) { text += "e" + String(Int.random(in: -50...50, using: &rng)) }
+  return text
+}
+
+@Suite("CSV fast paths")
+struct CSVFastPathTests {
+  @Test("eight-byte digit scan: counts and values", arguments: 0...8)
+  func leadingDigits(count: Int) {
+    let text = Array("98765432".utf8.prefix(count)) + Array(",x012345".utf8.prefix(8 - count))
+    let (found, value) = text.withUnsafeBufferPointer { DecimalNumber.leadingDigits($0.baseAddress!) }
+    #expect(found == count)
+    if count < 8 { #expect(value == UInt64(String(decoding: text.prefix(count), as: UTF8.self)) ?? 0) }
+  }
+
+  @Test(
+    "scanned numbers round exactly as Double(String) and Float(String)", arguments: [0x2E, 0x2C] as [UInt8])
+  func correctRounding(separator: UInt8) throws {
+    var rng = SplitMix(state: UInt64(separator))
+    // Midpoints between two floats and their neighbours, then random decimals.
+    let edges = [
+      "8388608.5", "-8388609.5", "4194304.25", "4194304.75", "2097152.125", "8388608.5000001",
+      "8388608.4999999", "16777217", "0.30000001192092896", "1.00000005960464477539062500001",
+    ]
+    for index in 0..<(edges.count + 20_000) {
+      let text = index < edges.count ? edges[index] : randomDecimal(&rng)
+      // Followed by a delimiter and more bytes, as in a file: the scan reads eight bytes at a time.
+      var field = Array(text.utf8)
+      if separator != 0x2E { field = field.map { $0 == 0x2E ? separator : $0 } }
+      let bytes = field + Array(";12345678\n".utf8)
+      try bytes.withUnsafeBufferPointer { b in
+        let base = b.baseAddress!
+        var number = DecimalNumber(mantissa: 0, exponent: 0, negative: false, exact: true)
+        let stop = try #require(
+          DecimalNumber.scanPrefix(base, end: base + b.count, separator: separator, into: &number), "\(text)")
+        #expect(stop == base + field.count, "\(text)")
+        let double = number.doubleValue { text }
+        let float = number.floatValue { text }
+        #expect(double.bitPattern == Double(text)!.bitPattern, "\(text)")
+        #expect(float.bitPattern == Float(text)!.bitPattern, "\(text)")
+      }
+    }
+  }
+
+  @Test("malformed numbers are rejected with room to read ahead")
+  func malformed() {
+    for text in ["-", ".", "-.", "+x", "e5", ".e5", "1e", "1e+", "12345678e"] {
+      let bytes = Array(text.utf8) + Array(",,,,,,,,,,".utf8)
+      var number = DecimalNumber(mantissa: 0, exponent: 0, negative: false, exact: true)
+      let stop = bytes.withUnsafeBufferPointer { b in
+        DecimalNumber.scanPrefix(
+          b.baseAddress!, end: b.baseAddress! + b.count, separator: 0x2E, into: &number)
+      }
+      #expect(stop == nil, "\(text)")
+    }
+  }
+
+  @Test("plain and unusual lines interleaved read the same values as Float(String)")
+  func mixedLines() throws {
+    var rng = SplitMix(state: 7)
+    var text = "a,b,c\n"
+    var expected: [[Float]] = [[], [], []]
+    for row in 0..<36_000 {
+      let values = (0..<3).map { _ in randomDecimal(&rng) }
+      for (c, v) in values.enumerated() { expected[c].append(Float(v)!) }
+      switch row % 97 {
+      case 5: text += "\"\(values[0])\", \(values[1]) ,\(values[2])\n"  // quoted, padded
+      case 11: text += values.joined(separator: ",") + "\r\n"
+      case 17: text += values.joined(separator: ",") + ",\n"  // trailing delimiter
+      case 23: text += "\n" + values.joined(separator: ",") + "\n"  // blank line before
+      default: text += values.joined(separator: ",") + "\n"
+      }
+    }
+    text += "1,2,3"  // no final newline
+    for c in 0..<3 { expected[c].append(Float(c + 1)) }
+    // More than one 1 MiB block: lines cut by a block's end are read too.
+    #expect(text.utf8.count > 1 << 20)
+    let reader = try CSVSignalReader(contents: Array(text.utf8), options: CSVOptions(sampleRate: 1))
+    let result = try readAll(reader, maxSamples: 5000)
+    for c in 0..<3 {
+      #expect(result.channels[c].map(\.bitPattern) == expected[c].map(\.bitPattern))
+    }
+  }
+
+  @Test("errors after many plain lines name the right line and column")
+  func errorLine() {
+    let plain = String(repeating: "1.5,2,3\n", count: 20_000)
+    for (bad, column) in [("1.5,x,3\n", 2), ("1.5,2\n", 2), ("1.5,2,3,4\n", 4)] {
+      let text = "a,b,c\n" + plain + bad + plain
+      let error = inputError {
+        _ = try readAll(CSVSignalReader(contents: Array(text.utf8), options: CSVOptions(sampleRate: 1)))
+      }
+      guard case .field(let line, let c) = error?.location else {
+        Issue.record("\(bad): expected a field error, got \(String(describing: error))")
+        continue
+      }
+      #expect(line == 20_002 && c == column, "\(bad)")
+    }
+    // A time stamp that goes backwards inside a block of plain lines.
+    let rows = (0..<5000).map { "\($0 == 3000 ? 1 : $0 * 4),\($0)" }.joined(separator: "\n")
+    let error = inputError {
+      _ = try readAll(CSVSignalReader(contents: Array(("time_ms,v\n" + rows + "\n").utf8)))
+    }
+    guard case .field(let line, let column) = error?.location else {
+      Issue.record("expected a field error, got \(String(describing: error))")
+      return
+    }
+    #expect(line == 3002 && column == 1)
+  }
+}
