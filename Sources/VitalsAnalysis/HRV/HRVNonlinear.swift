@@ -1,11 +1,49 @@
 import Foundation
 
+/// The Poincaré plot indices of an NN series (Brennan et al. 2001; Toichi et al. 1997 for CSI and CVI),
+/// with NeuroKit2 0.2.13's `hrv_nonlinear` names: SD1, SD2 = standard deviations (ddof = 1) of
+/// (NNₖ − NNₖ₊₁)/√2 and (NNₖ + NNₖ₊₁)/√2 over successive pairs (pairs across a gap are left out), in ms;
+/// SD1/SD2; S = π·SD1·SD2 (ms²); CSI = SD2/SD1; CVI = log₁₀(16·SD1·SD2). All NaN below two pairs.
+///
+/// O(N): the cheap part of ``HRVNonlinear``, for callers that want no entropy or DFA.
+public struct PoincarePlot: Sendable, Equatable, Codable {
+  /// Short-term variability (the plot's width across the identity line), ms.
+  public var sd1: Double
+  /// Long-term variability (the plot's length along the identity line), ms.
+  public var sd2: Double
+  /// SD1 / SD2.
+  public var sd1sd2: Double
+  /// Area of the fitted ellipse, π·SD1·SD2, ms².
+  public var s: Double
+  /// Cardiac sympathetic index, SD2 / SD1 (computed as NeuroKit2 does, from 4·SD2 / 4·SD1).
+  public var csi: Double
+  /// Cardiac vagal index, log₁₀(4·SD1 · 4·SD2).
+  public var cvi: Double
+
+  /// The indices of `series`.
+  public init(_ series: NNSeries) {
+    let rri = series.intervals
+    var minus: [Double] = []
+    var plus: [Double] = []
+    minus.reserveCapacity(rri.count)
+    plus.reserveCapacity(rri.count)
+    for k in rri.indices.dropFirst() where series.followsPrevious[k] {
+      minus.append((rri[k - 1] - rri[k]) / 2.0.squareRoot())
+      plus.append((rri[k - 1] + rri[k]) / 2.0.squareRoot())
+    }
+    sd1 = Statistics.standardDeviation(minus, ddof: 1)
+    sd2 = Statistics.standardDeviation(plus, ddof: 1)
+    sd1sd2 = sd1 / sd2
+    s = Double.pi * sd1 * sd2
+    csi = (4 * sd2) / (4 * sd1)
+    cvi = log10((4 * sd2) * (4 * sd1))
+  }
+}
+
 /// Nonlinear heart-rate variability of an NN series, with NeuroKit2 0.2.13's `hrv_nonlinear` names and
 /// definitions for the indices Vitals computes.
 ///
-/// - Poincaré plot (Brennan et al. 2001; Toichi et al. 1997 for CSI and CVI): SD1, SD2 = standard
-///   deviations (ddof = 1) of (NNₖ − NNₖ₊₁)/√2 and (NNₖ + NNₖ₊₁)/√2 over successive pairs (pairs across
-///   a gap are left out), in ms; SD1/SD2; S = π·SD1·SD2 (ms²); CSI = SD2/SD1; CVI = log₁₀(16·SD1·SD2).
+/// - Poincaré plot: ``PoincarePlot`` (alone, it costs O(N)).
 /// - ApEn and SampEn of the NN values with m = 2, delay 1, r = 0.2 · SDNN (ddof = 1): ``Entropies``.
 /// - DFA α1 and α2 (``DetrendedFluctuation``) on NeuroKit2's default scales: α1 on 4 … 11 beats, α2 on
 ///   12 … ⌊(N + 1)/10⌋ beats (`numpy.linspace(…).astype(int)`); NaN below 12 intervals, α2 NaN when
@@ -25,23 +63,19 @@ public struct HRVNonlinear: Sendable, Equatable, Codable {
   public var dfaAlpha1: Double
   public var dfaAlpha2: Double
 
-  /// Computes every index of `series`; O(N²) for the entropies, O(N · scales) for DFA, O(N) otherwise.
+  /// Computes every index of `series`: O(N) for the Poincaré indices, about O(N log N) on heart-rate
+  /// series for the entropies (``Entropies``), O(N · scales) = O(N) for DFA (its scales are 4 … 11 and
+  /// 12 … N/10 beats, each window sum O(s), windows overlapping by half: O(N) per scale, O(N²/10) in
+  /// total — see ``DetrendedFluctuation``).
   public init(_ series: NNSeries) {
     let rri = series.intervals
-    var minus: [Double] = []
-    var plus: [Double] = []
-    minus.reserveCapacity(rri.count)
-    plus.reserveCapacity(rri.count)
-    for k in rri.indices.dropFirst() where series.followsPrevious[k] {
-      minus.append((rri[k - 1] - rri[k]) / 2.0.squareRoot())
-      plus.append((rri[k - 1] + rri[k]) / 2.0.squareRoot())
-    }
-    sd1 = Statistics.standardDeviation(minus, ddof: 1)
-    sd2 = Statistics.standardDeviation(plus, ddof: 1)
-    sd1sd2 = sd1 / sd2
-    s = Double.pi * sd1 * sd2
-    csi = (4 * sd2) / (4 * sd1)
-    cvi = log10((4 * sd2) * (4 * sd1))
+    let poincare = PoincarePlot(series)
+    sd1 = poincare.sd1
+    sd2 = poincare.sd2
+    sd1sd2 = poincare.sd1sd2
+    s = poincare.s
+    csi = poincare.csi
+    cvi = poincare.cvi
 
     let tolerance = 0.2 * Statistics.standardDeviation(rri, ddof: 1)
     let entropies =
