@@ -43,7 +43,8 @@ public struct PoincarePlot: Sendable, Equatable, Codable {
 /// Nonlinear heart-rate variability of an NN series, with NeuroKit2 0.2.13's `hrv_nonlinear` names and
 /// definitions for the indices Vitals computes.
 ///
-/// - Poincaré plot: ``PoincarePlot`` (alone, it costs O(N)).
+/// - Poincaré plot: ``PoincarePlot`` (alone, it costs O(N)); its indices read as this type's own
+///   (`nonlinear.sd1`).
 /// - ApEn and SampEn of the NN values with m = 2, delay 1, r = 0.2 · SDNN (ddof = 1): ``Entropies``.
 /// - DFA α1 and α2 (``DetrendedFluctuation``) on NeuroKit2's default scales: α1 on 4 … 11 beats, α2 on
 ///   12 … ⌊(N + 1)/10⌋ beats (`numpy.linspace(…).astype(int)`); NaN below 12 intervals, α2 NaN when
@@ -51,31 +52,28 @@ public struct PoincarePlot: Sendable, Equatable, Codable {
 ///   ``DetrendedFluctuation/alpha(_:scales:)``.)
 ///
 /// Entropy and DFA use the NN values in order, across gaps, as NeuroKit2 does.
+@dynamicMemberLookup
 public struct HRVNonlinear: Sendable, Equatable, Codable {
-  public var sd1: Double
-  public var sd2: Double
-  public var sd1sd2: Double
-  public var s: Double
-  public var csi: Double
-  public var cvi: Double
+  /// SD1, SD2, SD1/SD2, S, CSI and CVI.
+  public var poincare: PoincarePlot
+  /// Approximate entropy (unitless).
   public var apEn: Double
+  /// Sample entropy (unitless; +∞ or −∞ where NeuroKit2 gives them).
   public var sampEn: Double
+  /// Short-term DFA exponent (unitless).
   public var dfaAlpha1: Double
+  /// Long-term DFA exponent (unitless).
   public var dfaAlpha2: Double
 
-  /// Computes every index of `series`: O(N) for the Poincaré indices, about O(N log N) on heart-rate
-  /// series for the entropies (``Entropies``), O(N · scales) = O(N) for DFA (its scales are 4 … 11 and
-  /// 12 … N/10 beats, each window sum O(s), windows overlapping by half: O(N) per scale, O(N²/10) in
-  /// total — see ``DetrendedFluctuation``).
+  /// A Poincaré index (``PoincarePlot``) as if it were this type's own.
+  public subscript(dynamicMember index: KeyPath<PoincarePlot, Double>) -> Double { poincare[keyPath: index] }
+
+  /// Computes every index of `series`: O(N) for the Poincaré indices; the entropies' exact match counts
+  /// by range counting (``Entropies``), close to O(N log N) on heart-rate series; DFA on N/10 scales in
+  /// O(N log² N) (``DetrendedFluctuation``): under a second for 24 hours (100 000 beats) on one core.
   public init(_ series: NNSeries) {
     let rri = series.intervals
-    let poincare = PoincarePlot(series)
-    sd1 = poincare.sd1
-    sd2 = poincare.sd2
-    sd1sd2 = poincare.sd1sd2
-    s = poincare.s
-    csi = poincare.csi
-    cvi = poincare.cvi
+    poincare = PoincarePlot(series)
 
     let tolerance = 0.2 * Statistics.standardDeviation(rri, ddof: 1)
     let entropies =
