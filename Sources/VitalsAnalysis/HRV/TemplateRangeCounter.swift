@@ -24,6 +24,8 @@ enum TemplateRangeCounter {
     }
     var points: [Int32] = []  // distinct vectors, k coordinates each (tree order once built)
     var weights: [Int] = []
+    points.reserveCapacity(templates * k)
+    weights.reserveCapacity(templates)
     var point = [Int](repeating: 0, count: templates)  // the distinct vector of each vector
     for (position, i) in order.enumerated() {
       if position == 0 || (0..<k).contains(where: { ranks[i + $0] != ranks[order[position - 1] + $0] }) {
