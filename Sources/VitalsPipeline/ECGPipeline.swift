@@ -250,25 +250,8 @@ public struct ECGSection: PipelineSection, Equatable {
     self.hrvWindow = hrvWindow
     time = HRVTimeDomain(intervals)
     frequency = HRVFrequencyDomain(intervals)
-    (sd1, sd2) = Self.poincare(intervals)
-  }
-
-  /// SD1 and SD2 (Brennan et al. 2001): standard deviations (ddof = 1) of (NNₖ − NNₖ₊₁)/√2 and
-  /// (NNₖ + NNₖ₊₁)/√2 over successive pairs, in one pass (Welford); NaN below two pairs.
-  static func poincare(_ series: NNSeries) -> (Double, Double) {
-    var count = 0.0
-    var mean = (0.0, 0.0)
-    var squares = (0.0, 0.0)
-    let nn = series.intervals
-    for k in nn.indices.dropFirst() where series.followsPrevious[k] {
-      let x = ((nn[k - 1] - nn[k]) / 2.0.squareRoot(), (nn[k - 1] + nn[k]) / 2.0.squareRoot())
-      count += 1
-      let delta = (x.0 - mean.0, x.1 - mean.1)
-      mean = (mean.0 + delta.0 / count, mean.1 + delta.1 / count)
-      squares = (squares.0 + delta.0 * (x.0 - mean.0), squares.1 + delta.1 * (x.1 - mean.1))
-    }
-    guard count >= 2 else { return (.nan, .nan) }
-    return ((squares.0 / (count - 1)).squareRoot(), (squares.1 / (count - 1)).squareRoot())
+    let poincare = PoincarePlot(intervals)
+    (sd1, sd2) = (poincare.sd1, poincare.sd2)
   }
 
   /// Fraction of the record's duration (live: of the HRV window, or of the stream while shorter) covered

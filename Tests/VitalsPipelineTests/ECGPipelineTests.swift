@@ -89,21 +89,6 @@ struct ECGPipelineTests {
     #expect(longSection.signalQuality > 0.9)
   }
 
-  @Test("Poincaré SD1 and SD2 as the two-pass definition")
-  func poincare() {
-    let series = NNSeries(
-      intervals: [800, 820, 790, 830, 810, 805], endTimes: [0.8, 1.62, 2.41, 3.24, 4.05, 4.855],
-      followsPrevious: [true, true, true, false, true, true])
-    let pairs = [(800.0, 820.0), (820, 790), (830, 810), (810, 805)]
-    func sd(_ x: [Double]) -> Double {
-      let mean = x.reduce(0, +) / Double(x.count)
-      return (x.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(x.count - 1)).squareRoot()
-    }
-    let (sd1, sd2) = ECGSection.poincare(series)
-    #expect(abs(sd1 - sd(pairs.map { ($0.0 - $0.1) / 2.0.squareRoot() })) < 1e-9)
-    #expect(abs(sd2 - sd(pairs.map { ($0.0 + $0.1) / 2.0.squareRoot() })) < 1e-9)
-  }
-
   @Test("a rate the QRS detector cannot take makes the pipeline unavailable")
   func unsupportedRate() {
     let signals = [SignalDescription(name: "ECG", unit: "mV", sampleRate: 50, sampleCount: nil)]
