@@ -189,7 +189,8 @@ public struct PPGSection: PipelineSection {
     self.hrvWindow = hrvWindow
     time = HRVTimeDomain(intervals)
     frequency = HRVFrequencyDomain(intervals)
-    (sd1, sd2) = ECGSection.poincare(intervals)
+    let poincare = PoincarePlot(intervals)
+    (sd1, sd2) = (poincare.sd1, poincare.sd2)
   }
 
   /// `"pulses"`: the systolic peaks' record sample indices (whole records only).
