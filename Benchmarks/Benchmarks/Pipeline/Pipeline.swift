@@ -43,8 +43,13 @@ let benchmarks: @Sendable () -> Void = {
     }
   }
 
+  // The live path's count varies by one allocation between runs (35 027 or 35 028 for the Float32
+  // frames, cause not found yet): gated within 4 allocations.
+  var live = Benchmark.defaultConfiguration
+  live.thresholds = [.mallocCountTotal: .init(absolute: [.p90: 4])]
   for (name, format, bytes) in [("CSV lines", StreamSampleFormat.csv, csv), ("Float32 frames", .f32, f32)] {
-    Benchmark("live stream, 1 M samples at 360 Hz as \(name), 64 KiB reads") { benchmark in
+    Benchmark("live stream, 1 M samples at 360 Hz as \(name), 64 KiB reads", configuration: live) {
+      benchmark in
       var count = 0
       try bytes.withUnsafeBytes { raw in
         try benchmark.measureRate(.samplesPerSecond, work: samples.count) {

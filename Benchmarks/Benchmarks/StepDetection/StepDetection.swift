@@ -16,26 +16,9 @@ let benchmarks: @Sendable () -> Void = {
   let rate = 100.0
   let axes = walkWithPauses(count: 4_000_000, sampleRate: rate)
 
-  Benchmark("step detector, 4 M three-axis samples at 100 Hz, whole") { benchmark in
+  /// Detects the steps of `axes` handed to the detector `size` samples at a time.
+  func measureDetection(_ benchmark: Benchmark, size: Int) throws {
     var output = StepDetector.Output()
-    try axes[0].withUnsafeBufferPointer { x in
-      try axes[1].withUnsafeBufferPointer { y in
-        try axes[2].withUnsafeBufferPointer { z in
-          try benchmark.measureRate(threeAxisSamples, work: x.count) {
-            var detector = try StepDetector(sampleRate: rate)
-            output = StepDetector.Output()
-            detector.process(x: x, y: y, z: z, into: &output)
-            detector.finish(into: &output)
-          }
-        }
-      }
-    }
-    blackHole(output)
-  }
-
-  Benchmark("step detector, 4 M three-axis samples at 100 Hz, reader-sized chunks") { benchmark in
-    var output = StepDetector.Output()
-    let size = SignalChunk.defaultSampleCount
     try axes[0].withUnsafeBufferPointer { x in
       try axes[1].withUnsafeBufferPointer { y in
         try axes[2].withUnsafeBufferPointer { z in
@@ -57,6 +40,13 @@ let benchmarks: @Sendable () -> Void = {
       }
     }
     blackHole(output)
+  }
+
+  Benchmark("step detector, 4 M three-axis samples at 100 Hz, whole") { benchmark in
+    try measureDetection(benchmark, size: axes[0].count)
+  }
+  Benchmark("step detector, 4 M three-axis samples at 100 Hz, reader-sized chunks") { benchmark in
+    try measureDetection(benchmark, size: SignalChunk.defaultSampleCount)
   }
 }
 
