@@ -17,6 +17,11 @@ same generated inputs, in the same run.
     xml.etree.ElementTree.iterparse, converting each Record's value to float and its dates with
     datetime.strptime, clearing elements as it goes. Accuracy: the record counts must agree.
 
+Timing: the peers in CPU seconds of this process (scripts/peers/timing.py), best of --repeat; Vitals
+by stats-eval, best of 3 of its own clock around the same work (columns in memory for (a), the file
+read and parsed for (b)). stats-eval reads wall clock, never less than the CPU time of its one
+thread, so on a loaded machine the ratio can only understate Vitals.
+
 Prints a table with throughputs and ratios; --json FILE writes the rows of the peer-comparison
 protocol (stage, tool, dataset, work, seconds, throughput, throughput_unit, accuracy).
 
@@ -31,11 +36,12 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 import xml.etree.ElementTree as ET
 from datetime import datetime
 
 import numpy as np
+
+import timing
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ZONE = "America/New_York"
@@ -102,13 +108,9 @@ def write_export(path, megabytes):
 
 
 def best_of(repeat, body):
-    times = []
-    result = None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = body()
-        times.append(time.perf_counter() - start)
-    return min(times), result
+    """The fewest CPU seconds of `repeat` calls of `body`, and the last call's result."""
+    runs = [timing.call(body) for _ in range(repeat)]
+    return min(seconds for seconds, _ in runs), runs[-1][1]
 
 
 def iterparse_export(path):

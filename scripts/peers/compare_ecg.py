@@ -2,18 +2,20 @@
 """Vitals' QRS detector against NeuroKit2's, on the same MIT-BIH records, in the same run.
 
 For every record in ../shared/data/mitdb (lead MLII; the first signal in 102 and 104, which lack
-it), times and scores:
-  - `vitals beats` as a whole process (reading the 212 file, filtering, detecting, writing CSV);
-  - NeuroKit2's `ecg_peaks` with method "pantompkins1985" and with its default "neurokit", on the
-    signal wfdb-python read (reading not timed, so the peers are favoured);
+it), times the same work, reading the record and detecting its beats, in CPU seconds
+(scripts/peers/timing.py), and scores:
+  - `vitals beats` as a whole process (start-up, reading the 212 file, filtering, detecting, writing
+    CSV; CPU time of the child);
+  - NeuroKit2's `ecg_peaks` with method "pantompkins1985" and with its default "neurokit", after
+    `wfdb.rdrecord` reads the record (both timed together, CPU time of this process);
 and scores all of them with `vitals score` (ANSI/AAMI EC57: ±150 ms, ventricular-flutter episodes
 left out). Prints gross Se, +P and F1 for the 22 non-paced and the 4 paced records, and the
 throughput in samples of the lead per second with the ratio to Vitals.
 
 Then, on the records of --hrv-records (default 101,112,122: NeuroKit2 takes about 20 s per record),
 times `vitals hrv --json` (one process per record: reading, detection and all HRV domains) against
-NeuroKit2's `ecg_process` followed by `hrv` (time, frequency and nonlinear domains) on the same
-signal, and prints per record both times, their ratio, and the ratios Vitals / NeuroKit2 of a few
+`wfdb.rdrecord` + NeuroKit2's `ecg_process` followed by `hrv` (time, frequency and nonlinear
+domains), both in CPU seconds, and prints per record both times, their ratio, and the ratios Vitals / NeuroKit2 of a few
 indices (each tool on its own beats, so the indices differ by as much as the beats do).
 
 With --json FILE, also writes the rows of both stages as a JSON list in the peer-comparison format
@@ -30,10 +32,11 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 import warnings
 
 import numpy as np
+
+import timing
 
 PACED = {"102", "104", "107", "217"}
 
@@ -62,26 +65,25 @@ def compare_hrv(args, records, nk, wfdb):
     seconds = {"vitals": 0.0, "neurokit2": 0.0}
     ratios = {name: [] for _, name in HRV_INDICES}
     samples = 0
-    print(f"\nHRV of one record: `vitals hrv --json` (whole process) against NeuroKit2 {nk.__version__} "
-          "ecg_process + hrv (reading not timed)")
+    print(f"\nHRV of one record, CPU seconds: `vitals hrv --json` (whole process) against wfdb.rdrecord + "
+          f"NeuroKit2 {nk.__version__} ecg_process + hrv")
     print(f"{'record':<7} {'vitals s':>9} {'NeuroKit2 s':>12} {'Vitals is':>10}   "
           + " ".join(f"{name:>10}" for _, name in HRV_INDICES) + "   (Vitals / NeuroKit2)")
     for name in records:
         path = os.path.join(args.data, name)
-        record = wfdb.rdrecord(path)
-        lead = lead_index(record.sig_name)
-        signal = record.p_signal[:, lead]
-        samples += len(signal)
-        channel = ["--channel", str(lead)] if "MLII" not in record.sig_name else []
-        start = time.perf_counter()
-        out = subprocess.run([args.vitals, "hrv", path, "--json", *channel], check=True, capture_output=True,
-                             text=True).stdout
-        vitals_seconds = time.perf_counter() - start
+        header = wfdb.rdheader(path)
+        lead = lead_index(header.sig_name)
+        samples += header.sig_len
+        channel = ["--channel", str(lead)] if "MLII" not in header.sig_name else []
+        vitals_seconds, out = timing.process([args.vitals, "hrv", path, "--json", *channel], capture=True)
         ours = json.loads(out)
-        start = time.perf_counter()
-        _, info = nk.ecg_process(signal, sampling_rate=record.fs)
-        theirs = nk.hrv(info["ECG_R_Peaks"], sampling_rate=record.fs)
-        nk_seconds = time.perf_counter() - start
+
+        def peer():
+            record = wfdb.rdrecord(path, channels=[lead])
+            _, info = nk.ecg_process(record.p_signal[:, 0], sampling_rate=record.fs)
+            return nk.hrv(info["ECG_R_Peaks"], sampling_rate=record.fs)
+
+        nk_seconds, theirs = timing.call(peer)
         seconds["vitals"] += vitals_seconds
         seconds["neurokit2"] += nk_seconds
         cells = []
@@ -99,12 +101,12 @@ def compare_hrv(args, records, nk, wfdb):
           + " ".join(f"{float(np.nanmedian(ratios[index])):>10.3f}" for _, index in HRV_INDICES)
           + "   (median ratio)")
     dataset = f"mitdb ({len(records)} records: {','.join(records)})"
-    work = "detect beats in lead MLII and compute time, frequency and nonlinear HRV"
+    work = "read the record, detect beats in lead MLII, compute time, frequency and nonlinear HRV (CPU s)"
     accuracy = {f"median_ratio_{index}_vs_neurokit2": float(np.nanmedian(ratios[index])) for _, index in HRV_INDICES}
     return [
         dict(stage="ecg-hrv", tool="vitals hrv", dataset=dataset, work=work, seconds=seconds["vitals"],
              throughput=samples / seconds["vitals"], throughput_unit="samples/s", accuracy=accuracy),
-        dict(stage="ecg-hrv", tool=f"NeuroKit2 {nk.__version__} ecg_process+hrv", dataset=dataset, work=work,
+        dict(stage="ecg-hrv", tool=f"wfdb {wfdb.__version__} rdrecord + NeuroKit2 {nk.__version__} ecg_process+hrv", dataset=dataset, work=work,
              seconds=seconds["neurokit2"], throughput=samples / seconds["neurokit2"],
              throughput_unit="samples/s", accuracy={}),
     ]
@@ -131,33 +133,33 @@ def main():
         pairs = {m: {"paced": [], "non-paced": []} for m in methods}
         for name in records:
             path = os.path.join(args.data, name)
-            record = wfdb.rdrecord(path)
-            lead = lead_index(record.sig_name)
-            signal = record.p_signal[:, lead]
-            rate = record.fs
-            samples += len(signal)
+            header = wfdb.rdheader(path)
+            lead = lead_index(header.sig_name)
+            samples += header.sig_len
             group = "paced" if name in PACED else "non-paced"
             reference = path + ".atr"
 
             out = os.path.join(scratch, f"{name}.vitals.csv")
-            channel = ["--channel", str(lead)] if "MLII" not in record.sig_name else []
-            start = time.perf_counter()
-            subprocess.run([args.vitals, "beats", path, "-o", out, *channel], check=True)
-            seconds["vitals"] += time.perf_counter() - start
+            channel = ["--channel", str(lead)] if "MLII" not in header.sig_name else []
+            elapsed, _ = timing.process([args.vitals, "beats", path, "-o", out, *channel])
+            seconds["vitals"] += elapsed
             pairs["vitals"][group].append((reference, out))
 
             for method in methods[1:]:
-                start = time.perf_counter()
-                _, info = nk.ecg_peaks(signal, sampling_rate=rate, method=method)
-                seconds[method] += time.perf_counter() - start
+                def peer():
+                    record = wfdb.rdrecord(path, channels=[lead])
+                    return nk.ecg_peaks(record.p_signal[:, 0], sampling_rate=record.fs, method=method)[1]
+
+                elapsed, info = timing.call(peer)
+                seconds[method] += elapsed
                 out = os.path.join(scratch, f"{name}.{method}.csv")
                 np.savetxt(out, np.asarray(info["ECG_R_Peaks"], dtype=np.int64), fmt="%d", header="sample",
                            comments="")
                 pairs[method][group].append((reference, out))
 
         print(f"{len(records)} records, {samples / 1e6:.1f} M samples of the lead; Se/+P/F1 in %, EC57 "
-              "(±150 ms, flutter episodes left out)")
-        print(f"{'detector':<28} {'non-paced Se/+P/F1':>24} {'paced Se/+P/F1':>24} {'M samples/s':>12} "
+              "(±150 ms, flutter episodes left out); read + detect, samples per CPU second")
+        print(f"{'detector':<50} {'non-paced Se/+P/F1':>24} {'paced Se/+P/F1':>24} {'M samples/s':>12} "
               f"{'Vitals is':>10}")
         rows = []
         for method in methods:
@@ -173,10 +175,12 @@ def main():
                     accuracy[f"{key}_{group.replace('-', '')}_percent"] = 100 * gross[key]
             rate = samples / seconds[method] / 1e6
             ratio = seconds[method] / seconds["vitals"]
-            name = "vitals beats (whole process)" if method == "vitals" else f"NeuroKit2 {nk.__version__} {method}"
-            print(f"{name:<28} {row[0]:>24} {row[1]:>24} {rate:>12.1f} {ratio:>9.1f}x")
+            name = ("vitals beats (whole process)" if method == "vitals"
+                    else f"wfdb rdrecord + NeuroKit2 {nk.__version__} {method}")
+            print(f"{name:<50} {row[0]:>24} {row[1]:>24} {rate:>12.1f} {ratio:>9.1f}x")
             rows.append(dict(stage="ecg-beats", tool=name, dataset=f"mitdb ({len(records)} records)",
-                             work="detect QRS complexes in lead MLII (EC57 scoring, flutter left out)",
+                             work="read the record, detect QRS complexes in lead MLII (CPU s; EC57 scoring, "
+                                  "flutter left out)",
                              seconds=seconds[method], throughput=samples / seconds[method],
                              throughput_unit="samples/s", accuracy=accuracy))
 

@@ -2,14 +2,15 @@
 """Vitals' PPG heart rate against NeuroKit2's, on the IEEE SPC 2015 recordings, in the same run.
 
 For every recording in ../shared/data/ieee-spc2015 (2 wrist PPG channels + 3 accelerometer axes, 125 Hz,
-running on a treadmill), times and scores against the `_bpm.csv` truth (8 s windows every 2 s, SCORING.md):
-  - `vitals hr FILE --rate 125` as a whole process (reading the CSV, both PPG channels and the
+running on a treadmill), times the same work, reading the CSV file and estimating the heart rate, and
+scores it against the `_bpm.csv` truth (8 s windows every 2 s, SCORING.md):
+  - `vitals hr FILE --rate 125` as a whole process (start-up, reading the CSV, both PPG channels and the
     accelerometer, writing the CSV of windows);
-  - NeuroKit2's `ppg_process` (Elgendi et al. 2013 peaks) on `ppg1`, read by numpy beforehand (reading not
-    timed, so the peer is favoured); its heart rate per window is 60 / the mean interval between the
-    peaks inside the window (the previous window's rate when it holds fewer than two peaks).
-Prints the mean absolute error over all windows and per recording, and the CPU time (user + system, one
-core: wall time is unreliable on a shared machine) with the ratio to Vitals.
+  - numpy's `genfromtxt` reading the same CSV, then NeuroKit2's `ppg_process` (Elgendi et al. 2013 peaks)
+    on `ppg1`; its heart rate per window is 60 / the mean interval between the peaks inside the window
+    (the previous window's rate when it holds fewer than two peaks).
+Prints the mean absolute error over all windows and per recording, and the CPU time (user + system,
+scripts/peers/timing.py: wall time is unreliable on a shared machine) with the ratio to Vitals.
 
 Usage (pinned packages: Fixtures/generate/requirements.txt; `make compare-ppg` sets them up):
     python scripts/peers/compare_ppg.py [--data ../shared/data/ieee-spc2015] [--vitals .build/release/vitals]
@@ -20,22 +21,14 @@ import glob
 import io
 import json
 import os
-import resource
-import subprocess
 import sys
-import time
 import warnings
 
 import numpy as np
 
+import timing
+
 RATE = 125.0
-
-
-def children_cpu():
-    """User + system CPU seconds of the finished child processes (robust on a shared, loaded machine)."""
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
 
 def peak_windows(peaks, count, rate=RATE, window=8.0, step=2.0):
     """60 / mean peak interval in each window [j·step, j·step + window), j < count."""
@@ -69,17 +62,17 @@ def main():
     for path in files:
         truth = np.loadtxt(path[:-4] + "_bpm.csv", delimiter=",", skiprows=1)[:, 2]
 
-        start = children_cpu()
-        out = subprocess.run([args.vitals, "hr", path, "--rate", str(RATE)], check=True, capture_output=True,
-                             text=True).stdout
-        seconds["vitals"] += children_cpu() - start
+        elapsed, out = timing.process([args.vitals, "hr", path, "--rate", str(RATE)], capture=True)
+        seconds["vitals"] += elapsed
         vitals = np.loadtxt(io.StringIO(out), delimiter=",", skiprows=1, ndmin=2)[:, 2]
 
-        data = np.genfromtxt(path, delimiter=",", names=True)
-        duration += len(data) / RATE
-        start = time.process_time()
-        _, info = nk.ppg_process(data["ppg1"], sampling_rate=RATE)
-        seconds["neurokit2"] += time.process_time() - start
+        def peer():
+            data = np.genfromtxt(path, delimiter=",", names=True)
+            return len(data), nk.ppg_process(data["ppg1"], sampling_rate=RATE)[1]
+
+        elapsed, (frames, info) = timing.call(peer)
+        seconds["neurokit2"] += elapsed
+        duration += frames / RATE
         peer = peak_windows(info["PPG_Peaks"], len(truth))
 
         for tool, estimate in (("vitals", vitals), ("neurokit2", peer)):
@@ -91,20 +84,22 @@ def main():
     names = [os.path.basename(p)[5:7] for p in files]
     print(f"IEEE SPC 2015: {len(files)} recordings, {duration:.0f} s; mean absolute error, BPM, against the "
           "ECG truth (8 s windows every 2 s)")
-    print(f"{'tool':<34} {'MAE':>6} {'worst':>6}  per recording ({' '.join(names)})  {'CPU s':>8} "
+    print(f"{'tool':<52} {'MAE':>6} {'worst':>6}  per recording ({' '.join(names)})  {'CPU s':>8} "
           f"{'Vitals is':>10}")
     rows = []
     for tool in tools:
         mae = float(np.mean(np.concatenate(errors[tool])))
         worst = max(per_recording[tool])
         label = ("vitals hr (whole process, 2 PPG + acc)" if tool == "vitals"
-                 else f"NeuroKit2 {nk.__version__} ppg_process (ppg1)")
+                 else f"genfromtxt + NeuroKit2 {nk.__version__} ppg_process (ppg1)")
         ratio = seconds[tool] / seconds["vitals"]
         recordings = " ".join(f"{e:.1f}" for e in per_recording[tool])
-        print(f"{label:<34} {mae:>6.2f} {worst:>6.2f}  {recordings}  {seconds[tool]:>8.3f} {ratio:>9.1f}x")
+        print(f"{label:<52} {mae:>6.2f} {worst:>6.2f}  {recordings}  {seconds[tool]:>8.3f} {ratio:>9.1f}x")
         rows.append({
-            "stage": "ppg-hr", "tool": "vitals" if tool == "vitals" else f"neurokit2 {nk.__version__}",
-            "dataset": "ieee-spc2015", "work": f"{len(files)} recordings, {duration:.0f} s",
+            "stage": "ppg-hr",
+            "tool": "vitals hr" if tool == "vitals" else f"numpy genfromtxt + neurokit2 {nk.__version__} ppg_process",
+            "dataset": "ieee-spc2015",
+            "work": f"{len(files)} recordings, {duration:.0f} s: read the CSV, estimate the heart rate (CPU s)",
             "seconds": seconds[tool], "throughput": duration / seconds[tool],
             "throughput_unit": "s of signal/s",
             "accuracy": {"mae_bpm": mae, "worst_recording_mae_bpm": worst},

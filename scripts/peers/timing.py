@@ -1,9 +1,10 @@
 """Timing shared by the peer scripts: CPU time (user + system) of a child process or of a Python call.
 
 On a shared machine wall clock mostly measures the other jobs; the CPU time a tool spends is the
-steadier figure, and both sides of a comparison are timed the same way: Vitals as a whole process
-(start-up, reading and writing included) from wait4's resource usage, the peer in this process from
-`time.process_time` around the call (its reading from disk usually left out, which favours it).
+steadier figure, and both sides of a comparison are timed the same way around the same work: Vitals
+as a whole process (start-up, reading and writing included) from wait4's resource usage, the peer in
+this process from `time.process_time` around a call that reads the same file and does the same
+analysis (Python's start-up and imports left out, which favours the peer).
 """
 import os
 import subprocess

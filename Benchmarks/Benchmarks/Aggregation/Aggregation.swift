@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import Vitals
 
@@ -6,14 +7,14 @@ import Vitals
 // long, so about one in 7200 spans an hour boundary; 231 days) given as columns in time order,
 // aggregated into fixed hours and into calendar days in America/New_York (DST changes included), as a
 // discrete type (mean, min, max, most recent) and as a cumulative type (sum, boundary-spanning samples
-// shared by overlap). Custom metric: million samples aggregated per second of wall clock (one core).
+// shared by overlap). The rate metric counts samples aggregated per CPU second.
 // Then the mergeable state: the samples cut into 1,000 shards of consecutive samples, each aggregated
-// alone (outside the timing), and the 1,000 partials merged; custom metrics: the merge time in µs and
-// its cost relative to aggregating the same samples in one pass, in parts per million (10 000 = 1 %).
+// alone (outside the timing), and the 1,000 partials merged into one; the rate metric counts partials
+// merged per CPU second (its inverse times 1,000 is the merge time, to set against aggregating the
+// 20 M samples in one pass).
 let benchmarks: @Sendable () -> Void = {
-  Benchmark.defaultConfiguration = .init(
-    metrics: [.wallClock, .mallocCountTotal], timeUnits: .milliseconds, scalingFactor: .one,
-    maxDuration: .seconds(4), maxIterations: 20)
+  Benchmark.defaultConfiguration = .gated(
+    rate: .samplesPerSecond, timeUnits: .milliseconds, maxDuration: .seconds(4), maxIterations: 20)
 
   let count = 20_000_000
   let origin: Int64 = 1_704_067_200_000_000_000  // 2024-01-01T00:00:00Z
@@ -49,17 +50,12 @@ let benchmarks: @Sendable () -> Void = {
     return accumulator
   }
 
-  let rate = BenchmarkMetric.custom("M samples/s", polarity: .prefersLarger, useScalingFactor: false)
   for (name, intervals) in [("hours", hours), ("calendar days", days)] {
     for style in [AggregationStyle.discrete, .cumulative] {
-      Benchmark(
-        "aggregate 20 M samples into \(name), \(style.rawValue)",
-        configuration: .init(metrics: [.wallClock, .mallocCountTotal, rate])
-      ) { benchmark in
-        let start = ContinuousClock.now
-        blackHole(aggregate(intervals, style, 0..<count))
-        let seconds = (ContinuousClock.now - start) / .seconds(1)
-        benchmark.measurement(rate, Int(Double(count) / seconds / 1e6))
+      Benchmark("aggregate 20 M samples into \(name), \(style.rawValue)") { benchmark in
+        benchmark.measureRate(.samplesPerSecond, work: count) {
+          blackHole(aggregate(intervals, style, 0..<count))
+        }
       }
     }
   }
@@ -69,22 +65,16 @@ let benchmarks: @Sendable () -> Void = {
   let partials = (0..<shardCount).map {
     aggregate(hours, .discrete, ($0 * shardSize)..<(($0 + 1) * shardSize))
   }
-  let mergeTime = BenchmarkMetric.custom("merge µs", polarity: .prefersSmaller, useScalingFactor: false)
-  let relative = BenchmarkMetric.custom(
-    "merge / aggregate ppm", polarity: .prefersSmaller, useScalingFactor: false)
+  let partialsPerSecond = BenchmarkMetric.rate("partials/s")
   Benchmark(
     "merge 1000 shard partials of 20 M samples (hours, discrete)",
-    configuration: .init(metrics: [.wallClock, .mallocCountTotal, mergeTime, relative])
+    configuration: .gated(
+      rate: partialsPerSecond, timeUnits: .microseconds, maxDuration: .seconds(2), maxIterations: 1000)
   ) { benchmark in
-    let aggregationStart = ContinuousClock.now
-    blackHole(aggregate(hours, .discrete, 0..<count))
-    let aggregation = ContinuousClock.now - aggregationStart
-    let start = ContinuousClock.now
-    var merged = IntervalAccumulator(intervals: hours, style: .discrete)
-    for partial in partials { merged.merge(partial) }
-    let merge = ContinuousClock.now - start
-    blackHole(merged)
-    benchmark.measurement(mergeTime, Int(merge / .microseconds(1)))
-    benchmark.measurement(relative, Int(merge / aggregation * 1e6))
+    benchmark.measureRate(partialsPerSecond, work: partials.count) {
+      var merged = IntervalAccumulator(intervals: hours, style: .discrete)
+      for partial in partials { merged.merge(partial) }
+      blackHole(merged)
+    }
   }
 }

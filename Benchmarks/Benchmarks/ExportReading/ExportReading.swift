@@ -1,31 +1,22 @@
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import Vitals
 
 // Apple Health export.xml reading: a generated 50 MB export held in memory (the DTD preamble, then
 // step-count records alternating between an iPhone and an Apple Watch, heart-rate records with and
 // without MetadataEntry children, workouts and activity summaries to skip), read record by record with
-// HealthExportReader into QuantitySamples. Custom metric: MB of XML per second of wall clock (one core).
+// HealthExportReader into QuantitySamples. The rate metric counts bytes of XML per CPU second.
 let benchmarks: @Sendable () -> Void = {
-  Benchmark.defaultConfiguration = .init(
-    metrics: [.wallClock, .mallocCountTotal], timeUnits: .milliseconds, scalingFactor: .one,
-    maxDuration: .seconds(4), maxIterations: 20)
+  Benchmark.defaultConfiguration = .gated(
+    rate: .bytesPerSecond, timeUnits: .milliseconds, maxDuration: .seconds(4), maxIterations: 20)
 
   let export = Array(syntheticExport(megabytes: 50).utf8)
-  let rate = BenchmarkMetric.custom("MB/s", polarity: .prefersLarger, useScalingFactor: false)
-  Benchmark(
-    "read a 50 MB export.xml (records to samples)",
-    configuration: .init(metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident, rate])
-  ) { benchmark in
-    let start = ContinuousClock.now
-    let reader = HealthExportReader(bytes: export, name: "export.xml")
-    var count = 0
-    while let sample = try! reader.next() {
-      blackHole(sample)
-      count += 1
+  Benchmark("read a 50 MB export.xml (records to samples)") { benchmark in
+    try benchmark.measureRate(.bytesPerSecond, work: export.count) {
+      let reader = HealthExportReader(bytes: export, name: "export.xml")
+      while let sample = try reader.next() { blackHole(sample) }
     }
-    let seconds = (ContinuousClock.now - start) / .seconds(1)
-    benchmark.measurement(rate, Int(Double(export.count) / seconds / 1e6))
   }
 }
 

@@ -6,9 +6,11 @@ import Vitals
 // The ECG end to end on a simulated 24-hour recording, as `vitals hrv` runs it: a one-lead 250 Hz
 // WFDB record (format 16, 43 MB of .dat in a temporary directory, written by each benchmark's setup
 // hook and deleted by its teardown) opened from its file, streamed in chunks, band-pass filtered and
-// QRS-detected, then its heart-rate variability in all three domains. The rate metric counts ECG
-// samples per second, start to end. Stages a whole-recording analysis adds (PPG, steps, statistics)
-// extend the same loop. The entropies (ApEn, SampEn) are O(N²) in the beats: on 24 hours (≈100 000
+// QRS-detected, then its heart-rate variability in all three domains; and the whole `vitals analyze`
+// library path on the same file (`RecordingAnalyzer` with its default options: every pipeline of
+// `PipelineRegistry.standard` the recording's channels call for, here the ECG pipeline with heart rate,
+// rhythm and end-of-record HRV). The rate metric counts ECG samples per CPU second, start to end. The
+// entropies (ApEn, SampEn) are O(N²) in the beats: on 24 hours (≈100 000
 // beats) they take most of the HRV benchmark's time, hence its few iterations.
 
 /// The simulated recording, shared by the setup hook and the benchmarks.
@@ -88,5 +90,17 @@ let benchmarks: @Sendable () -> Void = {
       let beats = try recording.detectBeats()
       blackHole(HRVAnalysis(beats: beats, sampleRate: Recording.sampleRate))
     }
+  }
+
+  Benchmark(
+    "24-hour ECG (250 Hz WFDB file), vitals analyze (RecordingAnalyzer)", configuration: configuration()
+  ) {
+    benchmark in
+    var analysis: RecordingAnalysis?
+    try benchmark.measureRate(.samplesPerSecond, work: recording.sampleCount) {
+      analysis = try RecordingAnalyzer.analyze(path: recording.path)
+    }
+    precondition(analysis?.section(ECGSection.self) != nil, "the analysis has no ECG section")
+    blackHole(analysis)
   }
 }
