@@ -93,7 +93,7 @@ compare-stats: deps .venv-fixtures/ready
 	$(SWIFT) build -c release $(ARCH_FLAGS) --package-path scripts/eval --product stats-eval
 	.venv-fixtures/bin/python scripts/peers/compare_aggregation.py
 # Pipeline numbers: analyze throughput with 1 and 2 jobs, 24-hour memory, stream latency and memory.
-check-pipeline: deps
+check-pipeline: build
 	scripts/pipeline_check.sh
 # PPG heart rate on ../shared/data: MAE per IEEE SPC 2015 recording and over all windows, read + estimate
 # time, and PPG-vs-ECG heart rate on wfdb-formats v102s and a103l.

@@ -15,7 +15,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 scratch=${1:-$(mktemp -d)}
 mitdb=${MITDB:-$root/../shared/data/mitdb}
 cd "$root"
-swift build -c release --product vitals > /dev/null
+[ -x .build/release/vitals ] || { echo "build the release binary first: make build" >&2; exit 2; }
 vitals=$root/.build/release/vitals
 failed=0
 
