@@ -13,11 +13,12 @@ let package = Package(
   name: "VitalsEvaluation",
   platforms: [.macOS(.v15)],
   dependencies: [.package(name: "Vitals", path: "../../")],
-  targets: harnesses.map { name in
-    .executableTarget(
-      name: name,
-      dependencies: [.product(name: "Vitals", package: "Vitals")],
-      path: "Sources/\(name)"
-    )
-  }
+  targets: [.target(name: "EvalSupport", path: "Sources/EvalSupport")]
+    + harnesses.map { name in
+      .executableTarget(
+        name: name,
+        dependencies: ["EvalSupport", .product(name: "Vitals", package: "Vitals")],
+        path: "Sources/\(name)"
+      )
+    }
 )

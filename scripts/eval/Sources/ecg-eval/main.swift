@@ -18,6 +18,7 @@
 //   --rate R   resample every record from 360 Hz to R Hz (zero-phase polyphase, SciPy resample_poly)
 //              and move the reference beats alike, to test the detector at other rates
 //   --misses   also list each record's missed reference beats (time and code) and false detections
+import EvalSupport
 import Foundation
 import Vitals
 
@@ -30,12 +31,7 @@ struct Options {
   var configuration = QRSDetector.Configuration()
 
   init(arguments: [String]) {
-    let root = URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent()
-    data =
-      ProcessInfo.processInfo.environment["VITALS_SHARED_DATA"]
-      ?? root.deletingLastPathComponent().appendingPathComponent("shared/data").path
+    data = sharedDataDirectory
     var iterator = arguments.dropFirst().makeIterator()
     while let argument = iterator.next() {
       if argument == "--misses" {

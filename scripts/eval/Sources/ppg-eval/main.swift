@@ -2,7 +2,9 @@
 // - IEEE SPC 2015: mean absolute error (BPM) against the `_bpm.csv` truth per recording and over all
 //   windows, and the time to read the 12 CSV files and estimate (one core);
 // - wfdb-formats v102s and a103l: PPG (PLETH, no accelerometer) heart rate against the ECG heart rate of
-//   the same record (the QRS detector's beats, same windows), over the windows both call reliable.
+//   the same record (the QRS detector's beats, same windows), over the windows where both are clean:
+//   the PPG window reliable, and the ECG window's every interval regular (quality 1: no missed or extra
+//   beat, which a noisy lead such as v102s's gives often), as SCORING.md compares "where both are clean".
 //
 // The SPC files have no time column: 125 Hz.
 //
@@ -15,6 +17,7 @@
 //              reliableQuality, rateLow, rateHigh); repeatable
 //   --windows  also print every window (truth, estimate, quality)
 //   --json FILE write the SPC results as peer-comparison rows (scripts/peers protocol)
+import EvalSupport
 import Foundation
 import Vitals
 
@@ -27,12 +30,7 @@ struct Options {
   var configuration = PPGHeartRateEstimator.Configuration()
 
   init(arguments: [String]) {
-    let root = URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent()
-    data =
-      ProcessInfo.processInfo.environment["VITALS_SHARED_DATA"]
-      ?? root.deletingLastPathComponent().appendingPathComponent("shared/data").path
+    data = sharedDataDirectory
     var iterator = arguments.dropFirst().makeIterator()
     while let argument = iterator.next() {
       switch argument {
@@ -183,7 +181,7 @@ if let json = options.json {
 }
 
 // PPG against ECG on the same record.
-print("\nPPG (PLETH, no accelerometer) against ECG heart rate, windows both call reliable")
+print("\nPPG (PLETH, no accelerometer) against ECG heart rate, windows where both are clean")
 print("record  windows  compared  MAE   within 2 BPM")
 for record in ["v102s", "a103l"] {
   let path = options.data + "/wfdb-formats/" + record
@@ -211,7 +209,9 @@ for record in ["v102s", "a103l"] {
           format: "  %6.0f ECG %7.1f %5.2f PPG %7.1f %5.2f", p.startTime, e.beatsPerMinute, e.quality,
           p.beatsPerMinute, p.quality))
     }
-    if p.isReliable && e.isReliable { differences.append(abs(p.beatsPerMinute - e.beatsPerMinute)) }
+    if p.isReliable && e.isReliable && e.quality == 1 {
+      differences.append(abs(p.beatsPerMinute - e.beatsPerMinute))
+    }
   }
   print(
     String(

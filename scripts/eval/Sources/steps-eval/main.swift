@@ -11,15 +11,12 @@
 //   --set NAME=VALUE  a detector option (passbandLow, passbandHigh, threshold, refractoryPeriod,
 //              stepsToStartBout, maximumStepInterval, strideRatioLow, strideRatioHigh,
 //              continuationRatio, amplitudeRatio, maximumVibrationRatio); repeatable
+import EvalSupport
 import Foundation
 import Vitals
 
 struct Options {
-  /// `../shared/data` beside the repository (this file is `scripts/eval/Sources/steps-eval/main.swift`).
-  var data =
-    ProcessInfo.processInfo.environment["VITALS_SHARED_DATA"]
-    ?? URL(fileURLWithPath: "../../../../../shared/data", relativeTo: URL(fileURLWithPath: #filePath))
-    .standardizedFileURL.path
+  var data = sharedDataDirectory
   var chunk = SignalChunk.defaultSampleCount
   var minutes = 10.0
   var rate: Double?
