@@ -18,9 +18,8 @@ same generated inputs, in the same run.
     datetime.strptime, clearing elements as it goes. Accuracy: the record counts must agree.
 
 Timing: the peers in CPU seconds of this process (scripts/peers/timing.py), best of --repeat; Vitals
-by stats-eval, best of 3 of its own clock around the same work (columns in memory for (a), the file
-read and parsed for (b)). stats-eval reads wall clock, never less than the CPU time of its one
-thread, so on a loaded machine the ratio can only understate Vitals.
+by stats-eval, best of 3 of its thread's CPU time around the same work (columns in memory for (a), the
+file read and parsed for (b)).
 
 Prints a table with throughputs and ratios; --json FILE writes the rows of the peer-comparison
 protocol (stage, tool, dataset, work, seconds, throughput, throughput_unit, accuracy).
