@@ -255,9 +255,14 @@ struct BeatFile {
     }
     let delimiter: Character =
       header.contains("\t") ? "\t" : header.contains(";") && !header.contains(",") ? ";" : ","
-    func fields(_ line: Substring) -> [String] {
-      line.split(separator: delimiter, omittingEmptySubsequences: false).map {
-        $0.trimmingCharacters(in: CharacterSet.whitespaces.union(CharacterSet(charactersIn: "\"")))
+    // Fields without the blanks and quotes around them.
+    func fields(_ line: Substring) -> [Substring] {
+      let padding = { (c: Character) in c == "\"" || (c.isWhitespace && !c.isNewline) }
+      return line.split(separator: delimiter, omittingEmptySubsequences: false).map { field in
+        var field = field
+        while let first = field.first, padding(first) { field.removeFirst() }
+        while let last = field.last, padding(last) { field.removeLast() }
+        return field
       }
     }
     let names = fields(header).map { $0.lowercased() }
