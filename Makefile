@@ -119,6 +119,7 @@ bench-thresholds: deps
 # Every scripts/peers/compare_*.py in one run, one table of Vitals against its fastest peer per stage
 # (the README's table: .build/compare.md).
 compare: build .venv-fixtures/ready
+	$(SWIFT) build -c release $(ARCH_FLAGS) --package-path scripts/eval --product stats-eval
 	.venv-fixtures/bin/python scripts/peers/compare.py --markdown .build/compare.md --json .build/compare.json
 
 # Time and peak memory against recording length (1 min to 24 h) and number of files: docs/scaling.csv
