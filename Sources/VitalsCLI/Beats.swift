@@ -126,23 +126,9 @@ struct BeatDetection {
     self.beats = beats
   }
 
-  /// Standard ECG lead names (limb, augmented, precordial, modified limb leads).
-  static let leadNames: Set<String> = [
-    "I", "II", "III", "AVR", "AVL", "AVF", "V1", "V2", "V3", "V4", "V5", "V6", "MLI", "MLII", "MLIII",
-    "MV1", "MV2", "MV3", "MV4", "MV5", "MV6", "CM5", "CC5", "ML5", "D3",
-  ]
-
-  /// MLII, else II, else the first name with ECG/EKG or a standard lead name, else the first signal.
-  static func defaultLead(_ names: [String]) -> Int {
-    let upper = names.map { $0.uppercased().trimmingCharacters(in: .whitespaces) }
-    if let i = upper.firstIndex(of: "MLII") { return i }
-    if let i = upper.firstIndex(of: "II") { return i }
-    if let i = upper.firstIndex(where: { $0.contains("ECG") || $0.contains("EKG") || leadNames.contains($0) })
-    {
-      return i
-    }
-    return 0
-  }
+  /// MLII, else II, else the first name with ECG/EKG or a standard lead name
+  /// (``ChannelRoles/ecgLead(named:)``), else the first signal.
+  static func defaultLead(_ names: [String]) -> Int { ChannelRoles.ecgLead(named: names) ?? 0 }
 
   /// The beats as one JSON object.
   func json() -> String {

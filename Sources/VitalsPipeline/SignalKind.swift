@@ -95,10 +95,7 @@ public struct ChannelRoles: Sendable, Equatable {
       let taken = Set(ppg + accelerometer)
       let free = upper.indices.filter { !taken.contains($0) }
       ecg =
-        free.first { upper[$0] == "MLII" } ?? free.first { upper[$0] == "II" }
-        ?? free.first {
-          upper[$0].contains("ECG") || upper[$0].contains("EKG") || Self.leadNames.contains(upper[$0])
-        }
+        Self.ecgLead(upperCasedNames: upper, among: free)
         ?? free.first {
           ["mv", "uv", "µv"].contains(signals[$0].unit.lowercased()) && signals[$0].sampleRate >= 100
         }
@@ -118,6 +115,21 @@ public struct ChannelRoles: Sendable, Equatable {
 
   /// The kinds with at least one channel, in ``SignalKind`` order.
   public var kinds: [SignalKind] { SignalKind.allCases.filter { !channels(of: $0).isEmpty } }
+
+  /// The ECG lead among `names` by name alone: `MLII`, else `II`, else the first name containing
+  /// `ECG`/`EKG` or a standard lead name (case and surrounding blanks ignored); nil when none is.
+  public static func ecgLead(named names: [String]) -> Int? {
+    let upper = names.map { $0.uppercased().trimmingCharacters(in: .whitespaces) }
+    return ecgLead(upperCasedNames: upper, among: Array(upper.indices))
+  }
+
+  /// ``ecgLead(named:)`` over the `candidates` of `upper` (names upper-cased and trimmed).
+  static func ecgLead(upperCasedNames upper: [String], among candidates: [Int]) -> Int? {
+    candidates.first { upper[$0] == "MLII" } ?? candidates.first { upper[$0] == "II" }
+      ?? candidates.first {
+        upper[$0].contains("ECG") || upper[$0].contains("EKG") || leadNames.contains(upper[$0])
+      }
+  }
 
   /// Standard ECG lead names, upper-cased (limb, augmented, precordial, modified limb leads).
   static let leadNames: Set<String> = [

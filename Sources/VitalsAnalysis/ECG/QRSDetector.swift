@@ -308,29 +308,3 @@ public struct QRSDetector: Sendable {
     return detector.process(samples)
   }
 }
-
-extension SecondOrderSections {
-  /// Group delay of the cascade at `frequency` Hz, in samples: `−dφ/dω`, from the phase of the frequency
-  /// response at `frequency ± 0.01 Hz`.
-  func groupDelay(atFrequency frequency: Double, sampleRate: Double) -> Double {
-    func phase(_ f: Double) -> Double {
-      let omega = 2 * Double.pi * f / sampleRate
-      var total = 0.0
-      for s in sections {
-        let numerator = (
-          s.b0 + s.b1 * cos(-omega) + s.b2 * cos(-2 * omega), s.b1 * sin(-omega) + s.b2 * sin(-2 * omega)
-        )
-        let denominator = (
-          1 + s.a1 * cos(-omega) + s.a2 * cos(-2 * omega), s.a1 * sin(-omega) + s.a2 * sin(-2 * omega)
-        )
-        total += atan2(numerator.1, numerator.0) - atan2(denominator.1, denominator.0)
-      }
-      return total
-    }
-    let step = 0.01
-    var difference = phase(frequency + step) - phase(frequency - step)
-    while difference > Double.pi { difference -= 2 * Double.pi }
-    while difference < -Double.pi { difference += 2 * Double.pi }
-    return -difference / (2 * Double.pi * 2 * step / sampleRate)
-  }
-}

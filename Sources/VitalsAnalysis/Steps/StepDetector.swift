@@ -452,25 +452,3 @@ public struct StepDetector: Sendable {
     return StepEvent(sampleIndex: sample, time: recordStart.advanced(bySamples: sample, rate: sampleRate))
   }
 }
-
-extension SecondOrderSections {
-  /// Phase delay of the cascade at `frequency` Hz, in samples: `−φ(ω)/ω` with `φ` the phase of the
-  /// frequency response `Π (b0 + b1·z⁻¹ + b2·z⁻²) / (1 + a1·z⁻¹ + a2·z⁻²)` at `z = e^{iω}`, taken in
-  /// (−π, π] (so valid where the total phase lies there, e.g. in a band-pass's pass band): the shift of
-  /// the crests of a sinusoid of that frequency.
-  func phaseDelay(atFrequency frequency: Double, sampleRate: Double) -> Double {
-    let omega = 2 * Double.pi * frequency / sampleRate
-    let (c1, s1, c2, s2) = (cos(omega), -sin(omega), cos(2 * omega), -sin(2 * omega))
-    var response = (re: 1.0, im: 0.0)
-    func times(_ a: (re: Double, im: Double), _ b: (re: Double, im: Double)) -> (re: Double, im: Double) {
-      (a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re)
-    }
-    for s in sections {
-      let numerator = (re: s.b0 + s.b1 * c1 + s.b2 * c2, im: s.b1 * s1 + s.b2 * s2)
-      let denominator = (re: 1 + s.a1 * c1 + s.a2 * c2, im: s.a1 * s1 + s.a2 * s2)
-      // numerator / denominator = numerator · conj(denominator) / |denominator|²; the phase needs no norm.
-      response = times(response, times(numerator, (denominator.re, -denominator.im)))
-    }
-    return -atan2(response.im, response.re) / omega
-  }
-}
