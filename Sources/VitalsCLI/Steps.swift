@@ -11,10 +11,11 @@ public struct Steps: ParsableCommand {
     discussion: """
       The step detector (acceleration magnitude, a 0.5–2.5 Hz band-pass, peaks counted only inside a \
       regular rhythm of at least 10 steps; Zhao 2010, Brajdic & Harle 2013) on three axes: the ones \
-      given with --channel (x,y,z), else the signals named acc_x, acc_y, acc_z (or ending in x, y, z), \
-      else the first three signals. Works for any placement of the device at 15 Hz to 1 kHz; irregular \
-      CSV time stamps are resampled onto a uniform grid. The unit (g or m/s²) is recognised from the \
-      gravity level unless --unit says it.
+      given with --channel (x,y,z), else the accelerometer axes `vitals analyze` recognises (signals \
+      named x, y, z or acc…, or in g or m/s^2; else three names of one stem ending in x, y, z; else, in \
+      a CSV file without a header with three to six columns besides the time, the first three). Works \
+      for any placement of the device at 15 Hz to 1 kHz; irregular CSV time stamps are resampled onto a \
+      uniform grid. The unit (g or m/s²) is recognised from the gravity level unless --unit says it.
 
       Writes one JSON object: steps, walking_s (time from the first to the last step of each bout, \
       summed), cadence_spm (steps per minute of walking: step intervals over walking_s), bouts as \
@@ -70,19 +71,24 @@ struct StepCounting {
   /// Absolute time of the record's first sample.
   var startTime: Timestamp
 
-  /// Reads the recording at `path` and counts its steps. Throws ``InputError`` for unreadable input, for
-  /// fewer than three signals and for a rate the detector does not support.
+  /// Reads the recording at `path` and counts its steps on the axes ``ChannelRoles`` recognises (with a
+  /// channel selection in `options`: its three channels). Throws ``InputError`` for unreadable input,
+  /// unless three axes are recognised, and for a rate the detector does not support.
   init(
     path: String, options: RecordingOptions, unit: StepDetector.InputUnit,
     chunkSize: Int = SignalChunk.defaultSampleCount
   ) throws(InputError) {
     var reader = try RecordingOpener.open(path: path, options: options)
-    let names = reader.signals.map(\.name)
-    guard names.count >= 3 else {
-      throw InputError(
-        path: path, "step counting needs three acceleration axes, found \(names.count) signal(s)")
+    var axes = [0, 1, 2]
+    if options.channels == nil {
+      axes = try ChannelRoles(signals: reader.signals, path: path).accelerometer
+      guard axes.count == 3 else {
+        throw InputError(
+          path: path,
+          "step counting needs three acceleration axes, found \(axes.count) among \(reader.signals.count) signal(s); "
+            + "name them acc_x, acc_y, acc_z or give --channel x,y,z")
+      }
     }
-    let axes = options.channels == nil ? Self.defaultAxes(names) : (0, 1, 2)
     var configuration = StepDetector.Configuration()
     configuration.unit = unit
     var detector: StepDetector
@@ -94,7 +100,7 @@ struct StepCounting {
     }
     var output = StepDetector.Output()
     while let chunk = try reader.nextChunk(maxSamples: chunkSize) {
-      detector.process(chunk, axes: axes, into: &output)
+      detector.process(chunk, axes: (axes[0], axes[1], axes[2]), into: &output)
     }
     detector.finish(into: &output)
     self.sampleRate = reader.chunkSampleRate
@@ -102,42 +108,8 @@ struct StepCounting {
     self.startTime = reader.startTime
   }
 
-  /// The signals named acc_x, acc_y, acc_z (any case, also accx or x), else the first three whose names end
-  /// in x, y and z, else the first three signals.
-  static func defaultAxes(_ names: [String]) -> (Int, Int, Int) {
-    let lower = names.map { $0.lowercased().trimmingCharacters(in: .whitespaces) }
-    func find(_ axis: String) -> Int? {
-      lower.firstIndex { ["acc_\(axis)", "acc\(axis)", "accel_\(axis)", axis].contains($0) }
-        ?? lower.firstIndex { $0.hasSuffix(axis) }
-    }
-    if let x = find("x"), let y = find("y"), let z = find("z"), Set([x, y, z]).count == 3 {
-      return (x, y, z)
-    }
-    return (0, 1, 2)
-  }
-
-  /// The summary as one JSON object (see ``Steps``' discussion).
+  /// The summary as one JSON object (see ``Steps``' discussion and ``WalkingSummary``).
   func json() -> String {
-    struct Bout: Encodable {
-      var start_s: Double
-      var end_s: Double
-      var steps: Int
-    }
-    struct Document: Encodable {
-      var steps: Int
-      var walking_s: Double
-      var cadence_spm: JSONNumber
-      var bouts: [Bout]
-    }
-    let bouts = output.bouts
-    let document = Document(
-      steps: output.steps.count, walking_s: bouts.reduce(0) { $0 + $1.duration },
-      cadence_spm: JSONNumber(bouts.overallCadence),
-      bouts: bouts.map {
-        Bout(
-          start_s: Double($0.start.sampleIndex) / sampleRate, end_s: Double($0.end.sampleIndex) / sampleRate,
-          steps: $0.steps)
-      })
-    return encodeJSON(document)
+    encodeJSON(WalkingSummary(stepCount: output.steps.count, bouts: output.bouts, sampleRate: sampleRate))
   }
 }

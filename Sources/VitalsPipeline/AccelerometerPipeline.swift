@@ -198,11 +198,14 @@ public struct AccelerometerPipeline: RecordingPipeline {
     detector.finish(into: &output)
     if windowCount > 0 { closeWindow(events: &events) }
     takeSteps(events: &events)
+    let walking = WalkingSummary(
+      stepCount: stepCount, walkingSeconds: walkingSeconds,
+      cadence: walkingSeconds > 0 ? 60 * Double(stepIntervals) / walkingSeconds : 0,
+      bouts: live ? nil : bouts,
+      sampleRate: sampleRate)
     return StepsSection(
       channels: axisNames, sampleRate: sampleRate, samples: samplesFed, unit: detector.resolvedUnit,
-      stepCount: stepCount, walkingSeconds: walkingSeconds,
-      cadence: walkingSeconds > 0 ? 60 * Double(stepIntervals) / walkingSeconds : 0, steps: steps,
-      bouts: live ? nil : bouts, motionWindow: configuration.motionWindow, motion: motion,
+      walking: walking, steps: steps, motionWindow: configuration.motionWindow, motion: motion,
       motionMean: motionWindows > 0 ? motionSum / Double(motionWindows) : .nan,
       motionMaximum: motionWindows > 0 ? motionMaximum : .nan)
   }
@@ -211,9 +214,8 @@ public struct AccelerometerPipeline: RecordingPipeline {
 /// What ``AccelerometerPipeline`` found in a recording, encoded under `"steps"` as
 /// `{"channels":[…],"sample_rate":…,"samples":…,"unit":"g","steps":…,"walking_s":…,"cadence_spm":…,
 /// "bouts":[{"start_s":…,"end_s":…,"steps":…}],"motion":{"window_s":…,"mean_g":…,"max_g":…}}`:
-/// the keys of `vitals steps` (`walking_s`: first to last step of each bout, summed; `cadence_spm`: step
-/// intervals per minute of walking, 0 without walking; bout times in seconds from the first sample)
-/// plus the motion levels' mean and maximum (null without a level). Live streams have no `bouts`.
+/// the keys of `vitals steps` (``WalkingSummary``, which live streams encode without `bouts`) plus the
+/// motion levels' mean and maximum (null without a level).
 public struct StepsSection: PipelineSection {
   /// The names of the x, y and z axes.
   public var channels: [String]
@@ -223,16 +225,10 @@ public struct StepsSection: PipelineSection {
   public var samples: Int64
   /// The unit the acceleration was found to be in; nil when no valid sample came.
   public var unit: StepDetector.InputUnit?
-  /// Steps counted.
-  public var stepCount: Int
-  /// Seconds of walking: first to last step of each bout, summed.
-  public var walkingSeconds: Double
-  /// Steps per minute of walking (``Swift/Sequence/overallCadence``); 0 without walking.
-  public var cadence: Double
+  /// Steps counted, walking time, cadence and (whole records) the walking bouts.
+  public var walking: WalkingSummary
   /// Every step (whole records; empty for live streams).
   public var steps: [StepEvent]
-  /// Every walking bout (whole records); nil for live streams.
-  public var bouts: [WalkingBout]?
   /// Length of a motion-level window, seconds.
   public var motionWindow: Double
   /// The motion level of every window (whole records; empty for live streams), g.
@@ -242,19 +238,17 @@ public struct StepsSection: PipelineSection {
 
   /// A section.
   public init(
-    channels: [String], sampleRate: Double, samples: Int64, unit: StepDetector.InputUnit?, stepCount: Int,
-    walkingSeconds: Double, cadence: Double, steps: [StepEvent], bouts: [WalkingBout]?, motionWindow: Double,
-    motion: [MotionLevel], motionMean: Double, motionMaximum: Double
+    channels: [String], sampleRate: Double, samples: Int64, unit: StepDetector.InputUnit?,
+    walking: WalkingSummary, steps: [StepEvent], motionWindow: Double, motion: [MotionLevel],
+    motionMean: Double,
+    motionMaximum: Double
   ) {
     self.channels = channels
     self.sampleRate = sampleRate
     self.samples = samples
     self.unit = unit
-    self.stepCount = stepCount
-    self.walkingSeconds = walkingSeconds
-    self.cadence = cadence
+    self.walking = walking
     self.steps = steps
-    self.bouts = bouts
     self.motionWindow = motionWindow
     self.motion = motion
     self.motionMean = motionMean
@@ -262,12 +256,8 @@ public struct StepsSection: PipelineSection {
   }
 
   /// `"steps"`: the steps' record sample indices (whole records only).
-  public var eventTables: [String: [Int64]] { bouts == nil ? [:] : ["steps": steps.map(\.sampleIndex)] }
-
-  private struct Bout: Encodable {
-    var start_s: Double
-    var end_s: Double
-    var steps: Int
+  public var eventTables: [String: [Int64]] {
+    walking.bouts == nil ? [:] : ["steps": steps.map(\.sampleIndex)]
   }
 
   private struct Motion: Encodable {
@@ -277,25 +267,17 @@ public struct StepsSection: PipelineSection {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case channels, sample_rate, samples, unit, steps, walking_s, cadence_spm, bouts, motion
+    case channels, sample_rate, samples, unit, motion
   }
 
   /// Encodes the JSON section described in the type's documentation.
   public func encode(to encoder: any Encoder) throws {
+    try walking.encode(to: encoder)
     var c = encoder.container(keyedBy: CodingKeys.self)
     try c.encode(channels, forKey: .channels)
     try c.encode(sampleRate, forKey: .sample_rate)
     try c.encode(samples, forKey: .samples)
     try c.encode(unit?.rawValue, forKey: .unit)
-    try c.encode(stepCount, forKey: .steps)
-    try c.encode(walkingSeconds, forKey: .walking_s)
-    try c.encode(cadence, forKey: .cadence_spm)
-    try c.encodeIfPresent(
-      bouts?.map {
-        Bout(
-          start_s: Double($0.start.sampleIndex) / sampleRate, end_s: Double($0.end.sampleIndex) / sampleRate,
-          steps: $0.steps)
-      }, forKey: .bouts)
     try c.encode(
       Motion(
         window_s: motionWindow, mean_g: motionMean.isFinite ? motionMean : nil,

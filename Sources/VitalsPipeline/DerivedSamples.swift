@@ -30,7 +30,7 @@ extension RecordingAnalysis {
     let beats = (ecg?.beats ?? pulses ?? []).map { startTime.advanced(bySamples: $0, rate: sampleRate) }
     let metrics = DerivedMetrics(
       beats: beats, steps: motion?.steps.map(\.time) ?? [],
-      walking: (motion?.bouts ?? []).map { ActivityInterval(start: $0.start.time, end: $0.end.time) },
+      walking: (motion?.walking.bouts ?? []).map { ActivityInterval(start: $0.start.time, end: $0.end.time) },
       motion: motion?.motion ?? [], parameters: parameters)
     var samples: [HealthSample] = []
     for quantities in [

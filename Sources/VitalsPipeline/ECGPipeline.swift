@@ -16,9 +16,9 @@ import VitalsIO
 ///    or none when no such interval exists.
 /// 3. Irregular rhythm: ``IrregularRhythmTracker`` (Lake & Moorman 2011 COSEn through
 ///    ``AtrialFibrillationDetector``), in blocks of beats with 48 beats of context on each side.
-/// 4. At the end of a recording: Lipponen & Tarvainen (2019) artefacts dropped from the RR series
-///    (``RRArtefacts``), then ``HRVTimeDomain`` and ``HRVFrequencyDomain`` (Welch, NeuroKit2's defaults)
-///    and the Poincaré SD1/SD2 (Brennan et al. 2001) of the NN intervals; see ``ECGSection``.
+/// 4. At the end of a recording: the heart-rate variability of the beats (``VariabilitySummary``:
+///    Lipponen & Tarvainen 2019 artefacts dropped, time and frequency domain, Poincaré SD1/SD2); see
+///    ``ECGSection``.
 ///
 /// Live (``PipelineContext/live``): no whole-record beat list is kept; every
 /// ``Configuration/hrvInterval`` s an ``PipelineEvent/Kind/hrv`` event gives the time-domain HRV of
@@ -142,7 +142,8 @@ public struct ECGPipeline: RecordingPipeline {
       if let firstKept = beats.firstIndex(where: { $0 >= oldest }), firstKept > 0 {
         beats.removeFirst(firstKept)
       }
-      let time = HRVTimeDomain(nnIntervals(Array(beats.prefix { $0 <= horizon })).series)
+      let nn = NNSeries.withoutArtefacts(beats: Array(beats.prefix { $0 <= horizon }), sampleRate: sampleRate)
+      let time = HRVTimeDomain(nn.series)
       if time.meanNN.isFinite {
         events.append(
           PipelineEvent(
@@ -175,11 +176,6 @@ public struct ECGPipeline: RecordingPipeline {
     return 60 * sampleRate / median
   }
 
-  /// The NN intervals of `beats` without the intervals around RR artefacts, and the artefact count.
-  private func nnIntervals(_ beats: [Int64]) -> (series: NNSeries, artefacts: Int) {
-    NNSeries.withoutArtefacts(beats: beats, sampleRate: sampleRate)
-  }
-
   /// Decides the last irregular-rhythm block and returns the record's ``ECGSection``.
   public mutating func finish(events: inout [PipelineEvent]) -> any PipelineSection {
     let episodes = rhythm.finish(events: &events)
@@ -188,10 +184,10 @@ public struct ECGPipeline: RecordingPipeline {
       let oldest = (origin ?? 0) + samplesFed - Int64((configuration.hrvWindow * sampleRate).rounded())
       beats.removeFirst(beats.prefix { $0 < oldest }.count)
     }
-    let (series, artefacts) = nnIntervals(beats)
     return ECGSection(
       channel: leadName, sampleRate: sampleRate, samples: samplesFed, beatCount: beatCount,
-      beats: live ? [] : beats, intervals: series, artefactBeats: artefacts, episodes: episodes,
+      beats: live ? [] : beats, variability: VariabilitySummary(beats: beats, sampleRate: sampleRate),
+      episodes: episodes,
       irregularSeconds: rhythm.irregularSeconds,
       hrvWindow: live ? configuration.hrvWindow : nil)
   }
@@ -200,10 +196,9 @@ public struct ECGPipeline: RecordingPipeline {
 /// The ECG part of a recording's summary (JSON keys in brackets).
 ///
 /// Heart rate [`heart_rate_bpm`: `mean`, `min`, `max`] and HRV [`hrv`] come from the NN intervals: the RR
-/// intervals without those around Lipponen & Tarvainen (2019) artefact beats. HRV names and units are
-/// NeuroKit2's: `MeanNN`, `SDNN`, `RMSSD`, `SDSD`, `MedianNN`, `pNN50`, `pNN20` (ms or %), `CVNN`;
-/// `VLF`, `LF`, `HF`, `TP` (ms², Welch), `LFHF`, `LFn`, `HFn`; Poincaré `SD1`, `SD2` (ms). Values that
-/// are undefined for the record (too short, too few intervals) are JSON null. [`signal_quality`] is the
+/// intervals without those around Lipponen & Tarvainen (2019) artefact beats [`nn_intervals`,
+/// `artefact_beats`]. HRV names and units are NeuroKit2's (see ``VariabilitySummary``); values that are
+/// undefined for the record (too short, too few intervals) are JSON null. [`signal_quality`] is the
 /// fraction of the record's duration covered by NN intervals (0–1): noise, artefacts and gaps lower it.
 public struct ECGSection: PipelineSection, Equatable {
   /// The lead's name in the file.
@@ -216,42 +211,30 @@ public struct ECGSection: PipelineSection, Equatable {
   public var beatCount: Int
   /// Record sample indices of the beats (empty for live streams).
   public var beats: [Int64]
-  /// The NN intervals the indices come from.
-  public var intervals: NNSeries
-  /// Beats flagged as artefacts.
-  public var artefactBeats: Int
+  /// Heart-rate variability of the beats (the whole record, or live the HRV window).
+  public var variability: VariabilitySummary
   /// Irregular-rhythm episodes (empty for live streams, which report them as events).
   public var episodes: [IrregularRhythmEpisode]
   /// Seconds of irregular rhythm in episodes.
   public var irregularSeconds: Double
   /// Live streams: the seconds of beats the HRV covers; nil for whole records.
   public var hrvWindow: Double?
-  /// Time-domain HRV of ``intervals``.
-  public var time: HRVTimeDomain
-  /// Frequency-domain HRV of ``intervals`` (Welch).
-  public var frequency: HRVFrequencyDomain
-  /// Poincaré SD1 and SD2 of ``intervals``, ms (successive pairs across a gap left out, ddof = 1).
-  public var sd1: Double, sd2: Double
 
-  /// A section; computes the HRV of `intervals`.
+  /// A section.
   public init(
-    channel: String, sampleRate: Double, samples: Int64, beatCount: Int, beats: [Int64], intervals: NNSeries,
-    artefactBeats: Int, episodes: [IrregularRhythmEpisode], irregularSeconds: Double, hrvWindow: Double?
+    channel: String, sampleRate: Double, samples: Int64, beatCount: Int, beats: [Int64],
+    variability: VariabilitySummary, episodes: [IrregularRhythmEpisode], irregularSeconds: Double,
+    hrvWindow: Double?
   ) {
     self.channel = channel
     self.sampleRate = sampleRate
     self.samples = samples
     self.beatCount = beatCount
     self.beats = beats
-    self.intervals = intervals
-    self.artefactBeats = artefactBeats
+    self.variability = variability
     self.episodes = episodes
     self.irregularSeconds = irregularSeconds
     self.hrvWindow = hrvWindow
-    time = HRVTimeDomain(intervals)
-    frequency = HRVFrequencyDomain(intervals)
-    let poincare = PoincarePlot(intervals)
-    (sd1, sd2) = (poincare.sd1, poincare.sd2)
   }
 
   /// Fraction of the record's duration (live: of the HRV window, or of the stream while shorter) covered
@@ -259,28 +242,11 @@ public struct ECGSection: PipelineSection, Equatable {
   public var signalQuality: Double {
     let duration = min(hrvWindow ?? .infinity, Double(samples) / sampleRate)
     guard duration > 0 else { return 0 }
-    return min(1, intervals.intervals.reduce(0, +) / 1000 / duration)
+    return min(1, variability.intervals.intervals.reduce(0, +) / 1000 / duration)
   }
 
   /// `"beats"`: the beats' record sample indices (whole records only).
   public var eventTables: [String: [Int64]] { hrvWindow == nil ? ["beats": beats] : [:] }
-
-  /// A value for JSON: nil (null) when not finite.
-  static func finite(_ value: Double) -> Double? { value.isFinite ? value : nil }
-
-  /// HRV metrics by NeuroKit2 name (see the type's documentation), null when not finite.
-  static func hrvValues(time: HRVTimeDomain, frequency: HRVFrequencyDomain, sd1: Double, sd2: Double)
-    -> [String: Double?]
-  {
-    let f = finite
-    return [
-      "MeanNN": f(time.meanNN), "SDNN": f(time.sdnn), "RMSSD": f(time.rmssd), "SDSD": f(time.sdsd),
-      "MedianNN": f(time.medianNN), "pNN50": f(time.pnn50), "pNN20": f(time.pnn20), "CVNN": f(time.cvnn),
-      "VLF": f(frequency.vlf), "LF": f(frequency.lf), "HF": f(frequency.hf), "TP": f(frequency.tp),
-      "LFHF": f(frequency.lfhf), "LFn": f(frequency.lfn), "HFn": f(frequency.hfn), "SD1": f(sd1),
-      "SD2": f(sd2),
-    ]
-  }
 
   private struct Episode: Encodable {
     var start_s: Double
@@ -289,38 +255,29 @@ public struct ECGSection: PipelineSection, Equatable {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case channel, sample_rate, samples, duration_s, beats, nn_intervals, artefact_beats, heart_rate_bpm, hrv
-    case irregular_rhythm, irregular_rhythm_s, signal_quality, hrv_window_s
+    case channel, sample_rate, samples, duration_s, beats, heart_rate_bpm, irregular_rhythm,
+      irregular_rhythm_s
+    case signal_quality, hrv_window_s
   }
 
   /// Encodes the JSON section described in the type's documentation.
   public func encode(to encoder: any Encoder) throws {
+    try variability.encodeFields(to: encoder, metricsKey: "hrv")
     var c = encoder.container(keyedBy: CodingKeys.self)
     try c.encode(channel, forKey: .channel)
     try c.encode(sampleRate, forKey: .sample_rate)
     try c.encode(samples, forKey: .samples)
     try c.encode(Double(samples) / sampleRate, forKey: .duration_s)
     try c.encode(beatCount, forKey: .beats)
-    try c.encode(intervals.count, forKey: .nn_intervals)
-    try c.encode(artefactBeats, forKey: .artefact_beats)
-    let f = Self.finite
-    let heartRate = ["mean": f(time.meanHR), "min": f(time.minHR), "max": f(time.maxHR)]
-    try c.encode(heartRate, forKey: .heart_rate_bpm)
-    try c.encode(Self.hrvValues(time: time, frequency: frequency, sd1: sd1, sd2: sd2), forKey: .hrv)
+    let f = VariabilitySummary.finite
+    let time = variability.time
+    try c.encode(
+      ["mean": f(time.meanHR), "min": f(time.minHR), "max": f(time.maxHR)], forKey: .heart_rate_bpm)
     try c.encode(
       episodes.map { Episode(start_s: $0.start, end_s: $0.end, duration_s: $0.duration) },
       forKey: .irregular_rhythm)
     try c.encode(irregularSeconds, forKey: .irregular_rhythm_s)
     try c.encode(signalQuality, forKey: .signal_quality)
     try c.encodeIfPresent(hrvWindow, forKey: .hrv_window_s)
-  }
-}
-
-extension NNSeries {
-  /// The NN intervals of `beats` (record sample indices at `sampleRate` Hz) without the intervals around
-  /// Lipponen & Tarvainen (2019) artefact beats (``RRArtefacts``), and the number of artefact beats.
-  static func withoutArtefacts(beats: [Int64], sampleRate: Double) -> (series: NNSeries, artefacts: Int) {
-    let artefacts = RRArtefacts.detect(beats: beats, sampleRate: sampleRate).allBeats
-    return (NNSeries(beats: beats, sampleRate: sampleRate, excludingBeats: artefacts), artefacts.count)
   }
 }

@@ -14,9 +14,9 @@ import VitalsIO
 ///    (``PipelineContext/accelerometer``, none without an accelerometer): a
 ///    ``PipelineEvent/Kind/heartRate`` event per window at its end, values `bpm`, `quality` (0–1) and
 ///    `reliable` (1 or 0); windows without usable signal (NaN rate) give no event.
-/// 3. At the end: pulse-rate variability of the pulse intervals, Lipponen & Tarvainen (2019)
-///    artefacts dropped (``RRArtefacts``), as the ECG pipeline computes HRV (``HRVTimeDomain``,
-///    ``HRVFrequencyDomain``, Poincaré SD1/SD2); see ``PPGSection``.
+/// 3. At the end: pulse-rate variability of the pulses as the ECG pipeline computes HRV
+///    (``VariabilitySummary``: Lipponen & Tarvainen 2019 artefacts dropped, time and frequency domain,
+///    Poincaré SD1/SD2); see ``PPGSection``.
 ///
 /// Live (``PipelineContext/live``): only the pulses of the last ``Configuration/hrvWindow`` seconds are
 /// kept, and the final section's variability covers them.
@@ -122,11 +122,10 @@ public struct PPGPipeline: RecordingPipeline {
   /// Returns the record's ``PPGSection`` (pulses are reported as soon as they are decided, so none is
   /// pending).
   public mutating func finish(events: inout [PipelineEvent]) -> any PipelineSection {
-    let (series, artefacts) = NNSeries.withoutArtefacts(beats: beats, sampleRate: sampleRate)
-    return PPGSection(
+    PPGSection(
       channels: names, sampleRate: sampleRate, samples: samplesFed, motionAxes: axes.count,
-      beatCount: beatCount,
-      beats: live ? [] : beats, intervals: series, artefactBeats: artefacts, windows: windows,
+      beatCount: beatCount, beats: live ? [] : beats,
+      variability: VariabilitySummary(beats: beats, sampleRate: sampleRate), windows: windows,
       reliableWindows: reliable,
       heartRate: reliable > 0 ? (rateSum / Double(reliable), rateMinimum, rateMaximum) : nil,
       hrvWindow: live ? configuration.hrvWindow : nil)
@@ -138,7 +137,8 @@ public struct PPGPipeline: RecordingPipeline {
 /// [`motion_axes`], pulses [`beats`], [`nn_intervals`], [`artefact_beats`]; heart rate
 /// [`heart_rate_bpm`: `mean`, `min`, `max`] over the reliable windows of ``PPGHeartRateEstimator`` and
 /// the fraction of windows that are reliable [`reliable_fraction`] (null without windows); pulse-rate
-/// variability [`prv`] with the ECG's HRV names and units (see ``ECGSection``), null when undefined.
+/// variability [`prv`] with the ECG's HRV names and units (see ``VariabilitySummary``), null when
+/// undefined.
 public struct PPGSection: PipelineSection {
   /// The PPG channels' names.
   public var channels: [String]
@@ -152,27 +152,19 @@ public struct PPGSection: PipelineSection {
   public var beatCount: Int
   /// Record sample indices of the systolic peaks (empty for live streams).
   public var beats: [Int64]
-  /// The pulse intervals without artefacts.
-  public var intervals: NNSeries
-  /// Pulses flagged as artefacts.
-  public var artefactBeats: Int
+  /// Pulse-rate variability of the pulses (the whole record, or live the HRV window).
+  public var variability: VariabilitySummary
   /// Heart-rate windows estimated, and how many were reliable.
   public var windows: Int, reliableWindows: Int
   /// Mean, minimum and maximum heart rate of the reliable windows, bpm; nil without one.
   public var heartRate: (mean: Double, min: Double, max: Double)?
   /// Live streams: the seconds of pulses the variability covers; nil for whole records.
   public var hrvWindow: Double?
-  /// Time-domain variability of ``intervals``.
-  public var time: HRVTimeDomain
-  /// Frequency-domain variability of ``intervals`` (Welch).
-  public var frequency: HRVFrequencyDomain
-  /// Poincaré SD1 and SD2 of ``intervals``, ms.
-  public var sd1: Double, sd2: Double
 
-  /// A section; computes the variability of `intervals`.
+  /// A section.
   public init(
     channels: [String], sampleRate: Double, samples: Int64, motionAxes: Int, beatCount: Int, beats: [Int64],
-    intervals: NNSeries, artefactBeats: Int, windows: Int, reliableWindows: Int,
+    variability: VariabilitySummary, windows: Int, reliableWindows: Int,
     heartRate: (mean: Double, min: Double, max: Double)?, hrvWindow: Double?
   ) {
     self.channels = channels
@@ -181,28 +173,24 @@ public struct PPGSection: PipelineSection {
     self.motionAxes = motionAxes
     self.beatCount = beatCount
     self.beats = beats
-    self.intervals = intervals
-    self.artefactBeats = artefactBeats
+    self.variability = variability
     self.windows = windows
     self.reliableWindows = reliableWindows
     self.heartRate = heartRate
     self.hrvWindow = hrvWindow
-    time = HRVTimeDomain(intervals)
-    frequency = HRVFrequencyDomain(intervals)
-    let poincare = PoincarePlot(intervals)
-    (sd1, sd2) = (poincare.sd1, poincare.sd2)
   }
 
   /// `"pulses"`: the systolic peaks' record sample indices (whole records only).
   public var eventTables: [String: [Int64]] { hrvWindow == nil ? ["pulses": beats] : [:] }
 
   private enum CodingKeys: String, CodingKey {
-    case channels, sample_rate, samples, duration_s, motion_axes, beats, nn_intervals, artefact_beats
-    case heart_rate_bpm, reliable_fraction, prv, hrv_window_s
+    case channels, sample_rate, samples, duration_s, motion_axes, beats, heart_rate_bpm, reliable_fraction
+    case hrv_window_s
   }
 
   /// Encodes the JSON section described in the type's documentation.
   public func encode(to encoder: any Encoder) throws {
+    try variability.encodeFields(to: encoder, metricsKey: "prv")
     var c = encoder.container(keyedBy: CodingKeys.self)
     try c.encode(channels, forKey: .channels)
     try c.encode(sampleRate, forKey: .sample_rate)
@@ -210,12 +198,9 @@ public struct PPGSection: PipelineSection {
     try c.encode(Double(samples) / sampleRate, forKey: .duration_s)
     try c.encode(motionAxes, forKey: .motion_axes)
     try c.encode(beatCount, forKey: .beats)
-    try c.encode(intervals.count, forKey: .nn_intervals)
-    try c.encode(artefactBeats, forKey: .artefact_beats)
     try c.encode(
       ["mean": heartRate?.mean, "min": heartRate?.min, "max": heartRate?.max], forKey: .heart_rate_bpm)
     try c.encode(windows > 0 ? Double(reliableWindows) / Double(windows) : nil, forKey: .reliable_fraction)
-    try c.encode(ECGSection.hrvValues(time: time, frequency: frequency, sd1: sd1, sd2: sd2), forKey: .prv)
     try c.encodeIfPresent(hrvWindow, forKey: .hrv_window_s)
   }
 }

@@ -76,14 +76,6 @@ public struct RecordingAnalysis: Sendable, Encodable {
     sections.lazy.compactMap { $0.section as? T }.first
   }
 
-  private struct Key: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(_ string: String) { stringValue = string }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-  }
-
   private struct Signal: Encodable {
     var name: String
     var unit: String
@@ -102,23 +94,23 @@ public struct RecordingAnalysis: Sendable, Encodable {
 
   /// Encodes the summary object described in the type's documentation.
   public func encode(to encoder: any Encoder) throws {
-    var c = encoder.container(keyedBy: Key.self)
-    try c.encode(path, forKey: Key("path"))
-    try c.encode(format, forKey: Key("format"))
-    try c.encode(startTime.iso8601, forKey: Key("start_time"))
-    try c.encode(sampleRate, forKey: Key("sample_rate"))
-    try c.encode(samples, forKey: Key("samples"))
-    try c.encode(Double(samples) / sampleRate, forKey: Key("duration_s"))
+    var c = encoder.container(keyedBy: StringKey.self)
+    try c.encode(path, forKey: StringKey("path"))
+    try c.encode(format, forKey: StringKey("format"))
+    try c.encode(startTime.iso8601, forKey: StringKey("start_time"))
+    try c.encode(sampleRate, forKey: StringKey("sample_rate"))
+    try c.encode(samples, forKey: StringKey("samples"))
+    try c.encode(Double(samples) / sampleRate, forKey: StringKey("duration_s"))
     let signalList = signals.indices.map { i in
       Signal(
         name: signals[i].name, unit: signals[i].unit,
         kind: SignalKind.allCases.first { roles.channels(of: $0).contains(i) })
     }
-    try c.encode(signalList, forKey: Key("signals"))
-    for (kind, section) in sections { try c.encode(section, forKey: Key(kind.sectionName)) }
-    try c.encode(notAnalysed, forKey: Key("not_analysed"))
-    try c.encode(processingSeconds, forKey: Key("processing_s"))
-    try c.encode(samplesPerSecond, forKey: Key("samples_per_s"))
+    try c.encode(signalList, forKey: StringKey("signals"))
+    for (kind, section) in sections { try c.encode(section, forKey: StringKey(kind.sectionName)) }
+    try c.encode(notAnalysed, forKey: StringKey("not_analysed"))
+    try c.encode(processingSeconds, forKey: StringKey("processing_s"))
+    try c.encode(samplesPerSecond, forKey: StringKey("samples_per_s"))
   }
 
   /// The summary as one line of JSON (no trailing newline).
@@ -196,4 +188,14 @@ extension Duration {
     let (whole, fraction) = components
     return Double(whole) + Double(fraction) * 1e-18
   }
+}
+
+/// A JSON key given as a string (section names, keys shared between a section and the summaries it
+/// encodes).
+struct StringKey: CodingKey {
+  var stringValue: String
+  var intValue: Int? { nil }
+  init(_ string: String) { stringValue = string }
+  init?(stringValue: String) { self.stringValue = stringValue }
+  init?(intValue: Int) { nil }
 }

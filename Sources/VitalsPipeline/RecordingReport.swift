@@ -131,11 +131,12 @@ public struct RecordingReport: Sendable {
     let name = (analysis.path as NSString).lastPathComponent
     canvas.text(left, y, "Vitals report — \(name)", size: 22, weight: "bold")
     y += 26
-    let t = ecg.time
+    let hrv = ecg.variability
+    let t = hrv.time
     let facts = [
       "\(analysis.format), lead \(ecg.channel), \(Self.number(rate)) Hz, \(scale.describe(duration))",
       "\(ecg.beatCount) beats · heart rate mean \(Self.number(t.meanHR)) (min \(Self.number(t.minHR)), max \(Self.number(t.maxHR))) bpm",
-      "SDNN \(Self.number(t.sdnn)) ms · RMSSD \(Self.number(t.rmssd)) ms · LF/HF \(Self.number(ecg.frequency.lfhf)) · SD1 \(Self.number(ecg.sd1)) ms · SD2 \(Self.number(ecg.sd2)) ms",
+      "SDNN \(Self.number(t.sdnn)) ms · RMSSD \(Self.number(t.rmssd)) ms · LF/HF \(Self.number(hrv.frequency.lfhf)) · SD1 \(Self.number(hrv.poincare.sd1)) ms · SD2 \(Self.number(hrv.poincare.sd2)) ms",
       "irregular rhythm \(Self.number(ecg.irregularSeconds)) s in \(ecg.episodes.count) episode(s) · signal quality \(Self.number(100 * ecg.signalQuality)) %",
     ]
     for fact in facts {
@@ -205,7 +206,7 @@ public struct RecordingReport: Sendable {
     }
 
     // RR tachogram.
-    let nn = ecg.intervals
+    let nn = hrv.intervals
     panel(
       title: "RR tachogram (NN intervals; the intervals around artefact beats left out)",
       yLabel: "NN interval (ms)",
@@ -237,7 +238,9 @@ public struct RecordingReport: Sendable {
     let poincare = PlotFrame(
       x: left, y: y, width: side, height: side, xRange: poincareRange, yRange: poincareRange)
     poincare.drawAxes(
-      on: &canvas, title: "Poincaré plot (SD1 \(Self.number(ecg.sd1)) ms, SD2 \(Self.number(ecg.sd2)) ms)",
+      on: &canvas,
+      title:
+        "Poincaré plot (SD1 \(Self.number(hrv.poincare.sd1)) ms, SD2 \(Self.number(hrv.poincare.sd2)) ms)",
       xLabel: "NN(k) (ms)", yLabel: "NN(k+1) (ms)", xTicks: 6, yTicks: 6)
     clipped(poincare) { c in
       c.line(
@@ -249,12 +252,12 @@ public struct RecordingReport: Sendable {
         c.circle(poincare.px(pairs[k].0), poincare.py(pairs[k].1), radius: 2, fill: "#1971c2", opacity: 0.45)
       }
       let mean = t.meanNN
-      if ecg.sd1.isFinite && ecg.sd2.isFinite && mean.isFinite {
+      if hrv.poincare.sd1.isFinite && hrv.poincare.sd2.isFinite && mean.isFinite {
         let pixels = poincare.width / (poincareRange.upperBound - poincareRange.lowerBound)
         let cx = poincare.px(mean)
         let cy = poincare.py(mean)
         c.raw(
-          "<ellipse cx=\"\(SVGCanvas.f(cx))\" cy=\"\(SVGCanvas.f(cy))\" rx=\"\(SVGCanvas.f(ecg.sd2 * pixels))\" ry=\"\(SVGCanvas.f(ecg.sd1 * pixels))\" transform=\"rotate(-45 \(SVGCanvas.f(cx)) \(SVGCanvas.f(cy)))\" fill=\"none\" stroke=\"#e8590c\" stroke-width=\"2\"/>"
+          "<ellipse cx=\"\(SVGCanvas.f(cx))\" cy=\"\(SVGCanvas.f(cy))\" rx=\"\(SVGCanvas.f(hrv.poincare.sd2 * pixels))\" ry=\"\(SVGCanvas.f(hrv.poincare.sd1 * pixels))\" transform=\"rotate(-45 \(SVGCanvas.f(cx)) \(SVGCanvas.f(cy)))\" fill=\"none\" stroke=\"#e8590c\" stroke-width=\"2\"/>"
         )
       }
     }
@@ -267,12 +270,12 @@ public struct RecordingReport: Sendable {
       x: spectrumLeft, y: y, width: 1400 - spectrumLeft - 40, height: side, xRange: 0...0.5,
       yRange: 0...max(1e-9, (powers.max() ?? 1) * 1.1))
     spectrumFrame.drawAxes(
-      on: &canvas, title: "HRV spectrum (Welch, 4 Hz tachogram): LF/HF \(Self.number(ecg.frequency.lfhf))",
+      on: &canvas, title: "HRV spectrum (Welch, 4 Hz tachogram): LF/HF \(Self.number(hrv.frequency.lfhf))",
       xLabel: "frequency (Hz)", yLabel: "power (ms²/Hz)", xTicks: 10, yTicks: 6)
     clipped(spectrumFrame) { c in
       for (band, color, label, power) in [
-        (bands.vlf, "#adb5bd", "VLF", ecg.frequency.vlf), (bands.lf, "#4dabf7", "LF", ecg.frequency.lf),
-        (bands.hf, "#69db7c", "HF", ecg.frequency.hf),
+        (bands.vlf, "#adb5bd", "VLF", hrv.frequency.vlf), (bands.lf, "#4dabf7", "LF", hrv.frequency.lf),
+        (bands.hf, "#69db7c", "HF", hrv.frequency.hf),
       ] {
         let x0 = spectrumFrame.px(band.lower)
         let x1 = spectrumFrame.px(band.upper)

@@ -29,7 +29,12 @@ public enum SignalKind: String, Sendable, Hashable, Codable, CaseIterable, Compa
 ///   100 Hz or more that no other rule took. One lead is analysed.
 /// - PPG: names starting with `ppg` or `pleth` (any case), or containing `PLETH`.
 /// - Accelerometer: names `x`,`y`,`z`, or starting with `acc` (`acc_x`, `ACC`, `accel_y`), or a unit
-///   of acceleration (`g`, `mg`, `m/s^2`, `m/s²`); one to three axes, in file order.
+///   of acceleration (`g`, `mg`, `m/s^2`, `m/s²`): of these, the three whose names are one stem followed
+///   by `x`, `y` and `z` (`acc_x`, `acc_y`, `acc_z`; in x, y, z order), else the first one to three in
+///   file order. Without any, three names of one stem followed by `x`, `y` and `z` (`ax`, `ay`, `az`;
+///   `wrist_x`, …). Else, in a header-less file (every name the CSV reader's `col1`, `col2`, …) with
+///   three to six signals and no other role recognised: the first three (x, y, z, then for instance a
+///   magnitude, or the three counter columns of the Oxford step dataset's phone logs).
 /// Explicit selections (``Overrides``) replace the rule of their kind.
 public struct ChannelRoles: Sendable, Equatable {
   /// The ECG lead, if any.
@@ -81,14 +86,9 @@ public struct ChannelRoles: Sendable, Equatable {
       ?? upper.indices.filter {
         upper[$0].hasPrefix("PPG") || upper[$0].hasPrefix("PLETH") || upper[$0].contains("PLETH")
       }
-    let accelerometer =
+    var accelerometer =
       try resolve(overrides.accelerometer)
-      ?? Array(
-        upper.indices.filter { i in
-          !ppg.contains(i)
-            && (["X", "Y", "Z"].contains(upper[i]) || upper[i].hasPrefix("ACC")
-              || Self.accelerationUnits.contains(signals[i].unit.lowercased()))
-        }.prefix(3))
+      ?? Self.accelerometerAxes(signals, upperCasedNames: upper, ppg: ppg)
     if let selected = try resolve(overrides.ecg) {
       ecg = selected.first
     } else {
@@ -100,8 +100,46 @@ public struct ChannelRoles: Sendable, Equatable {
           ["mv", "uv", "µv"].contains(signals[$0].unit.lowercased()) && signals[$0].sampleRate >= 100
         }
     }
+    if overrides.accelerometer == nil, accelerometer.isEmpty, ecg == nil, ppg.isEmpty,
+      (3...6).contains(names.count), names.allSatisfy(Self.isHeaderlessName)
+    {
+      accelerometer = [0, 1, 2]
+    }
     self.ppg = ppg
     self.accelerometer = accelerometer
+  }
+
+  /// The accelerometer axes among the signals that are not `ppg`, by name or unit (see the type's
+  /// documentation; the header-less rule aside): of the signals recognised by name or unit, an x, y, z
+  /// triple when their names tell it (else the first three); without any, a triple of one stem.
+  static func accelerometerAxes(_ signals: [SignalDescription], upperCasedNames upper: [String], ppg: [Int])
+    -> [Int]
+  {
+    let free = upper.indices.filter { !ppg.contains($0) }
+    let recognised = free.filter { i in
+      ["X", "Y", "Z"].contains(upper[i]) || upper[i].hasPrefix("ACC")
+        || accelerationUnits.contains(signals[i].unit.lowercased())
+    }
+    /// The first `stem`+X, `stem`+Y, `stem`+Z names among `candidates`, in x, y, z order.
+    func triple(among candidates: [Int]) -> [Int]? {
+      for x in candidates where upper[x].hasSuffix("X") {
+        let stem = upper[x].dropLast()
+        if let y = candidates.first(where: { upper[$0] == stem + "Y" }),
+          let z = candidates.first(where: { upper[$0] == stem + "Z" })
+        {
+          return [x, y, z]
+        }
+      }
+      return nil
+    }
+    return triple(among: recognised)
+      ?? (recognised.isEmpty ? triple(among: free) ?? [] : Array(recognised.prefix(3)))
+  }
+
+  /// Whether `name` is one the CSV reader gives the columns of a file without a header: `col` and the
+  /// column's number.
+  static func isHeaderlessName(_ name: String) -> Bool {
+    name.hasPrefix("col") && name.count > 3 && name.dropFirst(3).allSatisfy { ("0"..."9").contains($0) }
   }
 
   /// The channels of `kind`, in analysis order.

@@ -78,14 +78,6 @@ struct StepsTests {
     #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
   }
 
-  @Test("axes by name, else the first three signals")
-  func defaultAxes() {
-    #expect(StepCounting.defaultAxes(["time", "ACC_Z", "acc_y", "acc_x"]) == (3, 2, 1))
-    #expect(StepCounting.defaultAxes(["ax", "ay", "az", "ppg"]) == (0, 1, 2))
-    #expect(StepCounting.defaultAxes(["temp", "gyro", "x", "y", "z"]) == (2, 3, 4))
-    #expect(StepCounting.defaultAxes(["col1", "col2", "col3", "col4"]) == (0, 1, 2))
-  }
-
   @Test(
     "usage errors exit 2",
     arguments: [["--channel", "0,1"], ["--events", "-"], ["--unit", "furlongs"]])

@@ -53,16 +53,17 @@ struct AccelerometerPipelineTests {
       startTime: recording.startTime)
     let whole = try run(chunkSize: 1 << 20)
     let small = try run(chunkSize: 333)
-    #expect(whole.section.steps == expected.steps && whole.section.bouts == expected.bouts)
+    #expect(whole.section.steps == expected.steps && whole.section.walking.bouts == expected.bouts)
     // Events of one kind come in the same order; kinds interleave by chunk.
     for kind in [PipelineEvent.Kind.step, .walkingBout, .motion] {
       let (a, b) = (small.events.filter { $0.kind == kind }, whole.events.filter { $0.kind == kind })
       #expect(a == b, "\(kind) events differ")
     }
-    #expect(abs(whole.section.stepCount - recording.steps.count) <= 3)
+    #expect(abs(whole.section.walking.stepCount - recording.steps.count) <= 3)
     #expect(whole.events.filter { $0.kind == .step }.map(\.sampleIndex) == expected.steps.map(\.sampleIndex))
     #expect(whole.section.eventTables["steps"] == expected.steps.map(\.sampleIndex))
-    #expect(abs(whole.section.cadence - expected.bouts.overallCadence) < 1e-9 && whole.section.cadence > 90)
+    let cadence = whole.section.walking.cadence
+    #expect(abs(cadence - expected.bouts.overallCadence) < 1e-9 && cadence > 90)
     let bouts = whole.events.filter { $0.kind == .walkingBout }
     #expect(
       bouts.count == expected.bouts.count && bouts.first?.values["steps"] == Double(expected.bouts[0].steps))
@@ -87,8 +88,10 @@ struct AccelerometerPipelineTests {
   func live() throws {
     let batch = try run(chunkSize: 4096).section
     let live = try run(chunkSize: 4096, live: true).section
-    #expect(live.stepCount == batch.stepCount && live.walkingSeconds == batch.walkingSeconds)
-    #expect(live.steps.isEmpty && live.motion.isEmpty && live.bouts == nil && live.eventTables.isEmpty)
+    #expect(live.walking.stepCount == batch.walking.stepCount)
+    #expect(live.walking.walkingSeconds == batch.walking.walkingSeconds)
+    #expect(
+      live.steps.isEmpty && live.motion.isEmpty && live.walking.bouts == nil && live.eventTables.isEmpty)
   }
 
   @Test("fewer than three axes or a rate under 15 Hz: not analysed, with the reason")
@@ -123,7 +126,7 @@ struct AccelerometerPipelineTests {
     let table = try String(contentsOfFile: layout.tablePath(name: "day", suffix: "steps"), encoding: .utf8)
     #expect(table.hasPrefix("sample,time_s\n"))
     let steps = try #require(analysis.section(StepsSection.self))
-    #expect(table.split(separator: "\n").count == steps.stepCount + 1)
+    #expect(table.split(separator: "\n").count == steps.walking.stepCount + 1)
     let reader = try SamplesFileReader(path: layout.samplesPath(name: "day"))
     var types: [String: Int] = [:]
     while let sample = try reader.next() {
@@ -132,5 +135,24 @@ struct AccelerometerPipelineTests {
       types[quantity.type.rawValue, default: 0] += 1
     }
     #expect((types["heartRate"] ?? 0) >= 4 && types["stepCount"] == 2)
+  }
+
+  @Test("a header-less phone log (time stamps, x, y, z, three counters): analysed on its first three signals")
+  func headerlessPhoneLog() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let path = directory + "/walk.csv"
+    let start = recording.startTime.nanosecondsSinceEpoch
+    var text = ""
+    for i in recording.channels[1].indices {
+      let c = recording.channels
+      text += "\(start + Int64(i) * 10_000_000),\(c[1][i]),\(c[2][i]),\(c[3][i]),0,0,0\n"
+    }
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    let analysis = try RecordingAnalyzer.analyze(path: path)
+    #expect(analysis.roles == ChannelRoles(ecg: nil, accelerometer: [0, 1, 2]))
+    let steps = try #require(analysis.section(StepsSection.self))
+    #expect(steps.channels == ["col1", "col2", "col3"])
+    #expect(try steps.walking.bouts == run(chunkSize: 4096).section.walking.bouts)
   }
 }

@@ -39,4 +39,44 @@ struct ChannelRolesTests {
       _ = try ChannelRoles(signals: signals, overrides: .init(ppg: [.name("pleth")]), path: "rec")
     }
   }
+
+  /// The accelerometer axes recognised among signals with these names (no unit, 100 Hz).
+  private static func axes(_ names: [String]) throws -> [Int] {
+    try ChannelRoles(signals: signals(names.map { ($0, "", 100) }), path: "x").accelerometer
+  }
+
+  @Test(
+    "accelerometer axes by name: an x, y, z triple in that order, else the first three recognised",
+    arguments: [
+      (["time", "ACC_Z", "acc_y", "acc_x"], [3, 2, 1]), (["acc_mag", "acc_x", "acc_y", "acc_z"], [1, 2, 3]),
+      (["temp", "gyro", "x", "y", "z"], [2, 3, 4]), (["ax", "ay", "az", "ppg"], [0, 1, 2]),
+      (["wrist_z", "wrist_y", "wrist_x"], [2, 1, 0]), (["ACC", "resp"], [0]),
+      (["ecg", "ppg1", "ppg2", "acc_x", "acc_y", "acc_z"], [3, 4, 5]), (["a", "b", "c"], []),
+    ])
+  func axesByName(names: [String], expected: [Int]) throws {
+    #expect(try Self.axes(names) == expected)
+  }
+
+  @Test(
+    "a header-less file of three to six signals and no other role: the first three are the axes",
+    arguments: [
+      (3, [0, 1, 2]), (4, [0, 1, 2]), (6, [0, 1, 2]), (2, []), (7, []),
+    ])
+  func headerless(count: Int, expected: [Int]) throws {
+    // The CSV reader's names: col0 is the time column of a phone log, when it has one.
+    #expect(try Self.axes((1...count).map { "col\($0)" }) == expected)
+    #expect(try Self.axes((0..<count).map { "col\($0)" }) == expected)
+  }
+
+  @Test("no header-less fallback beside another role or an override")
+  func headerlessOnlyAlone() throws {
+    let ecg = try ChannelRoles(
+      signals: Self.signals([("col1", "mV", 250), ("col2", "", 250), ("col3", "", 250)]), path: "x")
+    #expect(ecg == ChannelRoles(ecg: 0))
+    let overridden = try ChannelRoles(
+      signals: Self.signals([("col1", "", 50), ("col2", "", 50), ("col3", "", 50)]),
+      overrides: .init(ecg: [.index(2)]), path: "x")
+    #expect(overridden == ChannelRoles(ecg: 2))
+    #expect(try Self.axes(["col1", "col2", "column3"]).isEmpty)
+  }
 }

@@ -51,8 +51,9 @@ struct ECGPipelineTests {
     let beats = events.filter { $0.kind == .beat }.map(\.sampleIndex)
     #expect(beats == section.beats)
     #expect(abs(section.beatCount - 105) <= 3)
-    #expect(abs(section.time.meanHR - 70) < 3)
-    #expect(section.sd1.isFinite && section.sd2 > section.sd1)
+    #expect(abs(section.variability.time.meanHR - 70) < 3)
+    let poincare = section.variability.poincare
+    #expect(poincare.sd1.isFinite && poincare.sd2 > poincare.sd1)
     #expect(section.signalQuality > 0.9 && section.signalQuality <= 1)
     let rates = events.filter { $0.kind == .heartRate }
     // One reading per second once two beats are decided.
@@ -84,7 +85,7 @@ struct ECGPipelineTests {
     let long = Array(repeatElement(Self.ecg.samples, count: 4).joined())  // 360 s
     let (longEvents, longSection) = try run(long, rate: Self.ecg.rate, chunkSize: 4096, live: true)
     #expect(longEvents.filter { $0.kind == .hrv }.map(\.seconds) == [60, 120, 180, 240, 300])
-    let first = try #require(longSection.intervals.endTimes.first)
+    let first = try #require(longSection.variability.intervals.endTimes.first)
     #expect(first >= 60 && first < 65)
     #expect(longSection.signalQuality > 0.9)
   }

@@ -66,7 +66,7 @@ struct PPGPipelineTests {
     #expect(ppg.beats.count == ppg.beatCount && ppg.eventTables["pulses"] == ppg.beats)
     let rate = try #require(ppg.heartRate)
     #expect(abs(rate.mean - 72) < 3 && ppg.reliableWindows > ppg.windows / 2)
-    #expect(abs(ppg.time.meanHR - 72) < 3 && ppg.time.sdnn.isFinite)
+    #expect(abs(ppg.variability.time.meanHR - 72) < 3 && ppg.variability.time.sdnn.isFinite)
     let readings = events[0].filter { $0.kind == .heartRate }
     #expect(
       readings.count == ppg.windows

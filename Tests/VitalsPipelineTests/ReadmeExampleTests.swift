@@ -22,7 +22,8 @@ struct PipelineReadmeExampleTests {
         if event.kind == .irregularRhythmStart { starts.append(event.seconds) }
       })
     let ecg = try #require(analysis.section(ECGSection.self))
-    #expect(ecg.beatCount > 250 && ecg.time.sdnn.isFinite && ecg.sd1.isFinite)
+    #expect(
+      ecg.beatCount > 250 && ecg.variability.time.sdnn.isFinite && ecg.variability.poincare.sd1.isFinite)
     #expect(ecg.episodes.count == 1 && starts.count == 1)
     #expect(abs(starts[0] - 60) < 5 && abs(ecg.episodes[0].end - 180) < 5)
     #expect(analysis.jsonLine().hasPrefix("{\"duration_s\":240,\"ecg\":{"))

@@ -89,10 +89,10 @@ struct ReportTests {
       ], rate: 100, startTime: .epoch)
     let report = try RecordingReport.collect(path: try recording.writeWFDB(in: directory, name: "rec"))
     let steps = try #require(report.analysis.section(StepsSection.self))
-    #expect(steps.stepCount > 80 && report.steps.count == steps.stepCount)
+    #expect(steps.walking.stepCount > 80 && report.steps.count == steps.walking.stepCount)
     #expect(report.steps.allSatisfy { $0 >= 30 && $0 <= 90 })
     let svg = report.svg()
-    #expect(svg.contains("Steps per minute (\(steps.stepCount) steps)"))
+    #expect(svg.contains("Steps per minute (\(steps.walking.stepCount) steps)"))
     // The last 10 s are walking: their steps are ticked in the excerpt; the first 10 s are still.
     #expect(svg.contains("80 – 90 s, detected beats and steps (ticks) marked"))
     #expect(svg.contains("0 – 10 s, detected beats marked"))

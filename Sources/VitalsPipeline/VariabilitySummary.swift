@@ -1,0 +1,74 @@
+import VitalsAnalysis
+
+/// The variability of a series of beats as the ECG (heart-rate variability) and PPG (pulse-rate
+/// variability) sections report it, computed and encoded in one place.
+///
+/// The beats' intervals lose those around Lipponen & Tarvainen (2019) artefact beats (``RRArtefacts``);
+/// of the remaining NN intervals come ``HRVTimeDomain``, ``HRVFrequencyDomain`` (Welch, NeuroKit2's
+/// defaults) and the Poincaré plot (Brennan et al. 2001; successive pairs across a gap left out,
+/// ddof = 1). Encoded as one JSON object with NeuroKit2's names and units: `MeanNN`, `SDNN`, `RMSSD`,
+/// `SDSD`, `MedianNN` (ms), `pNN50`, `pNN20` (%), `CVNN`; `VLF`, `LF`, `HF`, `TP` (ms²), `LFHF`, `LFn`,
+/// `HFn`; `SD1`, `SD2` (ms). A value that is undefined for the series (too short, too few intervals:
+/// NaN) is JSON null.
+public struct VariabilitySummary: Sendable, Equatable, Encodable {
+  /// The NN intervals the metrics come from.
+  public var intervals: NNSeries
+  /// Beats flagged as artefacts.
+  public var artefactBeats: Int
+  /// Time-domain variability of ``intervals``.
+  public var time: HRVTimeDomain
+  /// Frequency-domain variability of ``intervals`` (Welch).
+  public var frequency: HRVFrequencyDomain
+  /// Poincaré indices of ``intervals``; ``PoincarePlot/sd1`` and ``PoincarePlot/sd2`` are encoded.
+  public var poincare: PoincarePlot
+
+  /// The variability of `intervals`, of which `artefactBeats` beats were flagged as artefacts.
+  public init(intervals: NNSeries, artefactBeats: Int) {
+    self.intervals = intervals
+    self.artefactBeats = artefactBeats
+    time = HRVTimeDomain(intervals)
+    frequency = HRVFrequencyDomain(intervals)
+    poincare = PoincarePlot(intervals)
+  }
+
+  /// The variability of `beats` (record sample indices at `sampleRate` Hz), artefacts left out.
+  public init(beats: [Int64], sampleRate: Double) {
+    let (series, artefacts) = NNSeries.withoutArtefacts(beats: beats, sampleRate: sampleRate)
+    self.init(intervals: series, artefactBeats: artefacts)
+  }
+
+  /// A value for JSON: nil (null) when not finite.
+  static func finite(_ value: Double) -> Double? { value.isFinite ? value : nil }
+
+  /// Encodes, into the keyed container of `encoder` (a section's, which it shares), `nn_intervals` (the
+  /// NN intervals kept), `artefact_beats` and the metrics under `metricsKey` (``encode(to:)``).
+  func encodeFields(to encoder: any Encoder, metricsKey: String) throws {
+    var c = encoder.container(keyedBy: StringKey.self)
+    try c.encode(intervals.count, forKey: StringKey("nn_intervals"))
+    try c.encode(artefactBeats, forKey: StringKey("artefact_beats"))
+    try c.encode(self, forKey: StringKey(metricsKey))
+  }
+
+  /// Encodes the metrics by NeuroKit2 name (see the type's documentation), null when not finite.
+  public func encode(to encoder: any Encoder) throws {
+    let f = Self.finite
+    let values = [
+      "MeanNN": f(time.meanNN), "SDNN": f(time.sdnn), "RMSSD": f(time.rmssd), "SDSD": f(time.sdsd),
+      "MedianNN": f(time.medianNN), "pNN50": f(time.pnn50), "pNN20": f(time.pnn20), "CVNN": f(time.cvnn),
+      "VLF": f(frequency.vlf), "LF": f(frequency.lf), "HF": f(frequency.hf), "TP": f(frequency.tp),
+      "LFHF": f(frequency.lfhf), "LFn": f(frequency.lfn), "HFn": f(frequency.hfn), "SD1": f(poincare.sd1),
+      "SD2": f(poincare.sd2),
+    ]
+    var container = encoder.singleValueContainer()
+    try container.encode(values)
+  }
+}
+
+extension NNSeries {
+  /// The NN intervals of `beats` (record sample indices at `sampleRate` Hz) without the intervals around
+  /// Lipponen & Tarvainen (2019) artefact beats (``RRArtefacts``), and the number of artefact beats.
+  static func withoutArtefacts(beats: [Int64], sampleRate: Double) -> (series: NNSeries, artefacts: Int) {
+    let artefacts = RRArtefacts.detect(beats: beats, sampleRate: sampleRate).allBeats
+    return (NNSeries(beats: beats, sampleRate: sampleRate, excludingBeats: artefacts), artefacts.count)
+  }
+}
