@@ -240,8 +240,7 @@ public struct StepsSection: PipelineSection {
   public init(
     channels: [String], sampleRate: Double, samples: Int64, unit: StepDetector.InputUnit?,
     walking: WalkingSummary, steps: [StepEvent], motionWindow: Double, motion: [MotionLevel],
-    motionMean: Double,
-    motionMaximum: Double
+    motionMean: Double, motionMaximum: Double
   ) {
     self.channels = channels
     self.sampleRate = sampleRate

@@ -255,20 +255,15 @@ public struct ECGSection: PipelineSection, Equatable {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case channel, sample_rate, samples, duration_s, beats, heart_rate_bpm, irregular_rhythm,
-      irregular_rhythm_s
-    case signal_quality, hrv_window_s
+    case channel, heart_rate_bpm, irregular_rhythm, irregular_rhythm_s, signal_quality, hrv_window_s
   }
 
   /// Encodes the JSON section described in the type's documentation.
   public func encode(to encoder: any Encoder) throws {
-    try variability.encodeFields(to: encoder, metricsKey: "hrv")
+    try variability.encodeSectionFields(
+      to: encoder, samples: samples, sampleRate: sampleRate, beatCount: beatCount, metricsKey: "hrv")
     var c = encoder.container(keyedBy: CodingKeys.self)
     try c.encode(channel, forKey: .channel)
-    try c.encode(sampleRate, forKey: .sample_rate)
-    try c.encode(samples, forKey: .samples)
-    try c.encode(Double(samples) / sampleRate, forKey: .duration_s)
-    try c.encode(beatCount, forKey: .beats)
     let f = VariabilitySummary.finite
     let time = variability.time
     try c.encode(

@@ -184,20 +184,16 @@ public struct PPGSection: PipelineSection {
   public var eventTables: [String: [Int64]] { hrvWindow == nil ? ["pulses": beats] : [:] }
 
   private enum CodingKeys: String, CodingKey {
-    case channels, sample_rate, samples, duration_s, motion_axes, beats, heart_rate_bpm, reliable_fraction
-    case hrv_window_s
+    case channels, motion_axes, heart_rate_bpm, reliable_fraction, hrv_window_s
   }
 
   /// Encodes the JSON section described in the type's documentation.
   public func encode(to encoder: any Encoder) throws {
-    try variability.encodeFields(to: encoder, metricsKey: "prv")
+    try variability.encodeSectionFields(
+      to: encoder, samples: samples, sampleRate: sampleRate, beatCount: beatCount, metricsKey: "prv")
     var c = encoder.container(keyedBy: CodingKeys.self)
     try c.encode(channels, forKey: .channels)
-    try c.encode(sampleRate, forKey: .sample_rate)
-    try c.encode(samples, forKey: .samples)
-    try c.encode(Double(samples) / sampleRate, forKey: .duration_s)
     try c.encode(motionAxes, forKey: .motion_axes)
-    try c.encode(beatCount, forKey: .beats)
     try c.encode(
       ["mean": heartRate?.mean, "min": heartRate?.min, "max": heartRate?.max], forKey: .heart_rate_bpm)
     try c.encode(windows > 0 ? Double(reliableWindows) / Double(windows) : nil, forKey: .reliable_fraction)

@@ -98,9 +98,7 @@ public struct RecordingAnalysis: Sendable, Encodable {
     try c.encode(path, forKey: StringKey("path"))
     try c.encode(format, forKey: StringKey("format"))
     try c.encode(startTime.iso8601, forKey: StringKey("start_time"))
-    try c.encode(sampleRate, forKey: StringKey("sample_rate"))
-    try c.encode(samples, forKey: StringKey("samples"))
-    try c.encode(Double(samples) / sampleRate, forKey: StringKey("duration_s"))
+    try c.encodeExtent(samples: samples, sampleRate: sampleRate)
     let signalList = signals.indices.map { i in
       Signal(
         name: signals[i].name, unit: signals[i].unit,
@@ -198,4 +196,14 @@ struct StringKey: CodingKey {
   init(_ string: String) { stringValue = string }
   init?(stringValue: String) { self.stringValue = stringValue }
   init?(intValue: Int) { nil }
+}
+
+extension KeyedEncodingContainer<StringKey> {
+  /// Encodes the extent of a recording, or of the channels a section read: `sample_rate` (Hz), `samples`
+  /// (per channel) and `duration_s` (`samples` / rate).
+  mutating func encodeExtent(samples: Int64, sampleRate: Double) throws {
+    try encode(sampleRate, forKey: StringKey("sample_rate"))
+    try encode(samples, forKey: StringKey("samples"))
+    try encode(Double(samples) / sampleRate, forKey: StringKey("duration_s"))
+  }
 }

@@ -40,10 +40,16 @@ public struct VariabilitySummary: Sendable, Equatable, Encodable {
   /// A value for JSON: nil (null) when not finite.
   static func finite(_ value: Double) -> Double? { value.isFinite ? value : nil }
 
-  /// Encodes, into the keyed container of `encoder` (a section's, which it shares), `nn_intervals` (the
-  /// NN intervals kept), `artefact_beats` and the metrics under `metricsKey` (``encode(to:)``).
-  func encodeFields(to encoder: any Encoder, metricsKey: String) throws {
+  /// Encodes, into the keyed container of `encoder` (a section's, which it shares), the keys the ECG and
+  /// PPG sections have in common: the extent of `samples` samples at `sampleRate` Hz (`sample_rate`,
+  /// `samples`, `duration_s`), `beats` (`beatCount`), `nn_intervals` (the NN intervals kept),
+  /// `artefact_beats`, and the metrics under `metricsKey` (``encode(to:)``).
+  func encodeSectionFields(
+    to encoder: any Encoder, samples: Int64, sampleRate: Double, beatCount: Int, metricsKey: String
+  ) throws {
     var c = encoder.container(keyedBy: StringKey.self)
+    try c.encodeExtent(samples: samples, sampleRate: sampleRate)
+    try c.encode(beatCount, forKey: StringKey("beats"))
     try c.encode(intervals.count, forKey: StringKey("nn_intervals"))
     try c.encode(artefactBeats, forKey: StringKey("artefact_beats"))
     try c.encode(self, forKey: StringKey(metricsKey))
