@@ -225,19 +225,14 @@ public struct AtrialFibrillationDetector: Sendable {
   public static func linearPredictionGain(_ rr: ArraySlice<Double>) -> Double {
     guard rr.count >= 4 else { return .nan }
     let mean = rr.reduce(0, +) / Double(rr.count)
-    let x = rr.map { $0 - mean }
+    let first = rr.startIndex
     var variance = 0.0
-    for value in x { variance += value * value }
-    variance /= Double(x.count)
-    // Normal equations of y = x[n], regressors u = x[n−1], v = x[n−2].
-    var uu = 0.0
-    var uv = 0.0
-    var vv = 0.0
-    var uy = 0.0
-    var vy = 0.0
-    var yy = 0.0
-    for n in 2..<x.count {
-      let (u, v, y) = (x[n - 1], x[n - 2], x[n])
+    for value in rr { variance += (value - mean) * (value - mean) }
+    variance /= Double(rr.count)
+    // Normal equations of y = x[n] on u = x[n−1] and v = x[n−2], x the deviations from the mean.
+    var (uu, uv, vv, uy, vy, yy) = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    for n in (first + 2)..<rr.endIndex {
+      let (u, v, y) = (rr[n - 1] - mean, rr[n - 2] - mean, rr[n] - mean)
       uu += u * u
       uv += u * v
       vv += v * v
@@ -249,7 +244,7 @@ public struct AtrialFibrillationDetector: Sendable {
     guard determinant > 0 else { return .nan }
     let a1 = (uy * vv - vy * uv) / determinant
     let a2 = (vy * uu - uy * uv) / determinant
-    let error = Swift.max(0, yy - a1 * uy - a2 * vy) / Double(x.count - 2)
+    let error = Swift.max(0, yy - a1 * uy - a2 * vy) / Double(rr.count - 2)
     return variance / error
   }
 
