@@ -43,6 +43,45 @@ struct NNSeriesTests {
     let nn = NNSeries(beats: beats, sampleRate: 1000, excludingBeats: artefacts.allBeats)
     #expect(nn.intervals.allSatisfy { $0 >= 800 && $0 <= 820 })
   }
+
+  /// Beat positions (ms at 1 kHz) from intervals in milliseconds, first beat at 0.
+  static func beats(_ rr: [Double]) -> [Int64] {
+    var beats: [Int64] = [0]
+    for interval in rr { beats.append(beats.last! + Int64(interval.rounded())) }
+    return beats
+  }
+
+  @Test("A run of premature beats leaves the NN series whole; without runs its inner intervals stay")
+  func prematureRun() {
+    // Sinus at 800 ms with respiratory modulation; a 9-beat run at 380–420 ms, entered through a
+    // 600-ms interval (its first beat), left without a pause.
+    var rr = (0..<160).map { 800 + 30 * sin(2 * Double.pi * Double($0) / 5.5) + Double(($0 * 37) % 11) }
+    rr.replaceSubrange(70..<79, with: [600, 380, 410, 395, 420, 385, 400, 415, 390])
+    let beats = Self.beats(rr)
+    let artefacts = RRArtefacts.detect(beats: beats, sampleRate: 1000)
+    #expect(!artefacts.run.isEmpty)
+    #expect(artefacts.allBeats.allSatisfy { (70...80).contains($0) })
+    let nn = NNSeries(beats: beats, sampleRate: 1000, excludingBeats: artefacts.allBeats)
+    #expect(nn.intervals.allSatisfy { $0 >= 760 })
+    // The paper's four classes alone flag only where the run starts or ends.
+    var classesOnly = RRArtefacts.Parameters()
+    classesOnly.maximumRunBeats = 0
+    let paper = RRArtefacts.detect(beats: beats, sampleRate: 1000, parameters: classesOnly)
+    #expect(paper.run.isEmpty)
+    #expect(paper.ectopic == artefacts.ectopic && paper.longShort == artefacts.longShort)
+    let kept = NNSeries(beats: beats, sampleRate: 1000, excludingBeats: paper.allBeats)
+    #expect(kept.intervals.contains { $0 < 450 })
+  }
+
+  @Test("Strong sinus arrhythmia around an ectopic beat adds no run beats", arguments: [40.0, 80.0, 120.0])
+  func sinusArrhythmia(amplitude: Double) {
+    var rr = (0..<200).map { 850 + amplitude * sin(2 * Double.pi * Double($0) / 4.5) }
+    rr[100] = 0.6 * rr[100]
+    rr[101] = 2 * 850 - rr[100]
+    let artefacts = RRArtefacts.detect(beats: Self.beats(rr), sampleRate: 1000)
+    #expect(artefacts.run.isEmpty)
+    #expect(artefacts.allBeats.allSatisfy { (100...102).contains($0) })
+  }
 }
 
 @Suite("HRV analysis pipeline")

@@ -151,6 +151,38 @@ struct RhythmTests {
     #expect(AtrialFibrillationDetector.coefficientOfSampleEntropy([1, 2], tolerance: 0.1).isNaN)
   }
 
+  @Test("Linear prediction gain: large for a sampled oscillation, near 1 for independent intervals")
+  func predictionGain() {
+    // Exact but for the window mean, which over 2 cycles differs from the oscillation's centre.
+    let oscillation = (0..<16).map { 0.5 + 0.05 * cos(0.8 * Double($0) + 0.3) }
+    #expect(AtrialFibrillationDetector.linearPredictionGain(oscillation[...]) > 1000)
+    var generator = SplitMix64(state: 21)
+    var gains: [Double] = []
+    for _ in 0..<200 {
+      let window = Self.fibrillation(count: 16, seed: generator.next())
+      gains.append(AtrialFibrillationDetector.linearPredictionGain(window[...]))
+    }
+    gains.sort()
+    #expect(gains[100] > 1 && gains[100] < 1.5)
+    #expect(gains[197] < 3)
+    #expect(AtrialFibrillationDetector.linearPredictionGain([0.8, 0.9, 0.7]).isNaN)
+  }
+
+  @Test(
+    "Large, smooth respiratory sinus arrhythmia at a high rate is not AF; without the prediction gain it is")
+  func respiratoryArrhythmia() {
+    // SDNN 50 ms at 110 bpm (RR 0.55 s): sinus swings large enough for COSEn and nRMSSD.
+    var generator = RhythmGenerator(configuration: RhythmConfiguration(heartRate: 110), seed: 1)
+    var beats: [Int64] = []
+    while let beat = generator.next(), beat.time < 3600 { beats.append(Int64(beat.time * Self.rate)) }
+    #expect(AtrialFibrillationDetector().analyse(beats: beats, sampleRate: Self.rate).episodes.isEmpty)
+    var withoutGain = AtrialFibrillationDetector.Parameters()
+    withoutGain.maximumPredictionGain = .infinity
+    let byCOSEn = AtrialFibrillationDetector(parameters: withoutGain).analyse(
+      beats: beats, sampleRate: Self.rate)
+    #expect(!byCOSEn.episodes.isEmpty)
+  }
+
   @Test("Reference rhythm ranges and majority segments")
   func reference() {
     let changes: [(sample: Int64, rhythm: String)] = [

@@ -304,7 +304,8 @@ if !sortedOffsets.isEmpty {
 }
 if !hrvRows.isEmpty {
   print(
-    "\nHRV from detected vs reference beats (Lipponen-Tarvainen artefacts removed from both), "
+    "\nHRV from detected vs reference beats (Lipponen-Tarvainen artefacts and the premature runs next to "
+      + "them removed from both), "
       + "non-paced records with >= 95 % normal beats")
   print("record   SDNN ms (det/ref)   dSDNN%   RMSSD ms (det/ref)   dRMSSD%")
   for row in hrvRows {
