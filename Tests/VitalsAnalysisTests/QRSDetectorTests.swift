@@ -206,6 +206,35 @@ struct QRSDetectorTests {
     #expect(extra == near(firstSpikes))
   }
 
+  @Test(
+    "drops a premature one-sided step, as of electrode motion, that comes too early for the interloper check",
+    arguments: [250.0, 360, 1000])
+  func oneSidedSteps(rate: Double) throws {
+    var ecg = SyntheticECG(sampleRate: rate, .init(seconds: 60, meanRR: 1.0, seed: 10))
+    // Every third beat from the tenth on, 40 % of the way to the next beat (past the T-wave window, and
+    // too early for the next beat to be seen within the latency bound): a 0.7 mV step rising in about
+    // 10 ms and falling back over 200 ms.
+    var steps: [Int64] = []
+    for k in stride(from: 10, to: ecg.rPeaks.count - 1, by: 3) {
+      let onset = ecg.rPeaks[k] + (ecg.rPeaks[k + 1] - ecg.rPeaks[k]) * 2 / 5
+      steps.append(onset)
+      for i in Int(onset)..<min(ecg.samples.count, Int(onset) + Int(rate)) {
+        let t = Double(i - Int(onset)) / rate
+        ecg.samples[i] += Float(0.7 * (1 - exp(-t / 0.004)) * exp(-t / 0.2))
+      }
+    }
+    let tolerance = Int64(0.15 * rate)
+    let near = { (beats: [Int64]) in steps.count { s in beats.contains { abs($0 - s) <= tolerance } } }
+    let beats = try QRSDetector.detect(ecg.samples, sampleRate: rate)
+    let (missed, extra, _) = compareBeats(ecg.rPeaks, beats, tolerance: tolerance)
+    #expect(missed == 0)
+    #expect(extra == 0)
+    var off = QRSDetector.Configuration()
+    off.interloperSlopeSymmetry = 0
+    let unchecked = try QRSDetector.detect(ecg.samples, sampleRate: rate, configuration: off)
+    #expect(near(unchecked) >= steps.count / 2, "the steps are taken for beats without the rule")
+  }
+
   @Test("gives the same beats for any chunking", arguments: [1, 7, 100, 4096, 0])
   func chunkInvariance(chunkSize: Int) throws {
     for rate in [125.0, 360, 1000] {
