@@ -31,6 +31,11 @@ struct QRSClassifier: Sendable {
   let interloperPrematurity: Double
   let interloperHeightRatio: Double
   let interloperRegularity: Double
+  let interloperSlopeSymmetry: Double
+  /// Slope symmetry: half-width of the window around the R peak and the lag of the differences, input
+  /// samples.
+  let symmetryHalfWidth: Int64
+  let symmetryLag: Int64
   let amplitudeDropPause: Int64
 
   /// Input samples received (the raw ring's end).
@@ -92,6 +97,9 @@ struct QRSClassifier: Sendable {
     self.interloperPrematurity = c.interloperPrematurity
     self.interloperHeightRatio = c.interloperHeightRatio
     self.interloperRegularity = c.interloperRegularity
+    self.interloperSlopeSymmetry = c.interloperSlopeSymmetry
+    self.symmetryHalfWidth = samples(0.080)
+    self.symmetryLag = max(1, samples(0.010))
     self.amplitudeDropPause = samples(c.amplitudeDropPause)
     self.medianInterval = samples(1)
     func powerOfTwo(atLeast count: Int) -> Int {
@@ -107,7 +115,10 @@ struct QRSClassifier: Sendable {
       + 4
     self.featureRingLength = powerOfTwo(atLeast: blockSize + 1 + featureHistory)
     self.featureRings = [Float](repeating: 0, count: 2 * featureRingLength)
-    let rawHistory = featureHistory * decimationFactor + Int(placementOffset + placementHalfWidth) + 4
+    // Placing a beat reads back to the placement window's start; the slope symmetry reads 80 ms around its R
+    // peak, which may lie a placement half-width before that start.
+    let rawHistory =
+      featureHistory * decimationFactor + Int(placementOffset + 2 * placementHalfWidth + samples(0.080)) + 4
     self.rawRing = [Float](repeating: 0, count: powerOfTwo(atLeast: blockSize + rawHistory))
     self.pending.reserveCapacity(Self.pendingLimit)
     self.intervals.reserveCapacity(Self.intervalHistory)
@@ -247,9 +258,13 @@ struct QRSClassifier: Sendable {
     if candidate.height >= primaryThreshold && candidate.rPeak - last.rPeak >= refractory
       && !isTWave(candidate, after: last)
     {
-      if Double(candidate.rPeak - last.rPeak) < interloperPrematurity * Double(medianInterval)
-        && candidate.height < interloperHeightRatio * signalLevel && isRhythmRegular
+      let premature = Double(candidate.rPeak - last.rPeak) < interloperPrematurity * Double(medianInterval)
+      if premature && candidate.height < signalLevel
+        && slopeSymmetry(around: candidate.rPeak, now: nowInput, history: history, oldest: rawOldest)
+          < interloperSlopeSymmetry
       {
+        reject(candidate)
+      } else if premature && candidate.height < interloperHeightRatio * signalLevel && isRhythmRegular {
         deferred = candidate
         deferredDeadline = candidate.rPeak + maximumLatency
       } else {
@@ -345,6 +360,24 @@ struct QRSClassifier: Sendable {
       previous = value
     }
     return center
+  }
+
+  /// The smaller of the input's steepest rise and steepest fall over `symmetryLag` samples within
+  /// ±`symmetryHalfWidth` of `rPeak`, divided by the larger (1 for a flat window): near 1 for a spike that
+  /// rises and falls alike, near 0 for a one-sided edge (a step). Reads only samples up to `now`.
+  private func slopeSymmetry(around rPeak: Int64, now: Int64, history: History, oldest: Int64) -> Double {
+    let low = max(rPeak - symmetryHalfWidth, oldest, 0)
+    let high = min(rPeak + symmetryHalfWidth, now - symmetryLag)
+    guard high >= low else { return 1 }
+    var rise: Float = 0
+    var fall: Float = 0
+    for k in low...high {
+      let change = history.raw(k + symmetryLag) - history.raw(k)
+      rise = max(rise, change)
+      fall = max(fall, -change)
+    }
+    let larger = max(rise, fall)
+    return larger > 0 ? Double(min(rise, fall) / larger) : 1
   }
 
   private var primaryThreshold: Double { noiseLevel + thresholdPosition * (signalLevel - noiseLevel) }

@@ -13,7 +13,8 @@
 //   --set NAME=VALUE  a detector option (passbandLow, passbandHigh, integrationWindow,
 //              refractoryPeriod, tWaveWindow, tWaveSlopeRatio, thresholdPosition,
 //              searchBackThresholdRatio, searchBackInterval, maximumLatency, amplitudeDropPause,
-//              interloperPrematurity, interloperHeightRatio, interloperRegularity);
+//              interloperPrematurity, interloperHeightRatio, interloperRegularity,
+//              interloperSlopeSymmetry);
 //              repeatable
 //   --rate R   resample every record from 360 Hz to R Hz (zero-phase polyphase, SciPy resample_poly)
 //              and move the reference beats alike, to test the detector at other rates
@@ -70,6 +71,7 @@ extension Options {
     case "interloperPrematurity": configuration.interloperPrematurity = value
     case "interloperHeightRatio": configuration.interloperHeightRatio = value
     case "interloperRegularity": configuration.interloperRegularity = value
+    case "interloperSlopeSymmetry": configuration.interloperSlopeSymmetry = value
     default: fatalError("unknown detector option \(parts[0])")
     }
   }
