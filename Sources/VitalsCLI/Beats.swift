@@ -154,7 +154,13 @@ struct BeatDetection {
     var reader = try RecordingOpener.open(path: path, options: options)
     let names = reader.signals.map(\.name)
     guard !names.isEmpty else { throw InputError(path: path, "no signals to detect beats in") }
-    let leadIndex = options.channels == nil ? Self.defaultLead(names) : 0
+    var leadIndex = options.channels == nil ? Self.defaultLead(names) : 0
+    let lead = names[leadIndex]
+    if options.channels == nil && names.count > 1 && reader is WFDBRecordReader {
+      // The lead alone: the other signals' samples are then never converted.
+      reader = try WFDBRecordReader(path: path, selecting: [.index(leadIndex)])
+      leadIndex = 0
+    }
     var detector: QRSDetector
     do {
       detector = try QRSDetector(sampleRate: reader.chunkSampleRate)
@@ -169,7 +175,7 @@ struct BeatDetection {
     }
     self.sampleCount = sampleCount
     self.path = path
-    self.lead = names[leadIndex]
+    self.lead = lead
     self.sampleRate = reader.chunkSampleRate
     self.beats = beats
   }
