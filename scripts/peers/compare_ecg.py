@@ -10,6 +10,7 @@ every record and detecting its beats, in CPU seconds (scripts/peers/timing.py), 
   - NeuroKit2's `ecg_peaks` with method "pantompkins1985" and with its default "neurokit", after
     `wfdb.rdrecord` reads the record (both timed together per record, CPU time of this process, summed;
     Python's start-up and imports left out);
+(the records' files are read once before any timing, so both sides read them from the page cache)
 and scores all of them with `vitals score` (ANSI/AAMI EC57: ±150 ms, ventricular-flutter episodes
 left out). Prints gross Se, +P and F1 for the 22 non-paced and the 4 paced records, and the
 throughput in samples of the lead per second with the ratio to Vitals.
@@ -72,6 +73,7 @@ def compare_hrv(args, records, nk, wfdb):
     ratios = {name: [] for _, name in HRV_INDICES}
     samples = 0
     paths = [os.path.join(args.data, name) for name in records]
+    timing.warm([path + extension for path in paths for extension in (".hea", ".dat")])
     # Records without MLII (102, 104): Vitals' lead rule takes the first ECG lead, as lead_index does.
     seconds["vitals"], out = timing.process([args.vitals, "hrv", *paths, "--json"], capture=True)
     ours_by_path = {line["input"]: line for line in map(json.loads, out.splitlines())}
@@ -136,6 +138,7 @@ def main():
         pairs = {m: {"paced": [], "non-paced": []} for m in methods}
         group = {name: "paced" if name in PACED else "non-paced" for name in records}
         paths = [os.path.join(args.data, name) for name in records]
+        timing.warm(glob.glob(os.path.join(args.data, "*.hea")) + glob.glob(os.path.join(args.data, "*.dat")))
         # One process over every record; records without MLII (102, 104): Vitals' lead rule takes the
         # first ECG lead, V5, as lead_index does for the peer.
         seconds["vitals"], _ = timing.process([args.vitals, "beats", *paths, "--out-dir", scratch])
