@@ -79,10 +79,12 @@ public final class WFDBRecordReader: SignalReader {
   }
 
   /// Reads a record whose signal files are already in memory, keyed by the header's file names
-  /// (used by benchmarks and fuzzing; `path` names the record in errors).
-  public convenience init(header: WFDBHeader, files: [String: [UInt8]], path: String = "<memory>")
-    throws(InputError)
-  {
+  /// (used by benchmarks and fuzzing; `path` names the record in errors); `selectors` as in
+  /// ``init(path:selecting:)``.
+  public convenience init(
+    header: WFDBHeader, files: [String: [UInt8]], path: String = "<memory>",
+    selecting selectors: [ChannelSelector]? = nil
+  ) throws(InputError) {
     guard header.segments.isEmpty else {
       throw InputError(path: path, "a multi-segment record is read from its segment headers: open it by path")
     }
@@ -93,7 +95,7 @@ public final class WFDBRecordReader: SignalReader {
       }
       sources[signal.fileName] = ByteInput(bytes: bytes, name: signal.fileName)
     }
-    try self.init(header: header, sources: sources, headerPath: path, selectors: nil)
+    try self.init(header: header, sources: sources, headerPath: path, selectors: selectors)
   }
 
   private init(
