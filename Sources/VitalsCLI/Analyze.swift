@@ -5,6 +5,7 @@ import Vitals
 /// `vitals analyze INPUT… [--out DIR] [--jobs N] [--force]`: every metric of many recordings, on all cores.
 public struct Analyze: ParsableCommand {
   public static let configuration = CommandConfiguration(
+    commandName: "analyze",
     abstract:
       "Analyse recordings (files, folders, globs) on all cores: one JSON Lines summary per recording.",
     discussion: """

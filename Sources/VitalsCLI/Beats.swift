@@ -17,7 +17,8 @@ public enum BeatSignal: String, ExpressibleByArgument, Sendable, CaseIterable {
   }
 }
 
-/// `vitals beats INPUT [--signal ecg] [-o FILE] [--format csv|json|wfdb]`: detected heartbeats.
+/// `vitals beats INPUT [--signal ecg] [-o FILE] [--format csv|json|wfdb]`: detected heartbeats; with
+/// `--out-dir DIR`, of several recordings in one process.
 public struct Beats: ParsableCommand {
   /// How the beats are written.
   public enum Format: String, ExpressibleByArgument, Sendable, CaseIterable {
@@ -25,6 +26,7 @@ public struct Beats: ParsableCommand {
   }
 
   public static let configuration = CommandConfiguration(
+    commandName: "beats",
     abstract: "Detect heartbeats and write one row per beat.",
     discussion: """
       ECG: the QRS detector (Pan & Tompkins 1985 with Hamilton & Tompkins' rules) on one lead: the \
@@ -37,11 +39,19 @@ public struct Beats: ParsableCommand {
       [{"sample":…,"time_s":…}]; for PPG, lead names the PPG channel), wfdb (an MIT annotation file of N beats, e.g. -o 100.qrs, read by \
       WFDB tools and wfdb-python's rdann). Without --format: json for -o *.json, wfdb for -o with any \
       other extension than .csv, csv otherwise.
+
+      Several recordings (files, folders searched recursively, glob patterns) go with --out-dir DIR: \
+      each one's beats go to DIR/NAME.beats.csv (DIR/NAME.beats.json, DIR/NAME.qrs), NAME the file name \
+      without its extension (`mitdb/100` → 100; parent folders prepended where names clash, as `vitals \
+      analyze --out` names them), in --format (default csv). A recording that fails is reported on \
+      standard error (file and place) and the others complete; the exit code is then 1.
       """)
 
   @Argument(
-    help: "The recording (WFDB record, EDF/EDF+, CSV/TSV, Apple Health ECG CSV, or - for CSV on stdin).")
-  public var inputPath: String
+    help:
+      "The recording (WFDB record, EDF/EDF+, CSV/TSV, Apple Health ECG CSV, or - for CSV on stdin); with --out-dir, several recordings, folders or patterns."
+  )
+  public var inputs: [String]
 
   @Option(help: "The signal to detect beats in (ecg or ppg).")
   public var signal: BeatSignal = .ecg
@@ -49,16 +59,22 @@ public struct Beats: ParsableCommand {
   @Option(name: [.short, .customLong("output")], help: "Where to write the beats (- for standard output).")
   public var output = "-"
 
-  @Option(help: "csv, json or wfdb (default: from the output's extension).")
+  @Option(help: "csv, json or wfdb (default: from the output's extension; csv with --out-dir).")
   public var format: Format?
+
+  @Option(
+    name: .customLong("out-dir"),
+    help: "Write each recording's beats to DIR/NAME.beats.csv (.beats.json, .qrs) instead of -o.")
+  public var outDir: String?
 
   @OptionGroup public var input: InputOptions
 
   public init() {}
 
-  /// The format in effect: the option, else the output's extension.
+  /// The format in effect: the option, else the output's extension (csv with --out-dir).
   var resolvedFormat: Format {
     if let format { return format }
+    if outDir != nil { return .csv }
     let lower = output.lowercased()
     if lower.hasSuffix(".json") { return .json }
     if output == "-" || lower.hasSuffix(".csv") || !output.contains(".") { return .csv }
@@ -66,22 +82,54 @@ public struct Beats: ParsableCommand {
   }
 
   public func validate() throws {
-    if resolvedFormat == .wfdb && output == "-" {
+    if outDir == nil && inputs.count > 1 {
+      throw ValidationError("several inputs write to --out-dir DIR, not to -o")
+    }
+    if outDir != nil && output != "-" { throw ValidationError("-o and --out-dir exclude each other") }
+    if outDir != nil && inputs.contains("-") {
+      throw ValidationError("standard input (-) has no name for --out-dir; give it alone with -o")
+    }
+    if resolvedFormat == .wfdb && output == "-" && outDir == nil {
       throw ValidationError("--format wfdb needs -o NAME.qrs (annotation files are binary)")
     }
   }
 
   public func run() throws {
-    try exitingOneOnFileErrors {
-      let detection = try signal.detect(path: inputPath, input: input)
-      switch resolvedFormat {
-      case .csv:
-        try EventCSVWriter.write(samples: detection.beats, sampleRate: detection.sampleRate, to: output)
-      case .json: try writeOutput(Data((detection.json() + "\n").utf8), to: output)
-      case .wfdb:
-        let annotations = detection.beats.map { WFDBAnnotation(sample: $0, code: 1) }
-        try writeOutput(Data(WFDBAnnotationFile.encode(annotations)), to: output)
+    guard let outDir else {
+      return try exitingOneOnFileErrors {
+        try write(signal.detect(path: inputs[0], input: input), to: output)
       }
+    }
+    let recordings = InputExpansion.expand(inputs)
+    if recordings.isEmpty {
+      printError("no recordings found in \(inputs.joined(separator: " "))")
+      throw ExitCode(1)
+    }
+    let layout = BatchOutputLayout(directory: outDir)
+    try exitingOneOnFileErrors { try layout.prepare() }
+    let names = BatchOutputLayout.names(for: recordings)
+    try exitingOneOnFileErrors(of: recordings.indices) { k in
+      try write(signal.detect(path: recordings[k], input: input), to: outputPath(layout, name: names[k]))
+    }
+  }
+
+  /// Where --out-dir puts the beats of output `name` in the format in effect.
+  func outputPath(_ layout: BatchOutputLayout, name: String) -> String {
+    switch resolvedFormat {
+    case .csv: layout.tablePath(name: name, suffix: "beats")
+    case .json: layout.directory + "/" + name + ".beats.json"
+    case .wfdb: layout.directory + "/" + name + ".qrs"
+    }
+  }
+
+  /// Writes `detection`'s beats to `path` (`-`: standard output) in the format in effect.
+  private func write(_ detection: BeatDetection, to path: String) throws(OutputError) {
+    switch resolvedFormat {
+    case .csv: try EventCSVWriter.write(samples: detection.beats, sampleRate: detection.sampleRate, to: path)
+    case .json: try writeOutput(Data((detection.json() + "\n").utf8), to: path)
+    case .wfdb:
+      let annotations = detection.beats.map { WFDBAnnotation(sample: $0, code: 1) }
+      try writeOutput(Data(WFDBAnnotationFile.encode(annotations)), to: path)
     }
   }
 }
@@ -106,7 +154,13 @@ struct BeatDetection {
     var reader = try RecordingOpener.open(path: path, options: options)
     let names = reader.signals.map(\.name)
     guard !names.isEmpty else { throw InputError(path: path, "no signals to detect beats in") }
-    let leadIndex = options.channels == nil ? Self.defaultLead(names) : 0
+    var leadIndex = options.channels == nil ? Self.defaultLead(names) : 0
+    let lead = names[leadIndex]
+    if options.channels == nil && names.count > 1 && reader is WFDBRecordReader {
+      // The lead alone: the other signals' samples are then never converted.
+      reader = try WFDBRecordReader(path: path, selecting: [.index(leadIndex)])
+      leadIndex = 0
+    }
     var detector: QRSDetector
     do {
       detector = try QRSDetector(sampleRate: reader.chunkSampleRate)
@@ -121,7 +175,7 @@ struct BeatDetection {
     }
     self.sampleCount = sampleCount
     self.path = path
-    self.lead = names[leadIndex]
+    self.lead = lead
     self.sampleRate = reader.chunkSampleRate
     self.beats = beats
   }

@@ -5,6 +5,7 @@ import Vitals
 /// in format 16 (what WFDB's `rdsamp` and `edf2mit` give users).
 public struct Convert: ParsableCommand {
   public static let configuration = CommandConfiguration(
+    commandName: "convert",
     abstract: "Write a recording's signals in physical units as CSV or as a WFDB record (format 16).",
     discussion: """
       CSV: time_s, then one column per signal, named as in the source. WFDB (-o NAME.hea): NAME.hea and \

@@ -6,15 +6,18 @@ extension HRVFrequencyOptions.Method: ExpressibleByArgument {}
 extension HRVFrequencyOptions.LombScaling: ExpressibleByArgument {}
 extension TachogramInterpolation: ExpressibleByArgument {}
 
-/// `vitals hrv INPUT… [--signal ecg] [--beats FILE] [--json]`: heart-rate variability by domain.
+/// `vitals hrv INPUT… [--signal ecg] [--beats FILE]… [--json]`: heart-rate variability by domain, of
+/// each recording or beat file in one process.
 public struct HRV: ParsableCommand {
   public static let configuration = CommandConfiguration(
+    commandName: "hrv",
     abstract: "Heart-rate variability: time, frequency and nonlinear indices, with NeuroKit2's names.",
     discussion: """
       Beats are detected in each INPUT as `vitals beats` does (--signal ppg: systolic peaks, giving \
-      pulse-rate variability), or read from --beats FILE (a WFDB \
+      pulse-rate variability), or read from each --beats FILE (a WFDB \
       annotation file such as mitdb/100.atr, or a CSV file with a sample column; the rate from the \
-      record header beside FILE, else from INPUT's header, else --rate). Artefact beats (Lipponen & \
+      record header beside FILE, else from the header of the INPUT in the same place, else --rate). \
+      --beats may be repeated, with no INPUT or one INPUT per beat file. Artefact beats (Lipponen & \
       Tarvainen 2019) are found from the RR series and the intervals around them dropped (--no-artefacts \
       keeps every interval); with an annotation file, only intervals between two N beats count \
       (PhysioNet HRV Toolkit).
@@ -34,7 +37,9 @@ public struct HRV: ParsableCommand {
       0.4–0.5 Hz.
 
       Output: per input a heading line and `name value unit` lines by domain; --json writes one JSON \
-      object per input and line, with undefined values (too short a record for SDANN5, VLF, …) as null.
+      object per input and line (JSON Lines, keyed by "input": the recording or beat file), with \
+      undefined values (too short a record for SDANN5, VLF, …) as null. An input that fails is reported \
+      on standard error (file and place) and the others are analysed; the exit code is then 1.
       """)
 
   @Argument(help: "Recordings (WFDB record, EDF/EDF+, CSV/TSV, Apple Health ECG CSV, or - for CSV on stdin).")
@@ -43,8 +48,11 @@ public struct HRV: ParsableCommand {
   @Option(help: "The signal to detect beats in (ecg or ppg: pulse-rate variability).")
   public var signal: BeatSignal = .ecg
 
-  @Option(help: "Beats from this file instead of detection (WFDB annotations or CSV with a sample column).")
-  public var beats: String?
+  @Option(
+    help:
+      "Beats from this file instead of detection (WFDB annotations or CSV with a sample column); repeat for several."
+  )
+  public var beats: [String] = []
 
   @Flag(help: "One JSON object per input, one per line.")
   public var json = false
@@ -76,8 +84,10 @@ public struct HRV: ParsableCommand {
     guard interpolationRate >= 1, interpolationRate.isFinite else {
       throw ValidationError("--interpolation-rate must be at least 1 Hz (twice the top of the VHF band)")
     }
-    if beats == nil && inputs.isEmpty { throw ValidationError("give an INPUT recording or --beats FILE") }
-    if beats != nil && inputs.count > 1 { throw ValidationError("--beats goes with at most one INPUT") }
+    if beats.isEmpty && inputs.isEmpty { throw ValidationError("give an INPUT recording or --beats FILE") }
+    if !beats.isEmpty && !inputs.isEmpty && inputs.count != beats.count {
+      throw ValidationError("--beats goes with no INPUT or with one INPUT per beat file")
+    }
   }
 
   var frequencyOptions: HRVFrequencyOptions {
@@ -90,16 +100,10 @@ public struct HRV: ParsableCommand {
   }
 
   public func run() throws {
-    var failed = false
-    for result in reports() {
-      switch result {
-      case .success(let report): print(json ? report.json() : report.text())
-      case .failure(let error):
-        printError(error.description)
-        failed = true
-      }
+    try exitingOneOnFileErrors(of: reports()) { result in
+      let report = try result.get()
+      print(json ? report.json() : report.text())
     }
-    if failed { throw ExitCode(1) }
   }
 
   /// The report of each input, or why it failed, in input order.
@@ -109,10 +113,10 @@ public struct HRV: ParsableCommand {
     }
   }
 
-  /// (recording, beat file) per analysis: every INPUT, or the one --beats file (with its INPUT, if any).
+  /// (recording, beat file) per analysis: every INPUT, or every --beats file (with its INPUT, if any).
   private var sources: [(path: String?, beats: String?)] {
-    if let beats { return [(inputs.first, beats)] }
-    return inputs.map { ($0, nil) }
+    if beats.isEmpty { return inputs.map { ($0, nil) } }
+    return beats.indices.map { (inputs.isEmpty ? nil : inputs[$0], beats[$0]) }
   }
 
   /// Beats of one input (detected, or from the beat file) and their HRV.

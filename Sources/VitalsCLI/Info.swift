@@ -5,6 +5,7 @@ import Vitals
 /// `vitals info INPUT… [--json]`: what each recording holds.
 public struct Info: ParsableCommand {
   public static let configuration = CommandConfiguration(
+    commandName: "info",
     abstract: "Print the signals, rates, lengths, units, start time and annotations of recordings.",
     discussion: "Exits 1 when some input could not be read (the others are still described).")
 

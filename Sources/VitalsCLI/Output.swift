@@ -7,15 +7,26 @@ import Vitals
 /// Runs a command's work: bad input (``InputError``) or a failed write (``OutputError``) is reported on
 /// standard error, naming the file and place, and ends the command with exit code 1.
 func exitingOneOnFileErrors(_ work: () throws -> Void) throws {
-  do {
-    try work()
-  } catch let error as InputError {
-    printError(error.description)
-    throw ExitCode(1)
-  } catch let error as OutputError {
-    printError(error.description)
-    throw ExitCode(1)
+  try exitingOneOnFileErrors(of: CollectionOfOne(())) { _ in try work() }
+}
+
+/// Runs `work` on each of `items` in order, as a batch: an item's bad input (``InputError``) or failed
+/// write (``OutputError``) is reported on standard error, naming the file and place, and the other items
+/// still run; the command then ends with exit code 1. Other errors end the batch at once.
+func exitingOneOnFileErrors<Items: Sequence>(of items: Items, _ work: (Items.Element) throws -> Void) throws {
+  var failed = false
+  for item in items {
+    do {
+      try work(item)
+    } catch let error as InputError {
+      printError(error.description)
+      failed = true
+    } catch let error as OutputError {
+      printError(error.description)
+      failed = true
+    }
   }
+  if failed { throw ExitCode(1) }
 }
 
 /// Writes `vitals: message` to standard error.

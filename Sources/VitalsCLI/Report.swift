@@ -5,6 +5,7 @@ import Vitals
 /// `vitals report INPUT -o FILE.svg|FILE.html`: a picture of a recording and what was found in it.
 public struct Report: ParsableCommand {
   public static let configuration = CommandConfiguration(
+    commandName: "report",
     abstract: "Draw a recording and what was found in it, as a self-contained SVG or HTML file.",
     discussion: """
       The report shows the main numbers, the whole ECG lead (min/max per pixel column, irregular-rhythm \

@@ -6,6 +6,7 @@ import Vitals
 /// comparison (ANSI/AAMI EC57, WFDB `bxb`).
 public struct Score: ParsableCommand {
   public static let configuration = CommandConfiguration(
+    commandName: "score",
     abstract: "Score detected beats against reference beats: TP, FN, FP, Se, +P and F1 per record and gross.",
     discussion: """
       Pairs: repeat --reference REF --test TEST (paired in order), or give them as positional \
@@ -242,30 +243,52 @@ struct BeatFile {
     return try WFDBHeader.parse(Array(bytes), path: headerPath).frameRate
   }
 
-  /// The integer `sample` column of a delimited text file with a header line.
+  /// The integer `sample` column of a delimited text file with a header line: lines end at LF, CR LF, CR,
+  /// VT or FF; fields are split at the header's delimiter (tab, else `;` without `,`, else `,`) and
+  /// trimmed of spaces, tabs and quotes; lines that are empty are skipped.
   static func readCSV(path: String) throws(InputError) -> [Int64] {
     guard let data = FileManager.default.contents(atPath: path) else {
       throw InputError(path: path, "cannot read the file")
     }
-    let text = String(decoding: data, as: UTF8.self)
-    var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+    let bytes = [UInt8](data)
+    var lines: [Range<Int>] = []
+    var start = 0
+    var k = 0
+    while k < bytes.count {
+      let byte = bytes[k]
+      if byte == 0x0A || byte == 0x0D || byte == 0x0B || byte == 0x0C {
+        lines.append(start..<k)
+        if byte == 0x0D && k + 1 < bytes.count && bytes[k + 1] == 0x0A { k += 1 }
+        start = k + 1
+      }
+      k += 1
+    }
+    lines.append(start..<bytes.count)
     while lines.last?.isEmpty == true { lines.removeLast() }
     guard let header = lines.first else {
       throw InputError(path: path, "empty file: expected a header with a sample column")
     }
-    let delimiter: Character =
-      header.contains("\t") ? "\t" : header.contains(";") && !header.contains(",") ? ";" : ","
-    // Fields without the blanks and quotes around them.
-    func fields(_ line: Substring) -> [Substring] {
-      let padding = { (c: Character) in c == "\"" || (c.isWhitespace && !c.isNewline) }
-      return line.split(separator: delimiter, omittingEmptySubsequences: false).map { field in
-        var field = field
-        while let first = field.first, padding(first) { field.removeFirst() }
-        while let last = field.last, padding(last) { field.removeLast() }
-        return field
+    let headerBytes = bytes[header]
+    let delimiter: UInt8 =
+      headerBytes.contains(0x09)
+      ? 0x09 : headerBytes.contains(0x3B) && !headerBytes.contains(0x2C) ? 0x3B : 0x2C
+    // The fields of a line (up to `limit` of them), without the blanks and quotes around them.
+    func fields(_ line: Range<Int>, limit: Int = .max) -> [Range<Int>] {
+      var result: [Range<Int>] = []
+      var fieldStart = line.lowerBound
+      for end in line.lowerBound...line.upperBound where end == line.upperBound || bytes[end] == delimiter {
+        var lower = fieldStart
+        var upper = end
+        let padding = { (byte: UInt8) in byte == 0x22 || byte == 0x20 || byte == 0x09 }
+        while lower < upper && padding(bytes[lower]) { lower += 1 }
+        while upper > lower && padding(bytes[upper - 1]) { upper -= 1 }
+        result.append(lower..<upper)
+        if result.count == limit { break }
+        fieldStart = end + 1
       }
+      return result
     }
-    let names = fields(header).map { $0.lowercased() }
+    let names = fields(header).map { String(decoding: bytes[$0], as: UTF8.self).lowercased() }
     guard let column = names.firstIndex(of: "sample") else {
       throw InputError(
         path: path, location: .line(1),
@@ -274,8 +297,8 @@ struct BeatFile {
     var samples: [Int64] = []
     samples.reserveCapacity(lines.count - 1)
     for (offset, line) in lines.enumerated().dropFirst() where !line.isEmpty {
-      let row = fields(line)
-      guard column < row.count, let value = Int64(row[column]) else {
+      let row = fields(line, limit: column + 1)
+      guard column < row.count, let value = Int64(String(decoding: bytes[row[column]], as: UTF8.self)) else {
         throw InputError(
           path: path, location: .field(line: offset + 1, column: column + 1), "expected a whole sample index")
       }

@@ -10,6 +10,7 @@ extension AccelerationUnit: ExpressibleByArgument {}
 /// with its ground truth, generated and written chunk by chunk (any duration in constant memory).
 public struct Simulate: ParsableCommand {
   public static let configuration = CommandConfiguration(
+    commandName: "simulate",
     abstract: "Write a synthetic ECG, PPG or accelerometer recording as CSV, with its ground truth.",
     discussion: """
       FILE.csv: time_s, then one column per signal (ecg in mV; ppg or ppg1, ppg2 in arbitrary units, then \

@@ -9,6 +9,7 @@ extension StatisticsOption: ExpressibleByArgument {}
 /// samples in Apple Health exports and samples files.
 public struct Stats: ParsableCommand {
   public static let configuration = CommandConfiguration(
+    commandName: "stats",
     abstract:
       "HealthKit-style statistics (sums, averages, …) per interval, from Apple Health exports and samples files.",
     discussion: """

@@ -7,6 +7,7 @@ extension StepDetector.InputUnit: ExpressibleByArgument {}
 /// `vitals steps INPUT [--events FILE] [--unit automatic|g|m/s^2]`: steps, cadence and walking bouts.
 public struct Steps: ParsableCommand {
   public static let configuration = CommandConfiguration(
+    commandName: "steps",
     abstract: "Count steps and find walking bouts in 3-axis acceleration.",
     discussion: """
       The step detector (acceleration magnitude, a 0.5–2.5 Hz band-pass, peaks counted only inside a \

@@ -102,10 +102,7 @@ public enum RecordingOpener {
     -> any SignalReader
   {
     switch try detectKind(path: path) {
-    case .wfdb:
-      let reader = try WFDBRecordReader(path: path)
-      guard let channels = options.channels else { return reader }
-      return try ChannelSelectingReader(reader, selecting: channels, path: path)
+    case .wfdb: return try WFDBRecordReader(path: path, selecting: options.channels)
     case .edf: return try EDFReader(path: path, channels: options.channels)
     case .csv: return try CSVSignalReader(path: path, options: options.csv, channels: options.channels)
     case .appleHealthECG:

@@ -78,7 +78,8 @@ struct BeatsTests {
   @Test(
     "usage errors exit 2: binary annotations to stdout, an unknown signal",
     arguments: [
-      ["beats", "rec", "--format", "wfdb"], ["beats", "rec", "--signal", "eeg"],
+      ["beats", "rec", "--format", "wfdb"], ["beats", "rec", "--signal", "eeg"], ["beats", "a", "b"],
+      ["beats", "a", "-o", "a.csv", "--out-dir", "d"], ["beats", "-", "--out-dir", "d"],
     ])
   func usageErrors(arguments: [String]) {
     #expect(runInProcess(arguments) == 2)
@@ -150,6 +151,24 @@ struct BeatsTests {
     let missing = record.directory + "/absent"
     #expect(runInProcess(["beats", missing]) == 1)
     #expect(throws: InputError.self) { try BeatDetection(path: missing, options: RecordingOptions()) }
+  }
+
+  @Test(
+    "several recordings in one process: one file each in --out-dir; a bad one exits 1, the others written")
+  func batch() throws {
+    let record = try GeneratedRecord(seconds: 20)
+    defer { record.remove() }
+    let bad = try record.write("bad.csv", "a,b\n1,x\n")
+    let out = record.directory + "/out"
+    #expect(runInProcess(["beats", bad, record.path, "--out-dir", out]) == 1)
+    let expected = try BeatDetection(path: record.path, options: RecordingOptions()).beats
+    #expect(try BeatFile(path: out + "/ecg.beats.csv", rate: GeneratedRecord.rate).samples == expected)
+    #expect(!FileManager.default.fileExists(atPath: out + "/bad.beats.csv"))
+
+    #expect(runInProcess(["beats", record.directory + "/*.hea", "--out-dir", out, "--format", "wfdb"]) == 0)
+    #expect(try WFDBAnnotationFile.read(path: out + "/ecg.qrs").map(\.sample) == expected)
+    let beats = try #require(try VitalsCommand.parseAsRoot(["beats", "x", "--out-dir", out]) as? Beats)
+    #expect(beats.outputPath(BatchOutputLayout(directory: out), name: "x") == out + "/x.beats.csv")
   }
 
   @Test(

@@ -25,7 +25,7 @@ struct HRVTests {
   @Test(
     "usage errors exit 2",
     arguments: [
-      ["hrv"], ["hrv", "a", "b", "--beats", "x.atr"],
+      ["hrv"], ["hrv", "a", "b", "--beats", "x.atr"], ["hrv", "a", "--beats", "x.atr", "--beats", "y.atr"],
       ["hrv", "a", "--interpolation-rate", "0.5"], ["hrv", "a", "--psd", "burg"],
     ])
   func usageErrors(arguments: [String]) {
@@ -79,6 +79,33 @@ struct HRVTests {
     #expect((try? reports[0].get()) != nil && (try? reports[2].get()) != nil)
     #expect(throws: InputError.self) { try reports[1].get() }
     #expect(runInProcess(arguments) == 1)
+  }
+
+  @Test("several beat files in one process, each keyed by its name; a bad one exits 1, the others analysed")
+  func severalBeatFiles() throws {
+    let record = try GeneratedRecord(seconds: 60)
+    defer { record.remove() }
+    let csv = try record.write(
+      "beats.csv", "sample\n" + record.peaks.map(String.init).joined(separator: "\n"))
+    let bad = record.directory + "/absent.csv"
+    let arguments = ["hrv", "--beats", record.path + ".atr", "--beats", bad, "--beats", csv, "--rate", "360"]
+    let reports = try #require(try VitalsCommand.parseAsRoot(arguments) as? HRV).reports()
+    #expect(reports.count == 3)
+    let first = try reports[0].get()
+    let last = try reports[2].get()
+    #expect(first.input == record.path + ".atr" && last.input == csv)
+    #expect(first.analysis.intervals == last.analysis.intervals)
+    #expect(
+      first.analysis.time.rmssd == last.analysis.time.rmssd
+        && first.analysis.frequency.hf == last.analysis.frequency.hf)
+    #expect(throws: InputError.self) { try reports[1].get() }
+    #expect(runInProcess(arguments + ["--json"]) == 1)
+
+    // One INPUT per beat file gives its rate.
+    let paired = ["hrv", record.path, record.path, "--beats", csv, "--beats", record.path + ".atr"]
+    let pairedReports = try #require(try VitalsCommand.parseAsRoot(paired) as? HRV).reports()
+    #expect(
+      try pairedReports.map { try $0.get().sampleRate } == [GeneratedRecord.rate, GeneratedRecord.rate])
   }
 
   @Test("beats that are not increasing are refused")

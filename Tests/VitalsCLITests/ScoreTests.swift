@@ -48,6 +48,8 @@ struct ScoreTests {
     let fromCSV = try BeatFile(path: csv, rate: nil)  // rate from ecg.hea beside it
     #expect(fromCSV.samples == [180, 450] && fromCSV.sampleRate == GeneratedRecord.rate)
 
+    let padded = try record.write("padded.csv", "x\t \"Sample\" \r\n1\t -20 \r\n\r\n2\t\"10\"\r\n\n")
+    #expect(try BeatFile(path: padded, rate: 250).samples == [-20, 10])
     let alone = try record.write("other.csv", "sample\n10\n20\n")
     #expect(throws: InputError.self) { try BeatFile(path: alone, rate: nil) }
     #expect(try BeatFile(path: alone, rate: 250).sampleRate == 250)

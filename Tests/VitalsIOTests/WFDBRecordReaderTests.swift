@@ -136,6 +136,52 @@ struct WFDBRecordReaderTests {
     }
   }
 
+  @Test(
+    "selected signals equal the same signals of a full read, in the selectors' order",
+    arguments: ["fmt212", "fmt8", "layout", "mixed", "multi"])
+  func selection(name: String) throws {
+    let path = TestData.fixture("wfdb/records/\(name)").path
+    let full = try WFDBRecordReader(path: path)
+    var whole = [[Float]](repeating: [], count: full.signals.count)  // chunks end at segment boundaries
+    while let chunk = try full.nextChunk(maxSamples: 1 << 20) {
+      for (signal, samples) in chunk.channels.enumerated() { whole[signal] += samples }
+    }
+    let last = full.signals.count - 1
+    for selection in [[last], [last, 0], [0, 0], Array(full.signals.indices)] {
+      let reader = try WFDBRecordReader(path: path, selecting: selection.map { .index($0) })
+      #expect(reader.signalIndices == selection)
+      #expect(reader.signals.map(\.name) == selection.map { full.signals[$0].name })
+      var channels = [[Float]](repeating: [], count: selection.count)
+      while let chunk = try reader.nextChunk(maxSamples: 7) {
+        for (output, samples) in chunk.channels.enumerated() { channels[output] += samples }
+      }
+      for (output, signal) in selection.enumerated() {
+        #expect(channels[output].map(\.bitPattern) == whole[signal].map(\.bitPattern), "\(selection)")
+      }
+    }
+    let named = try WFDBRecordReader(path: path, selecting: [.name(full.signals[last].name)])
+    #expect(named.signalIndices == [last])
+    #expect(throws: InputError.self) { try WFDBRecordReader(path: path, selecting: [.index(last + 1)]) }
+  }
+
+  @Test("selected signals: digital samples and checksums of those signals alone")
+  func selectionDigital() throws {
+    let path = TestData.fixture("wfdb/records/fmt212").path
+    let all = try #require(try WFDBRecordReader(path: path).nextDigitalChunk(maxFrames: 1 << 20))
+    let reader = try WFDBRecordReader(path: path, selecting: [.index(1)])
+    #expect(try reader.nextDigitalChunk(maxFrames: 1 << 20) == [all[1]])
+    #expect(try reader.mismatchedChecksums() == [])
+    // A wrong checksum on signal 1 is reported by its header index, and only when signal 1 is read.
+    var header = reader.header
+    header.signals[1].checksum = (header.signals[1].checksum ?? 0) + 1
+    let files = ["fmt212.dat": try [UInt8](Data(contentsOf: TestData.fixture("wfdb/records/fmt212.dat")))]
+    for (selection, expected) in [([0], [Int]()), ([1], [1]), ([1, 0], [1])] {
+      let altered = try WFDBRecordReader(
+        header: header, files: files, selecting: selection.map { .index($0) })
+      #expect(try altered.mismatchedChecksums() == expected)
+    }
+  }
+
   @Test("layout: samples per frame averaged, skew, byte offset, invalid marker, start time")
   func layout() throws {
     let reader = try WFDBRecordReader(path: TestData.fixture("wfdb/records/layout.hea").path)

@@ -1,22 +1,26 @@
 #!/usr/bin/env python3
 """Vitals' QRS detector against NeuroKit2's, on the same MIT-BIH records, in the same run.
 
-For every record in ../shared/data/mitdb (lead MLII; the first signal in 102 and 104, which lack
-it), times the same work, reading the record and detecting its beats, in CPU seconds
-(scripts/peers/timing.py), and scores:
-  - `vitals beats` as a whole process (start-up, reading the 212 file, filtering, detecting, writing
-    CSV; CPU time of the child);
+For every record in ../shared/data/mitdb (lead MLII; the first signal, V5, in 102 and 104, which lack
+it: Vitals' default lead rule picks it, the peer is given channel 0), times the same work, reading
+every record and detecting its beats, in CPU seconds (scripts/peers/timing.py), and scores:
+  - one `vitals beats REC… --out-dir DIR` process over all the records, as the peer runs all of them
+    in one Python process (start-up once, reading the 212 files, filtering, detecting, writing one
+    CSV per record; CPU time of the child);
   - NeuroKit2's `ecg_peaks` with method "pantompkins1985" and with its default "neurokit", after
-    `wfdb.rdrecord` reads the record (both timed together, CPU time of this process);
+    `wfdb.rdrecord` reads the record (both timed together per record, CPU time of this process, summed;
+    Python's start-up and imports left out);
+(the records' files are read once before any timing, so both sides read them from the page cache)
 and scores all of them with `vitals score` (ANSI/AAMI EC57: ±150 ms, ventricular-flutter episodes
 left out). Prints gross Se, +P and F1 for the 22 non-paced and the 4 paced records, and the
 throughput in samples of the lead per second with the ratio to Vitals.
 
 Then, on the records of --hrv-records (default 101,112,122: NeuroKit2 takes about 20 s per record),
-times `vitals hrv --json` (one process per record: reading, detection and all HRV domains) against
-`wfdb.rdrecord` + NeuroKit2's `ecg_process` followed by `hrv` (time, frequency and nonlinear
-domains), both in CPU seconds, and prints per record both times, their ratio, and the ratios Vitals / NeuroKit2 of a few
-indices (each tool on its own beats, so the indices differ by as much as the beats do).
+times `vitals hrv REC… --json` (one process over those records: reading, detection and all HRV
+domains, one JSON line per record) against `wfdb.rdrecord` + NeuroKit2's `ecg_process` followed by
+`hrv` (time, frequency and nonlinear domains) per record in this process, both in CPU seconds, and
+prints per record NeuroKit2's time and the ratios Vitals / NeuroKit2 of a few indices (each tool on
+its own beats, so the indices differ by as much as the beats do), and the total times and their ratio.
 
 With --json FILE, also writes the rows of both stages as a JSON list in the peer-comparison format
 (one row per tool: stage, tool, dataset, work, seconds, throughput, throughput_unit, accuracy).
@@ -61,22 +65,27 @@ HRV_INDICES = [("time", "MeanNN"), ("time", "SDNN"), ("time", "RMSSD"), ("freque
 
 
 def compare_hrv(args, records, nk, wfdb):
-    """Times `vitals hrv` and NeuroKit2 ecg_process + hrv per record; returns the two JSON rows."""
+    """Times one `vitals hrv` process over `records` and NeuroKit2 ecg_process + hrv per record; returns
+    the two JSON rows."""
+    if not records:
+        return []
     seconds = {"vitals": 0.0, "neurokit2": 0.0}
     ratios = {name: [] for _, name in HRV_INDICES}
     samples = 0
-    print(f"\nHRV of one record, CPU seconds: `vitals hrv --json` (whole process) against wfdb.rdrecord + "
-          f"NeuroKit2 {nk.__version__} ecg_process + hrv")
-    print(f"{'record':<7} {'vitals s':>9} {'NeuroKit2 s':>12} {'Vitals is':>10}   "
+    paths = [os.path.join(args.data, name) for name in records]
+    timing.warm([path + extension for path in paths for extension in (".hea", ".dat")])
+    # Records without MLII (102, 104): Vitals' lead rule takes the first ECG lead, as lead_index does.
+    seconds["vitals"], out = timing.process([args.vitals, "hrv", *paths, "--json"], capture=True)
+    ours_by_path = {line["input"]: line for line in map(json.loads, out.splitlines())}
+    print(f"\nHRV of {len(records)} records, CPU seconds: one `vitals hrv REC… --json` process (start-up once) "
+          f"against wfdb.rdrecord + NeuroKit2 {nk.__version__} ecg_process + hrv per record")
+    print(f"{'record':<7} {'NeuroKit2 s':>12}   "
           + " ".join(f"{name:>10}" for _, name in HRV_INDICES) + "   (Vitals / NeuroKit2)")
-    for name in records:
-        path = os.path.join(args.data, name)
+    for name, path in zip(records, paths):
         header = wfdb.rdheader(path)
         lead = lead_index(header.sig_name)
         samples += header.sig_len
-        channel = ["--channel", str(lead)] if "MLII" not in header.sig_name else []
-        vitals_seconds, out = timing.process([args.vitals, "hrv", path, "--json", *channel], capture=True)
-        ours = json.loads(out)
+        ours = ours_by_path[path]
 
         def peer():
             record = wfdb.rdrecord(path, channels=[lead])
@@ -84,7 +93,6 @@ def compare_hrv(args, records, nk, wfdb):
             return nk.hrv(info["ECG_R_Peaks"], sampling_rate=record.fs)
 
         nk_seconds, theirs = timing.call(peer)
-        seconds["vitals"] += vitals_seconds
         seconds["neurokit2"] += nk_seconds
         cells = []
         for domain, index in HRV_INDICES:
@@ -92,19 +100,16 @@ def compare_hrv(args, records, nk, wfdb):
             ratio = mine / peer if mine is not None and np.isfinite(peer) and peer != 0 else float("nan")
             ratios[index].append(ratio)
             cells.append(f"{ratio:>10.3f}")
-        print(f"{name:<7} {vitals_seconds:>9.3f} {nk_seconds:>12.2f} {nk_seconds / vitals_seconds:>9.0f}x   "
-              + " ".join(cells))
-    if not records:
-        return []
-    print(f"{'total':<7} {seconds['vitals']:>9.3f} {seconds['neurokit2']:>12.2f} "
-          f"{seconds['neurokit2'] / seconds['vitals']:>9.0f}x   "
-          + " ".join(f"{float(np.nanmedian(ratios[index])):>10.3f}" for _, index in HRV_INDICES)
-          + "   (median ratio)")
+        print(f"{name:<7} {nk_seconds:>12.2f}   " + " ".join(cells))
+    print(f"{'median':<7} {'':>12}   "
+          + " ".join(f"{float(np.nanmedian(ratios[index])):>10.3f}" for _, index in HRV_INDICES))
+    print(f"total: vitals {seconds['vitals']:.3f} s, NeuroKit2 {seconds['neurokit2']:.2f} s: Vitals is "
+          f"{seconds['neurokit2'] / seconds['vitals']:.0f}x")
     dataset = f"mitdb ({len(records)} records: {','.join(records)})"
     work = "read the record, detect beats in lead MLII, compute time, frequency and nonlinear HRV (CPU s)"
     accuracy = {f"median_ratio_{index}_vs_neurokit2": float(np.nanmedian(ratios[index])) for _, index in HRV_INDICES}
     return [
-        dict(stage="ecg-hrv", tool="vitals hrv", dataset=dataset, work=work, seconds=seconds["vitals"],
+        dict(stage="ecg-hrv", tool="vitals hrv (one process)", dataset=dataset, work=work, seconds=seconds["vitals"],
              throughput=samples / seconds["vitals"], throughput_unit="samples/s", accuracy=accuracy),
         dict(stage="ecg-hrv", tool=f"wfdb {wfdb.__version__} rdrecord + NeuroKit2 {nk.__version__} ecg_process+hrv", dataset=dataset, work=work,
              seconds=seconds["neurokit2"], throughput=samples / seconds["neurokit2"],
@@ -131,20 +136,19 @@ def main():
     samples = 0
     with tempfile.TemporaryDirectory() as scratch:
         pairs = {m: {"paced": [], "non-paced": []} for m in methods}
-        for name in records:
-            path = os.path.join(args.data, name)
+        group = {name: "paced" if name in PACED else "non-paced" for name in records}
+        paths = [os.path.join(args.data, name) for name in records]
+        timing.warm(glob.glob(os.path.join(args.data, "*.hea")) + glob.glob(os.path.join(args.data, "*.dat")))
+        # One process over every record; records without MLII (102, 104): Vitals' lead rule takes the
+        # first ECG lead, V5, as lead_index does for the peer.
+        seconds["vitals"], _ = timing.process([args.vitals, "beats", *paths, "--out-dir", scratch])
+        for name, path in zip(records, paths):
+            pairs["vitals"][group[name]].append((path + ".atr", os.path.join(scratch, f"{name}.beats.csv")))
+        for name, path in zip(records, paths):
             header = wfdb.rdheader(path)
             lead = lead_index(header.sig_name)
             samples += header.sig_len
-            group = "paced" if name in PACED else "non-paced"
             reference = path + ".atr"
-
-            out = os.path.join(scratch, f"{name}.vitals.csv")
-            channel = ["--channel", str(lead)] if "MLII" not in header.sig_name else []
-            elapsed, _ = timing.process([args.vitals, "beats", path, "-o", out, *channel])
-            seconds["vitals"] += elapsed
-            pairs["vitals"][group].append((reference, out))
-
             for method in methods[1:]:
                 def peer():
                     record = wfdb.rdrecord(path, channels=[lead])
@@ -155,7 +159,7 @@ def main():
                 out = os.path.join(scratch, f"{name}.{method}.csv")
                 np.savetxt(out, np.asarray(info["ECG_R_Peaks"], dtype=np.int64), fmt="%d", header="sample",
                            comments="")
-                pairs[method][group].append((reference, out))
+                pairs[method][group[name]].append((reference, out))
 
         print(f"{len(records)} records, {samples / 1e6:.1f} M samples of the lead; Se/+P/F1 in %, EC57 "
               "(±150 ms, flutter episodes left out); read + detect, samples per CPU second")
@@ -175,7 +179,7 @@ def main():
                     accuracy[f"{key}_{group.replace('-', '')}_percent"] = 100 * gross[key]
             rate = samples / seconds[method] / 1e6
             ratio = seconds[method] / seconds["vitals"]
-            name = ("vitals beats (whole process)" if method == "vitals"
+            name = ("vitals beats (one process, all records)" if method == "vitals"
                     else f"wfdb rdrecord + NeuroKit2 {nk.__version__} {method}")
             print(f"{name:<50} {row[0]:>24} {row[1]:>24} {rate:>12.1f} {ratio:>9.1f}x")
             rows.append(dict(stage="ecg-beats", tool=name, dataset=f"mitdb ({len(records)} records)",

@@ -4,9 +4,10 @@
 Three comparisons, each timed in this run, in CPU seconds (scripts/peers/timing.py: Vitals as a whole
 process, the peer in memory):
   1. HRV on the reference beats of every ../shared/data/mitdb record (every beat annotation, so the
-     RR series is the same for both tools: Vitals with --no-artefacts): `vitals hrv --beats FILE.csv
-     --json` as a whole process per record (start-up included) against NeuroKit2 in memory on the same
-     peaks, twice: `nk.hrv` (all its domains, 95 indices, most of its time in multiscale entropies) and
+     RR series is the same for both tools: Vitals with --no-artefacts): one `vitals hrv --beats
+     A.csv --beats B.csv … --json` process over all the records' beat files (start-up once, reading
+     the CSV files, one JSON line per file), as NeuroKit2 runs all of them in this process (imports
+     left out), in memory on the same peaks, twice: `nk.hrv` (all its domains, 95 indices, most of its time in multiscale entropies) and
      the indices Vitals computes (hrv_time, hrv_frequency with interpolation_rate=4 and normalize=False, the Poincaré
      indices, DFA α1/α2, ApEn and SampEn as hrv_nonlinear computes them). Accuracy: the share of the
      indices both report that agree within 0.1 % (relative, or 1e-9 absolute), and the median relative
@@ -24,6 +25,7 @@ process, the peer in memory):
 Usage (pinned packages: Fixtures/generate/requirements.txt; `make compare` sets them up):
     python scripts/peers/compare_hrv.py [--data ../shared/data/mitdb] [--vitals .build/release/vitals]
                                         [--hrv-hours 1] [--long-hours 24] [--json FILE]
+(--hrv-hours 0 and --long-hours 0 skip comparisons 2 and 3.)
 """
 import argparse
 import glob
@@ -106,21 +108,30 @@ def mitdb_rows(args, nk, wfdb, scratch):
     seconds = {"vitals": 0.0, "all": 0.0, "same": 0.0}
     intervals = 0
     shares, differences = [], []
+    beats, peaks_by_file, rates = [], {}, set()
     for name in records:
         annotations = wfdb.rdann(os.path.join(args.data, name), "atr")
         peaks = np.array([s for s, c in zip(annotations.sample, annotations.symbol) if c in BEAT_SYMBOLS])
-        rate = annotations.fs or 360
+        rates.add(annotations.fs or 360)
         intervals += len(peaks) - 1
-        beats = os.path.join(scratch, name + ".beats.csv")
-        np.savetxt(beats, peaks, fmt="%d", header="sample", comments="")
-        elapsed, out = timing.process(
-            [args.vitals, "hrv", "--beats", beats, "--rate", str(rate), "--no-artefacts", "--json"], capture=True)
-        seconds["vitals"] += elapsed
+        beats.append(os.path.join(scratch, name + ".beats.csv"))
+        np.savetxt(beats[-1], peaks, fmt="%d", header="sample", comments="")
+        peaks_by_file[beats[-1]] = peaks
+    if len(rates) != 1:
+        sys.exit(f"the records' annotations have several rates ({sorted(rates)}): one --rate per process")
+    rate = rates.pop()
+    arguments = [args.vitals, "hrv", "--rate", str(rate), "--no-artefacts", "--json"]
+    for file in beats:
+        arguments += ["--beats", file]
+    seconds["vitals"], out = timing.process(arguments, capture=True)
+    ours_by_file = {line["input"]: line for line in map(json.loads, out.splitlines())}
+    for file in beats:
+        peaks = peaks_by_file[file]
         elapsed, _ = timing.call(lambda: nk.hrv(peaks, sampling_rate=rate))
         seconds["all"] += elapsed
         elapsed, reference = timing.call(lambda: neurokit_same_indices(nk, peaks, rate))
         seconds["same"] += elapsed
-        share, record_differences = agreement(json.loads(out), reference)
+        share, record_differences = agreement(ours_by_file[file], reference)
         shares.append(share)
         differences += record_differences
     dataset = f"mitdb ({len(records)} records)"
@@ -130,7 +141,7 @@ def mitdb_rows(args, nk, wfdb, scratch):
     print(f"HRV on the reference beats of {len(records)} mitdb records ({intervals} intervals): "
           f"{share:.1f} % of Vitals' indices within 0.1 % of NeuroKit2's (median relative difference "
           f"{median:.2g})")
-    names = {"vitals": "vitals hrv --beats (whole process)",
+    names = {"vitals": "vitals hrv --beats (one process, all records)",
              "all": f"NeuroKit2 {nk.__version__} hrv (all domains)",
              "same": f"NeuroKit2 {nk.__version__} (Vitals' indices)"}
     print(f"{'tool':<44} {'CPU s':>8} {'intervals/s':>12} {'Vitals is':>10}")
@@ -207,8 +218,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--data", default=os.path.join(root, "..", "shared", "data", "mitdb"))
     parser.add_argument("--vitals", default=os.path.join(root, ".build", "release", "vitals"))
-    parser.add_argument("--hrv-hours", type=float, default=1)
-    parser.add_argument("--long-hours", type=float, default=24)
+    parser.add_argument("--hrv-hours", type=float, default=1, help="comparison 2's length (0 skips it)")
+    parser.add_argument("--long-hours", type=float, default=24, help="comparison 3's length (0 skips it)")
     parser.add_argument("--json", help="write the protocol rows (scripts/peers/compare.py) to this file")
     args = parser.parse_args()
     import neurokit2 as nk
@@ -221,8 +232,10 @@ def main():
             rows += mitdb_rows(args, nk, wfdb, scratch)
         else:
             print(f"no records in {args.data}: the mitdb comparison is skipped")
-        rows += simulated_hrv_rows(args, nk, wfdb, scratch)
-        rows += simulated_detection_rows(args, nk, wfdb, scratch)
+        if args.hrv_hours > 0:
+            rows += simulated_hrv_rows(args, nk, wfdb, scratch)
+        if args.long_hours > 0:
+            rows += simulated_detection_rows(args, nk, wfdb, scratch)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=1)

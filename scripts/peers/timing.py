@@ -4,7 +4,12 @@ On a shared machine wall clock mostly measures the other jobs; the CPU time a to
 steadier figure, and both sides of a comparison are timed the same way around the same work: Vitals
 as a whole process (start-up, reading and writing included) from wait4's resource usage, the peer in
 this process from `time.process_time` around a call that reads the same file and does the same
-analysis (Python's start-up and imports left out, which favours the peer).
+analysis (Python's start-up and imports left out, which favours the peer). Where the peer processes
+many recordings in one Python process (compare_ecg.py, comparison 1 of compare_hrv.py), Vitals runs
+once over all of them too (`vitals beats REC… --out-dir DIR`, `vitals hrv REC…`, `vitals hrv --beats
+A --beats B …`), so each side starts once; its start-up is still counted, the peer's is not.
+Input files are read once before any timing (`warm`), so that neither side pays for the disk: the
+side that happened to run first would otherwise read them from the device.
 """
 import os
 import subprocess
@@ -27,3 +32,11 @@ def call(body):
     start = time.process_time()
     result = body()
     return time.process_time() - start, result
+
+
+def warm(paths):
+    """Reads every file of `paths` once, so that the timed reads come from the page cache."""
+    for path in paths:
+        with open(path, "rb") as f:
+            while f.read(1 << 20):
+                pass

@@ -52,8 +52,8 @@ public struct HRVTimeDomain: Sendable, Equatable, Codable {
   /// The NeuroKit2 histogram bin width of HTI and TINN: 1/128 s in milliseconds (7.8125, exact).
   public static let histogramBinWidth = 1000.0 / 128.0
 
-  /// Computes every metric of `series` in O(n log n) (one sort) plus O(b²) for TINN over the b histogram
-  /// bins above the mode.
+  /// Computes every metric of `series` in O(n log n) (one sort) plus at most O(b²) for TINN over the b
+  /// histogram bins above the mode.
   public init(_ series: NNSeries) {
     let rri = series.intervals
     var differences: [Double] = []
@@ -135,7 +135,10 @@ public struct HRVTimeDomain: Sendable, Equatable, Codable {
   /// below the longest interval), the triangle q rising linearly from 0 at N to Y at X and falling to
   /// 0 at M; the squared error Σ(count − q)² over the bins from N to M is minimised, starting from an
   /// error bound of 2¹⁴ (so TINN is 0 when no triangle fits better). NeuroKit2 never resets M in its
-  /// loop over N, so only the first N is tried; Vitals does the same to give equal values. O(b²).
+  /// loop over N, so only the first N is tried; Vitals does the same to give equal values. O(b²) at
+  /// worst, but the sum for an M stops once it reaches the best error so far: its terms are
+  /// non-negative, so a floating-point partial sum never decreases and that M cannot win (same
+  /// result, same summation order). Long pauses between beats (b in the thousands) then cost O(b).
   private static func triangular(_ rri: [Double], minNN: Double, maxNN: Double) -> (hti: Double, tinn: Double)
   {
     guard !rri.isEmpty else { return (.nan, .nan) }
@@ -172,9 +175,11 @@ public struct HRVTimeDomain: Sendable, Equatable, Codable {
     while Double(mIndex) * width < maxNN {
       let m = Double(mIndex) * width
       var error = leftError
-      for k in (peakBin + 1)...mIndex {
+      var k = peakBin + 1
+      while k <= mIndex && error < minimum {
         let q = peak * (m - Double(k) * width) / (m - x)
         error += (counts[k] - q) * (counts[k] - q)
+        k += 1
       }
       if error < minimum {
         minimum = error

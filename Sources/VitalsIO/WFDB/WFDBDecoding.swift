@@ -91,7 +91,8 @@ extension WFDBStorageFormat {
 }
 
 /// Format 212 straight to physical `Float` for a file holding two signals of one sample per
-/// frame each (the MIT-BIH layout): every 3-byte group is one frame.
+/// frame each (the MIT-BIH layout): every 3-byte group is one frame. A signal whose output is `nil`
+/// is not decoded.
 ///
 /// `physical = (digital − baseline) · (1 / gain)`; the invalid marker −2048 becomes NaN.
 /// Reads whole 32-bit words (one byte past each group) for all but the last group, so the
@@ -99,25 +100,40 @@ extension WFDBStorageFormat {
 @inlinable
 func decode212Pairs(
   _ bytes: UnsafeRawPointer, frames: Int,
-  first: UnsafeMutablePointer<Float>, second: UnsafeMutablePointer<Float>,
+  first: UnsafeMutablePointer<Float>?, second: UnsafeMutablePointer<Float>?,
   baselines: (Float, Float), scales: (Float, Float)
 ) {
-  @inline(__always) func convert(_ word: UInt32, _ i: Int) {
+  @inline(__always) func firstValue(_ word: UInt32) -> Float {
     let a = Int32(bitPattern: word << 20) >> 20
-    let b = Int32(bitPattern: (word >> 4 & 0xF00 | word >> 16 & 0xFF) << 20) >> 20
     let x = (Float(a) - baselines.0) * scales.0
+    return a == -2048 ? .nan : x
+  }
+  @inline(__always) func secondValue(_ word: UInt32) -> Float {
+    let b = Int32(bitPattern: (word >> 4 & 0xF00 | word >> 16 & 0xFF) << 20) >> 20
     let y = (Float(b) - baselines.1) * scales.1
-    first[i] = a == -2048 ? .nan : x
-    second[i] = b == -2048 ? .nan : y
+    return b == -2048 ? .nan : y
   }
-  guard frames > 0 else { return }
-  for i in 0..<(frames - 1) {
-    convert(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 3 * i, as: UInt32.self)), i)
+  /// Calls `convert` with each frame's group (as the low 24 bits of a word) and index.
+  @inline(__always) func forEachFrame(_ convert: (UInt32, Int) -> Void) {
+    guard frames > 0 else { return }
+    for i in 0..<(frames - 1) {
+      convert(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 3 * i, as: UInt32.self)), i)
+    }
+    let last = 3 * (frames - 1)
+    let word =
+      UInt32(bytes.load(fromByteOffset: last, as: UInt8.self))
+      | UInt32(bytes.load(fromByteOffset: last + 1, as: UInt8.self)) << 8
+      | UInt32(bytes.load(fromByteOffset: last + 2, as: UInt8.self)) << 16
+    convert(word, frames - 1)
   }
-  let last = 3 * (frames - 1)
-  let word =
-    UInt32(bytes.load(fromByteOffset: last, as: UInt8.self))
-    | UInt32(bytes.load(fromByteOffset: last + 1, as: UInt8.self)) << 8
-    | UInt32(bytes.load(fromByteOffset: last + 2, as: UInt8.self)) << 16
-  convert(word, frames - 1)
+  switch (first, second) {
+  case (let first?, let second?):
+    forEachFrame { word, i in
+      first[i] = firstValue(word)
+      second[i] = secondValue(word)
+    }
+  case (let first?, nil): forEachFrame { word, i in first[i] = firstValue(word) }
+  case (nil, let second?): forEachFrame { word, i in second[i] = secondValue(word) }
+  case (nil, nil): break
+  }
 }

@@ -19,6 +19,10 @@ import VitalsCore
 /// boundaries. Digital access (``nextDigitalChunk(maxFrames:)``, ``mismatchedChecksums()``) is
 /// per segment: open the segment records for it.
 ///
+/// A reader opened with channel selectors reads only those signals (``signals``, chunks, digital
+/// access and checksums hold them alone, in the selectors' order): the other signals' samples are
+/// never converted, and a signal file holding none of them is not read.
+///
 /// Memory is bounded by the chunk size: each call reads only the bytes of the frames it yields
 /// (plus the largest skew), decoding 65 536 frames at a time. ``readAll()`` is the bulk path:
 /// one call for the whole record. Not thread-safe; one reader per thread.
@@ -27,8 +31,12 @@ public final class WFDBRecordReader: SignalReader {
   public let header: WFDBHeader
   /// `WFDB` and the storage format(s), e.g. `WFDB 212` or `WFDB 16+24`.
   public let formatName: String
-  /// One per header signal, in header order; rates are the frame rate (see the type's notes).
+  /// One per signal read (every header signal, in header order, unless opened with selectors);
+  /// rates are the frame rate (see the type's notes).
   public let signals: [SignalDescription]
+  /// The header index of each signal read (of the layout segment's signals for a multi-segment
+  /// record), in output order.
+  public let signalIndices: [Int]
   /// The record's frame rate in Hz.
   public var chunkSampleRate: Double { header.frameRate }
   /// Base date and time of the header (UTC), or the epoch when it states none.
@@ -43,27 +51,40 @@ public final class WFDBRecordReader: SignalReader {
   private let segments: SegmentCursor?
 
   /// Opens the record whose header is `path` (`dir/100` or `dir/100.hea`); signal files and
-  /// segment headers are looked up beside the header.
-  public convenience init(path: String) throws(InputError) {
+  /// segment headers are looked up beside the header. With `selectors`, only the signals they name
+  /// (by name or header index, see ``ChannelSelector/resolve(_:names:path:)``) are read, in their
+  /// order; a selector that matches no signal throws.
+  public convenience init(path: String, selecting selectors: [ChannelSelector]? = nil) throws(InputError) {
     let headerPath = path.hasSuffix(".hea") ? path : path + ".hea"
     let header = try WFDBHeader.parse(try ByteInput(path: headerPath).readAll(), path: headerPath)
     let directory = headerPath.lastIndex(of: "/").map { String(headerPath[...$0]) } ?? ""
     if !header.segments.isEmpty {
-      try self.init(multiSegment: header, directory: directory, headerPath: headerPath)
+      try self.init(multiSegment: header, directory: directory, headerPath: headerPath, selectors: selectors)
       return
     }
     var sources: [String: ByteInput] = [:]
     for signal in header.signals where sources[signal.fileName] == nil {
       sources[signal.fileName] = try ByteInput(path: directory + signal.fileName)
     }
-    try self.init(header: header, sources: sources, headerPath: headerPath)
+    try self.init(header: header, sources: sources, headerPath: headerPath, selectors: selectors)
+  }
+
+  /// The header indices `selectors` name among `names` (all of them without selectors).
+  private static func indices(_ selectors: [ChannelSelector]?, names: [String], path: String)
+    throws(InputError)
+    -> [Int]
+  {
+    guard let selectors else { return Array(names.indices) }
+    return try ChannelSelector.resolve(selectors, names: names, path: path)
   }
 
   /// Reads a record whose signal files are already in memory, keyed by the header's file names
-  /// (used by benchmarks and fuzzing; `path` names the record in errors).
-  public convenience init(header: WFDBHeader, files: [String: [UInt8]], path: String = "<memory>")
-    throws(InputError)
-  {
+  /// (used by benchmarks and fuzzing; `path` names the record in errors); `selectors` as in
+  /// ``init(path:selecting:)``.
+  public convenience init(
+    header: WFDBHeader, files: [String: [UInt8]], path: String = "<memory>",
+    selecting selectors: [ChannelSelector]? = nil
+  ) throws(InputError) {
     guard header.segments.isEmpty else {
       throw InputError(path: path, "a multi-segment record is read from its segment headers: open it by path")
     }
@@ -74,10 +95,12 @@ public final class WFDBRecordReader: SignalReader {
       }
       sources[signal.fileName] = ByteInput(bytes: bytes, name: signal.fileName)
     }
-    try self.init(header: header, sources: sources, headerPath: path)
+    try self.init(header: header, sources: sources, headerPath: path, selectors: selectors)
   }
 
-  private init(multiSegment header: WFDBHeader, directory: String, headerPath: String) throws(InputError) {
+  private init(
+    multiSegment header: WFDBHeader, directory: String, headerPath: String, selectors: [ChannelSelector]?
+  ) throws(InputError) {
     var segments = header.segments
     let layoutName: String
     let variableLayout = segments[0].frameCount == 0 && !segments[0].isNull
@@ -100,13 +123,18 @@ public final class WFDBRecordReader: SignalReader {
     try Self.checkLength(frames, frameSize: 1, header: header, path: headerPath)
     frameCount = frames
     formatName = "WFDB multi-segment"
-    signals = layout.signals.map {
-      SignalDescription(
-        name: $0.description, unit: $0.units, sampleRate: header.frameRate, sampleCount: frames)
+    let indices = try Self.indices(selectors, names: layout.signals.map(\.description), path: headerPath)
+    signalIndices = indices
+    signals = indices.map {
+      let signal = layout.signals[$0]
+      return SignalDescription(
+        name: signal.description, unit: signal.units, sampleRate: header.frameRate, sampleCount: frames)
     }
   }
 
-  private init(header: WFDBHeader, sources: [String: ByteInput], headerPath: String) throws(InputError) {
+  private init(
+    header: WFDBHeader, sources: [String: ByteInput], headerPath: String, selectors: [ChannelSelector]?
+  ) throws(InputError) {
     self.header = header
     segments = nil
     var files: [SignalFile] = []
@@ -145,13 +173,20 @@ public final class WFDBRecordReader: SignalReader {
             + "\(file.source.size ?? 0)")
       }
     }
+    let indices = try Self.indices(selectors, names: header.signals.map(\.description), path: headerPath)
+    for (output, signal) in indices.enumerated() {
+      let file = files.firstIndex { $0.holds(signal: signal) }!
+      files[file].read(signal: signal, into: output)
+    }
     self.files = files
     frameCount = frames
     let names = Set(files.map { String($0.format.rawValue) }).sorted()
     formatName = "WFDB " + names.joined(separator: "+")
-    signals = header.signals.map {
-      SignalDescription(
-        name: $0.description, unit: $0.units, sampleRate: header.frameRate, sampleCount: frames)
+    signalIndices = indices
+    signals = indices.map {
+      let signal = header.signals[$0]
+      return SignalDescription(
+        name: signal.description, unit: signal.units, sampleRate: header.frameRate, sampleCount: frames)
     }
   }
 
@@ -177,7 +212,7 @@ public final class WFDBRecordReader: SignalReader {
     if let segments {
       guard let channels = try segments.next(maxFrames: maxSamples) else { return nil }
       let chunk = SignalChunk(
-        channels: channels, sampleRate: header.frameRate,
+        channels: signalIndices.map { channels[$0] }, sampleRate: header.frameRate,
         startTime: startTime.advanced(bySamples: position, rate: header.frameRate), firstSampleIndex: position
       )
       position += Int64(chunk.sampleCount)
@@ -185,8 +220,8 @@ public final class WFDBRecordReader: SignalReader {
     }
     let count = Int(min(Int64(maxSamples), frameCount - position))
     guard count > 0, !files.isEmpty else { return nil }
-    var channels = [[Float]](repeating: [], count: header.signals.count)
-    for index in files.indices {
+    var channels = [[Float]](repeating: [], count: signals.count)
+    for index in files.indices where files[index].isRead {
       try files[index].physical(frames: position, count: count, frameCount: frameCount, into: &channels)
     }
     let chunk = SignalChunk(
@@ -201,7 +236,7 @@ public final class WFDBRecordReader: SignalReader {
     try nextChunk(maxSamples: Int(max(1, frameCount - position)))
   }
 
-  /// Reads the next `maxFrames` frames (or fewer at the end) as digital samples: per signal, all
+  /// Reads the next `maxFrames` frames (or fewer at the end) as digital samples: per signal read, all
   /// `frames × samplesPerFrame` samples in order, skew applied, invalid markers kept as stored
   /// (skewed samples beyond the record's end are the format's invalid marker). `nil` at the end.
   public func nextDigitalChunk(maxFrames: Int) throws(InputError) -> [[Int32]]? {
@@ -209,8 +244,8 @@ public final class WFDBRecordReader: SignalReader {
     precondition(segments == nil, "digital samples are per segment: open the segment records")
     let count = Int(min(Int64(maxFrames), frameCount - position))
     guard count > 0, !files.isEmpty else { return nil }
-    var channels = [[Int32]](repeating: [], count: header.signals.count)
-    for index in files.indices {
+    var channels = [[Int32]](repeating: [], count: signals.count)
+    for index in files.indices where files[index].isRead {
       try files[index].digital(frames: position, count: count, frameCount: frameCount, into: &channels)
     }
     position += Int64(count)
@@ -218,22 +253,22 @@ public final class WFDBRecordReader: SignalReader {
   }
 
   /// Reads the whole record (from frame 0, in bounded memory) and compares each signal's 16-bit
-  /// sum of stored samples with the header's checksum; returns the indices of the signals that
-  /// differ (signals without a checksum are not checked). Leaves ``position`` at the end.
+  /// sum of stored samples with the header's checksum; returns the header indices of the signals
+  /// read that differ (signals without a checksum are not checked). Leaves ``position`` at the end.
   public func mismatchedChecksums() throws(InputError) -> [Int] {
     precondition(segments == nil, "checksums are per segment: open the segment records")
     position = 0
     for index in files.indices { files[index].resetDifferences() }
-    var sums = [Int32](repeating: 0, count: header.signals.count)
+    var sums = [Int32](repeating: 0, count: signals.count)
     while let chunk = try nextDigitalChunk(maxFrames: 1 << 16) {
-      for (signal, samples) in chunk.enumerated() {
-        sums[signal] = samples.reduce(sums[signal], &+)
+      for (output, samples) in chunk.enumerated() {
+        sums[output] = samples.reduce(sums[output], &+)
       }
     }
-    return header.signals.indices.filter { signal in
-      guard let checksum = header.signals[signal].checksum else { return false }
-      return Int16(truncatingIfNeeded: sums[signal]) != Int16(truncatingIfNeeded: checksum)
-    }
+    return signalIndices.indices.filter { output in
+      guard let checksum = header.signals[signalIndices[output]].checksum else { return false }
+      return Int16(truncatingIfNeeded: sums[output]) != Int16(truncatingIfNeeded: checksum)
+    }.map { signalIndices[$0] }
   }
 }
 
@@ -312,6 +347,8 @@ private struct SignalFile {
     var baseline: Float
     var scale: Float
     var initialValue: Int32
+    /// The output channels this signal goes to (none: not read).
+    var outputs: [Int] = []
   }
 
   let name: String
@@ -345,6 +382,17 @@ private struct SignalFile {
     maxSkew = max(maxSkew, spec.skew)
     differenceState.append(Int32(truncatingIfNeeded: spec.initialValue))
   }
+
+  /// Whether the file holds header signal `signal`.
+  func holds(signal: Int) -> Bool { members.contains { $0.signal == signal } }
+
+  /// Reads header signal `signal` (held by this file) into output channel `output` too.
+  mutating func read(signal: Int, into output: Int) {
+    members[members.firstIndex { $0.signal == signal }!].outputs.append(output)
+  }
+
+  /// Whether any of the file's signals is read.
+  var isRead: Bool { members.contains { !$0.outputs.isEmpty } }
 
   mutating func resetDifferences() {
     differenceState = members.map(\.initialValue)
@@ -396,9 +444,9 @@ private struct SignalFile {
   {
     let first = try decodeWindow(start: start, count: count, frameCount: frameCount)
     let invalid = format.invalidSample ?? 0
-    for member in members {
+    for member in members where !member.outputs.isEmpty {
       let perFrame = member.samplesPerFrame
-      channels[member.signal] = [Int32](unsafeUninitializedCapacity: count * perFrame) {
+      let values = [Int32](unsafeUninitializedCapacity: count * perFrame) {
         output, initialized in
         for frame in 0..<count {
           let stored = start + Int64(frame + member.skew)
@@ -410,6 +458,7 @@ private struct SignalFile {
         }
         initialized = count * perFrame
       }
+      for output in member.outputs { channels[output] = values }
     }
   }
 
@@ -420,7 +469,9 @@ private struct SignalFile {
   mutating func physical(frames start: Int64, count: Int, frameCount: Int64, into channels: inout [[Float]])
     throws(InputError)
   {
-    for member in members { channels[member.signal] = [Float](repeating: 0, count: count) }
+    for member in members {
+      if let output = member.outputs.first { channels[output] = [Float](repeating: 0, count: count) }
+    }
     let pairs = format == .packed212 && frameSize == 2 && maxSkew == 0 && members.count == 2
     var done = 0
     while done < count {
@@ -433,6 +484,9 @@ private struct SignalFile {
       }
       done += block
     }
+    for member in members {
+      for output in member.outputs.dropFirst() { channels[output] = channels[member.outputs[0]] }
+    }
   }
 
   /// Frames `[start, start + count)` into `channels[…][offset...]`, through the digital buffer.
@@ -443,11 +497,12 @@ private struct SignalFile {
     // Format 8 has no invalid marker: Int64.min never equals a decoded Int32.
     let invalid = format.invalidSample.map(Int64.init) ?? Int64.min
     for member in members {
+      guard let channel = member.outputs.first else { continue }
       let perFrame = member.samplesPerFrame
       // Frames whose (skewed) stored frame lies inside the record; the rest are NaN.
       let inside = Int(max(0, min(Int64(count), frameCount - start - Int64(member.skew))))
       let (baseline, scale) = (member.baseline, member.scale)
-      channels[member.signal].withUnsafeMutableBufferPointer { output in
+      channels[channel].withUnsafeMutableBufferPointer { output in
         samples.withUnsafeBufferPointer { samples in
           let output = output.baseAddress! + offset
           var index = Int((start + Int64(member.skew)) * Int64(frameSize) - first) + member.column
@@ -473,7 +528,7 @@ private struct SignalFile {
   }
 
   /// The MIT-BIH layout (two 212 signals, one sample per frame each, no skew): bytes straight
-  /// to `Float`, without the digital buffer.
+  /// to `Float`, without the digital buffer; a signal that is not read is not converted.
   private mutating func physical212Pairs(
     start: Int64, count: Int, offset: Int, into channels: inout [[Float]]
   )
@@ -481,18 +536,22 @@ private struct SignalFile {
   {
     try source.readExactly(at: byteOffset + 3 * start, count: 3 * count, into: &bytes)
     let (a, b) = (members[0], members[1])
-    var second = channels[b.signal]
-    channels[b.signal] = []
-    channels[a.signal].withUnsafeMutableBufferPointer { first in
+    // Both outputs out of `channels` at once, so that both buffers can be written together.
+    var first: [Float] = []
+    var second: [Float] = []
+    if let output = a.outputs.first { swap(&first, &channels[output]) }
+    if let output = b.outputs.first { swap(&second, &channels[output]) }
+    first.withUnsafeMutableBufferPointer { first in
       second.withUnsafeMutableBufferPointer { second in
         bytes.withUnsafeBytes { raw in
           decode212Pairs(
-            raw.baseAddress!, frames: count, first: first.baseAddress! + offset,
-            second: second.baseAddress! + offset,
+            raw.baseAddress!, frames: count, first: a.outputs.isEmpty ? nil : first.baseAddress! + offset,
+            second: b.outputs.isEmpty ? nil : second.baseAddress! + offset,
             baselines: (a.baseline, b.baseline), scales: (a.scale, b.scale))
         }
       }
     }
-    channels[b.signal] = second
+    if let output = a.outputs.first { swap(&first, &channels[output]) }
+    if let output = b.outputs.first { swap(&second, &channels[output]) }
   }
 }
