@@ -15,7 +15,8 @@ public struct Analyze: ParsableCommand {
       accelerometer axes, pulse-rate variability) under "ppg"; accelerometer (steps, walking_s, cadence_spm, walking bouts as in `vitals steps`, and \
       the motion level: standard deviation of the acceleration magnitude per 10 s, in g) under "steps". \
       Channels are recognised by name, unit and rate (ECG: MLII, II, ECG…, standard leads; PPG: ppg…, \
-      pleth…; accelerometer: x/y/z, acc…, units g or m/s^2); --ecg, --ppg and --accel override. Kinds \
+      pleth…; accelerometer: x/y/z, acc…, units g or m/s^2, else three names of one stem ending in x, y, z, \
+      else the first three columns of a header-less CSV of three to six signals); --ecg, --ppg and --accel override. Kinds \
       that are recognised but cannot be analysed (fewer than three accelerometer axes, a rate outside a \
       detector's range) are listed under "not_analysed" with the reason.
 
