@@ -15,11 +15,15 @@ public struct StatisticsQuery: Hashable, Sendable {
   /// The ranking of sources for cumulative types (see ``SourcePriority``). Discrete types use every
   /// sample of every source, as HealthKit averages all sources' heart rates.
   public var sourcePriority: SourcePriority
+  /// The statistics to compute, as HealthKit's `HKStatisticsOptions` (default: all that apply to
+  /// ``style``; see ``IntervalAccumulator/options``). Asking for fewer is faster.
+  public var options: Set<StatisticsOption>
 
   /// A query for `type`, in `unit` (default the type's canonical unit; required for unknown types).
   public init(
     type: QuantityType, unit: HealthUnit? = nil, intervals: IntervalCollection,
-    sourcePriority: SourcePriority = SourcePriority()
+    sourcePriority: SourcePriority = SourcePriority(),
+    options: Set<StatisticsOption> = Set(StatisticsOption.allCases)
   ) {
     guard let unit = unit ?? type.canonicalUnit else {
       preconditionFailure("the type \(type) has no canonical unit: give one")
@@ -29,6 +33,7 @@ public struct StatisticsQuery: Hashable, Sendable {
     self.intervals = intervals
     self.style = type.aggregationStyle
     self.sourcePriority = sourcePriority
+    self.options = options
   }
 
   /// The result of a query.
@@ -70,7 +75,7 @@ public struct StatisticsQuery: Hashable, Sendable {
     let starts = sorted.map(\.start.nanosecondsSinceEpoch)
     let ends = sorted.map(\.end.nanosecondsSinceEpoch)
     let values = sorted.map(\.value)
-    var accumulator = IntervalAccumulator(intervals: intervals, style: style)
+    var accumulator = IntervalAccumulator(intervals: intervals, style: style, options: options)
     starts.withUnsafeBufferPointer { s in
       ends.withUnsafeBufferPointer { e in
         values.withUnsafeBufferPointer { v in accumulator.add(starts: s, ends: e, values: v) }
