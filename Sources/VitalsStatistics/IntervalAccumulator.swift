@@ -41,7 +41,9 @@ public struct IntervalAccumulator: Equatable, Sendable, Codable {
   public let style: AggregationStyle
   /// The statistics kept (those valid for ``style``); ``IntervalStatistics`` leaves the others `nil`.
   /// The sample count is always kept, and the sum too (it gives the average and the sum).
-  public let options: Set<StatisticsOption>
+  public var options: Set<StatisticsOption> { Set(StatisticsOption.allCases.filter(keeps)) }
+  /// ``options`` as bits (``StatisticsOption/bit``): compared on every merge, so kept small.
+  let kept: UInt8
   /// The collection index of `cells[0]`.
   var base = 0
   /// The statistics of intervals `base..<base + cells.count`.
@@ -87,13 +89,16 @@ public struct IntervalAccumulator: Equatable, Sendable, Codable {
   ) {
     self.intervals = intervals
     self.style = style
-    self.options = options.filter { $0.isValid(for: style) }
+    kept = options.reduce(0) { $1.isValid(for: style) ? $0 | $1.bit : $0 }
   }
+
+  /// Whether `option` is kept.
+  func keeps(_ option: StatisticsOption) -> Bool { kept & option.bit != 0 }
 
   var work: Work {
     Work(
-      extremes: options.contains(.discreteMin) || options.contains(.discreteMax),
-      duration: options.contains(.duration), latest: options.contains(.mostRecent))
+      extremes: keeps(.discreteMin) || keeps(.discreteMax), duration: keeps(.duration),
+      latest: keeps(.mostRecent))
   }
 
   /// Makes interval `k` part of the storage; returns its position in ``cells``.
@@ -284,7 +289,17 @@ public struct IntervalAccumulator: Equatable, Sendable, Codable {
       for i in vectors..<count { cell.duration &+= e[i] &- s[i] }
     }
     if work.latest {
-      for i in 0..<count { cell.noteLatest(start: s[i], end: e[i], value: v[i]) }
+      // The block's latest end, then the samples ending then (usually one) offered as the most recent.
+      var latestEnds = Times(repeating: cell.latestEnd)
+      for i in stride(from: 0, to: vectors, by: lanes) {
+        let end = ends.loadUnaligned(fromByteOffset: i &* 8, as: Times.self)
+        latestEnds.replace(with: end, where: end .> latestEnds)
+      }
+      var latestEnd = latestEnds.max()
+      for i in vectors..<count { latestEnd = Swift.max(latestEnd, e[i]) }
+      if latestEnd >= cell.latestEnd {
+        for i in 0..<count where e[i] == latestEnd { cell.noteLatest(start: s[i], end: e[i], value: v[i]) }
+      }
     }
     return true
   }
@@ -365,7 +380,7 @@ public struct IntervalAccumulator: Equatable, Sendable, Codable {
   /// proportion to the run of intervals `other` holds.
   public mutating func merge(_ other: IntervalAccumulator) {
     precondition(
-      intervals == other.intervals && style == other.style && options == other.options,
+      intervals == other.intervals && style == other.style && kept == other.kept,
       "only partials of the same intervals, style and options merge")
     guard !other.cells.isEmpty else { return }
     _ = slot(other.base)
@@ -391,16 +406,16 @@ public struct IntervalAccumulator: Equatable, Sendable, Codable {
     var result = IntervalStatistics(
       start: intervals.boundary(index), end: intervals.boundary(index + 1), sampleCount: cell.count)
     guard cell.count > 0 else { return result }
-    if options.contains(.duration) { result.duration = Double(cell.duration) / 1e9 }
-    if options.contains(.mostRecent) && cell.latestEnd != .min {
+    if keeps(.duration) { result.duration = Double(cell.duration) / 1e9 }
+    if keeps(.mostRecent) && cell.latestEnd != .min {
       result.mostRecent = .init(
         value: cell.latestValue, start: Timestamp(nanosecondsSinceEpoch: cell.latestStart),
         end: Timestamp(nanosecondsSinceEpoch: cell.latestEnd))
     }
-    if options.contains(.cumulativeSum) { result.sum = cell.sum }
-    if options.contains(.discreteAverage) { result.average = cell.sum / Double(cell.count) }
-    if options.contains(.discreteMin) { result.minimum = cell.minimum }
-    if options.contains(.discreteMax) { result.maximum = cell.maximum }
+    if keeps(.cumulativeSum) { result.sum = cell.sum }
+    if keeps(.discreteAverage) { result.average = cell.sum / Double(cell.count) }
+    if keeps(.discreteMin) { result.minimum = cell.minimum }
+    if keeps(.discreteMax) { result.maximum = cell.maximum }
     return result
   }
 
@@ -410,7 +425,7 @@ public struct IntervalAccumulator: Equatable, Sendable, Codable {
   /// Equal when both cover the same intervals with the same style and options and hold the same
   /// statistics.
   public static func == (a: IntervalAccumulator, b: IntervalAccumulator) -> Bool {
-    a.intervals == b.intervals && a.style == b.style && a.options == b.options
+    a.intervals == b.intervals && a.style == b.style && a.kept == b.kept
       && a.allStatistics == b.allStatistics
   }
 }
