@@ -298,7 +298,16 @@ public struct IntervalAccumulator: Equatable, Sendable, Codable {
       var latestEnd = latestEnds.max()
       for i in vectors..<count { latestEnd = Swift.max(latestEnd, e[i]) }
       if latestEnd >= cell.latestEnd {
-        for i in 0..<count where e[i] == latestEnd { cell.noteLatest(start: s[i], end: e[i], value: v[i]) }
+        let latest = Times(repeating: latestEnd)
+        for i in stride(from: 0, to: vectors, by: lanes)
+        where any(ends.loadUnaligned(fromByteOffset: i &* 8, as: Times.self) .== latest) {
+          for j in i..<(i + lanes) where e[j] == latestEnd {
+            cell.noteLatest(start: s[j], end: e[j], value: v[j])
+          }
+        }
+        for i in vectors..<count where e[i] == latestEnd {
+          cell.noteLatest(start: s[i], end: e[i], value: v[i])
+        }
       }
     }
     return true
