@@ -495,3 +495,39 @@ func local(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int
     #expect(result.duration == 60 && result.sum == nil && result.sampleCount == 1)
   }
 }
+
+@Suite struct StreamTests {
+  @Test(arguments: [21, 22] as [UInt64])
+  func streamingEqualsTheQueryOverSamplesInMemory(seed: UInt64) throws {
+    var rng = SplitMix64(state: seed)
+    let sources = ["Watch", "Strap", "Phone"]
+    let samples = (0..<500).map { _ in
+      let start = Int64.random(in: -600..<7200, using: &rng)
+      return sample(
+        .heartRate, Double(Int.random(in: 40..<180, using: &rng)), start,
+        start + Int64.random(in: 0..<90, using: &rng), source: sources.randomElement(using: &rng)!)
+    }
+    let hours = IntervalCollection(
+      length: .seconds(3600), anchor: at(0), timeZone: utc, covering: at(0)..<at(7200))
+    let query = StatisticsQuery(type: .heartRate, intervals: hours)
+    let expected = try query.run(samples, separateBySource: true)
+    var stream = query.stream(separateBySource: true)
+    for sample in samples.shuffled(using: &rng) { try stream.add(sample) }
+    try stream.add(sample(.stepCount, 10, 0, 60))  // another type: ignored
+    #expect(throws: StatisticsError.incompatibleUnit(.count, .countPerMinute)) {
+      try stream.add(sample(.heartRate, 1, 0, 1, unit: .count))
+    }
+    #expect(Set(stream.result.bySource.keys) == Set(sources))
+    for (a, b) in zip(
+      [stream.result.merged] + sources.map { stream.result.bySource[$0]! },
+      [expected.merged] + sources.map { expected.bySource[$0]! })
+    {
+      for k in 0..<hours.count {
+        let (x, y) = (a.statistics(k), b.statistics(k))
+        #expect(x.sampleCount == y.sampleCount && x.sampleCount > 0)
+        #expect(x.minimum == y.minimum && x.maximum == y.maximum && x.mostRecent == y.mostRecent)
+        #expect(x.duration == y.duration && abs(x.average! - y.average!) <= 1e-12 * y.average!)
+      }
+    }
+  }
+}
