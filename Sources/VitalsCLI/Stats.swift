@@ -143,10 +143,12 @@ public struct Stats: ParsableCommand {
     }
   }
 
-  /// The samples of the type from every input, each checked to convert to `unit`.
-  func samples(unit: inout HealthUnit?) throws(InputError) -> [QuantitySample] {
+  /// Calls `body` with each sample of the type in every input, in the order read, each checked to
+  /// convert to `unit` (the first sample's unit when `nil`).
+  func forEachSample(
+    unit: inout HealthUnit?, _ body: (QuantitySample) throws(InputError) -> Void
+  ) throws(InputError) {
     let type = quantityType!
-    var result: [QuantitySample] = []
     for path in inputs {
       let next: () throws(InputError) -> HealthSample?
       if path.hasSuffix(SamplesFile.fileExtension) {
@@ -165,25 +167,36 @@ public struct Stats: ParsableCommand {
         guard q.unit.isConvertible(to: unit!) else {
           throw InputError(path: path, "a \(type) sample in \(q.unit) cannot be expressed in \(unit!)")
         }
-        result.append(q)
+        try body(q)
       }
     }
-    return result
   }
 
   /// The statistics as CSV or JSON text.
+  ///
+  /// Discrete types are read twice, keeping no sample (memory does not grow with the inputs): once for
+  /// the span of the samples, which sets the intervals, once to aggregate them. Cumulative types keep
+  /// the samples of the type in memory: merging sources needs them together.
   func report() throws(InputError) -> String {
     let type = quantityType!
     let zone = zone!
     let option = option ?? .defaultOption(for: type.aggregationStyle)
     var unit = self.unit.map(HealthUnit.init) ?? type.canonicalUnit
-    let samples = try samples(unit: &unit)
-    let resultUnit = unit ?? .count
-    let valueUnit = option == .duration ? HealthUnit.seconds : resultUnit
     let priority = SourcePriority(
       sourcePriority?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? [])
+    let streams = type.aggregationStyle == .discrete
+    var samples: [QuantitySample] = []
+    var first: Timestamp?
+    var last: Timestamp?
+    try forEachSample(unit: &unit) { sample throws(InputError) in
+      first = min(first ?? sample.start, sample.start)
+      last = max(last ?? sample.end, sample.end)
+      if !streams { samples.append(sample) }
+    }
+    let resultUnit = unit ?? .count
+    let valueUnit = option == .duration ? HealthUnit.seconds : resultUnit
     var result: StatisticsQuery.Result?
-    if let first = samples.map(\.start).min(), let last = samples.map(\.end).max() {
+    if let first, let last {
       let range = first..<max(last, first.advanced(byNanoseconds: 1))
       let intervals: IntervalCollection
       if let length = Self.intervalLength(interval) {
@@ -195,10 +208,18 @@ public struct Stats: ParsableCommand {
       }
       let query = StatisticsQuery(
         type: type, unit: resultUnit, intervals: intervals, sourcePriority: priority)
-      do {
-        result = try query.run(samples, separateBySource: perSource)
-      } catch {
-        throw InputError(path: inputs.joined(separator: ", "), error.description)
+      let failure = { (error: StatisticsError) in
+        InputError(path: inputs.joined(separator: ", "), error.description)
+      }
+      if streams {
+        var stream = query.stream(separateBySource: perSource)
+        var again = unit
+        try forEachSample(unit: &again) { sample throws(InputError) in
+          do throws(StatisticsError) { try stream.add(sample) } catch { throw failure(error) }
+        }
+        result = stream.result
+      } else {
+        do { result = try query.run(samples, separateBySource: perSource) } catch { throw failure(error) }
       }
     }
     let sources = result.map { priority.ranked(sources: $0.bySource.keys) } ?? []

@@ -28,6 +28,18 @@ public enum StatisticsOption: String, CaseIterable, Sendable, Codable {
     }
   }
 
+  /// A distinct bit per option, for sets of options kept in a byte.
+  var bit: UInt8 {
+    switch self {
+    case .discreteAverage: 1
+    case .discreteMin: 2
+    case .discreteMax: 4
+    case .mostRecent: 8
+    case .cumulativeSum: 16
+    case .duration: 32
+    }
+  }
+
   /// The option HealthKit's Health app shows for a type: the sum for cumulative types, the average
   /// for discrete ones.
   public static func defaultOption(for style: AggregationStyle) -> StatisticsOption {

@@ -98,6 +98,28 @@ struct StatsTests {
     #expect(durations.split(separator: "\n")[1].hasSuffix(",s"))
   }
 
+  @Test("discrete types stream: two passes over the inputs give the mean of every sample, per source")
+  func discreteTypesStream() throws {
+    let command = try #require(
+      try VitalsCommand.parseAsRoot([
+        "stats", export, "--type", "heartRate", "--interval", "all", "--per-source", "--format", "json",
+      ]) as? Stats)
+    var unit: HealthUnit?
+    var samples: [QuantitySample] = []
+    try command.forEachSample(unit: &unit) { samples.append($0) }
+    let sources = Set(samples.map(\.source))
+    #expect(samples.count > 1 && !sources.isEmpty)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(command.report().utf8)) as? [String: Any])
+    let interval = try #require((object["intervals"] as? [[String: Any]])?.first)
+    let mean = samples.map(\.value).reduce(0, +) / Double(samples.count)
+    #expect(interval["count"] as? Int == samples.count)
+    #expect(abs(try #require(interval["value"] as? Double) - mean) < 1e-9 * mean)
+    let bySource = try #require(object["sources"] as? [String: [[String: Any]]])
+    #expect(Set(bySource.keys) == sources)
+    #expect(bySource.values.compactMap { $0.first?["count"] as? Int }.reduce(0, +) == samples.count)
+  }
+
   @Test("samples files: empty intervals, units converted")
   func samplesFile() throws {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("stats-\(UUID()).samples.jsonl")

@@ -394,3 +394,140 @@ func local(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int
     }
   }
 }
+
+@Suite struct BlockPathTests {
+  /// `count` samples a second apart with up to 0.6 s of jitter, 0–2 s long (some instantaneous), in
+  /// time order; then `disorder` of them swapped with random others, a NaN and an infinite value, and
+  /// one sample far outside any collection (near `Int64.min`, which wrapping differences must not
+  /// place inside an interval).
+  static func columns(count: Int, disorder: Int, seed: UInt64) -> (
+    starts: [Int64], ends: [Int64], values: [Double]
+  ) {
+    var rng = SplitMix64(state: seed)
+    var starts: [Int64] = []
+    var ends: [Int64] = []
+    var values: [Double] = []
+    for i in 0..<count {
+      let start = Int64(i) * 1_000_000_000 + Int64.random(in: 0..<600_000_000, using: &rng)
+      starts.append(start)
+      ends.append(start + (i % 97 == 0 ? 0 : Int64.random(in: 1..<2_000_000_000, using: &rng)))
+      values.append(Double(Int.random(in: 40..<200, using: &rng)) / 2)
+    }
+    for _ in 0..<disorder {
+      let (a, b) = (Int.random(in: 0..<count, using: &rng), Int.random(in: 0..<count, using: &rng))
+      starts.swapAt(a, b)
+      ends.swapAt(a, b)
+      values.swapAt(a, b)
+    }
+    values[count / 3] = .nan
+    values[count / 2] = .infinity
+    starts[2 * count / 3] = .min + 7
+    ends[2 * count / 3] = .min + 8
+    return (starts, ends, values)
+  }
+
+  /// `columns` aggregated through `add(starts:ends:values:)` and through the sample-by-sample path.
+  static func bothPaths(
+    _ columns: (starts: [Int64], ends: [Int64], values: [Double]), _ intervals: IntervalCollection,
+    _ style: AggregationStyle, options: Set<StatisticsOption> = Set(StatisticsOption.allCases)
+  ) -> (blocks: IntervalAccumulator, reference: IntervalAccumulator) {
+    // (Keeping the most recent sample takes the sample-by-sample path throughout.)
+    var blocks = IntervalAccumulator(intervals: intervals, style: style, options: options)
+    var reference = blocks
+    MergeTests.aggregate(columns, 0..<columns.starts.count, into: &blocks)
+    columns.starts.withUnsafeBufferPointer { s in
+      columns.ends.withUnsafeBufferPointer { e in
+        columns.values.withUnsafeBufferPointer { v in
+          reference.addEach(0..<s.count, s.baseAddress!, e.baseAddress!, v.baseAddress!, reference.work)
+        }
+      }
+    }
+    return (blocks, reference)
+  }
+
+  @Test(arguments: [AggregationStyle.discrete, .cumulative], [0, 5, 5000])
+  func blocksEqualSampleBySample(style: AggregationStyle, disorder: Int) {
+    let columns = Self.columns(count: 20_000, disorder: disorder, seed: UInt64(disorder) + 1)
+    let collections = [
+      IntervalCollection(length: .seconds(3600), anchor: at(0), timeZone: utc, covering: at(0)..<at(20_000)),
+      IntervalCollection(length: .seconds(60), anchor: at(7), timeZone: utc, covering: at(100)..<at(15_000)),
+      IntervalCollection(
+        length: .days(1), anchor: local(2024, 1, 1, in: newYork), timeZone: newYork,
+        covering: at(0)..<at(20_000)),
+    ]
+    for intervals in collections {
+      let (blocks, reference) = Self.bothPaths(
+        columns, intervals, style, options: Set(StatisticsOption.allCases).subtracting([.mostRecent]))
+      var counted = 0
+      for k in 0..<intervals.count {
+        let a = blocks.statistics(k)
+        let b = reference.statistics(k)
+        counted += a.sampleCount
+        #expect(a.sampleCount == b.sampleCount && a.minimum == b.minimum && a.maximum == b.maximum)
+        #expect(a.duration == b.duration && (a.duration != nil) == (a.sampleCount > 0))
+        #expect(abs((a.sum ?? 0) - (b.sum ?? 0)) <= 1e-12 * max(1, abs(b.sum ?? 0)))
+        #expect(abs((a.average ?? 0) - (b.average ?? 0)) <= 1e-12 * max(1, abs(b.average ?? 0)))
+      }
+      #expect(counted > 0)
+    }
+  }
+
+  @Test func onlyTheOptionsAskedForAreKept() throws {
+    let columns = Self.columns(count: 5000, disorder: 0, seed: 4)
+    let hours = IntervalCollection(
+      length: .seconds(3600), anchor: at(0), timeZone: utc, covering: at(0)..<at(5000))
+    let (mean, meanReference) = Self.bothPaths(columns, hours, .discrete, options: [.discreteAverage])
+    let (all, _) = Self.bothPaths(columns, hours, .discrete)
+    #expect(mean.options == [.discreteAverage])
+    for k in 0..<hours.count {
+      let (a, b, c) = (mean.statistics(k), all.statistics(k), meanReference.statistics(k))
+      #expect(a.sampleCount == b.sampleCount && a.sampleCount == c.sampleCount && a.sampleCount > 0)
+      #expect(a.average == b.average && a.average != nil)
+      #expect(a.minimum == nil && a.maximum == nil && a.mostRecent == nil && a.duration == nil)
+      #expect(b.minimum != nil && b.mostRecent != nil && b.duration != nil)
+    }
+    // Options that do not apply to the style are left out; the query passes its options on.
+    let sums = IntervalAccumulator(
+      intervals: hours, style: .cumulative, options: [.cumulativeSum, .discreteMax])
+    #expect(sums.options == [.cumulativeSum])
+    let query = StatisticsQuery(type: .stepCount, intervals: hours, options: [.duration])
+    let result = try query.run([sample(.stepCount, 10, 0, 60)]).merged.statistics(0)
+    #expect(result.duration == 60 && result.sum == nil && result.sampleCount == 1)
+  }
+}
+
+@Suite struct StreamTests {
+  @Test(arguments: [21, 22] as [UInt64])
+  func streamingEqualsTheQueryOverSamplesInMemory(seed: UInt64) throws {
+    var rng = SplitMix64(state: seed)
+    let sources = ["Watch", "Strap", "Phone"]
+    let samples = (0..<500).map { _ in
+      let start = Int64.random(in: -600..<7200, using: &rng)
+      return sample(
+        .heartRate, Double(Int.random(in: 40..<180, using: &rng)), start,
+        start + Int64.random(in: 0..<90, using: &rng), source: sources.randomElement(using: &rng)!)
+    }
+    let hours = IntervalCollection(
+      length: .seconds(3600), anchor: at(0), timeZone: utc, covering: at(0)..<at(7200))
+    let query = StatisticsQuery(type: .heartRate, intervals: hours)
+    let expected = try query.run(samples, separateBySource: true)
+    var stream = query.stream(separateBySource: true)
+    for sample in samples.shuffled(using: &rng) { try stream.add(sample) }
+    try stream.add(sample(.stepCount, 10, 0, 60))  // another type: ignored
+    #expect(throws: StatisticsError.incompatibleUnit(.count, .countPerMinute)) {
+      try stream.add(sample(.heartRate, 1, 0, 1, unit: .count))
+    }
+    #expect(Set(stream.result.bySource.keys) == Set(sources))
+    for (a, b) in zip(
+      [stream.result.merged] + sources.map { stream.result.bySource[$0]! },
+      [expected.merged] + sources.map { expected.bySource[$0]! })
+    {
+      for k in 0..<hours.count {
+        let (x, y) = (a.statistics(k), b.statistics(k))
+        #expect(x.sampleCount == y.sampleCount && x.sampleCount > 0)
+        #expect(x.minimum == y.minimum && x.maximum == y.maximum && x.mostRecent == y.mostRecent)
+        #expect(x.duration == y.duration && abs(x.average! - y.average!) <= 1e-12 * y.average!)
+      }
+    }
+  }
+}

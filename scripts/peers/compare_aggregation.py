@@ -8,7 +8,12 @@ same generated inputs, in the same run.
     type (mean of the samples starting in the interval) and as a cumulative one (sum; a sample
     spanning a boundary shared by overlap). pandas groups the same samples by start
     (`DataFrame.resample("h"/"D", on="start")`, the days on tz-aware times in the same zone) and
-    takes mean and sum, each timed alone, best of --repeat. Accuracy: the largest relative
+    takes mean and sum, each timed alone, best of --repeat. Both sides compute the same statistics:
+    pandas' mean keeps a count and a sum per group, its sum a sum; Vitals keeps only the statistic
+    asked for (`IntervalAccumulator(..., options: [.discreteAverage])` or `[.cumulativeSum]`: a
+    count and a sum per interval, as a user asking HealthKit for one statistic), not the minima,
+    maxima, durations and most recent samples it keeps by default; it does more work than pandas
+    for the sums (boundary-spanning samples split by overlap). Accuracy: the largest relative
     difference of the means (the same definition, expected ~1e-15) and of the sums (pandas puts a
     boundary-spanning sample wholly in its start interval; about one sample in 7200 spans an hour).
 (b) export.xml: a generated Apple-shaped export (--export-mb MB: step and heart-rate records with

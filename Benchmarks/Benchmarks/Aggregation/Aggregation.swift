@@ -6,8 +6,11 @@ import Vitals
 // The statistics aggregator's hot path: 20 M samples (one a second with up to 0.5 s of jitter, 1 s
 // long, so about one in 7200 spans an hour boundary; 231 days) given as columns in time order,
 // aggregated into fixed hours and into calendar days in America/New_York (DST changes included), as a
-// discrete type (mean, min, max, most recent) and as a cumulative type (sum, boundary-spanning samples
-// shared by overlap). The rate metric counts samples aggregated per CPU second.
+// discrete type (mean, min, max, duration, most recent) and as a cumulative type (sum, duration, most
+// recent; boundary-spanning samples shared by overlap), keeping every statistic (the default) or only
+// the one the Health app shows (`options: [.discreteAverage]` or `[.cumulativeSum]`, as
+// scripts/peers/compare_aggregation.py asks against pandas). The rate metric counts samples aggregated
+// per CPU second.
 // Then the mergeable state: the samples cut into 1,000 shards of consecutive samples, each aggregated
 // alone (outside the timing), and the 1,000 partials merged into one; the rate metric counts partials
 // merged per CPU second (its inverse times 1,000 is the merge time, to set against aggregating the
@@ -38,10 +41,11 @@ let benchmarks: @Sendable () -> Void = {
     timeZone: newYork,
     covering: range)
 
-  func aggregate(_ intervals: IntervalCollection, _ style: AggregationStyle, _ rows: Range<Int>)
-    -> IntervalAccumulator
-  {
-    var accumulator = IntervalAccumulator(intervals: intervals, style: style)
+  func aggregate(
+    _ intervals: IntervalCollection, _ style: AggregationStyle, _ rows: Range<Int>,
+    options: Set<StatisticsOption> = Set(StatisticsOption.allCases)
+  ) -> IntervalAccumulator {
+    var accumulator = IntervalAccumulator(intervals: intervals, style: style, options: options)
     starts[rows].withUnsafeBufferPointer { s in
       ends[rows].withUnsafeBufferPointer { e in
         values[rows].withUnsafeBufferPointer { v in accumulator.add(starts: s, ends: e, values: v) }
@@ -55,6 +59,13 @@ let benchmarks: @Sendable () -> Void = {
       Benchmark("aggregate 20 M samples into \(name), \(style.rawValue)") { benchmark in
         benchmark.measureRate(.samplesPerSecond, work: count) {
           blackHole(aggregate(intervals, style, 0..<count))
+        }
+      }
+      let option = StatisticsOption.defaultOption(for: style)
+      Benchmark("aggregate 20 M samples into \(name), \(style.rawValue), \(option.rawValue) only") {
+        benchmark in
+        benchmark.measureRate(.samplesPerSecond, work: count) {
+          blackHole(aggregate(intervals, style, 0..<count, options: [option]))
         }
       }
     }

@@ -5,7 +5,9 @@ import Vitals
 //   stats-eval aggregate FILE ZONE   FILE: little-endian Int64 n, then n Int64 starts (ns since the epoch),
 //                                    n Int64 ends, n Float64 values; aggregated as a discrete type (mean)
 //                                    and as a cumulative type (sum) into fixed hours and calendar days in
-//                                    ZONE, each timed alone (best of 3).
+//                                    ZONE, each timed alone (best of 3). Each keeps only the statistic
+//                                    the peer computes (options [discreteAverage] or [cumulativeSum]:
+//                                    count and sum per interval), as pandas' resample().mean() / .sum().
 //   stats-eval export FILE           reads an Apple Health export.xml with HealthExportReader (best of 3).
 // Prints one JSON object: seconds per task, and the results for the peer's accuracy check.
 
@@ -54,10 +56,12 @@ func aggregate(path: String, zone: TimeZone) throws -> [String: Any] {
       byNanoseconds: -Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: 0))) * 1_000_000_000)
     let intervals = IntervalCollection(
       length: length, anchor: length.isCalendar ? dayAnchor : anchor, timeZone: zone, covering: range)
-    for style in [AggregationStyle.discrete, .cumulative] {
-      var accumulator = IntervalAccumulator(intervals: intervals, style: style)
+    for (style, option) in [
+      (AggregationStyle.discrete, StatisticsOption.discreteAverage), (.cumulative, .cumulativeSum),
+    ] {
+      var accumulator = IntervalAccumulator(intervals: intervals, style: style, options: [option])
       let seconds = best {
-        accumulator = IntervalAccumulator(intervals: intervals, style: style)
+        accumulator = IntervalAccumulator(intervals: intervals, style: style, options: [option])
         starts.withUnsafeBufferPointer { s in
           ends.withUnsafeBufferPointer { e in
             values.withUnsafeBufferPointer { v in accumulator.add(starts: s, ends: e, values: v) }
@@ -68,7 +72,7 @@ func aggregate(path: String, zone: TimeZone) throws -> [String: Any] {
       let key = "\(name)_\(style == .discrete ? "mean" : "sum")"
       result[key + "_seconds"] = seconds
       result[key + "_starts"] = statistics.map { $0.start.nanosecondsSinceEpoch }
-      result[key] = statistics.map { (style == .discrete ? $0.average : $0.sum) ?? .nan }
+      result[key] = statistics.map { $0.value(option) ?? .nan }
     }
   }
   return result
