@@ -207,7 +207,7 @@ public struct Stats: ParsableCommand {
         intervals = IntervalCollection(single: range)
       }
       let query = StatisticsQuery(
-        type: type, unit: resultUnit, intervals: intervals, sourcePriority: priority)
+        type: type, unit: resultUnit, intervals: intervals, sourcePriority: priority, options: [option])
       let failure = { (error: StatisticsError) in
         InputError(path: inputs.joined(separator: ", "), error.description)
       }
