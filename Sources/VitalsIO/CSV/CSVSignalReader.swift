@@ -34,7 +34,9 @@ public final class CSVSignalReader: SignalReader {
   public let decimalSeparator: UInt8
 
   private let parser: CSVRowParser
-  /// Samples on the grid, ready to hand out from `readyStart`.
+  /// Rows of the parser's batch already handed out (samples on the grid as parsed).
+  private var parsedStart = 0
+  /// Samples resampled onto the grid, ready to hand out from `readyStart`.
   private var ready: [[Float]]
   private var readyStart = 0
   /// The arrays of the chunk handed out last.
@@ -162,9 +164,53 @@ public final class CSVSignalReader: SignalReader {
 
   public func nextChunk(maxSamples: Int) throws(InputError) -> SignalChunk? {
     precondition(maxSamples > 0, "maxSamples must be positive")
+    // The previous chunk's arrays, written over in place when its holder has let go of them (else
+    // copy-on-write gives fresh ones): no allocation, and no freshly mapped pages, per chunk.
+    var channels = recycled
+    recycled = []
+    if channels.count != ready.count { channels = Array(repeating: [], count: ready.count) }
+    for c in channels.indices { channels[c].removeAll(keepingCapacity: true) }
+    if case .resampled = timing {
+      try takeResampled(maxSamples, into: &channels)
+    } else {
+      try takeParsed(maxSamples, into: &channels)
+    }
+    let take = channels[0].count
+    recycled = channels
+    guard take > 0 else { return nil }
+    let index = samplesYielded
+    samplesYielded += Int64(take)
+    return SignalChunk(
+      channels: channels, sampleRate: chunkSampleRate,
+      startTime: startTime.advanced(bySamples: index, rate: chunkSampleRate), firstSampleIndex: index)
+  }
+
+  /// Appends up to `maxSamples` parsed rows, which are on the grid as they are, straight from the
+  /// parser's batch.
+  private func takeParsed(_ maxSamples: Int, into channels: inout [[Float]]) throws(InputError) {
+    var taken = 0
+    while taken < maxSamples {
+      if parsedStart == parser.rawCount {
+        parser.rawCount = 0
+        parsedStart = 0
+        if parser.inputDone { return }
+        try parser.fillRaw()
+        continue
+      }
+      let count = min(maxSamples - taken, parser.rawCount - parsedStart)
+      for c in channels.indices {
+        channels[c].append(contentsOf: parser.column(c, rows: parsedStart..<parsedStart + count))
+      }
+      parsedStart += count
+      taken += count
+    }
+  }
+
+  /// Appends up to `maxSamples` samples interpolated onto the grid.
+  private func takeResampled(_ maxSamples: Int, into channels: inout [[Float]]) throws(InputError) {
     while ready[0].count - readyStart < maxSamples {
       if parser.rawCount > 0 {
-        moveRawToGrid()
+        interpolateRaw()
         continue
       }
       if parser.inputDone {
@@ -176,42 +222,22 @@ public final class CSVSignalReader: SignalReader {
       }
       try parser.fillRaw()
     }
-    let available = (ready.first?.count ?? 0) - readyStart
-    let take = min(maxSamples, available)
-    guard take > 0 else { return nil }
-    // The previous chunk's arrays, written over in place when its holder has let go of them (else
-    // copy-on-write gives fresh ones): no allocation, and no freshly mapped pages, per chunk.
-    var channels = recycled
-    recycled = []
-    if channels.count != ready.count { channels = Array(repeating: [], count: ready.count) }
-    for c in channels.indices {
-      channels[c].removeAll(keepingCapacity: true)
-      channels[c].append(contentsOf: ready[c][readyStart..<readyStart + take])
-    }
-    recycled = channels
+    let take = min(maxSamples, ready[0].count - readyStart)
+    for c in channels.indices { channels[c].append(contentsOf: ready[c][readyStart..<readyStart + take]) }
     readyStart += take
     if readyStart >= 1 << 16 && readyStart * 2 >= ready[0].count {
       for c in ready.indices { ready[c].removeFirst(readyStart) }
       readyStart = 0
     }
-    let index = samplesYielded
-    samplesYielded += Int64(take)
-    return SignalChunk(
-      channels: channels, sampleRate: chunkSampleRate,
-      startTime: startTime.advanced(bySamples: index, rate: chunkSampleRate), firstSampleIndex: index)
   }
 
-  /// Hands the parsed rows to the grid: unchanged, or through the interpolator.
-  private func moveRawToGrid() {
+  /// Hands the parsed rows to the interpolator.
+  private func interpolateRaw() {
     let count = parser.rawCount
     parser.rawCount = 0
-    if interpolator == nil {
-      for c in ready.indices { ready[c].append(contentsOf: parser.column(c, count: count)) }
-      return
-    }
     let origin = parser.firstTime ?? 0
     let times = (0..<count).map { Double(parser.rawTimes[$0] &- origin) * 1e-9 }
-    let values = (0..<ready.count).map { c in Array(parser.column(c, count: count)) }
+    let values = (0..<ready.count).map { c in Array(parser.column(c, rows: 0..<count)) }
     interpolator!.process(times: times, values: values, into: &ready)
   }
 }
@@ -280,9 +306,9 @@ final class CSVRowParser {
     roles.deallocate()
   }
 
-  /// The parsed values of channel `c`.
-  func column(_ c: Int, count: Int) -> UnsafeBufferPointer<Float> {
-    UnsafeBufferPointer(start: rawValues + c * Self.columnStride, count: count)
+  /// The parsed values of channel `c` in `rows` of the batch.
+  func column(_ c: Int, rows: Range<Int>) -> UnsafeBufferPointer<Float> {
+    UnsafeBufferPointer(start: rawValues + c * Self.columnStride + rows.lowerBound, count: rows.count)
   }
 
   /// Parses rows into the raw batch until it is full or the input ends.
