@@ -117,6 +117,29 @@ struct CSVFastPathTests {
     #expect(accepted > 40_000)
   }
 
+  @Test("digit and separator bytes: SIMD and portable tests agree with a byte loop")
+  func classify() {
+    var rng = SplitMix(state: 3)
+    let alphabet: [UInt8] = Array("0123456789.,-+e /:".utf8) + [0x00, 0x2F, 0x3A, 0x7F, 0x80, 0xB0, 0xF9]
+    for _ in 0..<5000 {
+      let bytes = (0..<8).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &rng)] }
+      let separator: UInt8 = Bool.random(using: &rng) ? 0x2E : 0x2C
+      var nonDigits: UInt64 = 0
+      var separators: UInt64 = 0
+      for (i, byte) in bytes.enumerated() {
+        if !(0x30...0x39).contains(byte) { nonDigits |= 1 << UInt64(i) }
+        if byte == separator { separators |= 1 << UInt64(i) }
+      }
+      let word = UInt64(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })
+      let portable = DecimalNumber.swarClassify(word, separator: separator)
+      let native = bytes.withUnsafeBufferPointer {
+        DecimalNumber.classify($0.baseAddress!, word: word, separator: separator)
+      }
+      #expect(portable.nonDigits == nonDigits && portable.separators == separators, "\(bytes)")
+      #expect(native.nonDigits == nonDigits && native.separators == separators, "\(bytes)")
+    }
+  }
+
   @Test(
     "field ends: SIMD and portable scans agree with a byte loop", arguments: [0x2C, 0x3B, 0x09] as [UInt8])
   func fieldBoundaries(delimiter: UInt8) {

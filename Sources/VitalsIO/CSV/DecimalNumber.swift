@@ -1,3 +1,7 @@
+#if arch(x86_64)
+  import _Builtin_intrinsics.intel
+#endif
+
 /// A decimal number scanned from text: `(-1)^negative × mantissa × 10^exponent`.
 ///
 /// The scanner reads bytes directly (no `String`, no Foundation), the common short forms eight bytes
@@ -169,10 +173,10 @@ package struct DecimalNumber {
   /// later, many fields at a time in SIMD lanes, which keeps floating point and its latency out of
   /// the scan. The field's bounds come from a structural scan, so nothing here depends on where the
   /// previous field stopped: one eight-byte load (reading up to 8 bytes past `end`, which must be
-  /// readable), a per-byte digit test, the separator's byte removed by a shift, and the digits
-  /// combined as in ``leadingDigits(_:)``. `scales` holds ``fractionScales`` (a table the caller
-  /// keeps at hand: an indexed load, where a switch would jump and a vector constant would be stored
-  /// anew per call).
+  /// readable), per-byte digit and separator tests (``classify(_:word:separator:)``), the
+  /// separator's byte removed by a shift, and the digits combined as in ``leadingDigits(_:)``.
+  /// `scales` holds ``fractionScales`` (a table the caller keeps at hand: an indexed load, where a
+  /// switch would jump and a vector constant would be stored anew per call).
   @inline(__always)
   static func fieldQuotient(
     _ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, separator: UInt8, scales: UnsafePointer<Float>
@@ -183,16 +187,14 @@ package struct DecimalNumber {
     let length = end - p
     guard length > 0 && length <= 8 else { return nil }
     var word = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
-    let field = UInt64.max &>> UInt64(64 - 8 * length)
-    let other = nonDigits(word) & field
+    let (nonDigitBytes, separatorBytes) = classify(p, word: word, separator: separator)
+    let other = nonDigitBytes & ((1 &<< UInt64(length)) &- 1)
     var digits = length
     var fractionDigits = 0
     if other != 0 {
       // One non-digit, the separator: the bytes after it move down over it.
-      let at = other.trailingZeroBitCount &>> 3
-      guard other & (other &- 1) == 0, UInt8(truncatingIfNeeded: word &>> UInt64(8 * at)) == separator,
-        length > 1
-      else { return nil }
+      let at = other.trailingZeroBitCount
+      guard other & (other &- 1) == 0, other & separatorBytes != 0, length > 1 else { return nil }
       let before = (1 &<< UInt64(8 * at)) &- 1
       word = (word & before) | ((word &>> 8) & ~before)
       digits = length - 1
@@ -203,6 +205,40 @@ package struct DecimalNumber {
     // The sign as a bit, not a branch: signs in data are unpredictable.
     let sign = UInt32(unsafeBitCast(negative, to: UInt8.self)) &<< 31
     return (Float(bitPattern: Float(mantissa).bitPattern | sign), scales[fractionDigits])
+  }
+
+  /// Bit i set when byte i of the 8 at `p` (`word`, loaded from there) is not an ASCII digit, and when
+  /// it is `separator`. SSE2 byte compares and masks on x86-64 (every x86-64 has them: fewer
+  /// instructions than the 64-bit arithmetic, whose constants do not stay in registers in the block
+  /// parser's loop), ``swarClassify(_:separator:)`` elsewhere.
+  @inline(__always)
+  static func classify(_ p: UnsafePointer<UInt8>, word: UInt64, separator: UInt8) -> (
+    nonDigits: UInt64, separators: UInt64
+  ) {
+    #if arch(x86_64)
+      let bytes = _mm_loadl_epi64(UnsafeRawPointer(p).assumingMemoryBound(to: __m128i.self))
+      // Digits map to -128…-119 once 0x50 is added (as signed bytes), every other byte above.
+      let other = _mm_cmpgt_epi8(_mm_add_epi8(bytes, _mm_set1_epi8(0x50)), _mm_set1_epi8(-119))
+      let separators = _mm_cmpeq_epi8(bytes, _mm_set1_epi8(CChar(bitPattern: separator)))
+      return (
+        UInt64(UInt8(truncatingIfNeeded: _mm_movemask_epi8(other))),
+        UInt64(UInt8(truncatingIfNeeded: _mm_movemask_epi8(separators)))
+      )
+    #else
+      return swarClassify(word, separator: separator)
+    #endif
+  }
+
+  /// ``classify(_:word:separator:)`` in portable 64-bit arithmetic (``nonDigits(_:)``, whose flags
+  /// after a byte ≥ 0xFA may also mark digits, never a non-digit as a digit; an exact per-byte
+  /// equality test), each byte's flag gathered into a bit by one multiply.
+  @inline(__always)
+  static func swarClassify(_ word: UInt64, separator: UInt8) -> (nonDigits: UInt64, separators: UInt64) {
+    func gathered(_ flags: UInt64) -> UInt64 { ((flags &>> 7) &* 0x0102_0408_1020_4080) &>> 56 }
+    let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+    let differences = word ^ (0x0101_0101_0101_0101 &* UInt64(separator))
+    let separators = ~(((differences & low7) &+ low7) | differences | low7)
+    return (gathered(nonDigits(word)), gathered(separators))
   }
 
   /// 0x80 in each byte of `word` that is not an ASCII digit, exactly up to the first byte ≥ 0xFA (a
