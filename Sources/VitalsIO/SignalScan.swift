@@ -35,8 +35,10 @@ public struct SignalScan: Sendable, Equatable, Codable {
     while index + 8 <= samples.count {
       let x = raw.loadUnaligned(fromByteOffset: index * 4, as: SIMD8<Float>.self)
       let isValid = x .== x
-      low = pointwiseMin(low, x.replacing(with: .infinity, where: .!isValid))
-      high = pointwiseMax(high, x.replacing(with: -.infinity, where: .!isValid))
+      // Lane selects as `pointwiseMin`/`pointwiseMax` choose between equal lanes (signed zeros),
+      // which are not inlined; NaN lanes compare false and change nothing.
+      low.replace(with: x, where: x .< low)
+      high.replace(with: x, where: x .>= high)
       total += SIMD8<Double>(x.replacing(with: 0, where: .!isValid))
       valid &+= SIMD8<Int32>().replacing(with: 1, where: isValid)
       index += 8

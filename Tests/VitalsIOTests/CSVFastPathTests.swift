@@ -71,6 +71,112 @@ struct CSVFastPathTests {
     }
   }
 
+  @Test(
+    "short fields divide exactly into Float(String)'s value, or are left to the scanner",
+    arguments: [0x2E, 0x2C] as [UInt8])
+  func fieldQuotients(separator: UInt8) throws {
+    var rng = SplitMix(state: 11 + UInt64(separator))
+    let scales = DecimalNumber.fractionScales
+    var accepted = 0
+    for index in 0..<60_000 {
+      // Mostly what exports hold (1–9 bytes, any sign, leading zeros), some longer or malformed.
+      var text = ["", "-", "+"][Int.random(in: 0..<3, using: &rng)]
+      let digits = Int.random(in: 0...9, using: &rng)
+      var body = String((0..<digits).map { _ in Character(String(Int.random(in: 0...9, using: &rng))) })
+      if Bool.random(using: &rng) {
+        body.insert(".", at: body.index(body.startIndex, offsetBy: Int.random(in: 0...digits, using: &rng)))
+      }
+      if index % 50 == 0 { body += ["e5", "x", ".", "-", " "][index / 50 % 5] }
+      text += body
+      var field = Array(text.utf8)
+      if separator != 0x2E { field = field.map { $0 == 0x2E ? separator : $0 } }
+      // The field then its delimiter and 8 readable bytes, as the block parser sees it.
+      let bytes = field + Array(";9876543\n".utf8)
+      let quotient = bytes.withUnsafeBufferPointer { b in
+        scales.withUnsafeBufferPointer { s in
+          DecimalNumber.fieldQuotient(
+            b.baseAddress!, end: b.baseAddress! + field.count, separator: separator, scales: s.baseAddress!)
+        }
+      }
+      // Eligible: after an optional sign, 1–8 bytes of digits with at most one point, at least one
+      // digit, the digits making at most 2^24.
+      let plain = text.first == "-" || text.first == "+" ? text.dropFirst() : Substring(text)
+      let digitsOnly = plain.filter(\.isNumber)
+      let eligible =
+        (1...8).contains(plain.count) && !digitsOnly.isEmpty && plain.count - digitsOnly.count <= 1
+        && plain.allSatisfy { $0.isNumber || $0 == "." } && UInt64(digitsOnly)! <= 1 << 24
+      guard let (numerator, scale) = quotient else {
+        #expect(!eligible, "\(text)")
+        continue
+      }
+      #expect(eligible, "\(text)")
+      accepted += 1
+      let value = try #require(Float(text), "accepted \(text)")
+      #expect((numerator / scale).bitPattern == value.bitPattern, "\(text)")
+    }
+    #expect(accepted > 40_000)
+  }
+
+  @Test("digit and separator bytes: SIMD and portable tests agree with a byte loop")
+  func classify() {
+    var rng = SplitMix(state: 3)
+    let alphabet: [UInt8] = Array("0123456789.,-+e /:".utf8) + [0x00, 0x2F, 0x3A, 0x7F, 0x80, 0xB0, 0xF9]
+    for _ in 0..<5000 {
+      let bytes = (0..<8).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &rng)] }
+      let separator: UInt8 = Bool.random(using: &rng) ? 0x2E : 0x2C
+      var nonDigits: UInt64 = 0
+      var separators: UInt64 = 0
+      for (i, byte) in bytes.enumerated() {
+        if !(0x30...0x39).contains(byte) { nonDigits |= 1 << UInt64(i) }
+        if byte == separator { separators |= 1 << UInt64(i) }
+      }
+      let word = UInt64(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })
+      let portable = DecimalNumber.swarClassify(word, separator: separator)
+      let native = bytes.withUnsafeBufferPointer {
+        DecimalNumber.classify($0.baseAddress!, word: word, separator: separator)
+      }
+      #expect(portable.nonDigits == nonDigits && portable.separators == separators, "\(bytes)")
+      #expect(native.nonDigits == nonDigits && native.separators == separators, "\(bytes)")
+    }
+  }
+
+  @Test(
+    "field ends: SIMD and portable scans agree with a byte loop", arguments: [0x2C, 0x3B, 0x09] as [UInt8])
+  func fieldBoundaries(delimiter: UInt8) {
+    var rng = SplitMix(state: UInt64(delimiter))
+    let alphabet: [UInt8] = Array("0123456789.-,;\t\r\n\"".utf8) + [0x00, 0x80, 0xFF]
+    for _ in 0..<2000 {
+      let window = (0..<64).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &rng)] }
+      var expected: UInt64 = 0
+      for (i, byte) in window.enumerated() where byte == delimiter || byte == 0x0A {
+        expected |= 1 << UInt64(i)
+      }
+      window.withUnsafeBufferPointer { w in
+        #expect(FieldBoundaries.mask(w.baseAddress!, delimiter: delimiter) == expected)
+        #expect(FieldBoundaries.swarMask(w.baseAddress!, delimiter: delimiter) == expected)
+      }
+    }
+  }
+
+  @Test("chunks kept by the caller keep their values; dropped ones are reused")
+  func chunkReuse() throws {
+    let text = "a,b\n" + (0..<50_000).map { "\($0),-\($0).5" }.joined(separator: "\n") + "\n"
+    let options = CSVOptions(sampleRate: 10)
+    // Kept: every chunk still holds its own rows once the file is read.
+    let kept = try readAll(CSVSignalReader(contents: Array(text.utf8), options: options), maxSamples: 4096)
+    for chunk in kept.chunks {
+      let first = Int(chunk.firstSampleIndex)
+      #expect(chunk.channels[0] == (first..<first + chunk.sampleCount).map { Float($0) })
+      #expect(chunk.channels[1] == (first..<first + chunk.sampleCount).map { -Float($0) - 0.5 })
+    }
+    // Dropped after use: the same values.
+    let reader = try CSVSignalReader(contents: Array(text.utf8), options: options)
+    var values: [Float] = []
+    while let chunk = try reader.nextChunk(maxSamples: 4096) { values += chunk.channels[1] }
+    #expect(values == kept.channels[1])
+    #expect(values.count == 50_000)
+  }
+
   @Test("malformed numbers are rejected with room to read ahead")
   func malformed() {
     for text in ["-", ".", "-.", "+x", "e5", ".e5", "1e", "1e+", "12345678e"] {

@@ -34,9 +34,13 @@ public final class CSVSignalReader: SignalReader {
   public let decimalSeparator: UInt8
 
   private let parser: CSVRowParser
-  /// Samples on the grid, ready to hand out from `readyStart`.
+  /// Rows of the parser's batch already handed out (samples on the grid as parsed).
+  private var parsedStart = 0
+  /// Samples resampled onto the grid, ready to hand out from `readyStart`.
   private var ready: [[Float]]
   private var readyStart = 0
+  /// The arrays of the chunk handed out last.
+  private var recycled: [[Float]] = []
   private var samplesYielded: Int64 = 0
   private var interpolator: UniformGridInterpolator?
 
@@ -160,9 +164,53 @@ public final class CSVSignalReader: SignalReader {
 
   public func nextChunk(maxSamples: Int) throws(InputError) -> SignalChunk? {
     precondition(maxSamples > 0, "maxSamples must be positive")
+    // The previous chunk's arrays, written over in place when its holder has let go of them (else
+    // copy-on-write gives fresh ones): no allocation, and no freshly mapped pages, per chunk.
+    var channels = recycled
+    recycled = []
+    if channels.count != ready.count { channels = Array(repeating: [], count: ready.count) }
+    for c in channels.indices { channels[c].removeAll(keepingCapacity: true) }
+    if case .resampled = timing {
+      try takeResampled(maxSamples, into: &channels)
+    } else {
+      try takeParsed(maxSamples, into: &channels)
+    }
+    let take = channels[0].count
+    recycled = channels
+    guard take > 0 else { return nil }
+    let index = samplesYielded
+    samplesYielded += Int64(take)
+    return SignalChunk(
+      channels: channels, sampleRate: chunkSampleRate,
+      startTime: startTime.advanced(bySamples: index, rate: chunkSampleRate), firstSampleIndex: index)
+  }
+
+  /// Appends up to `maxSamples` parsed rows, which are on the grid as they are, straight from the
+  /// parser's batch.
+  private func takeParsed(_ maxSamples: Int, into channels: inout [[Float]]) throws(InputError) {
+    var taken = 0
+    while taken < maxSamples {
+      if parsedStart == parser.rawCount {
+        parser.rawCount = 0
+        parsedStart = 0
+        if parser.inputDone { return }
+        try parser.fillRaw()
+        continue
+      }
+      let count = min(maxSamples - taken, parser.rawCount - parsedStart)
+      for c in channels.indices {
+        channels[c].append(contentsOf: parser.column(c, rows: parsedStart..<parsedStart + count))
+      }
+      parsedStart += count
+      taken += count
+    }
+  }
+
+  /// Appends up to `maxSamples` samples interpolated onto the grid.
+  private func takeResampled(_ maxSamples: Int, into channels: inout [[Float]]) throws(InputError) {
     while ready[0].count - readyStart < maxSamples {
       if parser.rawCount > 0 {
-        moveRawToGrid()
+        interpolateRaw()
         continue
       }
       if parser.inputDone {
@@ -174,33 +222,22 @@ public final class CSVSignalReader: SignalReader {
       }
       try parser.fillRaw()
     }
-    let available = (ready.first?.count ?? 0) - readyStart
-    let take = min(maxSamples, available)
-    guard take > 0 else { return nil }
-    let channels = ready.map { Array($0[readyStart..<readyStart + take]) }
+    let take = min(maxSamples, ready[0].count - readyStart)
+    for c in channels.indices { channels[c].append(contentsOf: ready[c][readyStart..<readyStart + take]) }
     readyStart += take
     if readyStart >= 1 << 16 && readyStart * 2 >= ready[0].count {
       for c in ready.indices { ready[c].removeFirst(readyStart) }
       readyStart = 0
     }
-    let index = samplesYielded
-    samplesYielded += Int64(take)
-    return SignalChunk(
-      channels: channels, sampleRate: chunkSampleRate,
-      startTime: startTime.advanced(bySamples: index, rate: chunkSampleRate), firstSampleIndex: index)
   }
 
-  /// Hands the parsed rows to the grid: unchanged, or through the interpolator.
-  private func moveRawToGrid() {
+  /// Hands the parsed rows to the interpolator.
+  private func interpolateRaw() {
     let count = parser.rawCount
     parser.rawCount = 0
-    if interpolator == nil {
-      for c in ready.indices { ready[c].append(contentsOf: parser.column(c, count: count)) }
-      return
-    }
     let origin = parser.firstTime ?? 0
     let times = (0..<count).map { Double(parser.rawTimes[$0] &- origin) * 1e-9 }
-    let values = (0..<ready.count).map { c in Array(parser.column(c, count: count)) }
+    let values = (0..<ready.count).map { c in Array(parser.column(c, rows: 0..<count)) }
     interpolator!.process(times: times, values: values, into: &ready)
   }
 }
@@ -209,20 +246,29 @@ public final class CSVSignalReader: SignalReader {
 /// nanosecond stamps, a batch of rows at a time into column-major buffers.
 final class CSVRowParser {
   static let batchRows = 8192
+  /// Floats from one channel's rows to the next's: a batch plus one cache line, so that the rows a
+  /// line of text writes (one per channel, 32 KiB apart without it) fall in different cache sets
+  /// instead of evicting each other.
+  static let columnStride = batchRows + 16
   let path: String
   private let lines: LineBuffer
   /// Per file column: -1 skipped, -2 the time column, c ≥ 0 output channel c.
-  private let roles: [Int]
+  private let roles: UnsafeMutableBufferPointer<Int>
+  private let channelCount: Int
   private let timeParse: TimeParse
   private let delimiter: UInt8
   private let decimalSeparator: UInt8
   /// Data lines read during detection, parsed before the rest of the input.
   private var probeLines: [(line: Int, bytes: [UInt8])]
   private(set) var inputDone = false
-  /// Parsed rows (column-major, `batchRows` per channel) and their stamps.
+  /// Parsed rows (column-major, `batchRows` per channel every `columnStride`) and their stamps.
   private let rawValues: UnsafeMutablePointer<Float>
   let rawTimes: UnsafeMutablePointer<Int64>
   var rawCount = 0
+  /// ``DecimalNumber/fractionScales``, for the block parser.
+  private let fractionScales: UnsafeMutablePointer<Float>
+  /// The block parser's divisors, laid out as `rawValues` (which holds the numerators meanwhile).
+  private let rawScales: UnsafeMutablePointer<Float>
   private var lastTime: Int64 = .min
   private(set) var firstTime: Int64?
 
@@ -238,23 +284,31 @@ final class CSVRowParser {
   ) {
     path = lines.input.path
     self.lines = lines
-    self.roles = roles
+    self.roles = .allocate(capacity: roles.count)
+    _ = self.roles.initialize(from: roles)
     self.timeParse = timeParse
     self.delimiter = delimiter
     self.decimalSeparator = decimalSeparator
     self.probeLines = probeLines
-    rawValues = .allocate(capacity: Self.batchRows * max(1, channelCount))
+    rawValues = .allocate(capacity: Self.columnStride * max(1, channelCount))
+    rawScales = .allocate(capacity: Self.columnStride * max(1, channelCount))
     rawTimes = .allocate(capacity: Self.batchRows)
+    self.channelCount = channelCount
+    fractionScales = .allocate(capacity: DecimalNumber.fractionScales.count)
+    fractionScales.initialize(from: DecimalNumber.fractionScales, count: DecimalNumber.fractionScales.count)
   }
 
   deinit {
     rawValues.deallocate()
+    rawScales.deallocate()
     rawTimes.deallocate()
+    fractionScales.deallocate()
+    roles.deallocate()
   }
 
-  /// The parsed values of channel `c`.
-  func column(_ c: Int, count: Int) -> UnsafeBufferPointer<Float> {
-    UnsafeBufferPointer(start: rawValues + c * Self.batchRows, count: count)
+  /// The parsed values of channel `c` in `rows` of the batch.
+  func column(_ c: Int, rows: Range<Int>) -> UnsafeBufferPointer<Float> {
+    UnsafeBufferPointer(start: rawValues + c * Self.columnStride + rows.lowerBound, count: rows.count)
   }
 
   /// Parses rows into the raw batch until it is full or the input ends.
@@ -281,6 +335,10 @@ final class CSVRowParser {
   /// end. Stops before the first other line (blank, quoted, padded or missing fields, extra fields,
   /// a line cut by the block's end), which ``parseRow(_:line:)`` then reads; a plain line gives the
   /// same values and errors either way. Returns the rows parsed (the block is consumed up to them).
+  ///
+  /// Field ends come from ``FieldBoundaries`` 64 bytes at a time, so each field is parsed from its
+  /// known bounds (``DecimalNumber/fieldQuotient(_:end:separator:scales:)`` for short decimals, else
+  /// ``DecimalNumber/scanPrefix(_:end:separator:into:)``), independently of the fields before it.
   private func parseBlockRows() throws(InputError) -> Int {
     let block = lines.unread.bytes
     // (An `e` delimiter would pass for an exponent mark: such files take `parseRow` only.)
@@ -291,57 +349,83 @@ final class CSVRowParser {
     let lastColumn = roles.count - 1
     let firstRow = rawCount
     let firstLine = lines.lineNumber + 1
+    let scales = UnsafePointer(fractionScales)
+    let roles = UnsafePointer(self.roles.baseAddress!)
+    let values = rawValues
+    let divisors = rawScales
     var scanned = DecimalNumber(mantissa: 0, exponent: 0, negative: false, exact: true)
+    // Field ends still to visit: bit i of `ends` stands for `window + i`.
+    var window = base
+    var ends = FieldBoundaries.mask(window, delimiter: delimiter)
+    if block.count < 64 { ends &= (1 &<< UInt64(block.count)) &- 1 }
     var lineStart = base
-    rows: while rawCount < Self.batchRows {
-      let row = rawCount
+    var row = firstRow
+    rows: while row < Self.batchRows {
       var p = lineStart
-      var column = 0
-      while true {
+      for column in 0...lastColumn {
+        while ends == 0 {
+          window += 64
+          guard window < end else { break rows }
+          ends = FieldBoundaries.mask(window, delimiter: delimiter)
+          if end - window < 64 { ends &= (1 &<< UInt64(end - window)) &- 1 }
+        }
+        let stop = window + ends.trailingZeroBitCount
+        ends &= ends &- 1
+        // Every field but the last ends in the delimiter, the last in the line's end.
+        guard stop.pointee == (column == lastColumn ? 0x0A : delimiter) else { break rows }
+        var fieldEnd = stop
+        if column == lastColumn && fieldEnd > p && fieldEnd[-1] == 0x0D { fieldEnd -= 1 }
         let role = roles[column]
-        var stop = p
         if role >= 0 {
-          if let (value, plainStop) = DecimalNumber.plainFloat(p, end: end, separator: separator),
-            plainStop.pointee == delimiter || plainStop.pointee == 0x0A || plainStop.pointee == 0x0D
+          let slot = role &* Self.columnStride &+ row
+          if let (numerator, scale) = DecimalNumber.fieldQuotient(
+            p, end: fieldEnd, separator: separator, scales: scales)
           {
-            stop = plainStop
-            rawValues[role &* Self.batchRows &+ row] = value
+            values[slot] = numerator
+            divisors[slot] = scale
           } else {
-            guard let s = DecimalNumber.scanPrefix(p, end: end, separator: separator, into: &scanned) else {
-              break rows
-            }
-            stop = s
-            rawValues[role &* Self.batchRows &+ row] =
+            guard DecimalNumber.scanPrefix(p, end: fieldEnd, separator: separator, into: &scanned) == fieldEnd
+            else { break rows }
+            values[slot] =
               scanned.fastFloat
-              ?? scanned.floatValue { fieldText(p, count: s - p, separator: separator) }
+              ?? scanned.floatValue { fieldText(p, count: fieldEnd - p, separator: separator) }
+            divisors[slot] = 1
           }
-        } else {
-          while stop < end && stop.pointee != delimiter && stop.pointee != 0x0A && stop.pointee != 0x0D {
-            stop += 1
-          }
+        } else if role == -2 {
+          try parseTime(p, count: fieldEnd - p, line: firstLine &+ row &- firstRow, column: column, row: row)
         }
-        // The field must end in the delimiter, or (the last) in the line's end.
-        guard stop < end else { break rows }
-        var next = stop + 1
-        if column == lastColumn {
-          if stop.pointee == 0x0D && next < end { next += 1 }
-          guard next[-1] == 0x0A else { break rows }
-        } else {
-          guard stop.pointee == delimiter else { break rows }
-        }
-        if role == -2 {
-          try parseTime(p, count: stop - p, line: firstLine + row - firstRow, column: column, row: row)
-        }
-        p = next
-        if column == lastColumn { break }
-        column += 1
+        p = stop + 1
       }
       lineStart = p
-      rawCount += 1
+      row += 1
     }
-    let rows = rawCount - firstRow
+    divideRows(firstRow..<row)
+    rawCount = row
+    let rows = row - firstRow
     lines.consume(lineStart - base, lines: rows)
     return rows
+  }
+
+  /// Divides the block parser's numerators by their scales in `rows` of every channel, 16 lanes at a
+  /// time (the correctly rounded IEEE quotients; a scale of 1 leaves a value as it is).
+  private func divideRows(_ rows: Range<Int>) {
+    guard !rows.isEmpty else { return }
+    for channel in 0..<channelCount {
+      let values = rawValues + channel * Self.columnStride
+      let scales = UnsafePointer(rawScales + channel * Self.columnStride)
+      var i = rows.lowerBound
+      while i + 16 <= rows.upperBound {
+        let quotient =
+          UnsafeRawPointer(values + i).loadUnaligned(as: SIMD16<Float>.self)
+          / UnsafeRawPointer(scales + i).loadUnaligned(as: SIMD16<Float>.self)
+        UnsafeMutableRawPointer(values + i).storeBytes(of: quotient, as: SIMD16<Float>.self)
+        i += 16
+      }
+      while i < rows.upperBound {
+        values[i] /= scales[i]
+        i += 1
+      }
+    }
   }
 
   /// Parses one data line into row `rawCount`.
@@ -374,7 +458,7 @@ final class CSVRowParser {
         stop == base + n || stop.pointee == delimiter
       {
         let q = stop - base
-        rawValues[role &* Self.batchRows &+ row] =
+        rawValues[role &* Self.columnStride &+ row] =
           scanned.fastFloat ?? scanned.floatValue { fieldText(base + p, count: q - p, separator: separator) }
         column += 1
         if q >= n { break }
@@ -390,7 +474,7 @@ final class CSVRowParser {
         } else {
           value = try missingValue(base + p, count: q - p, line: number, column: column)
         }
-        rawValues[role * Self.batchRows + row] = value
+        rawValues[role * Self.columnStride + row] = value
       } else if role == -2 {
         try parseTime(base + p, count: q - p, line: number, column: column, row: row)
       }

@@ -1,11 +1,15 @@
+#if arch(x86_64)
+  import _Builtin_intrinsics.intel
+#endif
+
 /// A decimal number scanned from text: `(-1)^negative × mantissa × 10^exponent`.
 ///
 /// The scanner reads bytes directly (no `String`, no Foundation), the common short forms eight bytes
-/// at a time (``plainFloat(_:end:separator:)``, ``leadingDigits(_:)``), and converts with the Clinger
-/// (1990) fast path when it is exact (decimal fractions multiplied by a rounded 10^-p, guarded
-/// against float midpoints); digits beyond 19, exponents out of range and the rare ties of the
-/// `Double`→`Float` rounding fall back to the standard library's correctly rounded parsers. Every
-/// path gives the correctly rounded value: the same bits as `Float(String)` and `Double(String)`.
+/// at a time (``fieldQuotient(_:end:separator:scales:)``, ``leadingDigits(_:)``), and converts with
+/// the Clinger (1990) fast path when it is exact (short fields as a quotient of exact `Float`s;
+/// others with decimal fractions multiplied by a rounded 10^-p, guarded against float midpoints);
+/// digits beyond 19, exponents out of range and the rare ties of the `Double`→`Float` rounding fall
+/// back to the standard library's correctly rounded parsers. Every path gives the correctly rounded value: the same bits as `Float(String)` and `Double(String)`.
 package struct DecimalNumber {
   var mantissa: UInt64
   var exponent: Int
@@ -158,64 +162,118 @@ package struct DecimalNumber {
     return p
   }
 
-  /// The nearest `Float` to the plain decimal at `start` (a sign, at most 7 integer digits,
-  /// optionally a separator and at most 7 fraction digits) and where it stops, when the fast multiply
-  /// settles its rounding (see ``fastFloat``); `nil` otherwise. When the byte at the stop is neither a
-  /// digit, the separator nor an exponent mark, ``scanPrefix`` would stop there too and its value
-  /// rounds to the same `Float`, without building a ``DecimalNumber``. Reads at most 18 bytes from
-  /// `start`, never past `end`.
+  /// The field `start..<end` as a quotient of two exactly represented `Float`s, `numerator / scale`,
+  /// when it is a short plain decimal: a sign, then at most 8 bytes of digits with at most one
+  /// `separator` (at least one digit), whose digits make at most 2^24; `nil` otherwise (the caller
+  /// then scans it with ``scanPrefix``, which gives the same value for every field this accepts).
+  ///
+  /// The numerator is the signed integer of the digits, the scale 10^p for p fraction digits (≤ 7),
+  /// both exact in `Float`, so the IEEE division `numerator / scale` is the correctly rounded value
+  /// (Clinger 1990: the fast path in `Float`), the same bits as `Float(String)`. The caller divides
+  /// later, many fields at a time in SIMD lanes, which keeps floating point and its latency out of
+  /// the scan. The field's bounds come from a structural scan, so nothing here depends on where the
+  /// previous field stopped: one eight-byte load (reading up to 8 bytes past `end`, which must be
+  /// readable), per-byte digit and separator tests (``classify(_:word:separator:)``), the
+  /// separator's byte removed by a shift, and the digits combined as in ``leadingDigits(_:)``.
+  /// `scales` holds ``fractionScales`` (a table the caller keeps at hand: an indexed load, where a
+  /// switch would jump and a vector constant would be stored anew per call).
   @inline(__always)
-  static func plainFloat(_ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, separator: UInt8)
-    -> (value: Float, stop: UnsafePointer<UInt8>)?
-  {
-    var p = start
-    let negative = p.pointee == 0x2D
-    if negative || p.pointee == 0x2B { p += 1 }
-    guard end - p >= 17 else { return nil }
-    let (integerDigits, integer) = leadingDigits(p)
-    var q = p + integerDigits
-    var mantissa = integer
+  static func fieldQuotient(
+    _ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, separator: UInt8, scales: UnsafePointer<Float>
+  ) -> (numerator: Float, scale: Float)? {
+    let first = start.pointee
+    let negative = first == 0x2D
+    let p = negative || first == 0x2B ? start + 1 : start
+    let length = end - p
+    guard length > 0 && length <= 8 else { return nil }
+    var word = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
+    let (nonDigitBytes, separatorBytes) = classify(p, word: word, separator: separator)
+    let other = nonDigitBytes & ((1 &<< UInt64(length)) &- 1)
+    var digits = length
     var fractionDigits = 0
-    if q.pointee == separator {
-      let (digits, fraction) = leadingDigits(q + 1)
-      fractionDigits = digits
-      q += 1 + digits
-      mantissa = integer &* smallPowerOfTen(digits) &+ fraction
+    if other != 0 {
+      // One non-digit, the separator: the bytes after it move down over it.
+      let at = other.trailingZeroBitCount
+      guard other & (other &- 1) == 0, other & separatorBytes != 0, length > 1 else { return nil }
+      let before = (1 &<< UInt64(8 * at)) &- 1
+      word = (word & before) | ((word &>> 8) & ~before)
+      digits = length - 1
+      fractionDigits = digits - at
     }
-    guard integerDigits < 8, fractionDigits < 8, integerDigits + fractionDigits > 0 else { return nil }
-    var value: Float
-    if fractionDigits == 0 {
-      value = Float(mantissa)  // < 10^7: exact
-    } else {
-      let approximate = Double(mantissa) * reciprocalPowerOfTen(fractionDigits)
-      guard approximate.bitPattern & 0x1FFF_FFFF &- (0x1000_0000 - 8) > 16 else { return nil }
-      value = Float(approximate)
-    }
-    return (negative ? -value : value, q)
+    let mantissa = combinedDigits(word, count: digits)
+    guard mantissa <= 1 << 24 else { return nil }
+    // The sign as a bit, not a branch: signs in data are unpredictable.
+    let sign = UInt32(unsafeBitCast(negative, to: UInt8.self)) &<< 31
+    return (Float(bitPattern: Float(mantissa).bitPattern | sign), scales[fractionDigits])
   }
 
-  /// The number of ASCII digits (0–8) that the 8 bytes at `p` start with, and their value when there
-  /// are at most 7 (SWAR: a per-byte digit test, then the digits combined pairwise by multiplies, as
-  /// in Lemire's fast_float `parse_eight_digits_unrolled`).
+  /// Bit i set when byte i of the 8 at `p` (`word`, loaded from there) is not an ASCII digit, and when
+  /// it is `separator`. SSE2 byte compares and masks on x86-64 (every x86-64 has them: fewer
+  /// instructions than the 64-bit arithmetic, whose constants do not stay in registers in the block
+  /// parser's loop), ``swarClassify(_:separator:)`` elsewhere.
   @inline(__always)
-  static func leadingDigits(_ p: UnsafePointer<UInt8>) -> (count: Int, value: UInt64) {
-    let word = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
-    // A byte is a digit when its high nibble is 3 and it is ≤ 0x39 (then +6 keeps the nibble 3); a
-    // carry out of a byte ≥ 0xFA only disturbs bytes after it, past the first non-digit.
+  static func classify(_ p: UnsafePointer<UInt8>, word: UInt64, separator: UInt8) -> (
+    nonDigits: UInt64, separators: UInt64
+  ) {
+    #if arch(x86_64)
+      let bytes = _mm_loadl_epi64(UnsafeRawPointer(p).assumingMemoryBound(to: __m128i.self))
+      // Digits map to -128…-119 once 0x50 is added (as signed bytes), every other byte above.
+      let other = _mm_cmpgt_epi8(_mm_add_epi8(bytes, _mm_set1_epi8(0x50)), _mm_set1_epi8(-119))
+      let separators = _mm_cmpeq_epi8(bytes, _mm_set1_epi8(CChar(bitPattern: separator)))
+      return (
+        UInt64(UInt8(truncatingIfNeeded: _mm_movemask_epi8(other))),
+        UInt64(UInt8(truncatingIfNeeded: _mm_movemask_epi8(separators)))
+      )
+    #else
+      return swarClassify(word, separator: separator)
+    #endif
+  }
+
+  /// ``classify(_:word:separator:)`` in portable 64-bit arithmetic (``nonDigits(_:)``, whose flags
+  /// after a byte ≥ 0xFA may also mark digits, never a non-digit as a digit; an exact per-byte
+  /// equality test), each byte's flag gathered into a bit by one multiply.
+  @inline(__always)
+  static func swarClassify(_ word: UInt64, separator: UInt8) -> (nonDigits: UInt64, separators: UInt64) {
+    func gathered(_ flags: UInt64) -> UInt64 { ((flags &>> 7) &* 0x0102_0408_1020_4080) &>> 56 }
+    let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+    let differences = word ^ (0x0101_0101_0101_0101 &* UInt64(separator))
+    let separators = ~(((differences & low7) &+ low7) | differences | low7)
+    return (gathered(nonDigits(word)), gathered(separators))
+  }
+
+  /// 0x80 in each byte of `word` that is not an ASCII digit, exactly up to the first byte ≥ 0xFA (a
+  /// carry out of such a byte, itself flagged, may disturb the flags of the bytes after it).
+  @inline(__always)
+  static func nonDigits(_ word: UInt64) -> UInt64 {
+    // A byte is a digit when its high nibble is 3 and it is ≤ 0x39 (then +6 keeps the nibble 3).
     let nibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
     let threes: UInt64 = 0x3030_3030_3030_3030
     let other = ((word & nibbles) ^ threes) | (((word &+ 0x0606_0606_0606_0606) & nibbles) ^ threes)
     let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-    let nonDigits = (((other & low7) &+ low7) | other) & 0x8080_8080_8080_8080
-    let count = nonDigits.trailingZeroBitCount >> 3
-    guard count > 0 && count < 8 else { return (count, 0) }
-    // The digits moved to the top bytes (leading zeros below), then combined 2, 4 and 8 at a time.
+    return (((other & low7) &+ low7) | other) & 0x8080_8080_8080_8080
+  }
+
+  /// The value of the `count` (1–8) ASCII digits in the low bytes of `word`, first digit lowest (SWAR:
+  /// the digits moved to the top bytes, leading zeros below, then combined pairwise by multiplies, as
+  /// in Lemire's fast_float `parse_eight_digits_unrolled`).
+  @inline(__always)
+  static func combinedDigits(_ word: UInt64, count: Int) -> UInt64 {
     var v = (word & 0x0F0F_0F0F_0F0F_0F0F) &<< UInt64(64 - 8 * count)
-    v = v &* 10 &+ (v >> 8)
+    v = v &* 10 &+ (v &>> 8)
     let pairs: UInt64 = 0x0000_00FF_0000_00FF
     let high: UInt64 = (v & pairs) &* (100 + (1_000_000 << 32))
-    let low: UInt64 = ((v >> 16) & pairs) &* (1 + (10_000 << 32))
-    return (count, (high &+ low) >> 32)
+    let low: UInt64 = ((v &>> 16) & pairs) &* (1 + (10_000 << 32))
+    return (high &+ low) &>> 32
+  }
+
+  /// The number of ASCII digits (0–8) that the 8 bytes at `p` start with, and their value when there
+  /// are at most 7.
+  @inline(__always)
+  static func leadingDigits(_ p: UnsafePointer<UInt8>) -> (count: Int, value: UInt64) {
+    let word = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
+    let count = nonDigits(word).trailingZeroBitCount >> 3
+    guard count > 0 && count < 8 else { return (count, 0) }
+    return (count, combinedDigits(word, count: count))
   }
 
   /// 10^p for 0 ≤ p ≤ 7.
@@ -271,6 +329,9 @@ package struct DecimalNumber {
       return nil
     }
   }
+
+  /// 10^p for 0 ≤ p ≤ 7 (exact in `Float`), the scales of ``fieldQuotient(_:end:separator:scales:)``.
+  static let fractionScales: [Float] = (0...7).map { Float(smallPowerOfTen($0)) }
 
   /// The nearest `Double` to 10^-p for 1 ≤ p ≤ 22.
   @inline(__always)

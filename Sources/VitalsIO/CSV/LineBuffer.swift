@@ -6,10 +6,15 @@
 
 /// Hands out the lines of a text input one at a time from a fixed block buffer (1 MiB, or the size
 /// of a smaller file; grown only for a longer line, up to 64 MiB), so text readers never hold the
-/// whole file.
+/// whole file. The block is followed by ``padding`` readable bytes, so scanners may load whole words
+/// or vectors that start in the unread bytes and run past their end.
 package final class LineBuffer {
+  /// Readable bytes after the end of the unread bytes (their values are unspecified).
+  package static let padding = 64
   package let input: ByteInput
-  private var storage: UnsafeMutableRawBufferPointer
+  /// The block: `capacity` bytes for the input, then `padding`.
+  private var storage: UnsafeMutableRawPointer
+  private var capacity: Int
   private var start = 0
   private var end = 0
   private var atEnd = false
@@ -23,7 +28,15 @@ package final class LineBuffer {
     self.input = input
     let capacity = capacity ?? input.size.map { min(1 << 20, max(4096, Int($0) + 1)) } ?? 1 << 20
     precondition(capacity > 0, "the block size must be positive")
-    storage = .allocate(byteCount: capacity, alignment: 16)
+    self.capacity = capacity
+    storage = Self.allocateBlock(capacity)
+  }
+
+  /// A zeroed block of `capacity` bytes plus the padding.
+  private static func allocateBlock(_ capacity: Int) -> UnsafeMutableRawPointer {
+    let block = UnsafeMutableRawPointer.allocate(byteCount: capacity + padding, alignment: 64)
+    block.initializeMemory(as: UInt8.self, repeating: 0, count: capacity + padding)
+    return block
   }
 
   deinit { storage.deallocate() }
@@ -33,22 +46,23 @@ package final class LineBuffer {
     if atEnd { return false }
     if start > 0 {
       let unread = end - start
-      if unread > 0 { storage.baseAddress!.copyMemory(from: storage.baseAddress! + start, byteCount: unread) }
+      if unread > 0 { storage.copyMemory(from: storage + start, byteCount: unread) }
       dropped += Int64(start)
       start = 0
       end = unread
     }
-    if end == storage.count {
-      guard storage.count < 64 << 20 else {
+    if end == capacity {
+      guard capacity < 64 << 20 else {
         throw InputError(
           path: input.path, location: .line(lineNumber + 1), "expected a line shorter than 64 MiB")
       }
-      let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: storage.count * 2, alignment: 16)
-      larger.baseAddress!.copyMemory(from: storage.baseAddress!, byteCount: end)
+      let larger = Self.allocateBlock(2 * capacity)
+      larger.copyMemory(from: storage, byteCount: end)
       storage.deallocate()
       storage = larger
+      capacity *= 2
     }
-    let n = try input.read(into: UnsafeMutableRawBufferPointer(rebasing: storage[end...]))
+    let n = try input.read(into: UnsafeMutableRawBufferPointer(start: storage + end, count: capacity - end))
     if n == 0 { atEnd = true }
     end += n
     return n > 0
@@ -59,7 +73,7 @@ package final class LineBuffer {
   package func nextLine() throws(InputError) -> UnsafeBufferPointer<UInt8>? {
     var searchFrom = start
     while true {
-      let base = storage.baseAddress!.assumingMemoryBound(to: UInt8.self)
+      let base = storage.assumingMemoryBound(to: UInt8.self)
       if searchFrom < end, let hit = memchr(base + searchFrom, 0x0A, end - searchFrom) {
         let newline = hit.assumingMemoryBound(to: UInt8.self) - base
         let line = UnsafeBufferPointer(start: base + start, count: newline - start)
@@ -70,7 +84,7 @@ package final class LineBuffer {
       let scanned = end - start
       if try !refill() {
         guard start < end else { return nil }
-        let base = storage.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let base = storage.assumingMemoryBound(to: UInt8.self)
         let line = UnsafeBufferPointer(start: base + start, count: end - start)
         start = end
         lineNumber += 1
@@ -85,7 +99,7 @@ package final class LineBuffer {
   /// The bytes read but not consumed (by ``nextLine()`` or ``consume(_:)``), and the input offset of
   /// the first. Valid until the next call that reads or consumes.
   package var unread: (bytes: UnsafeBufferPointer<UInt8>, offset: Int64) {
-    let base = storage.baseAddress!.assumingMemoryBound(to: UInt8.self)
+    let base = storage.assumingMemoryBound(to: UInt8.self)
     return (UnsafeBufferPointer(start: base + start, count: end - start), dropped + Int64(start))
   }
 
