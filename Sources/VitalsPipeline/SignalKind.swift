@@ -32,7 +32,8 @@ public enum SignalKind: String, Sendable, Hashable, Codable, CaseIterable, Compa
 ///   of acceleration (`g`, `mg`, `m/s^2`, `m/s²`): of these, the three whose names are one stem followed
 ///   by `x`, `y` and `z` (`acc_x`, `acc_y`, `acc_z`; in x, y, z order), else the first one to three in
 ///   file order. Without any, three names of one stem followed by `x`, `y` and `z` (`ax`, `ay`, `az`;
-///   `wrist_x`, …). Else, in a header-less file (every name the CSV reader's `col1`, `col2`, …) with
+///   `wrist_x`, …) of signals not in a unit of voltage (the Frank leads `vx`, `vy`, `vz` of an ECG in
+///   mV are not axes). Else, in a header-less file (every name the CSV reader's `col1`, `col2`, …) with
 ///   three to six signals and no other role recognised: the first three (x, y, z, then for instance a
 ///   magnitude, or the three counter columns of the Oxford step dataset's phone logs).
 /// Explicit selections (``Overrides``) replace the rule of their kind.
@@ -97,7 +98,7 @@ public struct ChannelRoles: Sendable, Equatable {
       ecg =
         Self.ecgLead(upperCasedNames: upper, among: free)
         ?? free.first {
-          ["mv", "uv", "µv"].contains(signals[$0].unit.lowercased()) && signals[$0].sampleRate >= 100
+          Self.voltageUnits.contains(signals[$0].unit.lowercased()) && signals[$0].sampleRate >= 100
         }
     }
     if overrides.accelerometer == nil, accelerometer.isEmpty, ecg == nil, ppg.isEmpty,
@@ -111,7 +112,8 @@ public struct ChannelRoles: Sendable, Equatable {
 
   /// The accelerometer axes among the signals that are not `ppg`, by name or unit (see the type's
   /// documentation; the header-less rule aside): of the signals recognised by name or unit, an x, y, z
-  /// triple when their names tell it (else the first three); without any, a triple of one stem.
+  /// triple when their names tell it (else the first three); without any, a triple of one stem among
+  /// the signals not in a unit of voltage.
   static func accelerometerAxes(_ signals: [SignalDescription], upperCasedNames upper: [String], ppg: [Int])
     -> [Int]
   {
@@ -133,7 +135,9 @@ public struct ChannelRoles: Sendable, Equatable {
       return nil
     }
     return triple(among: recognised)
-      ?? (recognised.isEmpty ? triple(among: free) ?? [] : Array(recognised.prefix(3)))
+      ?? (recognised.isEmpty
+        ? triple(among: free.filter { !voltageUnits.contains(signals[$0].unit.lowercased()) }) ?? []
+        : Array(recognised.prefix(3)))
   }
 
   /// Whether `name` is one the CSV reader gives the columns of a file without a header: `col` and the
@@ -177,4 +181,6 @@ public struct ChannelRoles: Sendable, Equatable {
 
   /// Units of acceleration, lower-cased.
   static let accelerationUnits: Set<String> = ["g", "mg", "m/s^2", "m/s²", "m/s2"]
+  /// Units of voltage (lower-cased): an ECG lead's, never an accelerometer axis'.
+  static let voltageUnits: Set<String> = ["mv", "uv", "µv"]
 }

@@ -79,4 +79,12 @@ struct ChannelRolesTests {
     #expect(overridden == ChannelRoles(ecg: 2))
     #expect(try Self.axes(["col1", "col2", "column3"]).isEmpty)
   }
+
+  @Test("the Frank leads vx, vy, vz of an ECG in mV are not accelerometer axes")
+  func frankLeads() throws {
+    let leads = ["i", "ii", "v1", "vx", "vy", "vz"].map { ($0, "mV", 1000.0) }
+    let roles = try ChannelRoles(signals: Self.signals(leads), path: "x")
+    #expect(roles == ChannelRoles(ecg: 1))
+    #expect(try Self.axes(["vx", "vy", "vz"]) == [0, 1, 2])  // without units, names alone decide
+  }
 }
