@@ -165,7 +165,15 @@ struct RhythmTests {
     gains.sort()
     #expect(gains[100] > 1 && gains[100] < 1.5)
     #expect(gains[197] < 3)
+    #expect(gains[0] >= 14.0 / 16 * (1 - 1e-12))
     #expect(AtrialFibrillationDetector.linearPredictionGain([0.8, 0.9, 0.7]).isNaN)
+    #expect(AtrialFibrillationDetector.linearPredictionGain([0.75, 0.75, 0.75, 0.75, 0.75]).isNaN)
+    // Below 1 (the first two intervals, near the mean, count in the variance but are not predicted),
+    // bounded by (n − 2)/n.
+    let unpredicted = AtrialFibrillationDetector.linearPredictionGain([
+      0.8, 0.8, 0.63, 0.83, 0.82, 0.85, 0.88, 0.79,
+    ])
+    #expect(unpredicted < 1 && unpredicted >= 6.0 / 8 * (1 - 1e-12))
   }
 
   @Test(

@@ -114,7 +114,8 @@ public struct AtrialFibrillationDetector: Sendable {
     /// turns the condition off. 0.1 is the order of the nRMSSD threshold of Dash et al. (2009).
     public var minimumNormalisedRMSSD = 0.1
     /// Prediction gain (``AtrialFibrillationDetector/linearPredictionGain(_:)``) at or above which a
-    /// window is a smooth oscillation (sinus arrhythmia), not AF; `.infinity` turns the check off.
+    /// window is a smooth oscillation (sinus arrhythmia), not AF; `.infinity` turns the check off
+    /// (even for a window predicted exactly, whose gain is +∞).
     public var maximumPredictionGain = 3.0
     /// Intervals per window of the repeating-pattern check (bigeminy, trigeminy).
     public var patternWindowBeats = 24
@@ -217,7 +218,9 @@ public struct AtrialFibrillationDetector: Sendable {
 
   /// Variance of `rr` about its mean divided by the mean squared error of its least-squares
   /// second-order linear predictor, x[n] ≈ a₁·x[n−1] + a₂·x[n−2] on the deviations from the mean
-  /// (unitless, ≥ 1 up to rounding); NaN for fewer than 4 intervals, +∞ when the predictor is exact.
+  /// (unitless; the variance over all n intervals, the error over the n − 2 predicted, so the gain is
+  /// at least (n − 2)/n and about 1 for white noise); NaN for fewer than 4 intervals or a window
+  /// without variation (or holding NaN), +∞ when the predictor is exact.
   /// A sampled oscillation satisfies such a recursion (x[n] = 2 cos ω · x[n−1] − x[n−2]), so respiratory
   /// sinus arrhythmia predicts well however large its swings; the ventricular response to atrial
   /// fibrillation is close to white noise beat to beat (Hayano et al. 1997, "Spectral characteristics
@@ -322,7 +325,8 @@ public struct AtrialFibrillationDetector: Sendable {
         irregular[k] =
           Self.coefficientOfSampleEntropy(window, tolerance: parameters.tolerance) > parameters.threshold
           && Self.normalisedRMSSD(window) > parameters.minimumNormalisedRMSSD
-          && !(Self.linearPredictionGain(window) >= parameters.maximumPredictionGain)
+          && !(parameters.maximumPredictionGain < .infinity
+            && Self.linearPredictionGain(window) >= parameters.maximumPredictionGain)
           && !isRepeatingPattern(allIntervals, around: closingBeats[k] - 1)
           && !hasOrganisedAtrialActivity(consistency, closingBeats: closingBeats, window: window.indices)
       }
