@@ -20,8 +20,9 @@ import VitalsCore
 /// per segment: open the segment records for it.
 ///
 /// A reader opened with channel selectors reads only those signals (``signals``, chunks, digital
-/// access and checksums hold them alone, in the selectors' order): the other signals' samples are
-/// never converted, and a signal file holding none of them is not read.
+/// access and checksums hold them alone, in the selectors' order): in a single-segment record the
+/// other signals' samples are never converted, and a signal file holding none of them is not read
+/// (a multi-segment record's segments are still read whole, then narrowed).
 ///
 /// Memory is bounded by the chunk size: each call reads only the bytes of the frames it yields
 /// (plus the largest skew), decoding 65 536 frames at a time. ``readAll()`` is the bulk path:
