@@ -18,8 +18,8 @@ public struct HRV: ParsableCommand {
       annotation file such as mitdb/100.atr, or a CSV file with a sample column; the rate from the \
       record header beside FILE, else from the header of the INPUT in the same place, else --rate). \
       --beats may be repeated, with no INPUT or one INPUT per beat file. Artefact beats (Lipponen & \
-      Tarvainen 2019) are found from the RR series and the intervals around them dropped (--no-artefacts \
-      keeps every interval); with an annotation file, only intervals between two N beats count \
+      Tarvainen 2019, and the runs of premature beats next to them) are found from the RR series and the \
+      intervals around them dropped (--no-artefacts keeps every interval); with an annotation file, only intervals between two N beats count \
       (PhysioNet HRV Toolkit).
 
       Indices, as NeuroKit2 0.2.13 names them (intervals in ms, powers in ms², frequencies in Hz, rates \

@@ -1,8 +1,8 @@
 /// Heart-rate variability of a beat series in one call: artefact detection, NN intervals, time-domain,
 /// frequency-domain and nonlinear indices (what `vitals hrv` reports).
 ///
-/// Pipeline: Lipponen & Tarvainen (2019) artefact classes (``RRArtefacts``) → ``NNSeries`` without
-/// the intervals around flagged beats (and, with labels, only N→N intervals) → ``HRVTimeDomain``,
+/// Pipeline: Lipponen & Tarvainen (2019) artefact classes and the runs of premature beats next to
+/// them (``RRArtefacts``) → ``NNSeries`` without the intervals around flagged beats (and, with labels, only N→N intervals) → ``HRVTimeDomain``,
 /// ``HRVFrequencyDomain`` and ``HRVNonlinear``. Floating-point fields are NaN where undefined; encode with a
 /// `nonConformingFloatEncodingStrategy` that writes them (e.g. `.convertToString`).
 public struct HRVAnalysis: Sendable, Equatable, Codable {
