@@ -263,6 +263,18 @@ public struct StepsSection: PipelineSection {
     var window_s: Double
     var mean_g: Double?
     var max_g: Double?
+
+    private enum CodingKeys: String, CodingKey {
+      case window_s, mean_g, max_g
+    }
+
+    /// Writes the levels as null, rather than leaving their keys out, when there is none.
+    func encode(to encoder: any Encoder) throws {
+      var c = encoder.container(keyedBy: CodingKeys.self)
+      try c.encode(window_s, forKey: .window_s)
+      try c.encode(mean_g, forKey: .mean_g)
+      try c.encode(max_g, forKey: .max_g)
+    }
   }
 
   private enum CodingKeys: String, CodingKey {

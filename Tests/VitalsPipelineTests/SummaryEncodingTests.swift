@@ -35,7 +35,8 @@ struct SummaryEncodingTests {
       motion: [], motionMean: .nan, motionMaximum: .nan)
     #expect(
       try Self.json(section)
-        == #"{"bouts":[],"cadence_spm":0,"channels":["x","y","z"],"motion":{"window_s":10},"sample_rate":50,"#
+        == #"{"bouts":[],"cadence_spm":0,"channels":["x","y","z"],"#
+        + #""motion":{"max_g":null,"mean_g":null,"window_s":10},"sample_rate":50,"#
         + #""samples":500,"steps":0,"unit":"g","walking_s":0}"#)
   }
 
