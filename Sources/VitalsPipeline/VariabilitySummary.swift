@@ -31,7 +31,8 @@ public struct VariabilitySummary: Sendable, Equatable, Encodable {
     poincare = PoincarePlot(intervals)
   }
 
-  /// The variability of `beats` (record sample indices at `sampleRate` Hz), artefacts left out.
+  /// The variability of `beats` (increasing record sample indices at `sampleRate` Hz, positive and
+  /// finite), artefacts left out.
   public init(beats: [Int64], sampleRate: Double) {
     let (series, artefacts) = NNSeries.withoutArtefacts(beats: beats, sampleRate: sampleRate)
     self.init(intervals: series, artefactBeats: artefacts)

@@ -20,7 +20,8 @@ public struct WalkingSummary: Sendable, Equatable, Encodable {
   /// Samples per second of the record the bouts' sample indices count.
   public var sampleRate: Double
 
-  /// A summary of counts kept as the steps came (`bouts` nil when they were not kept).
+  /// A summary of counts kept as the steps came (`bouts` nil when they were not kept); `sampleRate`
+  /// (Hz) must be positive.
   public init(
     stepCount: Int, walkingSeconds: Double, cadence: Double, bouts: [WalkingBout]?, sampleRate: Double
   ) {
@@ -32,7 +33,8 @@ public struct WalkingSummary: Sendable, Equatable, Encodable {
     self.sampleRate = sampleRate
   }
 
-  /// The summary of `stepCount` steps found in `bouts`, walking time and cadence computed from them.
+  /// The summary of `stepCount` steps found in `bouts` (sample indices at `sampleRate` Hz, positive),
+  /// walking time and cadence computed from them.
   public init(stepCount: Int, bouts: [WalkingBout], sampleRate: Double) {
     self.init(
       stepCount: stepCount, walkingSeconds: bouts.reduce(0) { $0 + $1.duration },
