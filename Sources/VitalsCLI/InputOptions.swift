@@ -12,7 +12,8 @@ public struct InputOptions: ParsableArguments {
 
   @Option(
     help:
-      "The accelerometer axes, by name or 0-based index, comma-separated (default: the pipeline's accelerometer rule — signals named x/y/z or acc…, or in g or m/s^2; three names of one stem ending in x, y, z; the first three columns of a header-less CSV of three to six signals).")
+      "The accelerometer axes, by name or 0-based index, comma-separated (default: the pipeline's accelerometer rule — signals named x/y/z or acc…, or in g or m/s^2; three names of one stem ending in x, y, z; the first three columns of a header-less CSV of three to six signals)."
+  )
   public var accel: String?
 
   @Option(help: "CSV: samples per second (required without a time column).")
