@@ -109,7 +109,12 @@ public struct Beats: ParsableCommand {
     try exitingOneOnFileErrors { try layout.prepare() }
     let names = BatchOutputLayout.names(for: recordings)
     try exitingOneOnFileErrors(of: recordings.indices) { k in
-      try write(signal.detect(path: recordings[k], input: input), to: outputPath(layout, name: names[k]))
+      let detection = try signal.detect(path: recordings[k], input: input)
+      // Whole or not at all, as `vitals analyze --out` writes: an interrupted batch leaves no
+      // truncated file under a final name.
+      try AtomicFile.write(to: outputPath(layout, name: names[k])) { temporary throws(OutputError) in
+        try write(detection, to: temporary)
+      }
     }
   }
 

@@ -252,8 +252,9 @@ struct BeatFile {
     }
     let bytes = [UInt8](data)
     var lines: [Range<Int>] = []
-    var start = 0
-    var k = 0
+    // A UTF-8 byte-order mark (spreadsheet exports) is not part of the header.
+    var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    var k = start
     while k < bytes.count {
       let byte = bytes[k]
       if byte == 0x0A || byte == 0x0D || byte == 0x0B || byte == 0x0C {

@@ -10,8 +10,9 @@ public enum InputExpansion {
   public static let recordingExtensions: Set<String> = ["hea", "edf", "bdf", "csv", "tsv"]
 
   /// The recordings of `inputs`, in order: each directory's recordings sorted by path; a pattern's
-  /// matches sorted; a path that is neither is kept as is (reading it reports what is wrong). Duplicates
-  /// are kept once.
+  /// matching recordings sorted (files with a ``recordingExtensions`` extension, as in directories, so
+  /// `mitdb/1*` names each record once and not its `.dat` and `.atr` files); a file named explicitly
+  /// is kept as is (reading it reports what is wrong). Duplicates are kept once.
   public static func expand(_ inputs: [String]) -> [String] {
     var result: [String] = []
     var seen: Set<String> = []
@@ -26,7 +27,11 @@ public enum InputExpansion {
         for match in glob(input) {
           var matchIsDirectory: ObjCBool = false
           let exists = FileManager.default.fileExists(atPath: match, isDirectory: &matchIsDirectory)
-          if exists && matchIsDirectory.boolValue { recordings(in: match).forEach(add) } else { add(match) }
+          if exists && matchIsDirectory.boolValue {
+            recordings(in: match).forEach(add)
+          } else if let recording = recording(match) {
+            add(recording)
+          }
         }
       } else {
         add(input)
@@ -43,14 +48,19 @@ public enum InputExpansion {
     guard let enumerator = FileManager.default.enumerator(atPath: target) else { return [] }
     var found: [String] = []
     while let relative = enumerator.nextObject() as? String {
-      let name = (relative as NSString).lastPathComponent
-      guard !name.hasPrefix(".") else { continue }
-      let ext = (name as NSString).pathExtension.lowercased()
-      guard recordingExtensions.contains(ext) else { continue }
-      let path = base + "/" + relative
-      found.append(ext == "hea" ? String(path.dropLast(4)) : path)
+      if let path = recording(base + "/" + relative) { found.append(path) }
     }
     return found.sorted()
+  }
+
+  /// The recording a found file stands for: itself for a recording extension, the record name for a
+  /// WFDB header, nil for hidden files and anything else (signal and annotation files, notes).
+  static func recording(_ path: String) -> String? {
+    let name = (path as NSString).lastPathComponent
+    guard !name.hasPrefix(".") else { return nil }
+    let ext = (name as NSString).pathExtension.lowercased()
+    guard recordingExtensions.contains(ext) else { return nil }
+    return ext == "hea" ? String(path.dropLast(4)) : path
   }
 
   /// The paths matching the shell pattern `pattern` (POSIX `glob`), sorted.
@@ -130,10 +140,12 @@ public struct BatchOutputLayout: Sendable {
   }
 
   /// A distinct output name per input: the file name without its extension (`mitdb/100` → `100`),
-  /// with parent directories prepended (`a_100`, `b_100`) where names would clash.
+  /// with parent directories prepended (`a_100`, `b_100`) where names would clash (`.` and `..` are
+  /// not directories' names and are skipped); inputs that still clash (`100` and `100.hea`) are
+  /// numbered in input order after the first (`x/100`, `x/100.hea` → `x_100`, `x_100_2`).
   public static func names(for inputs: [String]) -> [String] {
     let parts = inputs.map { input -> [String] in
-      var components = input.split(separator: "/").map(String.init)
+      var components = input.split(separator: "/").map(String.init).filter { $0 != "." && $0 != ".." }
       if let last = components.last {
         let stem = (last as NSString).deletingPathExtension
         components[components.count - 1] = stem.isEmpty ? last : stem
@@ -150,7 +162,17 @@ public struct BatchOutputLayout: Sendable {
       guard !clashing.isEmpty else { break }
       for i in clashing { depth[i] += 1 }
     }
-    return inputs.indices.map(name)
+    var taken = Set<String>()
+    return inputs.indices.map { i in
+      let base = name(i)
+      var candidate = base
+      var number = 1
+      while !taken.insert(candidate).inserted {
+        number += 1
+        candidate = "\(base)_\(number)"
+      }
+      return candidate
+    }
   }
 
   /// The summary file of output `name`.

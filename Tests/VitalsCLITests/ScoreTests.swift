@@ -50,6 +50,8 @@ struct ScoreTests {
 
     let padded = try record.write("padded.csv", "x\t \"Sample\" \r\n1\t -20 \r\n\r\n2\t\"10\"\r\n\n")
     #expect(try BeatFile(path: padded, rate: 250).samples == [-20, 10])
+    let marked = try record.write("marked.csv", "\u{FEFF}sample\n7\n9\n")
+    #expect(try BeatFile(path: marked, rate: 250).samples == [7, 9])
     let alone = try record.write("other.csv", "sample\n10\n20\n")
     #expect(throws: InputError.self) { try BeatFile(path: alone, rate: nil) }
     #expect(try BeatFile(path: alone, rate: 250).sampleRate == 250)

@@ -43,10 +43,9 @@ struct BatchAnalysisTests {
     let study = try Study()
     let expanded = InputExpansion.expand([study.directory])
     #expect(expanded == [study.records[0], study.records[1], study.corrupt, study.records[2]].sorted())
-    #expect(
-      InputExpansion.expand([study.directory + "/*.hea"]) == [
-        study.records[0] + ".hea", study.records[1] + ".hea",
-      ])
+    #expect(InputExpansion.expand([study.directory + "/*.hea"]) == [study.records[0], study.records[1]])
+    // A pattern matching every file names each recording once, not its signal files.
+    #expect(InputExpansion.expand([study.directory + "/*"]) == expanded)
     #expect(InputExpansion.expand(["missing.csv", "missing.csv"]) == ["missing.csv"])
     let link = study.directory + "-link"
     try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: study.directory)
@@ -54,10 +53,12 @@ struct BatchAnalysisTests {
     #expect(InputExpansion.expand([link]) == expanded.map { link + $0.dropFirst(study.directory.count) })
   }
 
-  @Test("output names are file stems, with parent folders only where they would clash")
+  @Test("output names are file stems, with parent folders only where they would clash, then numbers")
   func names() {
     #expect(BatchOutputLayout.names(for: ["x/100", "y/101.edf"]) == ["100", "101"])
     #expect(BatchOutputLayout.names(for: ["x/100", "y/100", "z/102.csv"]) == ["x_100", "y_100", "102"])
+    #expect(BatchOutputLayout.names(for: ["../a/100", "../b/100", "./101"]) == ["a_100", "b_100", "101"])
+    #expect(BatchOutputLayout.names(for: ["x/100", "x/100.hea", "x/100.csv"]) == ["x_100", "x_100_2", "x_100_3"])
   }
 
   @Test("a corrupt file fails alone; the others are analysed, in input order")
