@@ -122,10 +122,13 @@ public struct ChannelRoles: Sendable, Equatable {
       ["X", "Y", "Z"].contains(upper[i]) || upper[i].hasPrefix("ACC")
         || accelerationUnits.contains(signals[i].unit.lowercased())
     }
-    /// The first `stem`+X, `stem`+Y, `stem`+Z names among `candidates`, in x, y, z order.
+    /// The first `stem`+X, `stem`+Y, `stem`+Z names among `candidates`, in x, y, z order; stems of
+    /// a gyroscope or magnetometer (`gx`, `gyro_x`, `mx`, `mag_x`) are not taken.
     func triple(among candidates: [Int]) -> [Int]? {
       for x in candidates where upper[x].hasSuffix("X") {
         let stem = upper[x].dropLast()
+        let bare = stem.trimmingCharacters(in: CharacterSet(charactersIn: "_- ."))
+        guard bare != "G", bare != "M", !bare.hasPrefix("GYR"), !bare.hasPrefix("MAG") else { continue }
         if let y = candidates.first(where: { upper[$0] == stem + "Y" }),
           let z = candidates.first(where: { upper[$0] == stem + "Z" })
         {

@@ -87,4 +87,14 @@ struct ChannelRolesTests {
     #expect(roles == ChannelRoles(ecg: 1))
     #expect(try Self.axes(["vx", "vy", "vz"]) == [0, 1, 2])  // without units, names alone decide
   }
+
+  @Test("a gyroscope or magnetometer triple is not taken for the accelerometer")
+  func gyroscopeAndMagnetometer() throws {
+    #expect(try Self.axes(["gx", "gy", "gz", "ax", "ay", "az"]) == [3, 4, 5])
+    #expect(
+      try Self.axes([
+        "gyro_x", "gyro_y", "gyro_z", "mag_x", "mag_y", "mag_z", "wrist_x", "wrist_y", "wrist_z",
+      ]) == [6, 7, 8])
+    #expect(try Self.axes(["mx", "my", "mz"]) == [])
+  }
 }
