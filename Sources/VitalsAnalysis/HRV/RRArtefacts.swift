@@ -203,7 +203,11 @@ public struct RRArtefacts: Sendable, Equatable, Codable {
       let count = Swift.min(parameters.medianWindow, accepted.count)
       if count > 0 && th2[k] > 0 {
         for j in 0..<count { window[j] = rr[accepted[accepted.count - count + j]] }
-        window[0..<count].sort()
+        // Sorted in place (sorting the array slice itself would copy it every beat).
+        window.withUnsafeMutableBufferPointer {
+          var first = UnsafeMutableBufferPointer(rebasing: $0[0..<count])
+          first.sort()
+        }
         let median =
           count % 2 == 1 ? window[count / 2] : (window[count / 2 - 1] + window[count / 2]) / 2
         let deviation = rr[k] - median
