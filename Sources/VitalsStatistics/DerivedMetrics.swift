@@ -146,19 +146,27 @@ public struct DerivedMetrics: Sendable {
       end: Timestamp(nanosecondsSinceEpoch: end), source: parameters.source, device: parameters.device)
   }
 
-  /// The intervals grouped by windows of `length` ns aligned to the epoch: (window index, range of
-  /// `intervals`), in time order, non-empty windows only.
-  private func windows(_ length: Int64) -> [(index: Int64, range: Range<Int>)] {
+  /// The `count` times `time(0..<count)` (in time order, ns) grouped by windows of `length` ns aligned
+  /// to the epoch: (window index, range of positions), in time order, non-empty windows only.
+  private static func windows(
+    count: Int, _ length: Int64, time: (Int) -> Int64
+  ) -> [(index: Int64, range: Range<Int>)] {
     var result: [(Int64, Range<Int>)] = []
     var first = 0
-    while first < intervals.count {
-      let index = floorDivide(intervals[first].time, length)
+    while first < count {
+      let index = floorDivide(time(first), length)
       var last = first
-      while last < intervals.count && floorDivide(intervals[last].time, length) == index { last += 1 }
+      while last < count && floorDivide(time(last), length) == index { last += 1 }
       result.append((index, first..<last))
       first = last
     }
     return result
+  }
+
+  /// The intervals grouped by windows of `length` ns aligned to the epoch: (window index, range of
+  /// `intervals`), in time order, non-empty windows only.
+  private func windows(_ length: Int64) -> [(index: Int64, range: Range<Int>)] {
+    Self.windows(count: intervals.count, length) { intervals[$0].time }
   }
 
   /// `heartRate` samples, one per window with enough intervals.
@@ -187,17 +195,9 @@ public struct DerivedMetrics: Sendable {
 
   /// `stepCount` samples, one per minute holding steps.
   public func stepCount() -> [QuantitySample] {
-    var result: [QuantitySample] = []
-    var first = 0
-    while first < steps.count {
-      let minute = floorDivide(steps[first], Self.minute)
-      var last = first
-      while last < steps.count && floorDivide(steps[last], Self.minute) == minute { last += 1 }
-      result.append(
-        sample(.stepCount, Double(last - first), minute * Self.minute, (minute + 1) * Self.minute))
-      first = last
+    Self.windows(count: steps.count, Self.minute) { steps[$0] }.map { minute, range in
+      sample(.stepCount, Double(range.count), minute * Self.minute, (minute + 1) * Self.minute)
     }
-    return result
   }
 
   /// Per minute from the first to the last event: the intervals' count and total length, and whether
