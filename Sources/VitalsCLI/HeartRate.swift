@@ -124,7 +124,6 @@ struct PPGChannels: Equatable {
 /// A recording opened for PPG analysis: every signal read, the PPG channels and axes picked.
 struct PPGRecording {
   var reader: any SignalReader
-  let path: String
   let channels: PPGChannels
   var sampleRate: Double { reader.chunkSampleRate }
   /// Names of the PPG channels.
@@ -134,7 +133,6 @@ struct PPGRecording {
     var options = input.recordingOptions
     options.channels = nil
     reader = try RecordingOpener.open(path: path, options: options)
-    self.path = path
     channels = try PPGChannels(
       names: reader.signals.map(\.name), channel: input.channel, accel: input.accel, path: path)
   }

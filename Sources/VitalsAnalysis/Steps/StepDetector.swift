@@ -79,7 +79,7 @@ public struct StepDetector: Sendable {
   /// A first valid magnitude under this is taken for g, else for m/s², with ``InputUnit/automatic``.
   static let unitBoundary: Float = 3.2
   /// Standard gravity, m/s².
-  static let standardGravity = 9.80665
+  public static let standardGravity = 9.80665
 
   /// The unit of the input acceleration.
   public enum InputUnit: String, Sendable, Hashable, CaseIterable, Codable {
