@@ -230,15 +230,11 @@ package struct DecimalNumber {
   }
 
   /// ``classify(_:word:separator:)`` in portable 64-bit arithmetic (``nonDigits(_:)``, whose flags
-  /// after a byte ≥ 0xFA may also mark digits, never a non-digit as a digit; an exact per-byte
-  /// equality test), each byte's flag gathered into a bit by one multiply.
+  /// after a byte ≥ 0xFA may also mark digits, never a non-digit as a digit; ``SWAR/bytes(of:equalTo:)``),
+  /// each byte's flag gathered into a bit by ``SWAR/gathered(_:)``.
   @inline(__always)
   static func swarClassify(_ word: UInt64, separator: UInt8) -> (nonDigits: UInt64, separators: UInt64) {
-    func gathered(_ flags: UInt64) -> UInt64 { ((flags &>> 7) &* 0x0102_0408_1020_4080) &>> 56 }
-    let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-    let differences = word ^ (0x0101_0101_0101_0101 &* UInt64(separator))
-    let separators = ~(((differences & low7) &+ low7) | differences | low7)
-    return (gathered(nonDigits(word)), gathered(separators))
+    (SWAR.gathered(nonDigits(word)), SWAR.gathered(SWAR.bytes(of: word, equalTo: separator)))
   }
 
   /// 0x80 in each byte of `word` that is not an ASCII digit, exactly up to the first byte ≥ 0xFA (a

@@ -27,20 +27,32 @@ enum FieldBoundaries {
     #endif
   }
 
-  /// ``mask(_:delimiter:)`` in portable 64-bit arithmetic: exact per-byte equality tests (no carries
-  /// between bytes), each word's eight flags gathered into a byte by one multiply.
+  /// ``mask(_:delimiter:)`` in portable 64-bit arithmetic: exact per-byte equality tests
+  /// (``SWAR/bytes(of:equalTo:)``), each word's eight flags gathered into a byte by one multiply.
   @inline(__always)
   static func swarMask(_ window: UnsafePointer<UInt8>, delimiter: UInt8) -> UInt64 {
-    let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    /// 0x80 in each byte of `x` that is zero.
-    func zeroBytes(_ x: UInt64) -> UInt64 { ~(((x & low7) &+ low7) | x | low7) }
     var mask: UInt64 = 0
     for word in 0..<8 {
       let w = UInt64(littleEndian: UnsafeRawPointer(window + 8 * word).loadUnaligned(as: UInt64.self))
-      let hits = zeroBytes(w ^ (ones &* UInt64(delimiter))) | zeroBytes(w ^ (ones &* 0x0A))
-      mask |= (((hits >> 7) &* 0x0102_0408_1020_4080) >> 56) &<< UInt64(8 * word)
+      let hits = SWAR.bytes(of: w, equalTo: delimiter) | SWAR.bytes(of: w, equalTo: 0x0A)
+      mask |= SWAR.gathered(hits) &<< UInt64(8 * word)
     }
     return mask
   }
+}
+
+/// Per-byte tests on a 64-bit word (SWAR), shared by the portable paths of ``FieldBoundaries`` and
+/// ``DecimalNumber``: a flag is 0x80 in its byte.
+enum SWAR {
+  /// 0x80 in each byte of `word` that equals `byte` (exact: no carries between bytes).
+  @inline(__always)
+  static func bytes(of word: UInt64, equalTo byte: UInt8) -> UInt64 {
+    let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+    let differences = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
+    return ~(((differences & low7) &+ low7) | differences | low7)
+  }
+
+  /// The eight byte flags of `flags` gathered into its low byte by one multiply: bit i for byte i.
+  @inline(__always)
+  static func gathered(_ flags: UInt64) -> UInt64 { ((flags &>> 7) &* 0x0102_0408_1020_4080) &>> 56 }
 }
