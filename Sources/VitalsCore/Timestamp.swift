@@ -53,3 +53,10 @@ public struct Timestamp: Hashable, Comparable, Sendable, Codable, CustomStringCo
 
   public var description: String { "\(nanosecondsSinceEpoch) ns since epoch" }
 }
+
+/// `a / b` rounded towards −∞ (`b > 0`): the index of the length-`b` interval holding `a` on a grid
+/// that starts at 0 (nanoseconds before the epoch included).
+package func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
+  let q = a / b
+  return (a % b != 0 && a < 0) ? q - 1 : q
+}

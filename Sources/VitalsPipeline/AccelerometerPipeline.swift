@@ -108,7 +108,7 @@ public struct AccelerometerPipeline: RecordingPipeline {
       origin = chunk.firstSampleIndex
       recordStart = chunk.startTime.advanced(bySamples: -chunk.firstSampleIndex, rate: sampleRate)
       let start = chunk.startTime.nanosecondsSinceEpoch
-      window = start / windowNanoseconds - (start % windowNanoseconds < 0 ? 1 : 0)
+      window = floorDivide(start, windowNanoseconds)
       windowStart = chunk.firstSampleIndex
       windowEnd = firstSample(ofWindow: window + 1)
     }

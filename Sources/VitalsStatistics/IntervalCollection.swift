@@ -212,10 +212,3 @@ public struct IntervalCollection: Hashable, Sendable, Codable {
     return result
   }
 }
-
-/// `a / b` rounded towards −∞ (`b > 0`).
-@usableFromInline
-func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
-  let q = a / b
-  return (a % b != 0 && a < 0) ? q - 1 : q
-}
