@@ -49,8 +49,8 @@ public struct MotionLevel: Hashable, Sendable, Codable {
 ///   window.
 /// - ``heartRateVariability()``: one `heartRateVariabilitySDNN` sample (ms) per window of
 ///   ``Parameters/hrvWindow`` seconds holding at least ``Parameters/minimumHRVIntervals`` intervals:
-///   the SDNN (sample standard deviation, `ddof = 1`) of ``HRVTimeDomain`` over the window's
-///   ``NNSeries`` (Task Force of the ESC and NASPE 1996; Apple records SDNN over about a minute).
+///   the SDNN (sample standard deviation, `ddof = 1`, as ``HRVTimeDomain/sdnn``) of the window's
+///   NN intervals (Task Force of the ESC and NASPE 1996; Apple records SDNN over about a minute).
 /// - A minute is **quiet** when it holds no step and, when motion levels are given, at least one level
 ///   and none above ``Parameters/motionThreshold``.
 /// - ``restingHeartRate()``: per calendar day, the lowest heart rate of any
@@ -184,12 +184,8 @@ public struct DerivedMetrics: Sendable {
     let length = Int64((parameters.hrvWindow * 1e9).rounded())
     return windows(length).compactMap { index, range in
       guard range.count >= parameters.minimumHRVIntervals else { return nil }
-      let slice = intervals[range]
-      let series = NNSeries(
-        intervals: slice.map { $0.seconds * 1000 }, endTimes: slice.map { Double($0.time) / 1e9 },
-        followsPrevious: slice.indices.map { $0 > range.lowerBound })
-      return sample(
-        .heartRateVariabilitySDNN, HRVTimeDomain(series).sdnn, index * length, (index + 1) * length)
+      let sdnn = Statistics.standardDeviation(intervals[range].map { $0.seconds * 1000 }, ddof: 1)
+      return sample(.heartRateVariabilitySDNN, sdnn, index * length, (index + 1) * length)
     }
   }
 

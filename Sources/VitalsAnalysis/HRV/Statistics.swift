@@ -1,13 +1,14 @@
-/// Small statistics helpers with NumPy's exact conventions, shared by the HRV code.
-enum Statistics {
+/// Small statistics helpers with NumPy's exact conventions, shared by the HRV code and the derived
+/// metrics of VitalsStatistics.
+package enum Statistics {
   /// Arithmetic mean; NaN when empty.
-  static func mean(_ values: some Collection<Double>) -> Double {
+  package static func mean(_ values: some Collection<Double>) -> Double {
     values.isEmpty ? .nan : values.reduce(0, +) / Double(values.count)
   }
 
   /// Standard deviation with `ddof` delta degrees of freedom (`numpy.std(x, ddof=)`), two-pass;
   /// NaN when `count <= ddof`.
-  static func standardDeviation(_ values: some Collection<Double>, ddof: Int) -> Double {
+  package static func standardDeviation(_ values: some Collection<Double>, ddof: Int) -> Double {
     guard values.count > ddof else { return .nan }
     let average = mean(values)
     var sum = 0.0
