@@ -33,6 +33,14 @@ enum Statistics {
     sorted.withUnsafeBufferPointer { quantile(sorted: $0, q) }
   }
 
+  /// The median of ascending `sorted` values (not empty): the middle value, or the mean of the two middle
+  /// values, `(a + b) / 2`.
+  static func median(sorted: some RandomAccessCollection<Double>) -> Double {
+    let half = sorted.index(sorted.startIndex, offsetBy: sorted.count / 2)
+    guard sorted.count % 2 == 0 else { return sorted[half] }
+    return (sorted[sorted.index(before: half)] + sorted[half]) / 2
+  }
+
   /// Centred rolling quantiles over `width` (odd) values, windows shortened at the ends
   /// (pandas `rolling(width, center=True, min_periods=1).quantile(q)` for each q of `qs`, linear).
   /// O(n · width): the window is kept sorted by insertion and removal.
