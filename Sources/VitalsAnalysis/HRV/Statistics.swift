@@ -73,7 +73,8 @@ enum Statistics {
     return result
   }
 
-  private static func lowerBound(_ sorted: [Double], _ value: Double) -> Int {
+  /// The first index of ascending `sorted` whose value is not below `value` (`sorted.count` when none is).
+  static func lowerBound(_ sorted: [Double], _ value: Double) -> Int {
     var low = 0
     var high = sorted.count
     while low < high {
