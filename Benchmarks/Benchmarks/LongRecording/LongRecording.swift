@@ -9,9 +9,7 @@ import Vitals
 // QRS-detected, then its heart-rate variability in all three domains; and the whole `vitals analyze`
 // library path on the same file (`RecordingAnalyzer` with its default options: every pipeline of
 // `PipelineRegistry.standard` the recording's channels call for, here the ECG pipeline with heart rate,
-// rhythm and end-of-record HRV). The rate metric counts ECG samples per CPU second, start to end. The
-// entropies (ApEn, SampEn) are O(N²) in the beats: on 24 hours (≈100 000
-// beats) they take most of the HRV benchmark's time, hence its few iterations.
+// rhythm and end-of-record HRV). The rate metric counts ECG samples per CPU second, start to end.
 
 /// The simulated recording, shared by the setup hook and the benchmarks.
 ///

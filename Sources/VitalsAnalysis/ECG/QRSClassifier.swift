@@ -230,20 +230,16 @@ struct QRSClassifier: Sendable {
   ) {
     // The QRS behind the feature peak: the band-passed samples whose slopes the integration window holds.
     // (Before the record's start the rings hold zeros.)
-    let qrsStart = peak - qrsSpan
-    var slope: Float = 0
     var extremum: Float = -1
     var extremumIndex = peak
-    var previous = history.band(qrsStart - 1)
-    for k in qrsStart...peak {
-      let value = history.band(k)
-      slope = max(slope, abs(value - previous))
-      if abs(value) > extremum {
-        extremum = abs(value)
+    for k in (peak - qrsSpan)...peak {
+      let value = abs(history.band(k))
+      if value > extremum {
+        extremum = value
         extremumIndex = k
       }
-      previous = value
     }
+    let slope = qrsSlope(endingAt: peak, history: history)
     let nowInput = now * factor
     if deferred != nil { resolveDeferred(now: now, history: history, beats: &beats) }
     let candidate = Candidate(
@@ -320,15 +316,7 @@ struct QRSClassifier: Sendable {
       }
       k += 1
     }
-    var slope: Float = 0
-    if highest > 0 {
-      var previous = history.band(highestIndex - qrsSpan - 1)
-      for j in (highestIndex - qrsSpan)...highestIndex {
-        let value = history.band(j)
-        slope = max(slope, abs(value - previous))
-        previous = value
-      }
-    }
+    let slope = highest > 0 ? qrsSlope(endingAt: highestIndex, history: history) : 0
     if Double(highest).squareRoot() >= primaryThreshold && slope >= tWaveSlopeRatio * last.slope {
       reject(candidate)
     } else {
@@ -360,6 +348,19 @@ struct QRSClassifier: Sendable {
       previous = value
     }
     return center
+  }
+
+  /// The steepest step of the band-passed signal over the QRS behind the feature sample `peak` (the
+  /// `qrsSpan` samples the integration window holds): a candidate's slope.
+  private func qrsSlope(endingAt peak: Int64, history: History) -> Float {
+    var slope: Float = 0
+    var previous = history.band(peak - qrsSpan - 1)
+    for k in (peak - qrsSpan)...peak {
+      let value = history.band(k)
+      slope = max(slope, abs(value - previous))
+      previous = value
+    }
+    return slope
   }
 
   /// The smaller of the input's steepest rise and steepest fall over `symmetryLag` samples within

@@ -98,14 +98,7 @@ struct ToleranceRanks {
     }
     let unmatched = Int32(distinct.count)
     ranks = x.map { value in
-      guard value.isFinite else { return unmatched }
-      var low = 0
-      var high = distinct.count
-      while low < high {
-        let middle = (low + high) / 2
-        if distinct[middle] < value { low = middle + 1 } else { high = middle }
-      }
-      return Int32(low)
+      value.isFinite ? Int32(Statistics.lowerBound(distinct, value)) : unmatched
     }
     lower = [Int32](repeating: .max, count: distinct.count + 1)
     upper = [Int32](repeating: .min, count: distinct.count + 1)

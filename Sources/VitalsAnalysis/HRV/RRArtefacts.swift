@@ -208,8 +208,7 @@ public struct RRArtefacts: Sendable, Equatable, Codable {
           var first = UnsafeMutableBufferPointer(rebasing: $0[0..<count])
           first.sort()
         }
-        let median =
-          count % 2 == 1 ? window[count / 2] : (window[count / 2 - 1] + window[count / 2]) / 2
+        let median = Statistics.median(sorted: window[0..<count])
         let deviation = rr[k] - median
         deviates[k] = abs(deviation < 0 ? 2 * deviation : deviation) > parameters.runThreshold * th2[k]
       }

@@ -34,6 +34,14 @@ package enum Statistics {
     sorted.withUnsafeBufferPointer { quantile(sorted: $0, q) }
   }
 
+  /// The median of ascending `sorted` values (not empty): the middle value, or the mean of the two middle
+  /// values, `(a + b) / 2`.
+  static func median(sorted: some RandomAccessCollection<Double>) -> Double {
+    let half = sorted.index(sorted.startIndex, offsetBy: sorted.count / 2)
+    guard sorted.count % 2 == 0 else { return sorted[half] }
+    return (sorted[sorted.index(before: half)] + sorted[half]) / 2
+  }
+
   /// Centred rolling quantiles over `width` (odd) values, windows shortened at the ends
   /// (pandas `rolling(width, center=True, min_periods=1).quantile(q)` for each q of `qs`, linear).
   /// O(n · width): the window is kept sorted by insertion and removal.
@@ -66,7 +74,8 @@ package enum Statistics {
     return result
   }
 
-  private static func lowerBound(_ sorted: [Double], _ value: Double) -> Int {
+  /// The first index of ascending `sorted` whose value is not below `value` (`sorted.count` when none is).
+  static func lowerBound(_ sorted: [Double], _ value: Double) -> Int {
     var low = 0
     var high = sorted.count
     while low < high {

@@ -76,8 +76,7 @@ enum AtrialActivity {
         column.removeAll(keepingCapacity: true)
         for m in members { column.append(windows[m * length + t]) }
         column.sort()
-        let half = column.count / 2
-        template[t] = column.count % 2 == 1 ? column[half] : (column[half - 1] + column[half]) / 2
+        template[t] = Statistics.median(sorted: column)
       }
       result[b] = correlation(windows[(b * length)..<((b + 1) * length)], template)
     }

@@ -211,9 +211,7 @@ public struct AtrialFibrillationDetector: Sendable {
     guard !consistency.isEmpty else { return false }
     let values = window.map { consistency[closingBeats[$0]] }.filter { !$0.isNaN }.sorted()
     guard !values.isEmpty && 2 * values.count >= window.count else { return false }
-    let half = values.count / 2
-    let median = values.count % 2 == 1 ? values[half] : (values[half - 1] + values[half]) / 2
-    return median >= parameters.organisedAtrialConsistency
+    return Statistics.median(sorted: values) >= parameters.organisedAtrialConsistency
   }
 
   /// Variance of `rr` about its mean divided by the mean squared error of its least-squares
