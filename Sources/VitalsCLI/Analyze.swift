@@ -1,6 +1,12 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Vitals
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// `vitals analyze INPUT… [--out DIR] [--jobs N] [--force]`: every metric of many recordings, on all cores.
 public struct Analyze: ParsableCommand {
@@ -121,19 +127,19 @@ public struct Analyze: ParsableCommand {
     let writesSummaries = layout == nil
     let items = batch.run(
       progress: { progress in
-        if showsProgress { FileHandle.standardError.write(Data(("\r" + progress.line() + "\u{1B}[K").utf8)) }
+        if showsProgress { FileSystem.writeStandardError("\r" + progress.line() + "\u{1B}[K") }
       },
       deliver: { item in
         switch item.outcome {
         case .analysed(let summary):
-          if writesSummaries { FileHandle.standardOutput.write(Data((summary + "\n").utf8)) }
+          if writesSummaries { FileSystem.writeStandardOutput(summary + "\n") }
         case .skipped: break
         case .failed(let message):
-          if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+          if showsProgress { FileSystem.writeStandardError("\r\u{1B}[K") }
           printError(message)
         }
       })
-    if showsProgress { FileHandle.standardError.write(Data("\n".utf8)) }
+    if showsProgress { FileSystem.writeStandardError("\n") }
     let failed = items.filter { if case .failed = $0.outcome { true } else { false } }.count
     if let out {
       let skipped = items.filter { $0.outcome == .skipped }.count

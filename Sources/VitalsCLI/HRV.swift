@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import Vitals
 
 extension HRVFrequencyOptions.Method: ExpressibleByArgument {}
@@ -210,7 +209,7 @@ struct HRVReport {
     for (domain, values) in domains {
       lines.append(domain)
       for (name, value, unit) in values {
-        let number = value.isFinite ? String(format: "%.6g", value) : "nan"
+        let number = value.isFinite ? String(cFormat: "%.6g", value) : "nan"
         let padded = name + String(repeating: " ", count: max(1, 12 - name.count))
         lines.append("  " + padded + number + (unit.isEmpty ? "" : " " + unit))
       }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Vitals
 
 /// `vitals hr INPUT --signal ppg|ecg [--window 8] [--step 2]`: heart rate per window.
@@ -55,15 +55,15 @@ public struct HeartRate: ParsableCommand {
   static func csv(_ windows: [HeartRateWindow]) -> String {
     var text = "window_start_s,window_end_s,bpm,quality\n"
     for w in windows {
-      let bpm = w.beatsPerMinute.isFinite ? String(format: "%.2f", w.beatsPerMinute) : "nan"
-      text += "\(seconds(w.startTime)),\(seconds(w.endTime)),\(bpm),\(String(format: "%.3f", w.quality))\n"
+      let bpm = w.beatsPerMinute.isFinite ? String(cFormat: "%.2f", w.beatsPerMinute) : "nan"
+      text += "\(seconds(w.startTime)),\(seconds(w.endTime)),\(bpm),\(String(cFormat: "%.3f", w.quality))\n"
     }
     return text
   }
 
   /// Window times to the millisecond, without trailing zeros.
   static func seconds(_ value: Double) -> String {
-    var text = String(format: "%.3f", value)
+    var text = String(cFormat: "%.3f", value)
     while text.hasSuffix("0") { text.removeLast() }
     if text.hasSuffix(".") { text.removeLast() }
     return text
@@ -106,7 +106,7 @@ struct PPGChannels: Equatable {
 
   /// The channels `--channel` and `--accel` name, else the defaults by name: `ppg…`/`pleth…` and `acc…`.
   init(names: [String], channel: String?, accel: String?, path: String) throws(InputError) {
-    let lower = names.map { $0.lowercased().trimmingCharacters(in: .whitespaces) }
+    let lower = names.map { $0.lowercased().trimmingBlanks() }
     axes =
       try accel.map { text throws(InputError) in
         try ChannelSelector.resolve(ChannelSelector.list(text), names: names, path: path)

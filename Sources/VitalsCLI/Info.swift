@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import Vitals
 
 /// `vitals info INPUT… [--json]`: what each recording holds.

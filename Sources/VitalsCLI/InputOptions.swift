@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import Vitals
 
 extension CSVTimeUnit: ExpressibleByArgument {}

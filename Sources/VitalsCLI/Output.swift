@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Vitals
 
 // What every command shares on the way out: errors on stderr with the exit-code contract, JSON, files.
@@ -31,7 +31,7 @@ func exitingOneOnFileErrors<Items: Sequence>(of items: Items, _ work: (Items.Ele
 
 /// Writes `vitals: message` to standard error.
 func printError(_ message: String) {
-  FileHandle.standardError.write(Data("vitals: \(message)\n".utf8))
+  FileSystem.writeStandardError("vitals: \(message)\n")
 }
 
 /// `value` as compact JSON with sorted keys; non-finite numbers, which JSON lacks, are written as null
@@ -57,12 +57,12 @@ struct JSONNumber: Encodable {
 /// Writes `data` to `path` (`-`: standard output); throws ``OutputError`` with the system's reason.
 func writeOutput(_ data: Data, to path: String) throws(OutputError) {
   if path == "-" {
-    FileHandle.standardOutput.write(data)
+    data.withUnsafeBytes { _ = FileSystem.writeAll($0, toDescriptor: 1) }
     return
   }
   do {
     try data.write(to: URL(fileURLWithPath: path))
   } catch {
-    throw OutputError(path: path, "cannot write: \((error as NSError).localizedDescription)")
+    throw OutputError(path: path, "cannot write: \(systemReason(error))")
   }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Vitals
 
 /// `vitals score --reference REF --test TEST … [--window 0.15] [--skip 300] [--json]`: beat-by-beat
@@ -115,7 +115,7 @@ public struct Score: ParsableCommand {
     func right(_ text: String, _ width: Int) -> String {
       String(repeating: " ", count: max(0, width - text.count)) + text
     }
-    func percent(_ value: Double) -> String { value.isNaN ? "-" : String(format: "%.2f", value * 100) }
+    func percent(_ value: Double) -> String { value.isNaN ? "-" : String(cFormat: "%.2f", value * 100) }
     func columns(_ s: BeatScore) -> String {
       [
         right("\(s.truePositives)", 7), right("\(s.falseNegatives)", 5), right("\(s.falsePositives)", 5),

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import Vitals
 
 extension Placement: ExpressibleByArgument {}
@@ -189,21 +188,19 @@ public struct Simulate: ParsableCommand {
       var simulator = try makeSimulator()
       let writer = try CSVSignalWriter(path: output, signalNames: simulator.channelNames)
       let truthPath = Self.truthPath(for: output)
-      guard
-        FileManager.default.createFile(atPath: truthPath, contents: Data("sample,time_s,label,rate\n".utf8)),
-        let truth = FileHandle(forWritingAtPath: truthPath)
-      else { throw OutputError(path: truthPath, "cannot create the file") }
-      defer { try? truth.close() }
-      truth.seekToEndOfFile()
+      let truth: BufferedOutput
+      do { truth = try BufferedOutput(path: truthPath) } catch {
+        throw OutputError(path: truthPath, "cannot create the file")
+      }
+      try truth.write(Array("sample,time_s,label,rate\n".utf8))
       while let chunk = simulator.next(maxSamples: chunkSize) {
         try writer.write(chunk.signal)
         let rows = chunk.events.map { "\($0.sampleIndex),\($0.time),\($0.label.rawValue),\($0.rate)\n" }
           .joined()
-        do { try truth.write(contentsOf: Data(rows.utf8)) } catch {
-          throw OutputError(path: truthPath, "cannot write: \(error.localizedDescription)")
-        }
+        try truth.write(Array(rows.utf8))
       }
       try writer.close()
+      try truth.close()
     }
   }
 }

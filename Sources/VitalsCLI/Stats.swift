@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Vitals
 import VitalsIO
 
@@ -183,7 +183,7 @@ public struct Stats: ParsableCommand {
     let option = option ?? .defaultOption(for: type.aggregationStyle)
     var unit = self.unit.map(HealthUnit.init) ?? type.canonicalUnit
     let priority = SourcePriority(
-      sourcePriority?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? [])
+      sourcePriority?.split(separator: ",").map { $0.trimmingBlanks() } ?? [])
     let streams = type.aggregationStyle == .discrete
     var samples: [QuantitySample] = []
     var first: Timestamp?

@@ -1,6 +1,11 @@
 import ArgumentParser
-import Foundation
 import Vitals
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 extension StreamSampleFormat: ExpressibleByArgument {}
 extension SignalKind: ExpressibleByArgument {}
@@ -76,7 +81,7 @@ public struct StreamCommand: ParsableCommand {
   /// The accelerometer axes: --axes, else the last three channels of the frame.
   var accelerometerAxes: [Int] {
     if let axes {
-      return axes.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) ?? -1 }
+      return axes.split(separator: ",").map { Int($0.trimmingBlanks()) ?? -1 }
     }
     return Array((0..<channels).suffix(3))
   }
@@ -94,7 +99,7 @@ public struct StreamCommand: ParsableCommand {
 
   public func run() throws {
     try exitingOneOnFileErrors {
-      try stream(from: STDIN_FILENO) { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) }
+      try stream(from: STDIN_FILENO) { FileSystem.writeStandardOutput($0 + "\n") }
     }
   }
 

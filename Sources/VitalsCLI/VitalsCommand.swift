@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import VitalsIO
 
 /// The `vitals` command: one subcommand per file in this module, each a thin layer over the library.
 ///
@@ -33,8 +33,8 @@ public struct VitalsCommand: ParsableCommand {
     } catch {
       let code = contractExitCode(for: error)
       if code == 2 {
-        FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-        Foundation.exit(2)
+        FileSystem.writeStandardError(fullMessage(for: error) + "\n")
+        exit(withError: ExitCode(2))
       }
       exit(withError: error)
     }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A tapering window, with the definitions and names of `scipy.signal.get_window` (SciPy 1.17).
 ///

@@ -1,4 +1,3 @@
-import Foundation
 import VitalsAnalysis
 import VitalsCore
 import VitalsIO

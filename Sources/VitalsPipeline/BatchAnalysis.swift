@@ -1,7 +1,14 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Synchronization
 import VitalsCore
 import VitalsIO
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// How far a batch has come, for a progress display.
 public struct BatchProgress: Sendable, Equatable {
@@ -37,10 +44,10 @@ public struct BatchProgress: Sendable, Equatable {
       secondsLeft.map { s -> String in
         let seconds = Int(s.rounded())
         return seconds >= 3600
-          ? String(format: "%d:%02d:%02d left", seconds / 3600, seconds / 60 % 60, seconds % 60)
-          : String(format: "%d:%02d left", seconds / 60, seconds % 60)
+          ? String(cFormat: "%ld:%02ld:%02ld left", seconds / 3600, seconds / 60 % 60, seconds % 60)
+          : String(cFormat: "%ld:%02ld left", seconds / 60, seconds % 60)
       } ?? "--:-- left"
-    let rate = String(format: "%.1f M samples/s", samplesPerSecond / 1e6)
+    let rate = String(cFormat: "%.1f M samples/s", samplesPerSecond / 1e6)
     let failures = failed > 0 ? " · \(failed) failed" : ""
     let text = " \(finished)/\(total) recordings · \(rate) · \(left)\(failures)"
     let bar = max(10, min(30, width - text.count - 2))
@@ -140,15 +147,13 @@ public struct BatchAnalysis: Sendable {
     let batch = self
     for _ in 0..<min(jobs, max(1, inputs.count)) {
       group.enter()
-      let thread = Thread {
+      startThread(stackSize: 8 << 20) {
         batch.work(shared: shared, names: names, sizes: sizes) { item in
           collected.withLock { $0.append(item) }
           deliver(item)
         }
         group.leave()
       }
-      thread.stackSize = 8 << 20
-      thread.start()
     }
     func snapshot() -> BatchProgress {
       shared.state.withLock { s in
@@ -228,13 +233,40 @@ public struct BatchAnalysis: Sendable {
 
   /// The bytes of a recording's files (WFDB: header and signal file), for progress weighting.
   static func inputBytes(_ path: String) -> Double {
-    let candidates = [path, path + ".hea", path + ".dat", (path as NSString).deletingPathExtension + ".dat"]
+    let candidates = [path, path + ".hea", path + ".dat", FileSystem.deletingPathExtension(path) + ".dat"]
     var total = 0.0
     for file in Set(candidates) {
-      if let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? NSNumber {
-        total += size.doubleValue
-      }
+      if let size = FileSystem.size(file) { total += Double(size) }
     }
     return max(total, 1)
   }
+}
+
+/// The work of a thread started by ``startThread(stackSize:_:)``.
+private final class ThreadWork: Sendable {
+  let body: @Sendable () -> Void
+  init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+}
+
+/// Runs `body` on a new detached POSIX thread whose stack holds `stackSize` bytes (the analysis of a
+/// recording recurses deeper than the default stacks of secondary threads allow).
+private func startThread(stackSize: Int, _ body: @escaping @Sendable () -> Void) {
+  var attributes = pthread_attr_t()
+  pthread_attr_init(&attributes)
+  defer { pthread_attr_destroy(&attributes) }
+  pthread_attr_setstacksize(&attributes, stackSize)
+  pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+  let work = Unmanaged.passRetained(ThreadWork(body)).toOpaque()
+  #if canImport(Darwin)
+    var thread: pthread_t?
+  #else
+    var thread = pthread_t()
+  #endif
+  let status = pthread_create(
+    &thread, &attributes,
+    { work in
+      Unmanaged<ThreadWork>.fromOpaque(work!).takeRetainedValue().body()
+      return nil
+    }, work)
+  precondition(status == 0, "cannot start a thread: \(String(cString: strerror(status)))")
 }

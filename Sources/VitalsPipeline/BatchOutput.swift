@@ -1,6 +1,12 @@
-import Foundation
+import FoundationEssentials
 import VitalsIO
 import VitalsStatistics
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The recordings named by command-line inputs: files as given, directories searched recursively,
 /// and glob patterns (`*`, `?`, `[…]`, for shells that did not expand them) matched.
@@ -20,14 +26,11 @@ public enum InputExpansion {
       if seen.insert(path).inserted { result.append(path) }
     }
     for input in inputs {
-      var isDirectory: ObjCBool = false
-      if FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) {
-        if isDirectory.boolValue { recordings(in: input).forEach(add) } else { add(input) }
+      if FileSystem.exists(input) {
+        if FileSystem.isDirectory(input) { recordings(in: input).forEach(add) } else { add(input) }
       } else if input.contains(where: { "*?[".contains($0) }) {
         for match in glob(input) {
-          var matchIsDirectory: ObjCBool = false
-          let exists = FileManager.default.fileExists(atPath: match, isDirectory: &matchIsDirectory)
-          if exists && matchIsDirectory.boolValue {
+          if FileSystem.isDirectory(match) {
             recordings(in: match).forEach(add)
           } else if let recording = recording(match) {
             add(recording)
@@ -45,20 +48,15 @@ public enum InputExpansion {
     let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
     // Enumerate the directory a symbolic link points to; name the recordings under the path as given.
     let target = URL(fileURLWithPath: base).resolvingSymlinksInPath().path
-    guard let enumerator = FileManager.default.enumerator(atPath: target) else { return [] }
-    var found: [String] = []
-    while let relative = enumerator.nextObject() as? String {
-      if let path = recording(base + "/" + relative) { found.append(path) }
-    }
-    return found.sorted()
+    return FileSystem.descendants(of: target).compactMap { recording(base + "/" + $0) }.sorted()
   }
 
   /// The recording a found file stands for: itself for a recording extension, the record name for a
   /// WFDB header, nil for hidden files and anything else (signal and annotation files, notes).
   static func recording(_ path: String) -> String? {
-    let name = (path as NSString).lastPathComponent
+    let name = FileSystem.lastPathComponent(path)
     guard !name.hasPrefix(".") else { return nil }
-    let ext = (name as NSString).pathExtension.lowercased()
+    let ext = FileSystem.pathExtension(name).lowercased()
     guard recordingExtensions.contains(ext) else { return nil }
     return ext == "hea" ? String(path.dropLast(4)) : path
   }
@@ -83,7 +81,7 @@ public enum AtomicFile {
       do {
         try data.write(to: URL(fileURLWithPath: temporary))
       } catch {
-        throw OutputError(path: path, "cannot write: \((error as NSError).localizedDescription)")
+        throw OutputError(path: path, "cannot write: \(systemReason(error))")
       }
     }
   }
@@ -135,7 +133,7 @@ public struct BatchOutputLayout: Sendable {
       try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     } catch {
       throw OutputError(
-        path: directory, "cannot create the directory: \((error as NSError).localizedDescription)")
+        path: directory, "cannot create the directory: \(systemReason(error))")
     }
   }
 
@@ -147,7 +145,7 @@ public struct BatchOutputLayout: Sendable {
     let parts = inputs.map { input -> [String] in
       var components = input.split(separator: "/").map(String.init).filter { $0 != "." && $0 != ".." }
       if let last = components.last {
-        let stem = (last as NSString).deletingPathExtension
+        let stem = FileSystem.deletingPathExtension(last)
         components[components.count - 1] = stem.isEmpty ? last : stem
       }
       return components.isEmpty ? ["stdin"] : components
@@ -190,14 +188,10 @@ public struct BatchOutputLayout: Sendable {
   /// written after the input's files (WFDB: header and signal file) last changed. Temporary files of
   /// an interrupted write are never taken for a summary.
   public func isDone(input: String, name: String) -> Bool {
-    guard let written = Self.modificationDate(summaryPath(name: name)) else { return false }
-    let inputs = [input, input + ".hea", input + ".dat", (input as NSString).deletingPathExtension + ".dat"]
-    let changed = inputs.compactMap(Self.modificationDate).max()
+    guard let written = FileSystem.modificationTime(summaryPath(name: name)) else { return false }
+    let inputs = [input, input + ".hea", input + ".dat", FileSystem.deletingPathExtension(input) + ".dat"]
+    let changed = inputs.compactMap(FileSystem.modificationTime).max()
     return changed.map { written >= $0 } ?? false
-  }
-
-  private static func modificationDate(_ path: String) -> Date? {
-    (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
   }
 
   /// Writes the event tables, the derived samples, then the summary line, each atomically (creating the

@@ -1,5 +1,5 @@
-import Foundation
 import VitalsCore
+import VitalsIO
 import VitalsStatistics
 
 extension RecordingAnalysis {
@@ -22,7 +22,7 @@ extension RecordingAnalysis {
   {
     var parameters = parameters
     if parameters.device == nil {
-      parameters.device = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+      parameters.device = FileSystem.deletingPathExtension(FileSystem.lastPathComponent(path))
     }
     let ecg = section(ECGSection.self)
     let motion = section(StepsSection.self)

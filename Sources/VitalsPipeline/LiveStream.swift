@@ -1,6 +1,11 @@
-import Foundation
 import VitalsCore
 import VitalsIO
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// How samples arrive on a live stream.
 public enum StreamSampleFormat: String, Sendable, CaseIterable, Codable {
@@ -122,8 +127,8 @@ public struct StreamDecoder: Sendable {
     guard numeric && count == channelCount else {
       frames.removeSubrange(before...)
       if count == 0 && (numeric || !sawData) { return }  // an empty line, or a header before the data
-      let text = String(decoding: scratch.dropLast(), as: UTF8.self).trimmingCharacters(
-        in: .whitespacesAndNewlines)
+      let text = String(decoding: scratch.dropLast(), as: UTF8.self).trimmingScalars(
+        where: \.isBlankOrNewline)
       throw InputError(
         path: "-", location: .line(line),
         numeric

@@ -1,4 +1,3 @@
-import Foundation
 import VitalsAnalysis
 import VitalsCore
 import VitalsFFT
@@ -128,7 +127,7 @@ public struct RecordingReport: Sendable {
     }
 
     // Heading.
-    let name = (analysis.path as NSString).lastPathComponent
+    let name = FileSystem.lastPathComponent(analysis.path)
     canvas.text(left, y, "Vitals report — \(name)", size: 22, weight: "bold")
     y += 26
     let hrv = ecg.variability
@@ -331,7 +330,7 @@ public struct RecordingReport: Sendable {
 
   /// The report as a self-contained HTML page that embeds the SVG.
   public func html() -> String {
-    let name = SVGCanvas.escape((analysis.path as NSString).lastPathComponent)
+    let name = SVGCanvas.escape(FileSystem.lastPathComponent(analysis.path))
     let svg = svg().split(separator: "\n", maxSplits: 1).last.map(String.init) ?? ""
     return """
       <!DOCTYPE html>
@@ -355,7 +354,7 @@ public struct RecordingReport: Sendable {
   static func number(_ value: Double) -> String {
     guard value.isFinite else { return "–" }
     if abs(value) >= 100 || value == value.rounded() { return String(Int(value.rounded())) }
-    return String(format: abs(value) >= 10 ? "%.1f" : "%.2f", value)
+    return String(cFormat: abs(value) >= 10 ? "%.1f" : "%.2f", value)
   }
 
   /// The polyline of an envelope of samples at `rate` Hz whose first sample is at `from` seconds: per bin
@@ -437,7 +436,7 @@ struct TimeScale {
 
   func describe(_ duration: Double) -> String {
     duration >= 3600
-      ? String(format: "%.1f h", duration / 3600)
-      : duration >= 60 ? String(format: "%.1f min", duration / 60) : String(format: "%.1f s", duration)
+      ? String(cFormat: "%.1f h", duration / 3600)
+      : duration >= 60 ? String(cFormat: "%.1f min", duration / 60) : String(cFormat: "%.1f s", duration)
   }
 }

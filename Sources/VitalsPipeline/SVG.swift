@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A streaming min/max envelope of a signal, for drawing long signals at screen resolution: every bin
 /// keeps the minimum and maximum of its samples, and when the bins reach twice ``columns`` neighbouring
@@ -74,11 +78,11 @@ struct SVGCanvas {
   }
 
   static func escape(_ text: String) -> String {
-    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-      .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
+      .replacing("\"", with: "&quot;")
   }
 
-  static func f(_ value: Double) -> String { String(format: "%.1f", value) }
+  static func f(_ value: Double) -> String { String(cFormat: "%.1f", value) }
 
   mutating func rect(
     x: Double, y: Double, width: Double, height: Double, fill: String, opacity: Double = 1,
@@ -186,7 +190,7 @@ struct PlotFrame {
   /// `value` with as many decimals as `step` needs.
   static func label(_ value: Double, step: Double) -> String {
     let decimals = max(0, min(6, Int(ceil(-log10(step) - 1e-9))))
-    return String(format: "%.\(decimals)f", value)
+    return String(cFormat: "%.\(decimals)f", value)
   }
 
   /// A range padded by `fraction` of its span on both sides (one unit when it is empty).

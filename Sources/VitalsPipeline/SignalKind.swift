@@ -1,4 +1,3 @@
-import Foundation
 import VitalsIO
 
 /// What a channel of a recording carries, as far as the pipelines are concerned.
@@ -81,7 +80,7 @@ public struct ChannelRoles: Sendable, Equatable {
       guard let selectors else { return nil }
       return try ChannelSelector.resolve(selectors, names: names, path: path)
     }
-    let upper = names.map { $0.uppercased().trimmingCharacters(in: .whitespaces) }
+    let upper = names.map { $0.uppercased().trimmingBlanks() }
     let ppg =
       try resolve(overrides.ppg)
       ?? upper.indices.filter {
@@ -127,7 +126,7 @@ public struct ChannelRoles: Sendable, Equatable {
     func triple(among candidates: [Int]) -> [Int]? {
       for x in candidates where upper[x].hasSuffix("X") {
         let stem = upper[x].dropLast()
-        let bare = stem.trimmingCharacters(in: CharacterSet(charactersIn: "_- ."))
+        let bare = stem.trimmingScalars(where: { "_- .".unicodeScalars.contains($0) })
         guard bare != "G", bare != "M", !bare.hasPrefix("GYR"), !bare.hasPrefix("MAG") else { continue }
         if let y = candidates.first(where: { upper[$0] == stem + "Y" }),
           let z = candidates.first(where: { upper[$0] == stem + "Z" })
@@ -164,7 +163,7 @@ public struct ChannelRoles: Sendable, Equatable {
   /// The ECG lead among `names` by name alone: `MLII`, else `II`, else the first name containing
   /// `ECG`/`EKG` or a standard lead name (case and surrounding blanks ignored); nil when none is.
   public static func ecgLead(named names: [String]) -> Int? {
-    let upper = names.map { $0.uppercased().trimmingCharacters(in: .whitespaces) }
+    let upper = names.map { $0.uppercased().trimmingBlanks() }
     return ecgLead(upperCasedNames: upper, among: Array(upper.indices))
   }
 

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+// ICU's time zones and calendars, which FoundationEssentials' TimeZone and Calendar load at run time.
+import FoundationInternationalization
 import VitalsCore
 import VitalsIO
 

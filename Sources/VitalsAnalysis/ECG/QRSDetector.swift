@@ -1,5 +1,10 @@
-import Foundation
 import VitalsCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A streaming, causal QRS detector for one ECG lead at any rate from 100 Hz to 2 kHz: beats come out
 /// at most ``Configuration-swift.struct/maximumLatency`` (0.45 s by default) after their R peak, and the

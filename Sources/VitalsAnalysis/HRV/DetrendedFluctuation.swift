@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Detrended fluctuation analysis (Peng et al. 1995, "Quantification of scaling exponents and
 /// crossover phenomena in nonstationary heartbeat time series", Chaos 5:82), as NeuroKit2 0.2.13's

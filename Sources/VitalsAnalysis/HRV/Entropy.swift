@@ -1,4 +1,4 @@
-import Foundation
+import RealModule
 
 /// Approximate and sample entropy of a series, from exact counts of matching template pairs.
 ///
@@ -52,7 +52,7 @@ public struct Entropies: Sendable, Equatable, Codable {
 
     func phi(_ counts: [Int]) -> Double {
       let total = Double(counts.count)
-      return counts.reduce(0.0) { $0 + Foundation.log(Double($1) / total) } / total
+      return counts.reduce(0.0) { $0 + Double.log(Double($1) / total) } / total
     }
     let approximate = abs(phi(shortCounts) - phi(longCounts))
     var sample = Double.nan
@@ -65,7 +65,7 @@ public struct Entropies: Sendable, Equatable, Codable {
       } else if abs(a / b) <= 1e-8 {
         sample = .infinity
       } else {
-        sample = -Foundation.log(a / b)
+        sample = -Double.log(a / b)
       }
     }
     self.init(approximate: approximate, sample: sample)

@@ -1,5 +1,10 @@
-import Foundation
 import VitalsFFT
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// How ``HRVFrequencyDomain`` estimates the spectrum of an NN series. The defaults are NeuroKit2
 /// 0.2.13's `hrv_frequency` with `normalize=False` and `interpolation_rate=4`. NeuroKit2's own default

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The Poincaré plot indices of an NN series (Brennan et al. 2001; Toichi et al. 1997 for CSI and CVI),
 /// with NeuroKit2 0.2.13's `hrv_nonlinear` names: SD1, SD2 = standard deviations (ddof = 1) of

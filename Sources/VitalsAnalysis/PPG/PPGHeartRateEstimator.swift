@@ -1,6 +1,11 @@
-import Foundation
 import VitalsCore
 import VitalsFFT
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Why a PPG heart-rate estimator or pulse detector could not be set up.
 public enum PPGAnalysisError: Error, Sendable, Equatable, CustomStringConvertible {

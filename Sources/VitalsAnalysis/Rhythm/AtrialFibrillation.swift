@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A stretch of irregular rhythm (possible atrial fibrillation), like HealthKit's irregular-rhythm
 /// events: where it starts and ends, in samples of the record and in seconds from its start.

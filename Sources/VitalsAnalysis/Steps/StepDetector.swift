@@ -1,5 +1,10 @@
-import Foundation
 import VitalsCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Why a step detector could not be set up.
 public enum StepDetectorError: Error, Sendable, Equatable, CustomStringConvertible {
