@@ -88,7 +88,9 @@ public struct Analyze: ParsableCommand {
       throw ValidationError("--accel takes one to three channels")
     }
     if force && out == nil { throw ValidationError("--force goes with --out") }
-    if TimeZone(identifier: timezone) == nil { throw ValidationError("unknown --timezone '\(timezone)'") }
+    if (try? TimeZoneRules(named: timezone)) == nil {
+      throw ValidationError("unknown --timezone '\(timezone)'")
+    }
     guard lowHeartRate > 0, highHeartRate > lowHeartRate, eventMinutes >= 1 else {
       throw ValidationError("need 0 < --low-heart-rate < --high-heart-rate and --event-minutes ≥ 1")
     }
@@ -97,7 +99,11 @@ public struct Analyze: ParsableCommand {
   /// The derived samples' parameters for these arguments.
   var derivedParameters: DerivedMetrics.Parameters {
     var parameters = DerivedMetrics.Parameters()
-    parameters.timeZone = TimeZone(identifier: timezone)!
+    do {
+      parameters.timeZone = try TimeZoneRules(named: timezone)
+    } catch {
+      preconditionFailure("validate() checks --timezone: \(error)")
+    }
     parameters.highHeartRate = highHeartRate
     parameters.lowHeartRate = lowHeartRate
     parameters.eventMinutes = eventMinutes

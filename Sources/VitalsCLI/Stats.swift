@@ -80,7 +80,12 @@ public struct Stats: ParsableCommand {
 
   var quantityType: QuantityType? { QuantityType(identifier: type) }
 
-  var zone: TimeZone? { timezone.map { TimeZone(identifier: $0) } ?? TimeZone.current }
+  /// The zone of --timezone (nil when it names none), else the system's. (Not `timezone.map { try? … }`:
+  /// Swift 6.3 releases a bad pointer for `try?` on a typed throw inside `Optional.map`'s closure.)
+  var zone: TimeZoneRules? {
+    guard let timezone else { return .current }
+    return try? TimeZoneRules(named: timezone)
+  }
 
   public func validate() throws {
     if inputs.isEmpty { throw ValidationError("give at least one INPUT (export.xml or *.samples.jsonl)") }
@@ -121,7 +126,7 @@ public struct Stats: ParsableCommand {
   }
 
   /// The instant of an anchor: a date or date-time with an offset, or local in `zone` without one.
-  static func anchorInstant(_ text: String, in zone: TimeZone) -> Timestamp? {
+  static func anchorInstant(_ text: String, in zone: TimeZoneRules) -> Timestamp? {
     guard let nanoseconds = Array(text.utf8).withUnsafeBufferPointer({ parseDateTime($0) }) else {
       return nil
     }
@@ -131,7 +136,7 @@ public struct Stats: ParsableCommand {
     }
     // Wall-clock time in `zone`: subtract the offset in force then (found from a first guess).
     func offset(_ t: Int64) -> Int64 {
-      Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(t) / 1e9))) * 1_000_000_000
+      Int64(zone.offset(at: Timestamp(nanosecondsSinceEpoch: t))) * 1_000_000_000
     }
     return Timestamp(nanosecondsSinceEpoch: nanoseconds - offset(nanoseconds - offset(nanoseconds)))
   }

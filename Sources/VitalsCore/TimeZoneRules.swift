@@ -48,17 +48,18 @@ public struct TimeZoneRules: Sendable, Hashable, CustomStringConvertible {
   /// name read from `directory` (`/usr/share/zoneinfo`, or `$TZDIR` when set).
   /// - Throws: ``TimeZoneError`` when the name is not a zone there (naming it) or its file is not TZif.
   public init(named name: String, directory: String? = nil) throws(TimeZoneError) {
-    if name == "UTC" || name == "GMT" {
-      self = .utc
-      return
-    }
+    self = try Self.load(named: name, directory: directory)
+  }
+
+  /// The zone of ``init(named:directory:)``.
+  private static func load(named name: String, directory: String?) throws(TimeZoneError) -> TimeZoneRules {
+    if name == "UTC" || name == "GMT" { return .utc }
     if let offset = Self.fixedOffset(name) {
       let magnitude = abs(offset) / 60
       let digits = String(magnitude / 60 * 100 + magnitude % 60)
       let text = String(repeating: "0", count: 4 - digits.count) + digits
-      self.init(
+      return TimeZoneRules(
         identifier: offset == 0 ? "GMT" : "GMT" + (offset < 0 ? "-" : "+") + text, fixedOffset: offset)
-      return
     }
     let components = name.split(separator: "/", omittingEmptySubsequences: false)
     let valid =
@@ -75,7 +76,7 @@ public struct TimeZoneRules: Sendable, Hashable, CustomStringConvertible {
     guard let bytes = Self.contents(of: base + "/" + name) else {
       throw TimeZoneError(name: name, "unknown time zone (no such zone in \(base))")
     }
-    try self.init(identifier: name, tzif: bytes)
+    return try TimeZoneRules(identifier: name, tzif: bytes)
   }
 
   /// The zone of the TZif file `bytes`, named `identifier`.
@@ -378,18 +379,10 @@ public struct TimeZoneRules: Sendable, Hashable, CustomStringConvertible {
 
 /// A time zone that cannot be loaded.
 public struct TimeZoneError: Error, Sendable, Equatable, CustomStringConvertible {
-  /// The zone name as given.
-  public var name: String
-  /// What is wrong.
-  public var message: String
+  /// The zone's name as given and what is wrong: `Nowhere/Else: unknown time zone (…)`.
+  public let description: String
 
-  /// An error for the zone `name`.
-  public init(name: String, _ message: String) {
-    self.name = name
-    self.message = message
-  }
-
-  public var description: String { "\(name): \(message)" }
+  init(name: String, _ problem: String) { description = "\(name): \(problem)" }
 }
 
 /// `a` modulo `b` (> 0), in `0..<b`.

@@ -1,6 +1,3 @@
-import FoundationEssentials
-// ICU's time zones and calendars, which FoundationEssentials' TimeZone and Calendar load at run time.
-import FoundationInternationalization
 import VitalsAnalysis
 import VitalsCore
 
@@ -74,7 +71,7 @@ public struct DerivedMetrics: Sendable {
   /// Thresholds and windows of the metrics.
   public struct Parameters: Sendable, Hashable {
     /// The zone of calendar days (resting and walking heart rate).
-    public var timeZone = TimeZone(identifier: "UTC")!
+    public var timeZone = TimeZoneRules.utc
     /// Length of a heart-rate window, seconds.
     public var heartRateWindow = 60.0
     /// Fewest intervals for a heart-rate sample.
@@ -349,14 +346,9 @@ public struct DerivedMetrics: Sendable {
 extension IntervalCollection {
   /// Calendar days of `timeZone` (anchored at a local midnight) from the day holding
   /// `range.lowerBound` to the day holding the last instant of `range`.
-  public init(calendarDaysIn timeZone: TimeZone, covering range: Range<Timestamp>) {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = timeZone
-    let midnight = calendar.startOfDay(
-      for: Date(timeIntervalSince1970: Double(range.lowerBound.nanosecondsSinceEpoch) / 1e9))
+  public init(calendarDaysIn timeZone: TimeZoneRules, covering range: Range<Timestamp>) {
     self.init(
-      length: .days(1), anchor: Timestamp(secondsSinceEpoch: midnight.timeIntervalSince1970),
-      timeZone: timeZone,
+      length: .days(1), anchor: timeZone.startOfDay(containing: range.lowerBound), timeZone: timeZone,
       covering: range)
   }
 }

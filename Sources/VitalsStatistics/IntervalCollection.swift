@@ -1,6 +1,3 @@
-import FoundationEssentials
-// ICU's time zones and calendars, which FoundationEssentials' TimeZone and Calendar load at run time.
-import FoundationInternationalization
 import VitalsCore
 
 /// The length of the intervals of a statistics collection: a fixed duration, or a number of calendar
@@ -36,8 +33,8 @@ public enum IntervalLength: Hashable, Sendable, Codable {
 ///
 /// Fixed lengths are aligned to the anchor by integer arithmetic: interval `k` starts at
 /// `anchor + (k₀ + k)·length` for the `k₀` that puts the range's start in the first interval.
-/// Calendar lengths are computed with Foundation's Gregorian `Calendar` in the given time zone (IANA
-/// names, daylight saving included) once, when the collection is made: boundary `k` is the anchor
+/// Calendar lengths are computed with the calendar arithmetic of ``TimeZoneRules`` (IANA zones,
+/// daylight saving included, as Foundation's Gregorian `Calendar` computes them) once, when the collection is made: boundary `k` is the anchor
 /// plus `(k₀ + k)·n` days, weeks or months of local time. Instants are then assigned to calendar
 /// intervals with integer operations only: a table of one-hour cells from the first boundary holds,
 /// per cell, the interval its start falls in and the boundary inside the cell, if any (calendar
@@ -69,8 +66,9 @@ public struct IntervalCollection: Hashable, Sendable, Codable {
   ///     of a Monday for weeks starting on Monday).
   ///   - timeZone: the zone calendar lengths are reckoned in (ignored for fixed lengths).
   ///   - range: the span of time to cover.
-  public init(length: IntervalLength, anchor: Timestamp, timeZone: TimeZone, covering range: Range<Timestamp>)
-  {
+  public init(
+    length: IntervalLength, anchor: Timestamp, timeZone: TimeZoneRules, covering range: Range<Timestamp>
+  ) {
     self.length = length
     let low = range.lowerBound.nanosecondsSinceEpoch
     let high = max(range.upperBound.nanosecondsSinceEpoch, low + 1)
@@ -157,7 +155,7 @@ public struct IntervalCollection: Hashable, Sendable, Codable {
     precondition(!range.isEmpty, "the interval must not be empty")
     let length = range.upperBound.nanosecondsSinceEpoch - range.lowerBound.nanosecondsSinceEpoch
     self.init(
-      length: .fixed(nanoseconds: length), anchor: range.lowerBound, timeZone: TimeZone(identifier: "UTC")!,
+      length: .fixed(nanoseconds: length), anchor: range.lowerBound, timeZone: .utc,
       covering: range)
   }
 
@@ -187,21 +185,19 @@ public struct IntervalCollection: Hashable, Sendable, Codable {
 
   /// Calendar boundaries in ns from the one at or before `low` to the first at or after `high`.
   private static func calendarBoundaries(
-    length: IntervalLength, anchor: Timestamp, timeZone: TimeZone, low: Int64, high: Int64
+    length: IntervalLength, anchor: Timestamp, timeZone: TimeZoneRules, low: Int64, high: Int64
   ) -> [Int64] {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = timeZone
-    let anchorDate = Date(timeIntervalSince1970: Double(anchor.nanosecondsSinceEpoch) / 1e9)
-    let (component, unit, approximateDays): (Calendar.Component, Int, Double) =
+    let (months, unit, approximateDays): (Bool, Int, Double) =
       switch length {
-      case .days(let n): (.day, n, Double(n))
-      case .weeks(let n): (.day, 7 * n, Double(7 * n))
-      case .months(let n): (.month, n, 30.436875 * Double(n))
+      case .days(let n): (false, n, Double(n))
+      case .weeks(let n): (false, 7 * n, Double(7 * n))
+      case .months(let n): (true, n, 30.436875 * Double(n))
       case .fixed: preconditionFailure("not a calendar length")
       }
     func boundary(_ k: Int) -> Int64 {
-      let date = calendar.date(byAdding: component, value: k * unit, to: anchorDate)!
-      return Int64((date.timeIntervalSince1970 * 1e9).rounded())
+      let date =
+        months ? timeZone.adding(months: k * unit, to: anchor) : timeZone.adding(days: k * unit, to: anchor)
+      return date.nanosecondsSinceEpoch
     }
     var k = Int((Double(low - anchor.nanosecondsSinceEpoch) / 86_400e9 / approximateDays).rounded(.down))
     while boundary(k) > low { k -= 1 }

@@ -1,6 +1,4 @@
 import FoundationEssentials
-// ICU's time zones and calendars, which FoundationEssentials' TimeZone and Calendar load at run time.
-import FoundationInternationalization
 import VitalsCore
 import VitalsIO
 
@@ -19,7 +17,7 @@ public enum SamplesFile {
   public static let fileExtension = ".samples.jsonl"
 
   /// One line (without its newline) for `sample`, times in `timeZone`.
-  public static func line(_ sample: HealthSample, timeZone: TimeZone) -> String {
+  public static func line(_ sample: HealthSample, timeZone: TimeZoneRules) -> String {
     var fields: [String] = []
     func add(_ key: String, _ json: String) { fields.append("\"\(key)\":\(json)") }
     switch sample {
@@ -135,11 +133,11 @@ struct LineProblem: Error {
 /// Writes a samples file (``SamplesFile``), buffered.
 public final class SamplesFileWriter {
   private let output: BufferedOutput
-  private let timeZone: TimeZone
+  private let timeZone: TimeZoneRules
 
   /// Creates (or truncates) the file at `path` (`-`: standard output); times are written with the
   /// offsets of `timeZone`.
-  public init(path: String, timeZone: TimeZone = TimeZone(identifier: "UTC")!) throws(OutputError) {
+  public init(path: String, timeZone: TimeZoneRules = .utc) throws(OutputError) {
     output = try BufferedOutput(path: path)
     self.timeZone = timeZone
   }
@@ -190,11 +188,9 @@ public final class SamplesFileReader {
 extension Timestamp {
   /// The instant in ISO 8601 form with the UTC offset `timeZone` has then: `2024-03-10T08:15:02-05:00`
   /// (`Z` for a zero offset), fractional digits as ``iso8601`` writes them.
-  public func iso8601(in timeZone: TimeZone) -> String {
-    let date = Date(
-      timeIntervalSince1970: Double(
-        nanosecondsSinceEpoch.quotientAndRemainder(dividingBy: 1_000_000_000).quotient))
-    let offset = timeZone.secondsFromGMT(for: date)
+  public func iso8601(in timeZone: TimeZoneRules) -> String {
+    let offset = timeZone.offset(
+      atSecond: nanosecondsSinceEpoch.quotientAndRemainder(dividingBy: 1_000_000_000).quotient)
     let local = advanced(byNanoseconds: Int64(offset) * 1_000_000_000).iso8601
     if offset == 0 { return local }
     let magnitude = abs(offset) / 60

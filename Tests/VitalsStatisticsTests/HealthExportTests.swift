@@ -66,7 +66,7 @@ func readXML(_ text: String, blockSize: Int = 1 << 20) throws -> [HealthSample] 
 
   /// Daily intervals over the export's three days, in its zone.
   var days: IntervalCollection {
-    let zone = TimeZone(identifier: expected.timeZone)!
+    let zone = try! TimeZoneRules(named: expected.timeZone)
     let anchor = local(2024, 3, 9, in: zone)
     return IntervalCollection(
       length: .days(1), anchor: anchor, timeZone: zone, covering: anchor..<local(2024, 3, 12, in: zone))

@@ -18,15 +18,15 @@ func sample(
     source: source)
 }
 
-let utc = TimeZone(identifier: "UTC")!
-let newYork = TimeZone(identifier: "America/New_York")!
+let utc = TimeZoneRules.utc
+let newYork = try! TimeZoneRules(named: "America/New_York")
 
 /// `year-month-day hh:mm` local time in `zone`.
-func local(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, in zone: TimeZone)
+func local(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, in zone: TimeZoneRules)
   -> Timestamp
 {
   var calendar = Calendar(identifier: .gregorian)
-  calendar.timeZone = zone
+  calendar.timeZone = TimeZone(identifier: zone.identifier)!
   let date = calendar.date(
     from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute))!
   return Timestamp(secondsSinceEpoch: date.timeIntervalSince1970)

@@ -32,7 +32,7 @@ let benchmarks: @Sendable () -> Void = {
     values[i] = 50 + Double(state >> 57)
   }
   let range = Timestamp(nanosecondsSinceEpoch: starts[0])..<Timestamp(nanosecondsSinceEpoch: ends[count - 1])
-  let newYork = TimeZone(identifier: "America/New_York")!
+  let newYork = try! TimeZoneRules(named: "America/New_York")
   let hours = IntervalCollection(
     length: .seconds(3600), anchor: Timestamp(nanosecondsSinceEpoch: origin), timeZone: newYork,
     covering: range)

@@ -29,7 +29,7 @@ func best(_ repeats: Int = 3, _ work: () throws -> Void) rethrows -> Double {
   return best
 }
 
-func aggregate(path: String, zone: TimeZone) throws -> [String: Any] {
+func aggregate(path: String, zone: TimeZoneRules) throws -> [String: Any] {
   let data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
   let n = data.withUnsafeBytes { Int($0.loadUnaligned(as: Int64.self)) }
   var starts = [Int64](repeating: 0, count: n)
@@ -53,7 +53,7 @@ func aggregate(path: String, zone: TimeZone) throws -> [String: Any] {
   for (name, length) in [("hourly", IntervalLength.seconds(3600)), ("daily", .days(1))] {
     // The day anchor: local midnight of 1970-01-01 in the zone.
     let dayAnchor = anchor.advanced(
-      byNanoseconds: -Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: 0))) * 1_000_000_000)
+      byNanoseconds: -Int64(zone.offset(atSecond: 0)) * 1_000_000_000)
     let intervals = IntervalCollection(
       length: length, anchor: length.isCalendar ? dayAnchor : anchor, timeZone: zone, covering: range)
     for (style, option) in [
@@ -94,7 +94,7 @@ do {
   let result: [String: Any]
   switch arguments.count > 2 ? arguments[1] : "" {
   case "aggregate" where arguments.count == 4:
-    result = try aggregate(path: arguments[2], zone: TimeZone(identifier: arguments[3])!)
+    result = try aggregate(path: arguments[2], zone: TimeZoneRules(named: arguments[3]))
   case "export":
     result = try readExport(path: arguments[2])
   default:
