@@ -80,8 +80,7 @@ public struct Stats: ParsableCommand {
 
   var quantityType: QuantityType? { QuantityType(identifier: type) }
 
-  /// The zone of --timezone (nil when it names none), else the system's. (Not `timezone.map { try? … }`:
-  /// Swift 6.3 releases a bad pointer for `try?` on a typed throw inside `Optional.map`'s closure.)
+  /// The zone of --timezone (nil when it names none), else the system's.
   var zone: TimeZoneRules? {
     guard let timezone else { return .current }
     return try? TimeZoneRules(named: timezone)
