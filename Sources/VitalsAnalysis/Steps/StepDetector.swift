@@ -58,7 +58,7 @@ public enum StepDetectorError: Error, Sendable, Equatable, CustomStringConvertib
 /// Latency: a step inside a bout is reported one refractory period plus the filters' delay (about 0.5 s)
 /// after its peak; the first steps of a bout wait for the bout to be recognised, at most
 /// `stepsToStartBout × maximumStepInterval + refractoryPeriod` (15.3 s by default) after the first one. A
-/// bout is reported when it has ended (``process(x:y:z:into:)``) or at ``finish(into:)``.
+/// bout is reported when it has ended (``process(x:y:z:into:magnitudes:)``) or at ``finish(into:)``.
 ///
 /// Input: samples in g or m/s² with gravity. Samples with a magnitude up to 0.1 (in the input's unit: an
 /// accelerometer reading nothing, as some phones write before the sensor starts) before the first valid
@@ -242,22 +242,31 @@ public struct StepDetector: Sendable {
 
   /// Feeds the next samples of the three axes (equal counts) and appends the steps and bouts decided so
   /// far to `output`.
+  ///
+  /// When `magnitudes` is given (at least as long as the axes), each sample's magnitude
+  /// `√(x² + y² + z²)` in the input's unit is written to it: the values the detector computes for
+  /// itself (in SIMD lanes), before it replaces non-finite ones (NaN stays NaN, an infinity stays
+  /// infinite). A caller that needs them too reads them there instead of computing them again.
   public mutating func process(
     x: UnsafeBufferPointer<Float>, y: UnsafeBufferPointer<Float>, z: UnsafeBufferPointer<Float>,
-    into output: inout Output
+    into output: inout Output, magnitudes: UnsafeMutableBufferPointer<Float>? = nil
   ) {
     precondition(x.count == y.count && y.count == z.count, "the three axes hold the same number of samples")
+    precondition(magnitudes.map { $0.count >= x.count } ?? true, "the magnitudes buffer is too short")
     var blockStart = 0
     var scratch: [Float] = []
     swap(&scratch, &self.scratch)
     defer { swap(&scratch, &self.scratch) }
-    scratch.withUnsafeMutableBufferPointer { magnitudes in
+    scratch.withUnsafeMutableBufferPointer { scratch in
       while blockStart < x.count {
         let count = min(Self.blockSize, x.count - blockStart)
-        let block = UnsafeMutableBufferPointer(rebasing: magnitudes[0..<count])
+        let block = UnsafeMutableBufferPointer(rebasing: scratch[0..<count])
         let finite = Self.magnitudes(
           x: x.baseAddress! + blockStart, y: y.baseAddress! + blockStart, z: z.baseAddress! + blockStart,
           into: block)
+        if let copy = magnitudes?.baseAddress {
+          (copy + blockStart).update(from: block.baseAddress!, count: count)
+        }
         processMagnitudes(block, finite: finite, into: &output)
         blockStart += count
       }
@@ -265,10 +274,13 @@ public struct StepDetector: Sendable {
   }
 
   /// Feeds the next chunk of a recording, taking the axes from channels `axes` (x, y, z), and appends the
-  /// steps and bouts decided so far to `output`. Chunks must follow each other without gaps and at the
-  /// detector's rate; the first chunk's time and index set the record's origin (instead of `startTime`).
+  /// steps and bouts decided so far to `output`; `magnitudes`, when given, receives each sample's
+  /// magnitude as in ``process(x:y:z:into:magnitudes:)``. Chunks must follow each other without gaps and
+  /// at the detector's rate; the first chunk's time and index set the record's origin (instead of
+  /// `startTime`).
   public mutating func process(
-    _ chunk: SignalChunk, axes: (Int, Int, Int) = (0, 1, 2), into output: inout Output
+    _ chunk: SignalChunk, axes: (Int, Int, Int) = (0, 1, 2), into output: inout Output,
+    magnitudes: UnsafeMutableBufferPointer<Float>? = nil
   ) {
     precondition(
       chunk.sampleRate == sampleRate, "chunk rate \(chunk.sampleRate) Hz, detector \(sampleRate) Hz")
@@ -284,7 +296,9 @@ public struct StepDetector: Sendable {
       "chunk starts at sample \(chunk.firstSampleIndex), expected \(chunkIndexOrigin! + inputCount)")
     channels[axes.0].withUnsafeBufferPointer { x in
       channels[axes.1].withUnsafeBufferPointer { y in
-        channels[axes.2].withUnsafeBufferPointer { z in process(x: x, y: y, z: z, into: &output) }
+        channels[axes.2].withUnsafeBufferPointer { z in
+          process(x: x, y: y, z: z, into: &output, magnitudes: magnitudes)
+        }
       }
     }
   }
