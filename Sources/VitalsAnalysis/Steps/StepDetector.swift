@@ -64,13 +64,14 @@ public enum StepDetectorError: Error, Sendable, Equatable, CustomStringConvertib
 /// accelerometer reading nothing, as some phones write before the sensor starts) before the first valid
 /// one are skipped; NaN and infinite samples later on are replaced by the last finite magnitude.
 ///
-/// Cost: O(1) per sample and no allocation after initialisation except the appended events. Blocks of
+/// Cost: O(1) per sample and no allocation after initialisation except the appended events and, on first
+/// use, one scratch block (none while the caller takes the magnitudes and they are finite). Blocks of
 /// ``blockSize`` samples go through a SIMD magnitude pass and the boxcar; the band-pass and the peak and
 /// rhythm logic run at the decimated rate.
 public struct StepDetector: Sendable {
   /// The sample rates the detector accepts, in Hz.
   public static let supportedSampleRates: ClosedRange<Double> = 15...1000
-  /// Samples taken per block (the scratch buffer is this long).
+  /// Samples taken per block (the scratch block is this long).
   public static let blockSize = 4096
   /// Rate the magnitude is decimated to, at least, in Hz (the decimation factor is `⌊rate / 25⌋`).
   static let internalRate = 25.0
@@ -168,7 +169,9 @@ public struct StepDetector: Sendable {
   /// Absolute time of record sample 0.
   var recordStart: Timestamp
   var chunkIndexOrigin: Int64?
-  var scratch: [Float]
+  /// Magnitudes of one block, when the caller gives no buffer for them or a block needs its non-finite
+  /// ones replaced (``blockSize`` long once allocated, on first use).
+  var scratch: [Float] = []
   var decimated: [Float]
   var peakScratch: [Int64] = []
   var boutScratch: [(start: Int64, end: Int64, steps: Int)] = []
@@ -226,7 +229,6 @@ public struct StepDetector: Sendable {
       strideRatio: c.strideRatio, continuationRatio: c.continuationRatio, amplitudeRatio: c.amplitudeRatio,
       confirmationDelay: refractory + 1)
     self.recordStart = startTime
-    self.scratch = [Float](repeating: 0, count: Self.blockSize)
     self.decimated = [Float](repeating: 0, count: 2 * Self.blockSize)
   }
 
@@ -245,31 +247,47 @@ public struct StepDetector: Sendable {
   ///
   /// When `magnitudes` is given (at least as long as the axes), each sample's magnitude
   /// `√(x² + y² + z²)` in the input's unit is written to it: the values the detector computes for
-  /// itself (in SIMD lanes), before it replaces non-finite ones (NaN stays NaN, an infinity stays
-  /// infinite). A caller that needs them too reads them there instead of computing them again.
+  /// itself (in SIMD lanes) and works on there, as they are before it replaces non-finite ones (NaN
+  /// stays NaN, an infinity stays infinite). A caller that needs them too reads them there instead of
+  /// computing them again; the detector then needs no scratch block of its own.
   public mutating func process(
     x: UnsafeBufferPointer<Float>, y: UnsafeBufferPointer<Float>, z: UnsafeBufferPointer<Float>,
     into output: inout Output, magnitudes: UnsafeMutableBufferPointer<Float>? = nil
   ) {
     precondition(x.count == y.count && y.count == z.count, "the three axes hold the same number of samples")
     precondition(magnitudes.map { $0.count >= x.count } ?? true, "the magnitudes buffer is too short")
-    var blockStart = 0
     var scratch: [Float] = []
     swap(&scratch, &self.scratch)
     defer { swap(&scratch, &self.scratch) }
-    scratch.withUnsafeMutableBufferPointer { scratch in
-      while blockStart < x.count {
-        let count = min(Self.blockSize, x.count - blockStart)
-        let block = UnsafeMutableBufferPointer(rebasing: scratch[0..<count])
-        let finite = Self.magnitudes(
-          x: x.baseAddress! + blockStart, y: y.baseAddress! + blockStart, z: z.baseAddress! + blockStart,
-          into: block)
-        if let copy = magnitudes?.baseAddress {
-          (copy + blockStart).update(from: block.baseAddress!, count: count)
+    var blockStart = 0
+    while blockStart < x.count {
+      let count = min(Self.blockSize, x.count - blockStart)
+      let (bx, by, bz) = (
+        x.baseAddress! + blockStart, y.baseAddress! + blockStart, z.baseAddress! + blockStart
+      )
+      if let given = magnitudes.map({
+        UnsafeMutableBufferPointer(rebasing: $0[blockStart..<blockStart + count])
+      }),
+        Self.magnitudes(x: bx, y: by, z: bz, into: given)
+      {
+        // A finite block is only read.
+        processMagnitudes(given, finite: true, into: &output)
+      } else {
+        // Non-finite magnitudes are replaced in place: in the scratch block, allocated on first use.
+        if scratch.isEmpty { scratch = [Float](repeating: 0, count: Self.blockSize) }
+        scratch.withUnsafeMutableBufferPointer { buffer in
+          let block = UnsafeMutableBufferPointer(rebasing: buffer[0..<count])
+          let finite: Bool
+          if let given = magnitudes {
+            block.baseAddress!.update(from: given.baseAddress! + blockStart, count: count)
+            finite = false
+          } else {
+            finite = Self.magnitudes(x: bx, y: by, z: bz, into: block)
+          }
+          processMagnitudes(block, finite: finite, into: &output)
         }
-        processMagnitudes(block, finite: finite, into: &output)
-        blockStart += count
       }
+      blockStart += count
     }
   }
 
