@@ -216,8 +216,6 @@ public struct DerivedMetrics: Sendable {
     /// Whether motion levels were given at all (then a minute without one is not quiet).
     var levelsKnown = false
 
-    init() {}
-
     init(intervals: [(time: Int64, seconds: Double)], steps: [Int64], motion: [MotionLevel]) {
       let times = intervals.map(\.time) + steps + motion.map(\.time.nanosecondsSinceEpoch)
       guard let low = times.min(), let high = times.max() else { return }
