@@ -110,11 +110,19 @@ public struct StreamDecoder: Sendable {
     let (blank, numeric) = scratch.withUnsafeBufferPointer { bytes -> (Bool, Bool) in
       let base = bytes.baseAddress!
       let n = bytes.count - 1
-      guard (0..<n).contains(where: { base[$0] != 0x20 && base[$0] != 0x0D }) else { return (true, true) }
-      // Delimited fields, each trimmed; without a delimiter, runs of spaces separate them.
-      let delimited = (0..<n).contains { Self.isDelimiter(base[$0]) }
+      // Blank (spaces and a CR only), delimited, or fields separated by runs of spaces.
+      var blank = true
+      var delimited = false
+      for i in 0..<n where base[i] != 0x20 && base[i] != 0x0D {
+        blank = false
+        if Self.isDelimiter(base[i]) {
+          delimited = true
+          break
+        }
+      }
+      if blank { return (true, true) }
       var p = 0
-      var lastEmpty = false
+      var last = 0..<0
       while p <= n {
         if !delimited {
           while p < n && (base[p] == 0x20 || base[p] == 0x0D) { p += 1 }
@@ -126,11 +134,15 @@ public struct StreamDecoder: Sendable {
         }
         guard let value = Self.sample(base + p, count: q - p) else { return (false, false) }
         frames.append(value)
-        lastEmpty = !(p..<q).contains { base[$0] != 0x20 && base[$0] != 0x0D && base[$0] != 0x22 }
+        last = p..<q
         p = q + 1
       }
       // A trailing delimiter (an empty last field beyond the channels) is tolerated, as the CSV reader does.
-      if delimited && lastEmpty && frames.count - before == channelCount + 1 { frames.removeLast() }
+      if delimited && frames.count - before == channelCount + 1
+        && last.allSatisfy({ base[$0] == 0x20 || base[$0] == 0x0D || base[$0] == 0x22 })
+      {
+        frames.removeLast()
+      }
       return (false, true)
     }
     let count = frames.count - before
