@@ -77,17 +77,28 @@ struct CSVFastPathTests {
   func fieldQuotients(separator: UInt8) throws {
     var rng = SplitMix(state: 11 + UInt64(separator))
     let scales = DecimalNumber.fractionScales
+    // The edges of the quotient form: 8 digits, 2^24 and just above, signed zeros, a leading '+'.
+    let edges = [
+      "16777216", "16777217", "-16777216", "1677721.6", "1.6777216", ".16777216", "16777216.", "99999999",
+      "9999999.9", "0", "-0", "+0", "-0.0", "+.5", "-5.", "0000000.1", "+1234567.", "12345678", "-.1234567",
+      ".", "-", "+", "-.", "1..2", "1.2.", "+-1", "123456789",
+    ]
     var accepted = 0
-    for index in 0..<60_000 {
-      // Mostly what exports hold (1–9 bytes, any sign, leading zeros), some longer or malformed.
-      var text = ["", "-", "+"][Int.random(in: 0..<3, using: &rng)]
-      let digits = Int.random(in: 0...9, using: &rng)
-      var body = String((0..<digits).map { _ in Character(String(Int.random(in: 0...9, using: &rng))) })
-      if Bool.random(using: &rng) {
-        body.insert(".", at: body.index(body.startIndex, offsetBy: Int.random(in: 0...digits, using: &rng)))
+    for index in 0..<(edges.count + 60_000) {
+      var text: String
+      if index < edges.count {
+        text = edges[index]
+      } else {
+        // Mostly what exports hold (1–9 bytes, any sign, leading zeros), some longer or malformed.
+        text = ["", "-", "+"][Int.random(in: 0..<3, using: &rng)]
+        let digits = Int.random(in: 0...9, using: &rng)
+        var body = String((0..<digits).map { _ in Character(String(Int.random(in: 0...9, using: &rng))) })
+        if Bool.random(using: &rng) {
+          body.insert(".", at: body.index(body.startIndex, offsetBy: Int.random(in: 0...digits, using: &rng)))
+        }
+        if index % 50 == 0 { body += ["e5", "x", ".", "-", " "][index / 50 % 5] }
+        text += body
       }
-      if index % 50 == 0 { body += ["e5", "x", ".", "-", " "][index / 50 % 5] }
-      text += body
       var field = Array(text.utf8)
       if separator != 0x2E { field = field.map { $0 == 0x2E ? separator : $0 } }
       // The field then its delimiter and 8 readable bytes, as the block parser sees it.
