@@ -42,6 +42,20 @@ struct CSVFastPathTests {
     if count < 8 { #expect(value == UInt64(String(decoding: text.prefix(count), as: UTF8.self)) ?? 0) }
   }
 
+  @Test("digit combination: SIMD and portable forms agree with the digits' value", arguments: 1...8)
+  func combinedDigits(count: Int) {
+    var rng = SplitMix(state: 100 + UInt64(count))
+    for _ in 0..<2000 {
+      // `count` digits, then any bytes (the combination must ignore them).
+      let digits = (0..<count).map { _ in UInt8.random(in: 0x30...0x39, using: &rng) }
+      let bytes = digits + (count..<8).map { _ in UInt8.random(in: 0...255, using: &rng) }
+      let word = UInt64(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })
+      let expected = UInt64(String(decoding: digits, as: UTF8.self))!
+      #expect(DecimalNumber.combinedDigits(word, count: count) == expected, "\(bytes)")
+      #expect(DecimalNumber.swarCombinedDigits(word, count: count) == expected, "\(bytes)")
+    }
+  }
+
   @Test(
     "scanned numbers round exactly as Double(String) and Float(String)", arguments: [0x2E, 0x2C] as [UInt8])
   func correctRounding(separator: UInt8) throws {
