@@ -42,7 +42,8 @@ struct CSVFastPathTests {
     if count < 8 { #expect(value == UInt64(String(decoding: text.prefix(count), as: UTF8.self)) ?? 0) }
   }
 
-  @Test("digit combination: SIMD and portable forms agree with the digits' value", arguments: 1...8)
+  @Test(
+    "digit combination: SIMD and portable forms agree with the digits' value and its Float", arguments: 1...8)
   func combinedDigits(count: Int) {
     var rng = SplitMix(state: 100 + UInt64(count))
     for _ in 0..<2000 {
@@ -53,6 +54,8 @@ struct CSVFastPathTests {
       let expected = UInt64(String(decoding: digits, as: UTF8.self))!
       #expect(DecimalNumber.combinedDigits(word, count: count) == expected, "\(bytes)")
       #expect(DecimalNumber.swarCombinedDigits(word, count: count) == expected, "\(bytes)")
+      let (integer, float) = DecimalNumber.digitValues(word, count: count)
+      #expect(integer == expected && float == Float(expected), "\(bytes)")
     }
   }
 
