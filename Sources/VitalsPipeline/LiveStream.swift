@@ -164,29 +164,20 @@ public struct StreamDecoder: Sendable {
   /// Field delimiters: comma, semicolon and tab.
   private static func isDelimiter(_ byte: UInt8) -> Bool { byte == 0x2C || byte == 0x3B || byte == 0x09 }
 
-  /// Fields that read as NaN (lower-cased, spaces and quotes trimmed), as in the CSV reader.
-  static let missingValues: Set<String> = ["", "nan", "na", "n/a", "null", "-nan"]
-
   /// The sample one field holds, read by the CSV reader's rules for a field (``CSVSignalReader``), or
   /// nil when it holds none:
   /// - a decimal number as ``DecimalNumber`` scans it (spaces and double quotes around it allowed, a sign,
   ///   digits with at most one `.`, an optional exponent: `-1.5`, `"2"`, `4e1`, `.5`), correctly
-  ///   rounded to `Float` (C `strtof` on the scanned bytes: the same bits as `Float(String)`, which the
-  ///   reader's parser matches);
-  /// - NaN for an empty field and for `nan`, `na`, `n/a`, `null`, `-nan` in any case (``missingValues``);
-  /// - an infinity or a hexadecimal float as `Float(String)` reads them (`inf`, `-Infinity`, `0x1.8p3`).
+  ///   rounded to `Float` (the same bits as `Float(String)`);
+  /// - otherwise ``CSVSignalReader/nonNumericValue(_:)``: NaN for an empty field and for `nan`, `na`,
+  ///   `n/a`, `null`, `-nan` in any case, an infinity or a hexadecimal float as `Float(String)` reads
+  ///   them (`inf`, `-Infinity`, `0x1.8p3`).
   /// Other text (`nan(1)`, `1.5.2`, `12abc`, a decimal comma) holds no sample.
   static func sample(_ start: UnsafePointer<UInt8>, count: Int) -> Float? {
-    if DecimalNumber.scan(start, count: count, separator: 0x2E) != nil {
-      var p = start
-      while p.pointee == 0x20 || p.pointee == 0x22 { p += 1 }
-      // The scanned number ends at the field's end (a delimiter, a space, a quote, a CR or the NUL).
-      return UnsafeRawPointer(p).withMemoryRebound(to: CChar.self, capacity: count) { strtof($0, nil) }
+    if let number = DecimalNumber.scan(start, count: count, separator: 0x2E) {
+      return number.floatValue { fieldText(start, count: count) }
     }
-    let text = fieldText(start, count: count)
-    if missingValues.contains(text.lowercased()) { return .nan }
-    if let special = Float(text), !special.isNaN { return special }
-    return nil
+    return CSVSignalReader.nonNumericValue(fieldText(start, count: count))
   }
 }
 

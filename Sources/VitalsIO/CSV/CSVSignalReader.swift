@@ -498,8 +498,7 @@ final class CSVRowParser {
     -> Float
   {
     let text = fieldText(start, count: count).trimmingSpaces()
-    if ["", "nan", "na", "n/a", "null", "-nan"].contains(text.lowercased()) { return .nan }
-    if let special = Float(text), !special.isNaN { return special }
+    if let value = CSVSignalReader.nonNumericValue(text) { return value }
     throw InputError(
       path: path, location: .field(line: line, column: column + 1), "expected a number, found \"\(text)\"")
   }
@@ -538,5 +537,17 @@ final class CSVRowParser {
     lastTime = time
     if firstTime == nil { firstTime = time }
     rawTimes[row] = time
+  }
+}
+
+extension CSVSignalReader {
+  /// The sample a field that is not a decimal number stands for (`text` trimmed of spaces and
+  /// quotes): NaN for an empty field and `nan`, `na`, `n/a`, `null`, `-nan` in any case; an infinity or
+  /// a hexadecimal float as `Float(String)` reads them (`inf`, `-Infinity`, `0x1.8p3`); nil for other
+  /// text. The one rule for such fields, shared with `vitals stream`.
+  package static func nonNumericValue(_ text: String) -> Float? {
+    if ["", "nan", "na", "n/a", "null", "-nan"].contains(text.lowercased()) { return .nan }
+    if let special = Float(text), !special.isNaN { return special }
+    return nil
   }
 }

@@ -406,7 +406,7 @@ package struct DecimalNumber {
   }
 
   /// The nearest `Float` (correctly rounded).
-  func floatValue(fallbackText: () -> String) -> Float {
+  package func floatValue(fallbackText: () -> String) -> Float {
     fastFloat ?? Float(fallbackText()) ?? .nan
   }
 
