@@ -13,13 +13,14 @@ public struct HeartRate: ParsableCommand {
       uses no signal after its window's end.
 
       PPG (default): the motion-robust spectral tracker (README, "Heart rate from PPG"): the PPG channels \
-      given with --channel, else every signal named ppg… or pleth…, else the first signal that is not an \
-      accelerometer axis; the accelerometer axes given with --accel, else every signal named acc…, \
-      subtracted from the PPG spectrum. Rates are searched in 36–210 BPM. Quality in 0–1 is the share of the \
-      cleaned spectrum near the estimate; below 0.3 the window is not reliable (the tracked rate is still \
-      given); an estimate on a strong accelerometer line has its quality halved (the pulse may be locked to \
-      the cadence). Without accelerometer axes the quality is scaled by 0.75: motion cannot be told from \
-      pulse. The rate must be at least 25 Hz.
+      given with --channel, else every signal named ppg… or pleth… (or containing PLETH), else the \
+      recording's only signal that is not an accelerometer axis, unless it is an ECG lead; the \
+      accelerometer axes given with --accel, else those `vitals analyze` recognises (--accel's default), \
+      subtracted from the PPG spectrum. Rates are searched in 36–210 BPM. Quality in 0–1 is the share of \
+      the cleaned spectrum near the estimate; below 0.3 the window is not reliable (the tracked rate is \
+      still given); an estimate on a strong accelerometer line has its quality halved (the pulse may be \
+      locked to the cadence). Without accelerometer axes the quality is scaled by 0.75: motion cannot be \
+      told from pulse. The rate must be at least 25 Hz.
 
       ECG: beats as `vitals beats` finds them; the rate is 60 / the mean RR interval of the beats inside the \
       window, intervals more than 20 % from the window's median left out; quality is the share of those \
@@ -97,27 +98,25 @@ public struct HeartRate: ParsableCommand {
   }
 }
 
-/// Which signals of a recording are PPG channels and which accelerometer axes (see ``HeartRate``).
+/// Which signals of a recording are PPG channels and which accelerometer axes (see ``HeartRate``): the
+/// roles ``ChannelRoles`` gives them, as for `vitals analyze`, with its PPG fallback.
 struct PPGChannels: Equatable {
   /// Indices of the PPG channels, at least one.
   var ppg: [Int]
   /// Indices of the accelerometer axes, possibly none.
   var axes: [Int]
 
-  /// The channels `--channel` and `--accel` name, else the defaults by name: `ppg…`/`pleth…` and `acc…`.
-  init(names: [String], channel: String?, accel: String?, path: String) throws(InputError) {
-    let lower = names.map { $0.lowercased().trimmingBlanks() }
-    axes =
-      try accel.map { text throws(InputError) in
-        try ChannelSelector.resolve(ChannelSelector.list(text), names: names, path: path)
-      } ?? lower.indices.filter { lower[$0].hasPrefix("acc") }
-    if let channel {
-      ppg = try ChannelSelector.resolve(ChannelSelector.list(channel), names: names, path: path)
-    } else {
-      ppg = lower.indices.filter { lower[$0].hasPrefix("ppg") || lower[$0].hasPrefix("pleth") }
-      if ppg.isEmpty, let first = names.indices.first(where: { !axes.contains($0) }) { ppg = [first] }
-    }
-    guard !ppg.isEmpty else { throw InputError(path: path, "no PPG signal (give --channel)") }
+  /// The channels `--channel` (PPG) and `--accel` name, else those ``ChannelRoles`` recognises; throws
+  /// when there is no PPG channel.
+  init(signals: [SignalDescription], channel: String?, accel: String?, path: String) throws(InputError) {
+    let roles = try ChannelRoles(
+      signals: signals,
+      overrides: ChannelRoles.Overrides(
+        ppg: channel.map(ChannelSelector.list), accelerometer: accel.map(ChannelSelector.list)),
+      path: path, ppgFallback: true)
+    guard !roles.ppg.isEmpty else { throw InputError(path: path, "no PPG signal (give --channel)") }
+    ppg = roles.ppg
+    axes = roles.accelerometer
   }
 }
 
@@ -134,7 +133,7 @@ struct PPGRecording {
     options.channels = nil
     reader = try RecordingOpener.open(path: path, options: options)
     channels = try PPGChannels(
-      names: reader.signals.map(\.name), channel: input.channel, accel: input.accel, path: path)
+      signals: reader.signals, channel: input.channel, accel: input.accel, path: path)
   }
 
   /// Reads the recording to its end, calling `body` with each chunk's PPG channels and axes.

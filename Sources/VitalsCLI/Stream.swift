@@ -17,8 +17,9 @@ public struct StreamCommand: ParsableCommand {
     commandName: "stream",
     abstract: "Analyse samples arriving on standard input; write events and metrics as JSON Lines.",
     discussion: """
-      Input: --format csv (lines of N numbers separated by commas, semicolons, tabs or spaces; a header \
-      line is skipped), f32 or i16 (raw little-endian Float32 / Int16 frames of N interleaved channels). \
+      Input: --format csv (lines of N fields separated by commas, semicolons or tabs, or else spaces, each \
+      read as a CSV file's field: a number with a '.', NaN for an empty field and nan/na/n/a/null, \
+      inf, hexadecimal floats; a header line is skipped), f32 or i16 (raw little-endian Float32 / Int16 frames of N interleaved channels). \
       --signal ecg (the default) reads the ECG from channel --lead of each frame, --signal ppg the PPG \
       from channel --lead; --signal accelerometer reads the x, y, z axes from channels --axes (default: \
       the last three channels of the frame). Several may be given: --signal ecg --signal accelerometer, or \

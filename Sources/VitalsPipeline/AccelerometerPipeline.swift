@@ -70,6 +70,9 @@ public struct AccelerometerPipeline: RecordingPipeline {
   var windowSum = 0.0
   var windowSquares = 0.0
   let windowNanoseconds: Int64
+  /// The acceleration magnitudes of the chunk being processed, as the step detector computed them
+  /// (reused; grown to the longest chunk).
+  var magnitudes: [Float] = []
 
   /// A pipeline for the axes `context.channels` (x, y, z); throws unless there are three of them and the
   /// rate is within ``StepDetector/supportedSampleRates``.
@@ -111,28 +114,27 @@ public struct AccelerometerPipeline: RecordingPipeline {
       windowStart = chunk.firstSampleIndex
       windowEnd = firstSample(ofWindow: window + 1)
     }
-    detector.process(chunk, axes: axes, into: &output)
-    let channels = chunk.channels
-    channels[axes.0].withUnsafeBufferPointer { x in
-      channels[axes.1].withUnsafeBufferPointer { y in
-        channels[axes.2].withUnsafeBufferPointer { z in
-          var k = 0
-          while k < x.count {
-            let index = chunk.firstSampleIndex + Int64(k)
-            if index >= windowEnd { closeWindow(events: &events) }
-            let last = min(x.count, k + Int(windowEnd - index))
-            // Summed sample by sample into the window's sums: the same level whatever the chunking.
-            for i in k..<last {
-              let magnitude = Double((x[i] * x[i] + y[i] * y[i] + z[i] * z[i]).squareRoot())
-              if magnitude.isFinite {
-                windowSum += magnitude
-                windowSquares += magnitude * magnitude
-                windowCount += 1
-              }
-            }
-            k = last
+    if magnitudes.count < chunk.sampleCount { magnitudes = [Float](repeating: 0, count: chunk.sampleCount) }
+    var magnitudes: [Float] = []
+    swap(&magnitudes, &self.magnitudes)
+    defer { swap(&magnitudes, &self.magnitudes) }
+    magnitudes.withUnsafeMutableBufferPointer { m in
+      detector.process(chunk, axes: axes, into: &output, magnitudes: m)
+      var k = 0
+      while k < chunk.sampleCount {
+        let index = chunk.firstSampleIndex + Int64(k)
+        if index >= windowEnd { closeWindow(events: &events) }
+        let last = min(chunk.sampleCount, k + Int(windowEnd - index))
+        // Summed sample by sample into the window's sums: the same level whatever the chunking.
+        for i in k..<last {
+          let magnitude = Double(m[i])
+          if magnitude.isFinite {
+            windowSum += magnitude
+            windowSquares += magnitude * magnitude
+            windowCount += 1
           }
         }
+        k = last
       }
     }
     samplesFed += Int64(chunk.sampleCount)

@@ -181,8 +181,8 @@ public struct ECGPipeline: RecordingPipeline {
     let episodes = rhythm.finish(events: &events)
     if live {
       // The HRV window ending at the last sample.
-      let oldest = (origin ?? 0) + samplesFed - Int64((configuration.hrvWindow * sampleRate).rounded())
-      beats.removeFirst(beats.prefix { $0 < oldest }.count)
+      VariabilitySummary.trim(
+        &beats, toLast: configuration.hrvWindow, before: (origin ?? 0) + samplesFed, sampleRate: sampleRate)
     }
     return ECGSection(
       channel: leadName, sampleRate: sampleRate, samples: samplesFed, beatCount: beatCount,

@@ -1,16 +1,14 @@
 import VitalsCore
 import VitalsIO
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// How samples arrive on a live stream.
 public enum StreamSampleFormat: String, Sendable, CaseIterable, Codable {
-  /// Text lines of `channelCount` numbers separated by commas, semicolons, tabs or spaces; lines
-  /// before the first numeric line (a header) and empty lines are skipped.
+  /// Text lines of `channelCount` fields separated by commas, semicolons or tabs (spaces around a field
+  /// are ignored), or, in a line without any of these, by runs of spaces. Each field is read as the CSV
+  /// reader reads one (``StreamDecoder/sample(_:count:)``): a decimal number with a `.` (`-1.5`, `4e1`,
+  /// `"2"`), NaN for an empty field and `nan`/`na`/`n/a`/`null`/`-nan` (`1,,3` is three samples, the
+  /// second NaN), `inf`/`-inf`/`infinity` and hexadecimal floats; a trailing delimiter after the last
+  /// channel is ignored. Lines before the first line of samples (a header) and empty lines are skipped.
   case csv
   /// Raw little-endian IEEE 754 `Float32` frames, channels interleaved.
   case f32
@@ -97,9 +95,9 @@ public struct StreamDecoder: Sendable {
     }
   }
 
-  /// Parses one line into `frames` without allocating (after the first line): the bytes are copied
-  /// into a reused, NUL-terminated buffer and read with C `strtof` (correctly rounded, as the CSV
-  /// reader's parser, so both give the same samples).
+  /// Parses one line into `frames` without allocating (after the first line, unless a field needs
+  /// ``sample(_:count:)``'s text forms): the bytes are copied into a reused, NUL-terminated buffer, split
+  /// into fields (see ``StreamSampleFormat/csv``) and each read by ``sample(_:count:)``.
   private mutating func parseLine(_ raw: some Collection<UInt8>, into frames: inout [Float])
     throws(InputError)
   {
@@ -108,39 +106,76 @@ public struct StreamDecoder: Sendable {
     scratch.append(contentsOf: raw)
     scratch.append(0)
     let before = frames.count
-    let numeric = scratch.withUnsafeMutableBufferPointer { bytes -> Bool in
-      let base = UnsafeMutableRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self)
-      var cursor = base
-      while true {
-        while Self.isSeparator(cursor.pointee) { cursor += 1 }
-        if cursor.pointee == 0 { return true }
-        var end: UnsafeMutablePointer<CChar>? = cursor
-        let value = strtof(cursor, &end)
-        guard let stop = end, stop != cursor, Self.isSeparator(stop.pointee) || stop.pointee == 0 else {
-          return false
+    let (blank, numeric) = scratch.withUnsafeBufferPointer { bytes -> (Bool, Bool) in
+      let base = bytes.baseAddress!
+      let n = bytes.count - 1
+      // Blank (spaces and a CR only), delimited, or fields separated by runs of spaces.
+      var blank = true
+      var delimited = false
+      for i in 0..<n where base[i] != 0x20 && base[i] != 0x0D {
+        blank = false
+        if Self.isDelimiter(base[i]) {
+          delimited = true
+          break
         }
-        frames.append(value)
-        cursor = stop
       }
+      if blank { return (true, true) }
+      var p = 0
+      var last = 0..<0
+      while p <= n {
+        if !delimited {
+          while p < n && (base[p] == 0x20 || base[p] == 0x0D) { p += 1 }
+          if p == n { break }
+        }
+        var q = p
+        while q < n && !(delimited ? Self.isDelimiter(base[q]) : base[q] == 0x20 || base[q] == 0x0D) {
+          q += 1
+        }
+        guard let value = Self.sample(base + p, count: q - p) else { return (false, false) }
+        frames.append(value)
+        last = p..<q
+        p = q + 1
+      }
+      // A trailing delimiter (an empty last field beyond the channels) is tolerated, as the CSV reader does.
+      if delimited && frames.count - before == channelCount + 1
+        && last.allSatisfy({ base[$0] == 0x20 || base[$0] == 0x0D || base[$0] == 0x22 })
+      {
+        frames.removeLast()
+      }
+      return (false, true)
     }
     let count = frames.count - before
-    guard numeric && count == channelCount else {
-      frames.removeSubrange(before...)
-      if count == 0 && (numeric || !sawData) { return }  // an empty line, or a header before the data
-      let text = String(decoding: scratch.dropLast(), as: UTF8.self).trimmingScalars(
-        where: \.isBlankOrNewline)
-      throw InputError(
-        path: "-", location: .line(line),
-        numeric
-          ? "expected \(channelCount) numbers, found \(count)"
-          : "expected \(channelCount) numbers, found \"\(text.prefix(80))\"")
+    if numeric && !blank && count == channelCount {
+      sawData = true
+      return
     }
-    sawData = true
+    frames.removeSubrange(before...)
+    if blank || (!numeric && !sawData) { return }  // an empty line, or a header before the data
+    let text = String(decoding: scratch.dropLast(), as: UTF8.self).trimmingScalars(where: \.isBlankOrNewline)
+    throw InputError(
+      path: "-", location: .line(line),
+      numeric
+        ? "expected \(channelCount) numbers, found \(count)"
+        : "expected \(channelCount) numbers, found \"\(text.prefix(80))\"")
   }
 
-  /// Field separators: comma, semicolon, tab, space and a carriage return.
-  private static func isSeparator(_ byte: CChar) -> Bool {
-    byte == 0x2C || byte == 0x3B || byte == 0x09 || byte == 0x20 || byte == 0x0D
+  /// Field delimiters: comma, semicolon and tab.
+  private static func isDelimiter(_ byte: UInt8) -> Bool { byte == 0x2C || byte == 0x3B || byte == 0x09 }
+
+  /// The sample one field holds, read by the CSV reader's rules for a field (``CSVSignalReader``), or
+  /// nil when it holds none:
+  /// - a decimal number as ``DecimalNumber`` scans it (spaces and double quotes around it allowed, a sign,
+  ///   digits with at most one `.`, an optional exponent: `-1.5`, `"2"`, `4e1`, `.5`), correctly
+  ///   rounded to `Float` (the same bits as `Float(String)`);
+  /// - otherwise ``CSVSignalReader/nonNumericValue(_:)``: NaN for an empty field and for `nan`, `na`,
+  ///   `n/a`, `null`, `-nan` in any case, an infinity or a hexadecimal float as `Float(String)` reads
+  ///   them (`inf`, `-Infinity`, `0x1.8p3`).
+  /// Other text (`nan(1)`, `1.5.2`, `12abc`, a decimal comma) holds no sample.
+  static func sample(_ start: UnsafePointer<UInt8>, count: Int) -> Float? {
+    if let number = DecimalNumber.scan(start, count: count, separator: 0x2E) {
+      return number.floatValue { fieldText(start, count: count) }
+    }
+    return CSVSignalReader.nonNumericValue(fieldText(start, count: count))
   }
 }
 

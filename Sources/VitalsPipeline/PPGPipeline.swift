@@ -94,8 +94,8 @@ public struct PPGPipeline: RecordingPipeline {
     }
     samplesFed += Int64(chunk.sampleCount)
     if live {
-      let oldest = start + samplesFed - Int64((configuration.hrvWindow * sampleRate).rounded())
-      beats.removeFirst(beats.prefix { $0 < oldest }.count)
+      VariabilitySummary.trim(
+        &beats, toLast: configuration.hrvWindow, before: start + samplesFed, sampleRate: sampleRate)
     }
     let estimates = estimator.process(
       ppg: channels.map { chunk.channels[$0] }, acceleration: axes.map { chunk.channels[$0] })

@@ -35,6 +35,10 @@ public enum SignalKind: String, Sendable, Hashable, Codable, CaseIterable, Compa
 ///   mV are not axes). Else, in a header-less file (every name the CSV reader's `col1`, `col2`, …) with
 ///   three to six signals and no other role recognised: the first three (x, y, z, then for instance a
 ///   magnitude, or the three counter columns of the Oxford step dataset's phone logs).
+/// - PPG for a command that analyses one (``init(signals:overrides:path:ppgFallback:)`` with
+///   `ppgFallback`), when no name says PPG: the recording's only signal that is not an accelerometer
+///   axis, unless it is the ECG lead (the column of a one-column file; `green` beside `acc_x`, `acc_y`,
+///   `acc_z`). With two or more such signals the choice would be a guess, and none is taken.
 /// Explicit selections (``Overrides``) replace the rule of their kind.
 public struct ChannelRoles: Sendable, Equatable {
   /// The ECG lead, if any.
@@ -71,17 +75,20 @@ public struct ChannelRoles: Sendable, Equatable {
   }
 
   /// Recognises the roles of `signals` (see the type's documentation); throws ``InputError`` naming
-  /// `path` when an override names a channel the recording lacks.
-  public init(signals: [SignalDescription], overrides: Overrides = Overrides(), path: String)
-    throws(InputError)
-  {
+  /// `path` when an override names a channel the recording lacks. `ppgFallback` adds the PPG rule of
+  /// commands that analyse a PPG (`vitals hr`, `vitals beats --signal ppg`): when no name says PPG, the
+  /// only signal that is not an accelerometer axis, unless it is the ECG lead (applied before the
+  /// header-less accelerometer rule).
+  public init(
+    signals: [SignalDescription], overrides: Overrides = Overrides(), path: String, ppgFallback: Bool = false
+  ) throws(InputError) {
     let names = signals.map(\.name)
     func resolve(_ selectors: [ChannelSelector]?) throws(InputError) -> [Int]? {
       guard let selectors else { return nil }
       return try ChannelSelector.resolve(selectors, names: names, path: path)
     }
     let upper = names.map { $0.uppercased().trimmingBlanks() }
-    let ppg =
+    var ppg =
       try resolve(overrides.ppg)
       ?? upper.indices.filter {
         upper[$0].hasPrefix("PPG") || upper[$0].hasPrefix("PLETH") || upper[$0].contains("PLETH")
@@ -99,6 +106,10 @@ public struct ChannelRoles: Sendable, Equatable {
         ?? free.first {
           Self.voltageUnits.contains(signals[$0].unit.lowercased()) && signals[$0].sampleRate >= 100
         }
+    }
+    if ppgFallback, ppg.isEmpty {
+      let left = names.indices.filter { !accelerometer.contains($0) }
+      if left.count == 1, left[0] != ecg { ppg = left }
     }
     if overrides.accelerometer == nil, accelerometer.isEmpty, ecg == nil, ppg.isEmpty,
       (3...6).contains(names.count), names.allSatisfy(Self.isHeaderlessName)

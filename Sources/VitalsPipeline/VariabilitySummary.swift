@@ -38,6 +38,14 @@ public struct VariabilitySummary: Sendable, Equatable, Encodable {
     self.init(intervals: series, artefactBeats: artefacts)
   }
 
+  /// Keeps the beats a live section's variability covers: drops from `beats` (increasing record sample
+  /// indices at `sampleRate` Hz) those before the last `window` seconds of the signal fed so far, which
+  /// ends before record sample `end`.
+  static func trim(_ beats: inout [Int64], toLast window: Double, before end: Int64, sampleRate: Double) {
+    let oldest = end - Int64((window * sampleRate).rounded())
+    beats.removeFirst(beats.prefix { $0 < oldest }.count)
+  }
+
   /// A value for JSON: nil (null) when not finite.
   static func finite(_ value: Double) -> Double? { value.isFinite ? value : nil }
 

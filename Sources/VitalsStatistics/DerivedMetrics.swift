@@ -67,6 +67,10 @@ public struct MotionLevel: Hashable, Sendable, Codable {
 ///   below 40 beats per minute for 10 minutes while inactive). The event spans the run.
 /// - ``irregularRhythmEvents(_:recordStart:source:device:)``: one `irregularHeartRhythmEvent` per
 ///   episode of ``AtrialFibrillationDetector``.
+///
+/// Cost: the initialiser tallies the intervals, steps and motion levels per minute once, in a table with
+/// one entry per minute from the first event to the last, which resting heart rate and heart-rate events
+/// share.
 public struct DerivedMetrics: Sendable {
   /// Thresholds and windows of the metrics.
   public struct Parameters: Sendable, Hashable {
@@ -107,7 +111,8 @@ public struct DerivedMetrics: Sendable {
   private let intervals: [(time: Int64, seconds: Double)]
   private let steps: [Int64]
   private let walking: [ActivityInterval]
-  private let motion: [MotionLevel]
+  /// The intervals, steps and motion levels per minute, for resting heart rate and heart-rate events.
+  private let minutes: Minutes
 
   /// Metrics of the given events.
   ///
@@ -133,11 +138,12 @@ public struct DerivedMetrics: Sendable {
     self.intervals = intervals
     self.steps = steps.map(\.nanosecondsSinceEpoch).sorted()
     self.walking = walking
-    self.motion = motion
+    self.minutes = Minutes(intervals: intervals, steps: self.steps, motion: motion)
     self.parameters = parameters
   }
 
-  private static let minute: Int64 = 60_000_000_000
+  /// A minute, in nanoseconds.
+  fileprivate static let minute: Int64 = 60_000_000_000
 
   private func sample(_ type: QuantityType, _ value: Double, _ start: Int64, _ end: Int64) -> QuantitySample {
     QuantitySample(
@@ -195,13 +201,53 @@ public struct DerivedMetrics: Sendable {
     }
   }
 
-  /// Per minute from the first to the last event: the intervals' count and total length, and whether
-  /// the minute is quiet.
+  /// Per minute from the first to the last event (interval, step or motion level): the intervals' count
+  /// and total length, whether a step falls in it, and its highest motion level. Built once, when the
+  /// metrics are made; whether a minute is quiet depends on ``Parameters/motionThreshold`` and is decided
+  /// when asked (``isQuiet(_:threshold:)``).
   private struct Minutes {
     var first: Int64 = 0
     var count: [Int] = []
     var seconds: [Double] = []
-    var quiet: [Bool] = []
+    var stepped: [Bool] = []
+    /// The highest motion level of each minute: nil without a level, NaN when a level is NaN.
+    var loudest: [Double?] = []
+    /// Whether motion levels were given at all (then a minute without one is not quiet).
+    var levelsKnown = false
+
+    init(intervals: [(time: Int64, seconds: Double)], steps: [Int64], motion: [MotionLevel]) {
+      let times = intervals.map(\.time) + steps + motion.map(\.time.nanosecondsSinceEpoch)
+      guard let low = times.min(), let high = times.max() else { return }
+      first = floorDivide(low, DerivedMetrics.minute)
+      let n = Int(floorDivide(high, DerivedMetrics.minute) - first + 1)
+      count = Array(repeating: 0, count: n)
+      seconds = Array(repeating: 0, count: n)
+      stepped = Array(repeating: false, count: n)
+      loudest = Array(repeating: nil, count: n)
+      levelsKnown = !motion.isEmpty
+      for interval in intervals {
+        let m = index(interval.time)
+        count[m] += 1
+        seconds[m] += interval.seconds
+      }
+      for step in steps { stepped[index(step)] = true }
+      for level in motion {
+        let m = index(level.time.nanosecondsSinceEpoch)
+        loudest[m] =
+          loudest[m].map { $0.isNaN || level.level.isNaN ? .nan : max($0, level.level) } ?? level.level
+      }
+    }
+
+    /// The position of the minute holding `time` (ns).
+    private func index(_ time: Int64) -> Int { Int(floorDivide(time, DerivedMetrics.minute) - first) }
+
+    /// Whether minute `m` is quiet: no step and, when motion levels are known, at least one level and
+    /// none above `threshold` (a NaN level counts as moving).
+    func isQuiet(_ m: Int, threshold: Double) -> Bool {
+      guard !stepped[m] else { return false }
+      guard levelsKnown else { return true }
+      return loudest[m].map { $0 <= threshold } ?? false
+    }
 
     /// Heart rate of minutes `range` (positions), or `nil` when intervals cover less than `coverage`
     /// of them.
@@ -213,32 +259,6 @@ public struct DerivedMetrics: Sendable {
     }
   }
 
-  private func minutes() -> Minutes {
-    let times = intervals.map(\.time) + steps + motion.map(\.time.nanosecondsSinceEpoch)
-    guard let low = times.min(), let high = times.max() else { return Minutes() }
-    let first = floorDivide(low, Self.minute)
-    let n = Int(floorDivide(high, Self.minute) - first + 1)
-    var minutes = Minutes(
-      first: first, count: Array(repeating: 0, count: n), seconds: Array(repeating: 0, count: n),
-      quiet: Array(repeating: true, count: n))
-    for interval in intervals {
-      let m = Int(floorDivide(interval.time, Self.minute) - first)
-      minutes.count[m] += 1
-      minutes.seconds[m] += interval.seconds
-    }
-    for step in steps { minutes.quiet[Int(floorDivide(step, Self.minute) - first)] = false }
-    if !motion.isEmpty {
-      var measured = [Bool](repeating: false, count: n)
-      for level in motion {
-        let m = Int(floorDivide(level.time.nanosecondsSinceEpoch, Self.minute) - first)
-        measured[m] = true
-        if !(level.level <= parameters.motionThreshold) { minutes.quiet[m] = false }
-      }
-      for m in 0..<n where !measured[m] { minutes.quiet[m] = false }
-    }
-    return minutes
-  }
-
   /// Calendar days of ``Parameters/timeZone`` covering `low...high` (ns).
   private func days(_ low: Int64, _ high: Int64) -> IntervalCollection {
     IntervalCollection(
@@ -248,14 +268,13 @@ public struct DerivedMetrics: Sendable {
 
   /// `restingHeartRate` samples, one per day with a quiet window.
   public func restingHeartRate() -> [QuantitySample] {
-    let minutes = minutes()
     let width = parameters.restingWindowMinutes
     guard minutes.count.count >= width else { return [] }
     let days = days(minutes.first * Self.minute, (minutes.first + Int64(minutes.count.count)) * Self.minute)
     var lowest = [Int: Double]()
     var run = 0
-    for m in minutes.quiet.indices {
-      run = minutes.quiet[m] ? run + 1 : 0
+    for m in minutes.count.indices {
+      run = minutes.isQuiet(m, threshold: parameters.motionThreshold) ? run + 1 : 0
       guard run >= width, let rate = minutes.heartRate((m + 1 - width)..<(m + 1), coverage: 0.8) else {
         continue
       }
@@ -297,7 +316,6 @@ public struct DerivedMetrics: Sendable {
 
   /// `highHeartRateEvent` and `lowHeartRateEvent` samples, in time order.
   public func heartRateEvents() -> [CategorySample] {
-    let minutes = minutes()
     var events: [CategorySample] = []
     for (type, test) in [
       (CategoryType.highHeartRateEvent, { (rate: Double) in rate > parameters.highHeartRate }),
@@ -306,7 +324,7 @@ public struct DerivedMetrics: Sendable {
       var runStart: Int?
       for m in 0...minutes.count.count {
         let inRun =
-          m < minutes.count.count && minutes.quiet[m]
+          m < minutes.count.count && minutes.isQuiet(m, threshold: parameters.motionThreshold)
           && minutes.heartRate(m..<(m + 1), coverage: 0.5).map(test) == true
         if inRun {
           if runStart == nil { runStart = m }

@@ -146,11 +146,12 @@ private func meanError(_ windows: [HeartRateWindow], _ recording: SimulatedRecor
   }
 
   @Test func chunkSizesGiveTheSamePulses() throws {
-    let recording = simulate(heartRate: 75, seconds: 30, channels: 1, white: 0.05)
+    // 5000 samples: more than one of the detector's 4096-sample blocks.
+    let recording = simulate(heartRate: 75, seconds: 40, channels: 1, white: 0.05)
     var whole = try PPGPulseDetector(sampleRate: recording.sampleRate)
     let expected = whole.process(recording.channels[0])
-    #expect(expected.count > 30)
-    for chunk in [1, 13, 500] {
+    #expect(expected.count > 40)
+    for chunk in [1, 13, 500, 4097] {
       var detector = try PPGPulseDetector(sampleRate: recording.sampleRate)
       var pulses: [PPGPulse] = []
       var start = 0

@@ -164,6 +164,34 @@ struct StepDetectorTests {
     #expect(output.steps.allSatisfy { $0.sampleIndex >= 0 })
   }
 
+  @Test("the magnitudes handed out are √(x² + y² + z²) of each sample, NaN kept; the steps are unchanged")
+  func magnitudes() throws {
+    var recording = simulate(.walking, .wrist, seconds: 100)
+    for c in 0..<3 {
+      for i in 0..<50 { recording.channels[c][i] = 0 }
+      for i in stride(from: 1000, to: 3000, by: 97) { recording.channels[c][i] = .nan }
+    }
+    let (x, y, z) = (recording.channels[0], recording.channels[1], recording.channels[2])
+    var detector = try StepDetector(sampleRate: recording.sampleRate)
+    var output = StepDetector.Output()
+    // Longer than a block (4096 samples), so both the whole blocks and the tail are handed out.
+    var magnitudes = [Float](repeating: -1, count: x.count + 1)
+    x.withUnsafeBufferPointer { x in
+      y.withUnsafeBufferPointer { y in
+        z.withUnsafeBufferPointer { z in
+          magnitudes.withUnsafeMutableBufferPointer {
+            detector.process(x: x, y: y, z: z, into: &output, magnitudes: $0)
+          }
+        }
+      }
+    }
+    detector.finish(into: &output)
+    #expect(output == (try detect(recording)))
+    let expected = x.indices.map { i in (x[i] * x[i] + y[i] * y[i] + z[i] * z[i]).squareRoot() }
+    #expect(zip(magnitudes, expected).allSatisfy { $0.bitPattern == $1.bitPattern })
+    #expect(magnitudes.last == -1)
+  }
+
   @Test("bad rates and options throw")
   func errors() {
     #expect(throws: StepDetectorError.unsupportedSampleRate(10)) { try StepDetector(sampleRate: 10) }

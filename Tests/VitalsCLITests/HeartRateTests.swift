@@ -49,19 +49,33 @@ struct HeartRateTests {
     #expect(text == "window_start_s,window_end_s,bpm,quality\n0,8,72.35,0.500\n0.5,8.5,nan,0.000\n")
   }
 
-  @Test("PPG channels and axes: by name by default, else --channel and --accel")
+  @Test("PPG channels and axes: ChannelRoles' rule by default, else --channel and --accel")
   func channelChoice() throws {
-    let names = ["ppg1", "ppg2", "acc_x", "acc_y", "acc_z"]
-    let all = try PPGChannels(names: names, channel: nil, accel: nil, path: "f")
-    #expect(all.ppg == [0, 1] && all.axes == [2, 3, 4])
-    let chosen = try PPGChannels(names: names, channel: "ppg2", accel: "2,acc_z", path: "f")
-    #expect(chosen.ppg == [1] && chosen.axes == [2, 4])
-    #expect(try PPGChannels(names: ["II", "PLETH"], channel: nil, accel: nil, path: "f").ppg == [1])
-    #expect(try PPGChannels(names: ["green", "acc_x"], channel: nil, accel: nil, path: "f").ppg == [0])
-    #expect(throws: InputError.self) {
-      try PPGChannels(names: ["acc_x"], channel: nil, accel: nil, path: "f")
+    func channels(_ names: [String], _ units: [String]? = nil, channel: String? = nil, accel: String? = nil)
+      throws -> PPGChannels
+    {
+      let signals = names.indices.map {
+        SignalDescription(name: names[$0], unit: units?[$0] ?? "", sampleRate: 125, sampleCount: nil)
+      }
+      return try PPGChannels(signals: signals, channel: channel, accel: accel, path: "f")
     }
-    #expect(throws: InputError.self) { try PPGChannels(names: names, channel: "ppg3", accel: nil, path: "f") }
+    let names = ["ecg", "ppg1", "ppg2", "acc_x", "acc_y", "acc_z"]
+    let all = try channels(names)
+    #expect(all.ppg == [1, 2] && all.axes == [3, 4, 5])
+    let chosen = try channels(names, channel: "ppg2", accel: "3,acc_z")
+    #expect(chosen.ppg == [2] && chosen.axes == [3, 5])
+    #expect(try channels(["II", "PLETH"]).ppg == [1])
+    // The only signal besides the axes is the PPG; with two, or only an ECG lead, none is guessed.
+    let green = try channels(["green", "acc_x"])
+    #expect(green.ppg == [0] && green.axes == [1])
+    #expect(try channels(["col1"]).ppg == [0])
+    for unclear in [["acc_x"], ["green", "red"], ["col1", "col2", "col3", "col4"]] {
+      #expect(throws: InputError.self) { try channels(unclear) }
+    }
+    #expect(throws: InputError.self) { try channels(["MLII", "V1"], ["mV", "mV"]) }
+    #expect(throws: InputError.self) { try channels(["MLII", "pulse"], ["mV", ""]) }
+    #expect(throws: InputError.self) { try channels(["ecg", "acc_x", "acc_y", "acc_z"]) }
+    #expect(throws: InputError.self) { try channels(names, channel: "ppg3") }
   }
 
   @Test("windows of a simulated walk follow the true rate; beats and hrv take --signal ppg")

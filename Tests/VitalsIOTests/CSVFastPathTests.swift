@@ -43,6 +43,23 @@ struct CSVFastPathTests {
   }
 
   @Test(
+    "digit combination: SIMD and portable forms agree with the digits' value and its Float", arguments: 1...8)
+  func combinedDigits(count: Int) {
+    var rng = SplitMix(state: 100 + UInt64(count))
+    for _ in 0..<2000 {
+      // `count` digits, then any bytes (the combination must ignore them).
+      let digits = (0..<count).map { _ in UInt8.random(in: 0x30...0x39, using: &rng) }
+      let bytes = digits + (count..<8).map { _ in UInt8.random(in: 0...255, using: &rng) }
+      let word = UInt64(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })
+      let expected = UInt64(String(decoding: digits, as: UTF8.self))!
+      #expect(DecimalNumber.combinedDigits(word, count: count) == expected, "\(bytes)")
+      #expect(DecimalNumber.swarCombinedDigits(word, count: count) == expected, "\(bytes)")
+      let (integer, float) = DecimalNumber.digitValues(word, count: count)
+      #expect(integer == expected && float == Float(expected), "\(bytes)")
+    }
+  }
+
+  @Test(
     "scanned numbers round exactly as Double(String) and Float(String)", arguments: [0x2E, 0x2C] as [UInt8])
   func correctRounding(separator: UInt8) throws {
     var rng = SplitMix(state: UInt64(separator))
@@ -77,17 +94,28 @@ struct CSVFastPathTests {
   func fieldQuotients(separator: UInt8) throws {
     var rng = SplitMix(state: 11 + UInt64(separator))
     let scales = DecimalNumber.fractionScales
+    // The edges of the quotient form: 8 digits, 2^24 and just above, signed zeros, a leading '+'.
+    let edges = [
+      "16777216", "16777217", "-16777216", "1677721.6", "1.6777216", ".16777216", "16777216.", "99999999",
+      "9999999.9", "0", "-0", "+0", "-0.0", "+.5", "-5.", "0000000.1", "+1234567.", "12345678", "-.1234567",
+      ".", "-", "+", "-.", "1..2", "1.2.", "+-1", "123456789",
+    ]
     var accepted = 0
-    for index in 0..<60_000 {
-      // Mostly what exports hold (1–9 bytes, any sign, leading zeros), some longer or malformed.
-      var text = ["", "-", "+"][Int.random(in: 0..<3, using: &rng)]
-      let digits = Int.random(in: 0...9, using: &rng)
-      var body = String((0..<digits).map { _ in Character(String(Int.random(in: 0...9, using: &rng))) })
-      if Bool.random(using: &rng) {
-        body.insert(".", at: body.index(body.startIndex, offsetBy: Int.random(in: 0...digits, using: &rng)))
+    for index in 0..<(edges.count + 60_000) {
+      var text: String
+      if index < edges.count {
+        text = edges[index]
+      } else {
+        // Mostly what exports hold (1–9 bytes, any sign, leading zeros), some longer or malformed.
+        text = ["", "-", "+"][Int.random(in: 0..<3, using: &rng)]
+        let digits = Int.random(in: 0...9, using: &rng)
+        var body = String((0..<digits).map { _ in Character(String(Int.random(in: 0...9, using: &rng))) })
+        if Bool.random(using: &rng) {
+          body.insert(".", at: body.index(body.startIndex, offsetBy: Int.random(in: 0...digits, using: &rng)))
+        }
+        if index % 50 == 0 { body += ["e5", "x", ".", "-", " "][index / 50 % 5] }
+        text += body
       }
-      if index % 50 == 0 { body += ["e5", "x", ".", "-", " "][index / 50 % 5] }
-      text += body
       var field = Array(text.utf8)
       if separator != 0x2E { field = field.map { $0 == 0x2E ? separator : $0 } }
       // The field then its delimiter and 8 readable bytes, as the block parser sees it.

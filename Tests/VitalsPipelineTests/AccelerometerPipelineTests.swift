@@ -82,6 +82,7 @@ struct AccelerometerPipelineTests {
     #expect(!still.isEmpty && still.allSatisfy { $0 < 0.02 })
     #expect(!walking.isEmpty && walking.allSatisfy { $0 > 0.05 })
     #expect(section.motionMaximum == levels.map(\.level).max())
+    #expect(try run(chunkSize: 333).section.motion == levels)
   }
 
   @Test("live: counts without lists")

@@ -40,6 +40,23 @@ struct ChannelRolesTests {
     }
   }
 
+  @Test("PPG fallback: the only signal besides the axes, unless an ECG lead; none without the flag")
+  func ppgFallback() throws {
+    let walk = Self.signals([("green", "", 64), ("acc_x", "g", 64), ("acc_y", "g", 64), ("acc_z", "g", 64)])
+    #expect(try ChannelRoles(signals: walk, path: "x") == ChannelRoles(ecg: nil, accelerometer: [1, 2, 3]))
+    #expect(
+      try ChannelRoles(signals: walk, path: "x", ppgFallback: true)
+        == ChannelRoles(ecg: nil, ppg: [0], accelerometer: [1, 2, 3]))
+    for leads in [[("MLII", "mV", 360.0), ("pulse", "", 360)], [("chan", "mV", 360)]] {
+      #expect(
+        try ChannelRoles(signals: Self.signals(leads), path: "x", ppgFallback: true) == ChannelRoles(ecg: 0))
+    }
+    let headerless = Self.signals([("col1", "", 100), ("col2", "", 100), ("col3", "", 100)])
+    #expect(
+      try ChannelRoles(signals: headerless, path: "x", ppgFallback: true)
+        == ChannelRoles(ecg: nil, accelerometer: [0, 1, 2]))
+  }
+
   /// The accelerometer axes recognised among signals with these names (no unit, 100 Hz).
   private static func axes(_ names: [String]) throws -> [Int] {
     try ChannelRoles(signals: signals(names.map { ($0, "", 100) }), path: "x").accelerometer

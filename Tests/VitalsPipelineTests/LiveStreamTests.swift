@@ -24,6 +24,58 @@ struct LiveStreamTests {
     }
   }
 
+  /// The frames a stream of `channelCount` channels decodes from `text`.
+  private static func streamFrames(_ text: String, channelCount: Int) throws -> [Float] {
+    var decoder = StreamDecoder(format: .csv, channelCount: channelCount)
+    var frames: [Float] = []
+    try Array(text.utf8).withUnsafeBytes { try decoder.decode($0, into: &frames) }
+    try decoder.finish(into: &frames)
+    return frames
+  }
+
+  @Test("CSV fields read as the CSV reader reads them: numbers, NaN words, infinities, hexadecimal floats")
+  func csvFieldsAsReader() throws {
+    let fields = [
+      "1.5", " -2 ", "\"3\"", "4e1", ".5", "-0", "0.1", "3.4028236e38", "1e999", "1.4e-45",
+      "123456789012345678901234", "", "nan", "NA", "n/a", "NULL", "-nan", "inf", "-Infinity", "0x1.8p1",
+    ]
+    // Plain rows first: the CSV reader recognises its layout from the first 64 lines.
+    let plain = (0..<70).map { "\($0),\($0 + 1)" }
+    let rows = plain + fields.map { "\($0),7" }
+    let reader = try CSVSignalReader(
+      contents: Array(("a,b\n" + rows.joined(separator: "\n") + "\n").utf8),
+      options: CSVOptions(sampleRate: 1))
+    var read: [Float] = []
+    var csv: any SignalReader = reader
+    while let chunk = try csv.nextChunk(maxSamples: 1000) { read += chunk.channels[0] }
+    let streamed = try Self.streamFrames("a,b\n" + rows.joined(separator: "\n"), channelCount: 2)
+    let column = stride(from: 0, to: streamed.count, by: 2).map { streamed[$0] }
+    #expect(column.count == read.count && read.count == rows.count)
+    for (s, r) in zip(column, read) {
+      #expect(s.bitPattern == r.bitPattern || (s.isNaN && r.isNaN), "\(s) vs \(r)")
+    }
+    #expect(column.suffix(fields.count).map { $0.isNaN }.filter { $0 }.count == 6)
+  }
+
+  @Test(
+    "CSV fields the reader refuses hold no sample",
+    arguments: ["nan(1)", "1.5.2", "12abc", "0x", "1e", "--1", "+-1", "infinit"])
+  func csvFieldsRefused(field: String) throws {
+    #expect(throws: InputError.self) { try Self.streamFrames("1\n\(field)\n", channelCount: 1) }
+    #expect(throws: InputError.self) {
+      var reader: any SignalReader = try CSVSignalReader(
+        contents: Array("v\n1\n2\n\(field)\n".utf8), options: CSVOptions(sampleRate: 1))
+      while try reader.nextChunk(maxSamples: 10) != nil {}
+    }
+  }
+
+  @Test("CSV lines: an empty field is NaN, a trailing delimiter is ignored, spaces around fields too")
+  func csvDelimiters() throws {
+    let frames = try Self.streamFrames("a,b,c\n1,,3\n4;5;6;\n7\t 8 \t9\n", channelCount: 3)
+    #expect(frames.count == 9 && frames[1].isNaN)
+    #expect(frames.enumerated().filter { $0.offset != 1 }.map(\.element) == [1, 3, 4, 5, 6, 7, 8, 9])
+  }
+
   @Test("a bad CSV line after the data started names its line")
   func csvError() {
     var decoder = StreamDecoder(format: .csv, channelCount: 1)

@@ -115,6 +115,12 @@ struct SyntheticDays {
     let stepsOnly = DerivedMetrics(
       beats: Self.days.beats, steps: Self.days.steps, walking: Self.days.walking, parameters: parameters)
     #expect(stepsOnly.heartRateEvents().map(\.start) == [at(day: 0, hour: 10), at(day: 0, hour: 15)])
+    // The motion threshold is read when the metrics are asked for, not when they are made: above the
+    // walks' level (0.3) the moving 125 bpm half hour is quiet too.
+    var loose = metrics
+    loose.parameters.motionThreshold = 0.5
+    #expect(loose.heartRateEvents().map(\.start).contains(at(day: 0, hour: 10)))
+    #expect(!metrics.heartRateEvents().map(\.start).contains(at(day: 0, hour: 10)))
   }
 
   @Test func abnormalBeatsAreLeftOut() {

@@ -24,22 +24,12 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "scripts", "peers"))
+import timing  # noqa: E402  (scripts/peers/timing.py: one process's wall time, CPU time and peak RSS)
 RATE = 250
 FIELDS = ["axis", "command", "x", "samples", "wall_s", "cpu_s", "peak_rss_mb"]
-
-
-def measure(arguments):
-    """(wall seconds, CPU seconds, peak RSS in MB) of one process, output discarded."""
-    start = time.perf_counter()
-    process = subprocess.Popen(arguments, stdout=subprocess.DEVNULL)
-    _, status, usage = os.wait4(process.pid, 0)
-    wall = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"failed: {' '.join(arguments)}")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
 def best(repeat, runs):
@@ -47,7 +37,7 @@ def best(repeat, runs):
     commands run one after the other, their times summed)."""
     results = []
     for _ in range(repeat):
-        measured = [measure(arguments) for arguments in runs]
+        measured = [timing.run(arguments)[:3] for arguments in runs]  # wall, CPU, peak RSS; output discarded
         results.append((sum(m[0] for m in measured), sum(m[1] for m in measured), max(m[2] for m in measured)))
     return min(r[0] for r in results), min(r[1] for r in results), max(r[2] for r in results)
 

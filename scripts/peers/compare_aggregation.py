@@ -111,12 +111,6 @@ def write_export(path, megabytes):
     return records
 
 
-def best_of(repeat, body):
-    """The fewest CPU seconds of `repeat` calls of `body`, and the last call's result."""
-    runs = [timing.call(body) for _ in range(repeat)]
-    return min(seconds for seconds, _ in runs), runs[-1][1]
-
-
 def iterparse_export(path):
     count = 0
     form = "%Y-%m-%d %H:%M:%S %z"
@@ -170,7 +164,7 @@ def main():
         for name, rule, data in (("hourly", "h", frame), ("daily", "D", local)):
             for statistic in ("mean", "sum"):
                 key = f"{name}_{statistic}"
-                seconds, theirs = best_of(args.repeat, lambda: getattr(data.resample(rule, on="start")["value"], statistic)())
+                seconds, theirs = timing.best_of(args.repeat, lambda: getattr(data.resample(rule, on="start")["value"], statistic)())
                 index = theirs.index.tz_convert("UTC").as_unit("ns").asi8
                 ours_by_start = dict(zip(ours[key + "_starts"], ours[key]))
                 ours_aligned = [ours_by_start.get(int(t), float("nan")) for t in index]
@@ -193,7 +187,7 @@ def main():
         megabytes = os.path.getsize(export) / 1e6
         out = subprocess.run([args.stats_eval, "export", export], check=True, capture_output=True).stdout
         ours = json.loads(out)
-        seconds, counted = best_of(args.repeat, lambda: iterparse_export(export))
+        seconds, counted = timing.best_of(args.repeat, lambda: iterparse_export(export))
         dataset = f"export.xml {megabytes:.0f} MB, {records} records"
         row("export", f"ElementTree.iterparse (Python {sys.version.split()[0]})", dataset, "records to values and dates",
             seconds, megabytes, "MB/s", {"records": float(counted)})

@@ -66,13 +66,6 @@ def write_wfdb(record, megabytes):
                 f"{name}.dat 212 200 11 1024 0 0 0 V5\n")
 
 
-def best_of(repeat, measure):
-    """The smallest of `repeat` CPU times `measure()` returns, after one warm-up run (page cache,
-    imports)."""
-    measure()
-    return min(measure() for _ in range(repeat))
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--mb", type=float, default=64)
@@ -84,9 +77,6 @@ def main():
     import pandas
     import pyedflib
     import wfdb
-
-    def vitals(*arguments):
-        return timing.process([args.vitals, "info", "--scan", *arguments])[0]
 
     def read_edf(path):
         reader = pyedflib.EdfReader(path)
@@ -127,8 +117,9 @@ def main():
         print(f"{'format':<9} {'MB':>6}  {'peer':<28} {'peer MB/s':>10} {'vitals MB/s':>12} {'ratio':>7} "
               f"{'max rel. error':>15}")
         for kind, peer_name, peer, arguments, values in rows:
-            peer_seconds = best_of(args.repeat, lambda: timing.call(peer)[0])
-            our_seconds = best_of(args.repeat, lambda: vitals(*arguments))
+            peer_seconds = timing.best_of(args.repeat, peer, warm_up=True)[0]
+            our_seconds = timing.best_of(args.repeat, [args.vitals, "info", "--scan", *arguments],
+                                         measure=timing.process, warm_up=True)[0]
             peer_rate, our_rate = sizes[kind] / peer_seconds, sizes[kind] / our_seconds
             error = scan_error(arguments, values())
             print(f"{kind:<9} {sizes[kind]:>6.1f}  {peer_name:<28} {peer_rate:>10.1f} {our_rate:>12.1f} "

@@ -17,14 +17,23 @@ import sys
 import time
 
 
-def process(arguments, capture=False):
-    """Runs `arguments`; returns (CPU seconds of the child, its standard output or None)."""
+def run(arguments, capture=False):
+    """Runs `arguments`; returns (wall seconds, CPU seconds of the child, its peak resident set size in
+    MB, its standard output or None), from wait4's resource usage. Exits when the child fails."""
+    start = time.perf_counter()
     child = subprocess.Popen(arguments, stdout=subprocess.PIPE if capture else subprocess.DEVNULL)
     output = child.stdout.read().decode() if capture else None
     _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f"failed: {' '.join(arguments)}")
-    return usage.ru_utime + usage.ru_stime, output
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, output
+
+
+def process(arguments, capture=False):
+    """Runs `arguments`; returns (CPU seconds of the child, its standard output or None)."""
+    _, seconds, _, output = run(arguments, capture)
+    return seconds, output
 
 
 def call(body):
@@ -32,6 +41,16 @@ def call(body):
     start = time.process_time()
     result = body()
     return time.process_time() - start, result
+
+
+def best_of(repeat, work, measure=call, warm_up=False):
+    """The fewest CPU seconds of `repeat` measurements `measure(work)`, and the last one's result:
+    `call` (the default) times a Python callable, `process` a command's arguments. With `warm_up`, one
+    untimed run first (page cache, imports)."""
+    if warm_up:
+        measure(work)
+    runs = [measure(work) for _ in range(repeat)]
+    return min(seconds for seconds, _ in runs), runs[-1][1]
 
 
 def warm(paths):

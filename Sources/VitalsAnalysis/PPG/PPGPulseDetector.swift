@@ -72,6 +72,10 @@ public struct PPGPulseDetector: Sendable {
   var troughValue = Float.infinity
   var troughIndex: Int64 = 0
   var lastPeak: Int64?
+  /// The block of held and band-passed samples being stepped through (``blockSize`` long, reused).
+  var scratch: [Float]
+  /// Samples band-passed at a time.
+  static let blockSize = 4096
 
   /// A detector for a PPG sampled at `sampleRate` Hz.
   ///
@@ -93,19 +97,27 @@ public struct PPGPulseDetector: Sendable {
     meanWeight = 1 / (10 * sampleRate)
     values = Array(repeating: 0, count: 2 * longHalf + 2)
     squares = values
+    scratch = Array(repeating: 0, count: Self.blockSize)
   }
 
   /// Detects pulses in the next `samples` and appends those whose block has ended.
   public mutating func process(_ samples: UnsafeBufferPointer<Float>, appendingTo pulses: inout [PPGPulse]) {
-    var filtered = [Float](repeating: 0, count: samples.count)
-    filtered.withUnsafeMutableBufferPointer { output in
-      for i in samples.indices {
-        if samples[i].isFinite { lastFinite = samples[i] }
-        output[i] = lastFinite
+    var scratch: [Float] = []
+    swap(&scratch, &self.scratch)
+    defer { swap(&scratch, &self.scratch) }
+    scratch.withUnsafeMutableBufferPointer { buffer in
+      var start = 0
+      while start < samples.count {
+        let block = UnsafeMutableBufferPointer(rebasing: buffer[0..<min(buffer.count, samples.count - start)])
+        for i in block.indices {
+          if samples[start + i].isFinite { lastFinite = samples[start + i] }
+          block[i] = lastFinite
+        }
+        filter.process(UnsafeBufferPointer(block), into: block)
+        for x in block { step(x, appendingTo: &pulses) }
+        start += block.count
       }
-      filter.process(UnsafeBufferPointer(output), into: output)
     }
-    for x in filtered { step(x, appendingTo: &pulses) }
   }
 
   /// The pulses in the next `samples` (see ``process(_:appendingTo:)``).

@@ -68,9 +68,12 @@ enum AtrialActivity {
     var template = [Double](repeating: 0, count: length)
     var column: [Double] = []
     column.reserveCapacity(neighbours)
+    var members: [Int] = []
+    members.reserveCapacity(neighbours)
     for b in beats.indices where valid[b] {
       let low = max(0, min(b - neighbours / 2, beats.count - neighbours))
-      let members = (low..<min(beats.count, low + neighbours)).filter { valid[$0] }
+      members.removeAll(keepingCapacity: true)
+      for m in low..<min(beats.count, low + neighbours) where valid[m] { members.append(m) }
       guard members.count >= 3 else { continue }
       for t in 0..<length {
         column.removeAll(keepingCapacity: true)

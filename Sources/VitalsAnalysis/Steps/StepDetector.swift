@@ -63,19 +63,20 @@ public enum StepDetectorError: Error, Sendable, Equatable, CustomStringConvertib
 /// Latency: a step inside a bout is reported one refractory period plus the filters' delay (about 0.5 s)
 /// after its peak; the first steps of a bout wait for the bout to be recognised, at most
 /// `stepsToStartBout × maximumStepInterval + refractoryPeriod` (15.3 s by default) after the first one. A
-/// bout is reported when it has ended (``process(x:y:z:into:)``) or at ``finish(into:)``.
+/// bout is reported when it has ended (``process(x:y:z:into:magnitudes:)``) or at ``finish(into:)``.
 ///
 /// Input: samples in g or m/s² with gravity. Samples with a magnitude up to 0.1 (in the input's unit: an
 /// accelerometer reading nothing, as some phones write before the sensor starts) before the first valid
 /// one are skipped; NaN and infinite samples later on are replaced by the last finite magnitude.
 ///
-/// Cost: O(1) per sample and no allocation after initialisation except the appended events. Blocks of
+/// Cost: O(1) per sample and no allocation after initialisation except the appended events and, on first
+/// use, one scratch block (none while the caller takes the magnitudes and they are finite). Blocks of
 /// ``blockSize`` samples go through a SIMD magnitude pass and the boxcar; the band-pass and the peak and
 /// rhythm logic run at the decimated rate.
 public struct StepDetector: Sendable {
   /// The sample rates the detector accepts, in Hz.
   public static let supportedSampleRates: ClosedRange<Double> = 15...1000
-  /// Samples taken per block (the scratch buffer is this long).
+  /// Samples taken per block (the scratch block is this long).
   public static let blockSize = 4096
   /// Rate the magnitude is decimated to, at least, in Hz (the decimation factor is `⌊rate / 25⌋`).
   static let internalRate = 25.0
@@ -173,7 +174,9 @@ public struct StepDetector: Sendable {
   /// Absolute time of record sample 0.
   var recordStart: Timestamp
   var chunkIndexOrigin: Int64?
-  var scratch: [Float]
+  /// Magnitudes of one block, when the caller gives no buffer for them or a block needs its non-finite
+  /// ones replaced (``blockSize`` long once allocated, on first use).
+  var scratch: [Float] = []
   var decimated: [Float]
   var peakScratch: [Int64] = []
   var boutScratch: [(start: Int64, end: Int64, steps: Int)] = []
@@ -231,7 +234,6 @@ public struct StepDetector: Sendable {
       strideRatio: c.strideRatio, continuationRatio: c.continuationRatio, amplitudeRatio: c.amplitudeRatio,
       confirmationDelay: refractory + 1)
     self.recordStart = startTime
-    self.scratch = [Float](repeating: 0, count: Self.blockSize)
     self.decimated = [Float](repeating: 0, count: 2 * Self.blockSize)
   }
 
@@ -247,33 +249,61 @@ public struct StepDetector: Sendable {
 
   /// Feeds the next samples of the three axes (equal counts) and appends the steps and bouts decided so
   /// far to `output`.
+  ///
+  /// When `magnitudes` is given (at least as long as the axes), each sample's magnitude
+  /// `√(x² + y² + z²)` in the input's unit is written to it: the values the detector computes for
+  /// itself (in SIMD lanes) and works on there, as they are before it replaces non-finite ones (NaN
+  /// stays NaN, an infinity stays infinite). A caller that needs them too reads them there instead of
+  /// computing them again; the detector then needs no scratch block of its own.
   public mutating func process(
     x: UnsafeBufferPointer<Float>, y: UnsafeBufferPointer<Float>, z: UnsafeBufferPointer<Float>,
-    into output: inout Output
+    into output: inout Output, magnitudes: UnsafeMutableBufferPointer<Float>? = nil
   ) {
     precondition(x.count == y.count && y.count == z.count, "the three axes hold the same number of samples")
-    var blockStart = 0
+    precondition(magnitudes.map { $0.count >= x.count } ?? true, "the magnitudes buffer is too short")
     var scratch: [Float] = []
     swap(&scratch, &self.scratch)
     defer { swap(&scratch, &self.scratch) }
-    scratch.withUnsafeMutableBufferPointer { magnitudes in
-      while blockStart < x.count {
-        let count = min(Self.blockSize, x.count - blockStart)
-        let block = UnsafeMutableBufferPointer(rebasing: magnitudes[0..<count])
-        let finite = Self.magnitudes(
-          x: x.baseAddress! + blockStart, y: y.baseAddress! + blockStart, z: z.baseAddress! + blockStart,
-          into: block)
-        processMagnitudes(block, finite: finite, into: &output)
-        blockStart += count
+    var blockStart = 0
+    while blockStart < x.count {
+      let count = min(Self.blockSize, x.count - blockStart)
+      let (bx, by, bz) = (
+        x.baseAddress! + blockStart, y.baseAddress! + blockStart, z.baseAddress! + blockStart
+      )
+      if let given = magnitudes.map({
+        UnsafeMutableBufferPointer(rebasing: $0[blockStart..<blockStart + count])
+      }),
+        Self.magnitudes(x: bx, y: by, z: bz, into: given)
+      {
+        // A finite block is only read.
+        processMagnitudes(given, finite: true, into: &output)
+      } else {
+        // Non-finite magnitudes are replaced in place: in the scratch block, allocated on first use.
+        if scratch.isEmpty { scratch = [Float](repeating: 0, count: Self.blockSize) }
+        scratch.withUnsafeMutableBufferPointer { buffer in
+          let block = UnsafeMutableBufferPointer(rebasing: buffer[0..<count])
+          let finite: Bool
+          if let given = magnitudes {
+            block.baseAddress!.update(from: given.baseAddress! + blockStart, count: count)
+            finite = false
+          } else {
+            finite = Self.magnitudes(x: bx, y: by, z: bz, into: block)
+          }
+          processMagnitudes(block, finite: finite, into: &output)
+        }
       }
+      blockStart += count
     }
   }
 
   /// Feeds the next chunk of a recording, taking the axes from channels `axes` (x, y, z), and appends the
-  /// steps and bouts decided so far to `output`. Chunks must follow each other without gaps and at the
-  /// detector's rate; the first chunk's time and index set the record's origin (instead of `startTime`).
+  /// steps and bouts decided so far to `output`; `magnitudes`, when given, receives each sample's
+  /// magnitude as in ``process(x:y:z:into:magnitudes:)``. Chunks must follow each other without gaps and
+  /// at the detector's rate; the first chunk's time and index set the record's origin (instead of
+  /// `startTime`).
   public mutating func process(
-    _ chunk: SignalChunk, axes: (Int, Int, Int) = (0, 1, 2), into output: inout Output
+    _ chunk: SignalChunk, axes: (Int, Int, Int) = (0, 1, 2), into output: inout Output,
+    magnitudes: UnsafeMutableBufferPointer<Float>? = nil
   ) {
     precondition(
       chunk.sampleRate == sampleRate, "chunk rate \(chunk.sampleRate) Hz, detector \(sampleRate) Hz")
@@ -289,7 +319,9 @@ public struct StepDetector: Sendable {
       "chunk starts at sample \(chunk.firstSampleIndex), expected \(chunkIndexOrigin! + inputCount)")
     channels[axes.0].withUnsafeBufferPointer { x in
       channels[axes.1].withUnsafeBufferPointer { y in
-        channels[axes.2].withUnsafeBufferPointer { z in process(x: x, y: y, z: z, into: &output) }
+        channels[axes.2].withUnsafeBufferPointer { z in
+          process(x: x, y: y, z: z, into: &output, magnitudes: magnitudes)
+        }
       }
     }
   }

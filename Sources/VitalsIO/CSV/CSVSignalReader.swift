@@ -252,7 +252,8 @@ final class CSVRowParser {
   static let columnStride = batchRows + 16
   let path: String
   private let lines: LineBuffer
-  /// Per file column: -1 skipped, -2 the time column, c ≥ 0 output channel c.
+  /// Per file column: -1 skipped, -2 the time column, else where its channel's values start in
+  /// `rawValues` (``slot(ofChannel:)``).
   private let roles: UnsafeMutableBufferPointer<Int>
   private let channelCount: Int
   private let timeParse: TimeParse
@@ -261,14 +262,15 @@ final class CSVRowParser {
   /// Data lines read during detection, parsed before the rest of the input.
   private var probeLines: [(line: Int, bytes: [UInt8])]
   private(set) var inputDone = false
-  /// Parsed rows (column-major, `batchRows` per channel every `columnStride`) and their stamps.
+  /// Parsed rows (column-major: channel c's `batchRows` values at ``slot(ofChannel:)``) and their
+  /// stamps. The block parser's divisors for those values lie `columnStride` after them, each
+  /// channel's between its values and the next channel's: one base address (and a constant
+  /// displacement) reaches both, which keeps a register free in its loop.
   private let rawValues: UnsafeMutablePointer<Float>
   let rawTimes: UnsafeMutablePointer<Int64>
   var rawCount = 0
   /// ``DecimalNumber/fractionScales``, for the block parser.
   private let fractionScales: UnsafeMutablePointer<Float>
-  /// The block parser's divisors, laid out as `rawValues` (which holds the numerators meanwhile).
-  private let rawScales: UnsafeMutablePointer<Float>
   private var lastTime: Int64 = .min
   private(set) var firstTime: Int64?
 
@@ -285,13 +287,12 @@ final class CSVRowParser {
     path = lines.input.path
     self.lines = lines
     self.roles = .allocate(capacity: roles.count)
-    _ = self.roles.initialize(from: roles)
+    _ = self.roles.initialize(from: roles.lazy.map { $0 >= 0 ? Self.slot(ofChannel: $0) : $0 })
     self.timeParse = timeParse
     self.delimiter = delimiter
     self.decimalSeparator = decimalSeparator
     self.probeLines = probeLines
-    rawValues = .allocate(capacity: Self.columnStride * max(1, channelCount))
-    rawScales = .allocate(capacity: Self.columnStride * max(1, channelCount))
+    rawValues = .allocate(capacity: Self.slot(ofChannel: max(1, channelCount)))
     rawTimes = .allocate(capacity: Self.batchRows)
     self.channelCount = channelCount
     fractionScales = .allocate(capacity: DecimalNumber.fractionScales.count)
@@ -300,15 +301,17 @@ final class CSVRowParser {
 
   deinit {
     rawValues.deallocate()
-    rawScales.deallocate()
     rawTimes.deallocate()
     fractionScales.deallocate()
     roles.deallocate()
   }
 
+  /// Where channel `c`'s values start in `rawValues` (its divisors follow `columnStride` later).
+  private static func slot(ofChannel c: Int) -> Int { 2 * c * columnStride }
+
   /// The parsed values of channel `c` in `rows` of the batch.
   func column(_ c: Int, rows: Range<Int>) -> UnsafeBufferPointer<Float> {
-    UnsafeBufferPointer(start: rawValues + c * Self.columnStride + rows.lowerBound, count: rows.count)
+    UnsafeBufferPointer(start: rawValues + Self.slot(ofChannel: c) + rows.lowerBound, count: rows.count)
   }
 
   /// Parses rows into the raw batch until it is full or the input ends.
@@ -352,7 +355,6 @@ final class CSVRowParser {
     let scales = UnsafePointer(fractionScales)
     let roles = UnsafePointer(self.roles.baseAddress!)
     let values = rawValues
-    let divisors = rawScales
     var scanned = DecimalNumber(mantissa: 0, exponent: 0, negative: false, exact: true)
     // Field ends still to visit: bit i of `ends` stands for `window + i`.
     var window = base
@@ -377,19 +379,19 @@ final class CSVRowParser {
         if column == lastColumn && fieldEnd > p && fieldEnd[-1] == 0x0D { fieldEnd -= 1 }
         let role = roles[column]
         if role >= 0 {
-          let slot = role &* Self.columnStride &+ row
+          let slot = role &+ row
           if let (numerator, scale) = DecimalNumber.fieldQuotient(
             p, end: fieldEnd, separator: separator, scales: scales)
           {
             values[slot] = numerator
-            divisors[slot] = scale
+            values[slot &+ Self.columnStride] = scale
           } else {
             guard DecimalNumber.scanPrefix(p, end: fieldEnd, separator: separator, into: &scanned) == fieldEnd
             else { break rows }
             values[slot] =
               scanned.fastFloat
               ?? scanned.floatValue { fieldText(p, count: fieldEnd - p, separator: separator) }
-            divisors[slot] = 1
+            values[slot &+ Self.columnStride] = 1
           }
         } else if role == -2 {
           try parseTime(p, count: fieldEnd - p, line: firstLine &+ row &- firstRow, column: column, row: row)
@@ -411,8 +413,8 @@ final class CSVRowParser {
   private func divideRows(_ rows: Range<Int>) {
     guard !rows.isEmpty else { return }
     for channel in 0..<channelCount {
-      let values = rawValues + channel * Self.columnStride
-      let scales = UnsafePointer(rawScales + channel * Self.columnStride)
+      let values = rawValues + Self.slot(ofChannel: channel)
+      let scales = UnsafePointer(values + Self.columnStride)
       var i = rows.lowerBound
       while i + 16 <= rows.upperBound {
         let quotient =
@@ -458,7 +460,7 @@ final class CSVRowParser {
         stop == base + n || stop.pointee == delimiter
       {
         let q = stop - base
-        rawValues[role &* Self.columnStride &+ row] =
+        rawValues[role &+ row] =
           scanned.fastFloat ?? scanned.floatValue { fieldText(base + p, count: q - p, separator: separator) }
         column += 1
         if q >= n { break }
@@ -474,7 +476,7 @@ final class CSVRowParser {
         } else {
           value = try missingValue(base + p, count: q - p, line: number, column: column)
         }
-        rawValues[role * Self.columnStride + row] = value
+        rawValues[role + row] = value
       } else if role == -2 {
         try parseTime(base + p, count: q - p, line: number, column: column, row: row)
       }
@@ -496,8 +498,7 @@ final class CSVRowParser {
     -> Float
   {
     let text = fieldText(start, count: count).trimmingSpaces()
-    if ["", "nan", "na", "n/a", "null", "-nan"].contains(text.lowercased()) { return .nan }
-    if let special = Float(text), !special.isNaN { return special }
+    if let value = CSVSignalReader.nonNumericValue(text) { return value }
     throw InputError(
       path: path, location: .field(line: line, column: column + 1), "expected a number, found \"\(text)\"")
   }
@@ -536,5 +537,17 @@ final class CSVRowParser {
     lastTime = time
     if firstTime == nil { firstTime = time }
     rawTimes[row] = time
+  }
+}
+
+extension CSVSignalReader {
+  /// The sample a field that is not a decimal number stands for (`text` trimmed of spaces and
+  /// quotes): NaN for an empty field and `nan`, `na`, `n/a`, `null`, `-nan` in any case; an infinity or
+  /// a hexadecimal float as `Float(String)` reads them (`inf`, `-Infinity`, `0x1.8p3`); nil for other
+  /// text. The one rule for such fields, shared with `vitals stream`.
+  package static func nonNumericValue(_ text: String) -> Float? {
+    if ["", "nan", "na", "n/a", "null", "-nan"].contains(text.lowercased()) { return .nan }
+    if let special = Float(text), !special.isNaN { return special }
+    return nil
   }
 }

@@ -167,16 +167,19 @@ package struct DecimalNumber {
   /// `separator` (at least one digit), whose digits make at most 2^24; `nil` otherwise (the caller
   /// then scans it with ``scanPrefix``, which gives the same value for every field this accepts).
   ///
-  /// The numerator is the signed integer of the digits, the scale 10^p for p fraction digits (≤ 7),
-  /// both exact in `Float`, so the IEEE division `numerator / scale` is the correctly rounded value
-  /// (Clinger 1990: the fast path in `Float`), the same bits as `Float(String)`. The caller divides
+  /// The numerator is the integer of the digits, the scale ±10^p for p fraction digits (≤ 7) with the
+  /// field's sign, both exact in `Float`, so the IEEE division `numerator / scale` is the correctly
+  /// rounded value (Clinger 1990: the fast path in `Float`; rounding to nearest is symmetric, and
+  /// `0 / -1` is `-0`), the same bits as `Float(String)`. The caller divides
   /// later, many fields at a time in SIMD lanes, which keeps floating point and its latency out of
   /// the scan. The field's bounds come from a structural scan, so nothing here depends on where the
   /// previous field stopped: one eight-byte load (reading up to 8 bytes past `end`, which must be
   /// readable), per-byte digit and separator tests (``classify(_:word:separator:)``), the
-  /// separator's byte removed by a shift, and the digits combined as in ``leadingDigits(_:)``.
-  /// `scales` holds ``fractionScales`` (a table the caller keeps at hand: an indexed load, where a
-  /// switch would jump and a vector constant would be stored anew per call).
+  /// separator's byte removed by a shift, and the digits combined and converted by
+  /// ``digitValues(_:count:)``. `scales` holds ``fractionScales`` (a table the caller keeps at hand:
+  /// an indexed load, where a switch would jump and a vector constant would be stored anew per call);
+  /// the sign picks its negative half, so it costs an index, not a bit operation on the numerator's
+  /// path.
   @inline(__always)
   static func fieldQuotient(
     _ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, separator: UInt8, scales: UnsafePointer<Float>
@@ -200,11 +203,10 @@ package struct DecimalNumber {
       digits = length - 1
       fractionDigits = digits - at
     }
-    let mantissa = combinedDigits(word, count: digits)
+    let (mantissa, numerator) = digitValues(word, count: digits)
     guard mantissa <= 1 << 24 else { return nil }
-    // The sign as a bit, not a branch: signs in data are unpredictable.
-    let sign = UInt32(unsafeBitCast(negative, to: UInt8.self)) &<< 31
-    return (Float(bitPattern: Float(mantissa).bitPattern | sign), scales[fractionDigits])
+    // The sign as an index, not a branch: signs in data are unpredictable.
+    return (numerator, scales[fractionDigits | Int(unsafeBitCast(negative, to: UInt8.self)) &<< 3])
   }
 
   /// Bit i set when byte i of the 8 at `p` (`word`, loaded from there) is not an ASCII digit, and when
@@ -249,11 +251,55 @@ package struct DecimalNumber {
     return (((other & low7) &+ low7) | other) & 0x8080_8080_8080_8080
   }
 
-  /// The value of the `count` (1–8) ASCII digits in the low bytes of `word`, first digit lowest (SWAR:
-  /// the digits moved to the top bytes, leading zeros below, then combined pairwise by multiplies, as
-  /// in Lemire's fast_float `parse_eight_digits_unrolled`).
+  /// The value of the `count` (1–8) ASCII digits in the low bytes of `word`, first digit lowest: the
+  /// digits moved to the top bytes, leading zeros below, then combined pairwise. On x86-64 by SSE2
+  /// multiply-adds of 16-bit lanes (``combinedDigitsVector(_:count:)``), whose constants stay in
+  /// memory operands instead of taking the scan's registers; ``swarCombinedDigits(_:count:)``
+  /// elsewhere.
   @inline(__always)
   static func combinedDigits(_ word: UInt64, count: Int) -> UInt64 {
+    #if arch(x86_64)
+      UInt64(UInt32(bitPattern: _mm_cvtsi128_si32(combinedDigitsVector(word, count: count))))
+    #else
+      swarCombinedDigits(word, count: count)
+    #endif
+  }
+
+  /// ``combinedDigits(_:count:)`` and its nearest `Float` (exact up to 2^24). On x86-64 the `Float`
+  /// is converted in the vector register that combined the digits (`cvtdq2ps`), so its path to the
+  /// caller's store takes no trip through a general register.
+  @inline(__always)
+  static func digitValues(_ word: UInt64, count: Int) -> (integer: UInt64, float: Float) {
+    #if arch(x86_64)
+      let value = combinedDigitsVector(word, count: count)
+      return (
+        UInt64(UInt32(bitPattern: _mm_cvtsi128_si32(value))), _mm_cvtss_f32(_mm_cvtepi32_ps(value))
+      )
+    #else
+      let value = swarCombinedDigits(word, count: count)
+      return (value, Float(value))
+    #endif
+  }
+
+  #if arch(x86_64)
+    /// ``combinedDigits(_:count:)`` in the low 32-bit lane of a vector: `pmaddwd` of the digits'
+    /// 16-bit lanes weighs digit pairs, then groups of four, then all eight.
+    @inline(__always)
+    static func combinedDigitsVector(_ word: UInt64, count: Int) -> __m128i {
+      let aligned = Int64(bitPattern: word &<< UInt64(64 &- 8 &* count))
+      let digits = _mm_and_si128(_mm_cvtsi64_si128(aligned), _mm_set1_epi8(0x0F))
+      // Sixteen-bit lanes, most significant digit first; each step weighs a lane pair's first by
+      // 10, 100 or 10^4 (the low half of the 32-bit constant) and its second by 1.
+      let pairs = _mm_madd_epi16(_mm_unpacklo_epi8(digits, _mm_setzero_si128()), _mm_set1_epi32(0x0001_000A))
+      let quads = _mm_madd_epi16(_mm_packs_epi32(pairs, pairs), _mm_set1_epi32(0x0001_0064))
+      return _mm_madd_epi16(_mm_packs_epi32(quads, quads), _mm_set1_epi32(0x0001_2710))
+    }
+  #endif
+
+  /// ``combinedDigits(_:count:)`` in portable 64-bit arithmetic (SWAR: pairwise by multiplies, as in
+  /// Lemire's fast_float `parse_eight_digits_unrolled`).
+  @inline(__always)
+  static func swarCombinedDigits(_ word: UInt64, count: Int) -> UInt64 {
     var v = (word & 0x0F0F_0F0F_0F0F_0F0F) &<< UInt64(64 - 8 * count)
     v = v &* 10 &+ (v &>> 8)
     let pairs: UInt64 = 0x0000_00FF_0000_00FF
@@ -326,8 +372,9 @@ package struct DecimalNumber {
     }
   }
 
-  /// 10^p for 0 ≤ p ≤ 7 (exact in `Float`), the scales of ``fieldQuotient(_:end:separator:scales:)``.
-  static let fractionScales: [Float] = (0...7).map { Float(smallPowerOfTen($0)) }
+  /// The scales of ``fieldQuotient(_:end:separator:scales:)``: 10^p for 0 ≤ p ≤ 7 (exact in `Float`),
+  /// then their negatives.
+  static let fractionScales: [Float] = (0...15).map { ($0 < 8 ? 1 : -1) * Float(smallPowerOfTen($0 & 7)) }
 
   /// The nearest `Double` to 10^-p for 1 ≤ p ≤ 22.
   @inline(__always)
@@ -359,7 +406,7 @@ package struct DecimalNumber {
   }
 
   /// The nearest `Float` (correctly rounded).
-  func floatValue(fallbackText: () -> String) -> Float {
+  package func floatValue(fallbackText: () -> String) -> Float {
     fastFloat ?? Float(fallbackText()) ?? .nan
   }
 
