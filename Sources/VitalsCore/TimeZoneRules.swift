@@ -174,6 +174,7 @@ public struct TimeZoneRules: Sendable, Hashable, CustomStringConvertible {
     getenv("TZDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/share/zoneinfo"
   }
 
+  /// The identifier.
   public var description: String { identifier }
 
   /// The offset, in seconds east of UTC, in force at `instant` (whole seconds since the epoch).
