@@ -14,6 +14,10 @@ deps:
 	  echo "Installing libfftw3-dev and pkg-config"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libfftw3-dev pkg-config; \
 	fi
+	@if [ ! -d /usr/share/zoneinfo ]; then \
+	  echo "Installing tzdata"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tzdata; \
+	fi
 
 build: deps
 	$(SWIFT) build -c release $(ARCH_FLAGS) --product vitals

@@ -145,14 +145,8 @@ package final class BufferedOutput {
   }
 
   func flush() throws(OutputError) {
-    var written = 0
-    while written < bytes.count {
-      let n = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, $0.count - written) }
-      if n < 0 {
-        if errno == EINTR { continue }
-        throw OutputError(path: path, "write failed: \(String(cString: strerror(errno)))")
-      }
-      written += n
+    if let reason = bytes.withUnsafeBytes({ FileSystem.writeAll($0, toDescriptor: descriptor) }) {
+      throw OutputError(path: path, "write failed: \(reason)")
     }
     bytes.removeAll(keepingCapacity: true)
   }
