@@ -162,9 +162,12 @@ struct QRSClassifier: Sendable {
 
   /// Scans one block at the feature rate and appends decided beats (input indices) to `beats`.
   ///
-  /// A feature peak is a sample `p` above its predecessor and not below any sample within
-  /// `±halfWindow`; it is tested `halfWindow` samples later, and only where `p` is a local maximum
-  /// (rare in a smoothed feature), by a look over the history: cheaper than a running maximum.
+  /// A feature peak is a sample `p` above zero and its predecessor, not below its successor, and not below
+  /// any sample within `±halfWindow`; it is tested `halfWindow` samples later, at sample `n = p +
+  /// halfWindow`. At each sample the deferred peak's deadline, the peak test and the search-back's due time
+  /// are checked in that order; samples where none of them can fire (no local maximum, both times still
+  /// ahead) are skipped eight at a time (``nextEvent(from:before:ring:mask:)``), and only local maxima, rare
+  /// in a smoothed feature, take the look over the window: cheaper than a running maximum.
   mutating func scan(
     band: UnsafeBufferPointer<Float>, feature: UnsafeBufferPointer<Float>, beats: inout [Int64]
   ) {
@@ -187,39 +190,90 @@ struct QRSClassifier: Sendable {
         Self.copy(
           feature, into: UnsafeMutableBufferPointer(rebasing: storage[length..<2 * length]), at: nextIndex)
         let featureRing = storage.baseAddress! + length
-        var n = nextIndex
         let end = nextIndex + Int64(band.count)
+        var n = nextEvent(from: nextIndex, before: end, ring: featureRing, mask: mask)
         while n < end {
           if n * factor >= deferredDeadline { resolveDeferred(now: n, history: history, beats: &beats) }
           let peak = n - halfWindow
-          if peak >= 1 {
-            let height = featureRing[Int(peak) & mask]
-            if height > 0 && height > featureRing[Int(peak - 1) & mask]
-              && height >= featureRing[Int(peak + 1) & mask]
-              && isWindowMaximum(height, around: peak, now: n, ring: featureRing, mask: mask)
-            {
-              classify(
-                peak: peak, now: n, history: history, rawOldest: rawCount - Int64(raw.count) + 1,
-                beats: &beats)
-            }
+          if peak >= 1 && isLocalMaximum(at: peak, ring: featureRing, mask: mask)
+            && isWindowMaximum(
+              featureRing[Int(peak) & mask], around: peak, now: n, ring: featureRing, mask: mask)
+          {
+            classify(
+              peak: peak, now: n, history: history, rawOldest: rawCount - Int64(raw.count) + 1, beats: &beats)
           }
           if deferred == nil && n * factor >= searchBackDue { searchBack(now: n * factor, beats: &beats) }
-          n += 1
+          n = nextEvent(from: n + 1, before: end, ring: featureRing, mask: mask)
         }
-        nextIndex = n
+        nextIndex = end
       }
     }
   }
 
-  /// Whether no feature sample from `peak − halfWindow` to `now` exceeds `height`.
+  /// The first feature sample from `start` on, before `end`, at which ``scan(band:feature:beats:)`` may act:
+  /// the deferred peak's deadline, the search-back's due time (while no peak is deferred), or a local
+  /// maximum of the feature `halfWindow` samples back (see ``isLocalMaximum(at:ring:mask:)``); `end` when
+  /// there is none. The local maxima are sought eight candidates at a time.
+  @inline(__always)
+  private func nextEvent(from start: Int64, before end: Int64, ring: UnsafeMutablePointer<Float>, mask: Int)
+    -> Int64
+  {
+    /// The first feature sample whose input index `n·factor` reaches `time` (input samples).
+    func firstSample(reaching time: Int64) -> Int64 { time <= 0 ? 0 : (time - 1) / factor + 1 }
+    var limit = end
+    if deferredDeadline != .max { limit = min(limit, max(start, firstSample(reaching: deferredDeadline))) }
+    if deferred == nil && searchBackDue != .max {
+      limit = min(limit, max(start, firstSample(reaching: searchBackDue)))
+    }
+    var n = max(start, halfWindow + 1)
+    let ringLength = mask + 1
+    let lanes = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
+    while n < limit {
+      // Ring slot of the sample before the candidate peak `n − halfWindow`.
+      let slot = Int(n - halfWindow - 1) & mask
+      if n + 8 <= limit && slot + 10 <= ringLength {
+        let samples = UnsafeRawPointer(ring + slot)
+        let previous = samples.loadUnaligned(as: SIMD8<Float>.self)
+        let height = samples.loadUnaligned(fromByteOffset: 4, as: SIMD8<Float>.self)
+        let next = samples.loadUnaligned(fromByteOffset: 8, as: SIMD8<Float>.self)
+        let found = (height .> SIMD8<Float>()) .& (height .> previous) .& (height .>= next)
+        if any(found) {
+          return n + Int64(SIMD8<Int32>(repeating: 8).replacing(with: lanes, where: found).min())
+        }
+        n += 8
+      } else {
+        if isLocalMaximum(at: n - halfWindow, ring: ring, mask: mask) { return n }
+        n += 1
+      }
+    }
+    return limit
+  }
+
+  /// Whether the feature at `peak` is above zero and its predecessor and not below its successor.
+  @inline(__always)
+  private func isLocalMaximum(at peak: Int64, ring: UnsafeMutablePointer<Float>, mask: Int) -> Bool {
+    let height = ring[Int(peak) & mask]
+    return height > 0 && height > ring[Int(peak - 1) & mask] && height >= ring[Int(peak + 1) & mask]
+  }
+
+  /// Whether no feature sample from `peak − halfWindow` to `now` exceeds `height`; eight samples at a time
+  /// where they do not wrap around the ring.
   @inline(__always)
   private func isWindowMaximum(
     _ height: Float, around peak: Int64, now: Int64, ring: UnsafeMutablePointer<Float>, mask: Int
   ) -> Bool {
     var k = max(peak - halfWindow, 0)
+    let ringLength = mask + 1
+    let bound = SIMD8<Float>(repeating: height)
     while k <= now {
-      if ring[Int(k) & mask] > height { return false }
-      k += 1
+      let slot = Int(k) & mask
+      if now - k >= 7 && slot + 8 <= ringLength {
+        if any(UnsafeRawPointer(ring + slot).loadUnaligned(as: SIMD8<Float>.self) .> bound) { return false }
+        k += 8
+      } else {
+        if ring[slot] > height { return false }
+        k += 1
+      }
     }
     return true
   }

@@ -39,40 +39,26 @@ func _dotProduct(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: In
 
 /// `count` consecutive outputs of a plain FIR filter: `output[j] = Σᵢ taps[i]·window[j + i]` for
 /// `i` in `0..<length` (`taps` time-reversed), vectorised across outputs: each tap is broadcast and
-/// multiplied with 16 (then 8) consecutive inputs, so no horizontal reduction is needed.
+/// multiplied with 32 (then 8) consecutive inputs, so no horizontal reduction is needed, and the four
+/// independent accumulators of a 32-output block keep the adders busy while each waits on its last sum.
 ///
 /// Every output, in a vector lane or in the scalar tail, sums its products in the same order (`i`
-/// ascending, one product at a time), so the result of an output does not depend on its position in a
-/// chunk: a filter fed in chunks of any size produces bit-for-bit the same outputs as when fed at once.
+/// ascending, one product at a time, from zero), so the result of an output does not depend on its
+/// position in a chunk: a filter fed in chunks of any size produces bit-for-bit the same outputs as when
+/// fed at once.
 @inlinable
 @inline(__always)
 func _filterRun(
   _ taps: UnsafePointer<Float>, _ window: UnsafePointer<Float>, length: Int, count: Int,
   into output: UnsafeMutablePointer<Float>
 ) {
-  let raw = UnsafeRawPointer(window)
-  let stride = MemoryLayout<Float>.stride
   var j = 0
-  while j &+ 16 <= count {
-    var accumulator0 = SIMD8<Float>()
-    var accumulator1 = SIMD8<Float>()
-    for i in 0..<length {
-      let tap = SIMD8<Float>(repeating: taps[i])
-      accumulator0 += tap * raw.loadUnaligned(fromByteOffset: (j &+ i) &* stride, as: SIMD8<Float>.self)
-      accumulator1 += tap * raw.loadUnaligned(fromByteOffset: (j &+ i &+ 8) &* stride, as: SIMD8<Float>.self)
-    }
-    UnsafeMutableRawPointer(output + j).storeBytes(of: accumulator0, as: SIMD8<Float>.self)
-    UnsafeMutableRawPointer(output + (j &+ 8)).storeBytes(of: accumulator1, as: SIMD8<Float>.self)
-    j &+= 16
+  while j &+ 32 <= count {
+    _accumulateBlock32(taps, length: length, into: output + j) { i in window + (j &+ i) }
+    j &+= 32
   }
-  if j &+ 8 <= count {
-    var accumulator = SIMD8<Float>()
-    for i in 0..<length {
-      accumulator +=
-        SIMD8<Float>(repeating: taps[i])
-        * raw.loadUnaligned(fromByteOffset: (j &+ i) &* stride, as: SIMD8<Float>.self)
-    }
-    UnsafeMutableRawPointer(output + j).storeBytes(of: accumulator, as: SIMD8<Float>.self)
+  while j &+ 8 <= count {
+    _accumulateBlock8(taps, length: length, into: output + j) { i in window + (j &+ i) }
     j &+= 8
   }
   while j < count {
@@ -83,60 +69,120 @@ func _filterRun(
   }
 }
 
+/// 32 outputs `output[l] = Σᵢ taps[i]·source(i)[l]` (`l` in `0..<32`), the products added in increasing
+/// `i` from zero, in four `SIMD8<Float>` accumulators; `source(i)` points at the 32 inputs tap `i` meets.
+@inlinable
+@inline(__always)
+func _accumulateBlock32(
+  _ taps: UnsafePointer<Float>, length: Int, into output: UnsafeMutablePointer<Float>,
+  _ source: (Int) -> UnsafePointer<Float>
+) {
+  var accumulator0 = SIMD8<Float>()
+  var accumulator1 = SIMD8<Float>()
+  var accumulator2 = SIMD8<Float>()
+  var accumulator3 = SIMD8<Float>()
+  for i in 0..<length {
+    let tap = SIMD8<Float>(repeating: taps[i])
+    let inputs = UnsafeRawPointer(source(i))
+    accumulator0 += tap * inputs.loadUnaligned(as: SIMD8<Float>.self)
+    accumulator1 += tap * inputs.loadUnaligned(fromByteOffset: 32, as: SIMD8<Float>.self)
+    accumulator2 += tap * inputs.loadUnaligned(fromByteOffset: 64, as: SIMD8<Float>.self)
+    accumulator3 += tap * inputs.loadUnaligned(fromByteOffset: 96, as: SIMD8<Float>.self)
+  }
+  let destination = UnsafeMutableRawPointer(output)
+  destination.storeBytes(of: accumulator0, as: SIMD8<Float>.self)
+  destination.storeBytes(of: accumulator1, toByteOffset: 32, as: SIMD8<Float>.self)
+  destination.storeBytes(of: accumulator2, toByteOffset: 64, as: SIMD8<Float>.self)
+  destination.storeBytes(of: accumulator3, toByteOffset: 96, as: SIMD8<Float>.self)
+}
+
+/// 8 outputs, as ``_accumulateBlock32``.
+@inlinable
+@inline(__always)
+func _accumulateBlock8(
+  _ taps: UnsafePointer<Float>, length: Int, into output: UnsafeMutablePointer<Float>,
+  _ source: (Int) -> UnsafePointer<Float>
+) {
+  var accumulator = SIMD8<Float>()
+  for i in 0..<length {
+    accumulator +=
+      SIMD8<Float>(repeating: taps[i]) * UnsafeRawPointer(source(i)).loadUnaligned(as: SIMD8<Float>.self)
+  }
+  UnsafeMutableRawPointer(output).storeBytes(of: accumulator, as: SIMD8<Float>.self)
+}
+
 /// `count` outputs of an FIR filter decimated by `down`: `output[j] = Σᵢ taps[i]·window[j·down + i]` for
 /// `i` in `0..<length` (`taps` time-reversed). The inputs are first split into their `down` phases
-/// (`phases[ρ·phaseStride + m] = window[m·down + ρ]`), so that the inputs of 8 consecutive outputs for one
-/// tap are contiguous in one phase; each tap is then broadcast against them, as in ``_filterRun``.
+/// (`phases[ρ·phaseStride + m] = window[m·down + ρ]`; two phases with vector shuffles), so that the inputs
+/// of consecutive outputs for one tap are contiguous in one phase: tap `i = q·down + ρ` reads phase `ρ`
+/// shifted by `q`, at `phases + tapOffsets[i]`. Each tap is then broadcast against them, as in
+/// ``_filterRun``.
 ///
 /// Every output, in a vector lane or in the scalar tail, sums its products in the same order (`i`
-/// ascending, one product at a time), so chunks of any size give bit-for-bit the output of the whole.
+/// ascending, one product at a time, from zero), so chunks of any size give bit-for-bit the output of the
+/// whole.
 @inlinable
 @inline(__always)
 func _decimateRun(
   _ taps: UnsafePointer<Float>, _ window: UnsafePointer<Float>, length: Int, down: Int, count: Int,
-  phases: UnsafeMutablePointer<Float>, phaseStride: Int, into output: UnsafeMutablePointer<Float>
+  phases: UnsafeMutablePointer<Float>, phaseStride: Int, tapOffsets: UnsafePointer<Int>,
+  into output: UnsafeMutablePointer<Float>
 ) {
-  for phase in 0..<min(down, length) {
-    let samples = count &+ (length &- 1 &- phase) / down
-    let destination = phases + phase &* phaseStride
-    var source = window + phase
-    for m in 0..<samples {
-      destination[m] = source.pointee
-      source += down
-    }
-  }
-  // Tap `i = q·down + ρ` reads phase ρ shifted by q: the taps are walked in increasing `i` without a
-  // division.
+  _splitPhases(window, length: length, down: down, count: count, into: phases, phaseStride: phaseStride)
   var j = 0
-  while j &+ 8 <= count {
-    var accumulator = SIMD8<Float>()
-    var first = 0
-    var shift = 0
-    while first < length {
-      for phase in 0..<min(down, length &- first) {
-        let source = UnsafeRawPointer(phases + (phase &* phaseStride &+ j &+ shift))
-        accumulator +=
-          SIMD8<Float>(repeating: taps[first &+ phase]) * source.loadUnaligned(as: SIMD8<Float>.self)
-      }
-      first &+= down
-      shift &+= 1
+  while j &+ 32 <= count {
+    _accumulateBlock32(taps, length: length, into: output + j) { i in
+      UnsafePointer(phases + (tapOffsets[i] &+ j))
     }
-    UnsafeMutableRawPointer(output + j).storeBytes(of: accumulator, as: SIMD8<Float>.self)
+    j &+= 32
+  }
+  while j &+ 8 <= count {
+    _accumulateBlock8(taps, length: length, into: output + j) { i in
+      UnsafePointer(phases + (tapOffsets[i] &+ j))
+    }
     j &+= 8
   }
   while j < count {
     var sum: Float = 0
-    var first = 0
-    var shift = 0
-    while first < length {
-      for phase in 0..<min(down, length &- first) {
-        sum += taps[first &+ phase] * phases[phase &* phaseStride &+ j &+ shift]
-      }
-      first &+= down
-      shift &+= 1
-    }
+    for i in 0..<length { sum += taps[i] * phases[tapOffsets[i] &+ j] }
     output[j] = sum
     j &+= 1
+  }
+}
+
+/// Copies the inputs `count` decimated outputs of a `length`-tap filter read into their `down` phases:
+/// `phases[ρ·phaseStride + m] = window[m·down + ρ]` for the `count + (length − 1 − ρ) / down` samples of
+/// phase `ρ`. Two phases are split 8 samples at a time (one 16-sample load, its even and its odd half).
+@inlinable
+@inline(__always)
+func _splitPhases(
+  _ window: UnsafePointer<Float>, length: Int, down: Int, count: Int,
+  into phases: UnsafeMutablePointer<Float>,
+  phaseStride: Int
+) {
+  var done = 0
+  if down == 2 && length >= 2 {
+    // Phase 1 has the fewer samples; both have at least `done` after the loop.
+    let pairs = count &+ (length &- 2) / 2
+    let odd = phases + phaseStride
+    let raw = UnsafeRawPointer(window)
+    while done &+ 8 <= pairs {
+      let both = raw.loadUnaligned(fromByteOffset: done &* 8, as: SIMD16<Float>.self)
+      UnsafeMutableRawPointer(phases + done).storeBytes(of: both.evenHalf, as: SIMD8<Float>.self)
+      UnsafeMutableRawPointer(odd + done).storeBytes(of: both.oddHalf, as: SIMD8<Float>.self)
+      done &+= 8
+    }
+  }
+  for phase in 0..<min(down, length) {
+    let samples = count &+ (length &- 1 &- phase) / down
+    let destination = phases + phase &* phaseStride
+    var source = window + (done &* down &+ phase)
+    var m = done
+    while m < samples {
+      destination[m] = source.pointee
+      source += down
+      m &+= 1
+    }
   }
 }
 
@@ -181,6 +227,9 @@ struct _PolyphaseFIRCore: Sendable {
   /// samples; empty otherwise.
   @usableFromInline var phases: [Float]
   @usableFromInline let phaseStride: Int
+  /// Where tap `i` of a plain decimation reads its inputs in `phases`: `(i mod down)·phaseStride + i / down`;
+  /// empty otherwise.
+  @usableFromInline let phaseOffsets: [Int]
 
   /// - Parameters:
   ///   - taps: `h`, in `y[n] = Σ h[k]·x[n − k]` order.
@@ -210,8 +259,11 @@ struct _PolyphaseFIRCore: Sendable {
     self.blockSize = blockSize
     self.work = [Float](repeating: 0, count: length - 1 + blockSize)
     self.offset = offset
-    self.phaseStride = blockSize / down + length / down + 2
-    self.phases = [Float](repeating: 0, count: up == 1 && down > 1 ? down * phaseStride : 0)
+    let phaseStride = blockSize / down + length / down + 2
+    self.phaseStride = phaseStride
+    let decimates = up == 1 && down > 1
+    self.phases = [Float](repeating: 0, count: decimates ? down * phaseStride : 0)
+    self.phaseOffsets = decimates ? (0..<length).map { $0 % down * phaseStride + $0 / down } : []
     self.consumed = 0
     self.nextNewest = offset / up
     self.nextBranch = offset % up
@@ -265,42 +317,46 @@ struct _PolyphaseFIRCore: Sendable {
     swap(&phases, &self.phases)
     defer { swap(&phases, &self.phases) }
     phases.withUnsafeMutableBufferPointer { phases in
-      branches.withUnsafeBufferPointer { branches in
-        work.withUnsafeMutableBufferPointer { work in
-          let window = work.baseAddress!
-          let taps = branches.baseAddress!
-          while position < input.count {
-            let n = min(input.count - position, blockSize)
-            (window + retained).update(from: input.baseAddress! + position, count: n)
-            let blockEnd = consumed + n
-            if up == 1 && down == 1 && limit == .max {
-              let count = max(0, blockEnd - newest)
-              _filterRun(
-                taps, window + (newest - consumed), length: length, count: count, into: output + produced)
-              produced += count
-              newest += count
-            } else if up == 1 && limit == .max {
-              let count = newest < blockEnd ? (blockEnd &- 1 &- newest) / down &+ 1 : 0
-              _decimateRun(
-                taps, window + (newest - consumed), length: length, down: down, count: count,
-                phases: phases.baseAddress!, phaseStride: phaseStride, into: output + produced)
-              produced += count
-              newest += count &* down
-            } else {
-              while newest < blockEnd && produced < limit {
-                output[produced] = _dotProduct(
-                  taps + branch * length, window + (newest - consumed), count: length)
-                produced += 1
-                branch += down
-                if branch >= up {
-                  newest += branch / up
-                  branch %= up
+      phaseOffsets.withUnsafeBufferPointer { phaseOffsets in
+        branches.withUnsafeBufferPointer { branches in
+          work.withUnsafeMutableBufferPointer { work in
+            let window = work.baseAddress!
+            let taps = branches.baseAddress!
+            while position < input.count {
+              let n = min(input.count - position, blockSize)
+              (window + retained).update(from: input.baseAddress! + position, count: n)
+              let blockEnd = consumed + n
+              if up == 1 && down == 1 && limit == .max {
+                let count = max(0, blockEnd - newest)
+                _filterRun(
+                  taps, window + (newest - consumed), length: length, count: count, into: output + produced)
+                produced += count
+                newest += count
+              } else if up == 1 && limit == .max {
+                let count = newest < blockEnd ? (blockEnd &- 1 &- newest) / down &+ 1 : 0
+                _decimateRun(
+                  taps, window + (newest - consumed), length: length, down: down, count: count,
+                  phases: phases.baseAddress!, phaseStride: phaseStride,
+                  tapOffsets: phaseOffsets.baseAddress!,
+                  into: output + produced)
+                produced += count
+                newest += count &* down
+              } else {
+                while newest < blockEnd && produced < limit {
+                  output[produced] = _dotProduct(
+                    taps + branch * length, window + (newest - consumed), count: length)
+                  produced += 1
+                  branch += down
+                  if branch >= up {
+                    newest += branch / up
+                    branch %= up
+                  }
                 }
               }
+              window.update(from: window + n, count: retained)
+              consumed = blockEnd
+              position += n
             }
-            window.update(from: window + n, count: retained)
-            consumed = blockEnd
-            position += n
           }
         }
       }
