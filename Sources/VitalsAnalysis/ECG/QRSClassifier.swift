@@ -58,13 +58,21 @@ struct QRSClassifier: Sendable {
   var intervals: [Int64] = []
   var intervalSlot = 0
   var medianInterval: Int64
-  var searchBackDue = Int64.max
+  var searchBackDue = Int64.max {
+    didSet { searchBackSample = firstSample(reaching: searchBackDue) }
+  }
+  /// The first feature sample `n` at which the search-back is due (`n·factor ≥ searchBackDue`).
+  var searchBackSample = Int64.max
   /// Peaks since the last beat that were not taken for beats, oldest first.
   var pending: [Candidate] = []
   /// A premature, weak peak above the threshold whose decision waits for the next beat (the interloper
   /// check), and the input sample by which it is decided.
   var deferred: Candidate?
-  var deferredDeadline = Int64.max
+  var deferredDeadline = Int64.max {
+    didSet { deferredSample = firstSample(reaching: deferredDeadline) }
+  }
+  /// The first feature sample `n` at which the deferred peak is decided (`n·factor ≥ deferredDeadline`).
+  var deferredSample = Int64.max
 
   static let intervalHistory = 8
   static let pendingLimit = 16
@@ -193,7 +201,7 @@ struct QRSClassifier: Sendable {
         let end = nextIndex + Int64(band.count)
         var n = nextEvent(from: nextIndex, before: end, ring: featureRing, mask: mask)
         while n < end {
-          if n * factor >= deferredDeadline { resolveDeferred(now: n, history: history, beats: &beats) }
+          if n >= deferredSample { resolveDeferred(now: n, history: history, beats: &beats) }
           let peak = n - halfWindow
           if peak >= 1 && isLocalMaximum(at: peak, ring: featureRing, mask: mask)
             && isWindowMaximum(
@@ -202,7 +210,7 @@ struct QRSClassifier: Sendable {
             classify(
               peak: peak, now: n, history: history, rawOldest: rawCount - Int64(raw.count) + 1, beats: &beats)
           }
-          if deferred == nil && n * factor >= searchBackDue { searchBack(now: n * factor, beats: &beats) }
+          if deferred == nil && n >= searchBackSample { searchBack(now: n * factor, beats: &beats) }
           n = nextEvent(from: n + 1, before: end, ring: featureRing, mask: mask)
         }
         nextIndex = end
@@ -210,43 +218,65 @@ struct QRSClassifier: Sendable {
     }
   }
 
-  /// The first feature sample from `start` on, before `end`, at which ``scan(band:feature:beats:)`` may act:
-  /// the deferred peak's deadline, the search-back's due time (while no peak is deferred), or a local
-  /// maximum of the feature `halfWindow` samples back (see ``isLocalMaximum(at:ring:mask:)``); `end` when
-  /// there is none. The local maxima are sought eight candidates at a time.
+  /// The first feature sample from `start` on, before `end`, at which ``scan(band:feature:beats:)`` acts: the
+  /// deferred peak's deadline, the search-back's due time (while no peak is deferred), or a feature peak
+  /// `halfWindow` samples back (``isLocalMaximum(at:ring:mask:)`` and
+  /// ``isWindowMaximum(_:around:now:ring:mask:)``); `end` when there is none.
+  ///
+  /// Eight candidates are tested at once: for being local maxima, then, since a peak is not below any
+  /// sample within `halfWindow`, for being not below the samples within 8 of them (which rules out most
+  /// local maxima of a noisy feature), and only those left take the look over the whole window.
   @inline(__always)
   private func nextEvent(from start: Int64, before end: Int64, ring: UnsafeMutablePointer<Float>, mask: Int)
     -> Int64
   {
-    /// The first feature sample whose input index `n·factor` reaches `time` (input samples).
-    func firstSample(reaching time: Int64) -> Int64 { time <= 0 ? 0 : (time - 1) / factor + 1 }
-    var limit = end
-    if deferredDeadline != .max { limit = min(limit, max(start, firstSample(reaching: deferredDeadline))) }
-    if deferred == nil && searchBackDue != .max {
-      limit = min(limit, max(start, firstSample(reaching: searchBackDue)))
-    }
+    var limit = min(end, max(start, deferredSample))
+    if deferred == nil { limit = min(limit, max(start, searchBackSample)) }
     var n = max(start, halfWindow + 1)
     let ringLength = mask + 1
-    let lanes = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
+    let reach = Int(min(halfWindow, 8))
     while n < limit {
-      // Ring slot of the sample before the candidate peak `n − halfWindow`.
-      let slot = Int(n - halfWindow - 1) & mask
-      if n + 8 <= limit && slot + 10 <= ringLength {
+      let peak = n - halfWindow
+      // Ring slot of the first sample the eight candidates' near test reads.
+      let slot = (Int(peak) - reach) & mask
+      if n + 8 <= limit && slot + 2 * reach + 8 <= ringLength {
         let samples = UnsafeRawPointer(ring + slot)
-        let previous = samples.loadUnaligned(as: SIMD8<Float>.self)
-        let height = samples.loadUnaligned(fromByteOffset: 4, as: SIMD8<Float>.self)
-        let next = samples.loadUnaligned(fromByteOffset: 8, as: SIMD8<Float>.self)
-        let found = (height .> SIMD8<Float>()) .& (height .> previous) .& (height .>= next)
+        func load(_ offset: Int) -> SIMD8<Float> {
+          samples.loadUnaligned(fromByteOffset: 4 * (reach + offset), as: SIMD8<Float>.self)
+        }
+        let height = load(0)
+        var found = (height .> SIMD8<Float>()) .& (height .> load(-1)) .& (height .>= load(1))
         if any(found) {
-          return n + Int64(SIMD8<Int32>(repeating: 8).replacing(with: lanes, where: found).min())
+          for offset in stride(from: 2, through: reach, by: 1) {
+            found = found .& .!(load(-offset) .> height) .& .!(load(offset) .> height)
+          }
+          if any(found) {
+            for lane in 0..<8 where found[lane] {
+              if isWindowMaximum(
+                height[lane], around: peak + Int64(lane), now: n + Int64(lane), ring: ring, mask: mask)
+              {
+                return n + Int64(lane)
+              }
+            }
+          }
         }
         n += 8
       } else {
-        if isLocalMaximum(at: n - halfWindow, ring: ring, mask: mask) { return n }
+        if peak >= 1 && isLocalMaximum(at: peak, ring: ring, mask: mask)
+          && isWindowMaximum(ring[Int(peak) & mask], around: peak, now: n, ring: ring, mask: mask)
+        {
+          return n
+        }
         n += 1
       }
     }
     return limit
+  }
+
+  /// The first feature sample whose input index `n·factor` reaches `time` (input samples); `Int64.max` for
+  /// `Int64.max` (never).
+  private func firstSample(reaching time: Int64) -> Int64 {
+    time == .max ? .max : time <= 0 ? 0 : (time - 1) / factor + 1
   }
 
   /// Whether the feature at `peak` is above zero and its predecessor and not below its successor.
@@ -388,20 +418,28 @@ struct QRSClassifier: Sendable {
     guard high > low else { return min(max(center, low), now) }
     let start = history.raw(low)
     let step = (history.raw(high) - start) / Float(high - low)
-    func deviation(_ k: Int64) -> Float { abs(history.raw(k) - start - step * Float(k - low)) }
-    var best: Float = 0
-    for k in low...high { best = max(best, deviation(k)) }
-    // The first peak of the deviation that reaches half the largest: the R wave even where a deeper S
-    // wave follows, and the same peak of a notched or M-shaped complex (bundle-branch block, paced or
-    // ectopic beats) beat after beat, instead of whichever happens to be larger.
-    let floor = 0.5 * best
-    var previous = deviation(low)
-    for k in low...high {
-      let value = deviation(k)
-      if value >= floor && value >= previous && (k == high || value >= deviation(k + 1)) { return k }
-      previous = value
+    let count = Int(high - low) + 1
+    return withUnsafeTemporaryAllocation(of: Float.self, capacity: count) { deviations in
+      var best: Float = 0
+      for i in 0..<count {
+        let deviation = abs(history.raw(low + Int64(i)) - start - step * Float(i))
+        deviations[i] = deviation
+        best = max(best, deviation)
+      }
+      // The first peak of the deviation that reaches half the largest: the R wave even where a deeper S
+      // wave follows, and the same peak of a notched or M-shaped complex (bundle-branch block, paced or
+      // ectopic beats) beat after beat, instead of whichever happens to be larger.
+      let floor = 0.5 * best
+      var previous = deviations[0]
+      for i in 0..<count {
+        let value = deviations[i]
+        if value >= floor && value >= previous && (i == count - 1 || value >= deviations[i + 1]) {
+          return low + Int64(i)
+        }
+        previous = value
+      }
+      return center
     }
-    return center
   }
 
   /// The steepest step of the band-passed signal over the QRS behind the feature sample `peak` (the
@@ -496,18 +534,20 @@ struct QRSClassifier: Sendable {
       intervals[intervalSlot] = interval
       intervalSlot = (intervalSlot + 1) % Self.intervalHistory
     }
-    medianInterval = withUnsafeTemporaryAllocation(of: Int64.self, capacity: Self.intervalHistory) { sorted in
-      let count = intervals.count
-      for i in 0..<count {
-        var j = i
-        let value = intervals[i]
-        while j > 0 && sorted[j - 1] > value {
-          sorted[j] = sorted[j - 1]
-          j -= 1
+    medianInterval = intervals.withUnsafeBufferPointer { intervals in
+      withUnsafeTemporaryAllocation(of: Int64.self, capacity: Self.intervalHistory) { sorted in
+        let count = intervals.count
+        for i in 0..<count {
+          var j = i
+          let value = intervals[i]
+          while j > 0 && sorted[j - 1] > value {
+            sorted[j] = sorted[j - 1]
+            j -= 1
+          }
+          sorted[j] = value
         }
-        sorted[j] = value
+        return count % 2 == 1 ? sorted[count / 2] : (sorted[count / 2 - 1] + sorted[count / 2]) / 2
       }
-      return count % 2 == 1 ? sorted[count / 2] : (sorted[count / 2 - 1] + sorted[count / 2]) / 2
     }
   }
 }
