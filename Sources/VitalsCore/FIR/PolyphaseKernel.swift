@@ -115,8 +115,7 @@ func _accumulateBlock8(
 /// `i` in `0..<length` (`taps` time-reversed). The inputs are first split into their `down` phases
 /// (`phases[ρ·phaseStride + m] = window[m·down + ρ]`; two phases with vector shuffles), so that the inputs
 /// of consecutive outputs for one tap are contiguous in one phase: tap `i = q·down + ρ` reads phase `ρ`
-/// shifted by `q`, at `phases + tapOffsets[i]`. Each tap is then broadcast against them, as in
-/// ``_filterRun``.
+/// shifted by `q`. Each tap is then broadcast against them, as in ``_filterRun``.
 ///
 /// Every output, in a vector lane or in the scalar tail, sums its products in the same order (`i`
 /// ascending, one product at a time, from zero), so chunks of any size give bit-for-bit the output of the
@@ -125,28 +124,32 @@ func _accumulateBlock8(
 @inline(__always)
 func _decimateRun(
   _ taps: UnsafePointer<Float>, _ window: UnsafePointer<Float>, length: Int, down: Int, count: Int,
-  phases: UnsafeMutablePointer<Float>, phaseStride: Int, tapOffsets: UnsafePointer<Int>,
-  into output: UnsafeMutablePointer<Float>
+  phases: UnsafeMutablePointer<Float>, phaseStride: Int, into output: UnsafeMutablePointer<Float>
 ) {
   _splitPhases(window, length: length, down: down, count: count, into: phases, phaseStride: phaseStride)
-  var j = 0
-  while j &+ 32 <= count {
-    _accumulateBlock32(taps, length: length, into: output + j) { i in
-      UnsafePointer(phases + (tapOffsets[i] &+ j))
+  withUnsafeTemporaryAllocation(of: Int.self, capacity: length) { offsets in
+    // Where tap `i` reads in `phases`.
+    for i in 0..<length { offsets[i] = i % down &* phaseStride &+ i / down }
+    let offset = UnsafePointer(offsets.baseAddress!)
+    var j = 0
+    while j &+ 32 <= count {
+      _accumulateBlock32(taps, length: length, into: output + j) { i in
+        UnsafePointer(phases + (offset[i] &+ j))
+      }
+      j &+= 32
     }
-    j &+= 32
-  }
-  while j &+ 8 <= count {
-    _accumulateBlock8(taps, length: length, into: output + j) { i in
-      UnsafePointer(phases + (tapOffsets[i] &+ j))
+    while j &+ 8 <= count {
+      _accumulateBlock8(taps, length: length, into: output + j) { i in
+        UnsafePointer(phases + (offset[i] &+ j))
+      }
+      j &+= 8
     }
-    j &+= 8
-  }
-  while j < count {
-    var sum: Float = 0
-    for i in 0..<length { sum += taps[i] * phases[tapOffsets[i] &+ j] }
-    output[j] = sum
-    j &+= 1
+    while j < count {
+      var sum: Float = 0
+      for i in 0..<length { sum += taps[i] * phases[offset[i] &+ j] }
+      output[j] = sum
+      j &+= 1
+    }
   }
 }
 
@@ -227,9 +230,6 @@ struct _PolyphaseFIRCore: Sendable {
   /// samples; empty otherwise.
   @usableFromInline var phases: [Float]
   @usableFromInline let phaseStride: Int
-  /// Where tap `i` of a plain decimation reads its inputs in `phases`: `(i mod down)·phaseStride + i / down`;
-  /// empty otherwise.
-  @usableFromInline let phaseOffsets: [Int]
 
   /// - Parameters:
   ///   - taps: `h`, in `y[n] = Σ h[k]·x[n − k]` order.
@@ -261,9 +261,7 @@ struct _PolyphaseFIRCore: Sendable {
     self.offset = offset
     let phaseStride = blockSize / down + length / down + 2
     self.phaseStride = phaseStride
-    let decimates = up == 1 && down > 1
-    self.phases = [Float](repeating: 0, count: decimates ? down * phaseStride : 0)
-    self.phaseOffsets = decimates ? (0..<length).map { $0 % down * phaseStride + $0 / down } : []
+    self.phases = [Float](repeating: 0, count: up == 1 && down > 1 ? down * phaseStride : 0)
     self.consumed = 0
     self.nextNewest = offset / up
     self.nextBranch = offset % up
@@ -317,46 +315,42 @@ struct _PolyphaseFIRCore: Sendable {
     swap(&phases, &self.phases)
     defer { swap(&phases, &self.phases) }
     phases.withUnsafeMutableBufferPointer { phases in
-      phaseOffsets.withUnsafeBufferPointer { phaseOffsets in
-        branches.withUnsafeBufferPointer { branches in
-          work.withUnsafeMutableBufferPointer { work in
-            let window = work.baseAddress!
-            let taps = branches.baseAddress!
-            while position < input.count {
-              let n = min(input.count - position, blockSize)
-              (window + retained).update(from: input.baseAddress! + position, count: n)
-              let blockEnd = consumed + n
-              if up == 1 && down == 1 && limit == .max {
-                let count = max(0, blockEnd - newest)
-                _filterRun(
-                  taps, window + (newest - consumed), length: length, count: count, into: output + produced)
-                produced += count
-                newest += count
-              } else if up == 1 && limit == .max {
-                let count = newest < blockEnd ? (blockEnd &- 1 &- newest) / down &+ 1 : 0
-                _decimateRun(
-                  taps, window + (newest - consumed), length: length, down: down, count: count,
-                  phases: phases.baseAddress!, phaseStride: phaseStride,
-                  tapOffsets: phaseOffsets.baseAddress!,
-                  into: output + produced)
-                produced += count
-                newest += count &* down
-              } else {
-                while newest < blockEnd && produced < limit {
-                  output[produced] = _dotProduct(
-                    taps + branch * length, window + (newest - consumed), count: length)
-                  produced += 1
-                  branch += down
-                  if branch >= up {
-                    newest += branch / up
-                    branch %= up
-                  }
+      branches.withUnsafeBufferPointer { branches in
+        work.withUnsafeMutableBufferPointer { work in
+          let window = work.baseAddress!
+          let taps = branches.baseAddress!
+          while position < input.count {
+            let n = min(input.count - position, blockSize)
+            (window + retained).update(from: input.baseAddress! + position, count: n)
+            let blockEnd = consumed + n
+            if up == 1 && down == 1 && limit == .max {
+              let count = max(0, blockEnd - newest)
+              _filterRun(
+                taps, window + (newest - consumed), length: length, count: count, into: output + produced)
+              produced += count
+              newest += count
+            } else if up == 1 && limit == .max {
+              let count = newest < blockEnd ? (blockEnd &- 1 &- newest) / down &+ 1 : 0
+              _decimateRun(
+                taps, window + (newest - consumed), length: length, down: down, count: count,
+                phases: phases.baseAddress!, phaseStride: phaseStride, into: output + produced)
+              produced += count
+              newest += count &* down
+            } else {
+              while newest < blockEnd && produced < limit {
+                output[produced] = _dotProduct(
+                  taps + branch * length, window + (newest - consumed), count: length)
+                produced += 1
+                branch += down
+                if branch >= up {
+                  newest += branch / up
+                  branch %= up
                 }
               }
-              window.update(from: window + n, count: retained)
-              consumed = blockEnd
-              position += n
             }
+            window.update(from: window + n, count: retained)
+            consumed = blockEnd
+            position += n
           }
         }
       }
