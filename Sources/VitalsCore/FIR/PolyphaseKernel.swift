@@ -52,29 +52,43 @@ func _filterRun(
   _ taps: UnsafePointer<Float>, _ window: UnsafePointer<Float>, length: Int, count: Int,
   into output: UnsafeMutablePointer<Float>
 ) {
+  _accumulateRun(taps, length: length, count: count, into: output) { i, j in window + (j &+ i) }
+}
+
+/// `count` outputs `output[j] = Σᵢ taps[i]·source(i, j).pointee` for `i` in `0..<length`, the products added
+/// in increasing `i` from zero: 32 outputs at a time, then 8 (``_accumulateBlock(_:length:vectors:into:_:)``;
+/// `source(i, j)` then points at the inputs tap `i` meets for outputs `j`, `j + 1`, …, which must be
+/// contiguous), then one at a time.
+@inlinable
+@inline(__always)
+func _accumulateRun(
+  _ taps: UnsafePointer<Float>, length: Int, count: Int, into output: UnsafeMutablePointer<Float>,
+  _ source: (_ tap: Int, _ output: Int) -> UnsafePointer<Float>
+) {
   var j = 0
   while j &+ 32 <= count {
-    _accumulateBlock32(taps, length: length, into: output + j) { i in window + (j &+ i) }
+    _accumulateBlock(taps, length: length, vectors: 4, into: output + j) { i in source(i, j) }
     j &+= 32
   }
   while j &+ 8 <= count {
-    _accumulateBlock8(taps, length: length, into: output + j) { i in window + (j &+ i) }
+    _accumulateBlock(taps, length: length, vectors: 1, into: output + j) { i in source(i, j) }
     j &+= 8
   }
   while j < count {
     var sum: Float = 0
-    for i in 0..<length { sum += taps[i] * window[j &+ i] }
+    for i in 0..<length { sum += taps[i] * source(i, j).pointee }
     output[j] = sum
     j &+= 1
   }
 }
 
-/// 32 outputs `output[l] = Σᵢ taps[i]·source(i)[l]` (`l` in `0..<32`), the products added in increasing
-/// `i` from zero, in four `SIMD8<Float>` accumulators; `source(i)` points at the 32 inputs tap `i` meets.
+/// `8·vectors` outputs `output[l] = Σᵢ taps[i]·source(i)[l]` (`vectors` 1 or 4), the products added in
+/// increasing `i` from zero, in `vectors` `SIMD8<Float>` accumulators (four independent ones keep the adders
+/// busy while each waits on its last sum); `source(i)` points at the inputs tap `i` meets.
 @inlinable
 @inline(__always)
-func _accumulateBlock32(
-  _ taps: UnsafePointer<Float>, length: Int, into output: UnsafeMutablePointer<Float>,
+func _accumulateBlock(
+  _ taps: UnsafePointer<Float>, length: Int, vectors: Int, into output: UnsafeMutablePointer<Float>,
   _ source: (Int) -> UnsafePointer<Float>
 ) {
   var accumulator0 = SIMD8<Float>()
@@ -85,30 +99,19 @@ func _accumulateBlock32(
     let tap = SIMD8<Float>(repeating: taps[i])
     let inputs = UnsafeRawPointer(source(i))
     accumulator0 += tap * inputs.loadUnaligned(as: SIMD8<Float>.self)
-    accumulator1 += tap * inputs.loadUnaligned(fromByteOffset: 32, as: SIMD8<Float>.self)
-    accumulator2 += tap * inputs.loadUnaligned(fromByteOffset: 64, as: SIMD8<Float>.self)
-    accumulator3 += tap * inputs.loadUnaligned(fromByteOffset: 96, as: SIMD8<Float>.self)
+    if vectors == 4 {
+      accumulator1 += tap * inputs.loadUnaligned(fromByteOffset: 32, as: SIMD8<Float>.self)
+      accumulator2 += tap * inputs.loadUnaligned(fromByteOffset: 64, as: SIMD8<Float>.self)
+      accumulator3 += tap * inputs.loadUnaligned(fromByteOffset: 96, as: SIMD8<Float>.self)
+    }
   }
   let destination = UnsafeMutableRawPointer(output)
   destination.storeBytes(of: accumulator0, as: SIMD8<Float>.self)
-  destination.storeBytes(of: accumulator1, toByteOffset: 32, as: SIMD8<Float>.self)
-  destination.storeBytes(of: accumulator2, toByteOffset: 64, as: SIMD8<Float>.self)
-  destination.storeBytes(of: accumulator3, toByteOffset: 96, as: SIMD8<Float>.self)
-}
-
-/// 8 outputs, as ``_accumulateBlock32``.
-@inlinable
-@inline(__always)
-func _accumulateBlock8(
-  _ taps: UnsafePointer<Float>, length: Int, into output: UnsafeMutablePointer<Float>,
-  _ source: (Int) -> UnsafePointer<Float>
-) {
-  var accumulator = SIMD8<Float>()
-  for i in 0..<length {
-    accumulator +=
-      SIMD8<Float>(repeating: taps[i]) * UnsafeRawPointer(source(i)).loadUnaligned(as: SIMD8<Float>.self)
+  if vectors == 4 {
+    destination.storeBytes(of: accumulator1, toByteOffset: 32, as: SIMD8<Float>.self)
+    destination.storeBytes(of: accumulator2, toByteOffset: 64, as: SIMD8<Float>.self)
+    destination.storeBytes(of: accumulator3, toByteOffset: 96, as: SIMD8<Float>.self)
   }
-  UnsafeMutableRawPointer(output).storeBytes(of: accumulator, as: SIMD8<Float>.self)
 }
 
 /// `count` outputs of an FIR filter decimated by `down`: `output[j] = Σᵢ taps[i]·window[j·down + i]` for
@@ -131,24 +134,8 @@ func _decimateRun(
     // Where tap `i` reads in `phases`.
     for i in 0..<length { offsets[i] = i % down &* phaseStride &+ i / down }
     let offset = UnsafePointer(offsets.baseAddress!)
-    var j = 0
-    while j &+ 32 <= count {
-      _accumulateBlock32(taps, length: length, into: output + j) { i in
-        UnsafePointer(phases + (offset[i] &+ j))
-      }
-      j &+= 32
-    }
-    while j &+ 8 <= count {
-      _accumulateBlock8(taps, length: length, into: output + j) { i in
-        UnsafePointer(phases + (offset[i] &+ j))
-      }
-      j &+= 8
-    }
-    while j < count {
-      var sum: Float = 0
-      for i in 0..<length { sum += taps[i] * phases[offset[i] &+ j] }
-      output[j] = sum
-      j &+= 1
+    _accumulateRun(taps, length: length, count: count, into: output) { i, j in
+      UnsafePointer(phases + (offset[i] &+ j))
     }
   }
 }
