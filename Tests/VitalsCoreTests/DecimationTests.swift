@@ -40,6 +40,19 @@ private struct DecimateFixture: Decodable {
     }
   }
 
+  /// Every output sums its products in tap order from zero, oldest input first (see
+  /// `FIRFilterTests.inOrderSum`), in the vector blocks and the scalar tail alike, for factors split into
+  /// phases with vector shuffles (2) and one at a time, and for tap counts padded to whole vectors (13).
+  @Test(arguments: [(2, 9), (2, 2), (2, 41), (3, 13), (4, 17), (6, 25)])
+  func equalsTheInOrderSumBitForBit(factor: Int, tapCount: Int) {
+    let taps = FIRDesign.firwin(tapCount: tapCount, cutoff: [0.5 / Double(factor)], pass: .lowpass)
+    let h = taps.map { Float($0) }
+    let x = StreamTesting.signal(count: 2003)
+    var decimator = Decimator(factor: factor, coefficients: taps)
+    let expected = stride(from: 0, to: x.count, by: factor).map { FIRFilterTests.inOrderSum(h, x, at: $0) }
+    #expect(decimator.processed(x) == expected)
+  }
+
   @Test func keepsEveryMthFilteredSample() {
     let x = StreamTesting.signal(count: 500)
     let taps = FIRDesign.firwin(tapCount: 31, cutoff: [0.25], pass: .lowpass)

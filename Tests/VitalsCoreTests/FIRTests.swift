@@ -106,6 +106,23 @@ private struct FirwinFixture: Decodable {
     #expect(worst < 2e-6, "largest difference \(worst)")
   }
 
+  /// `Σ h[k]·x[n − k]` in `Float`, one product at a time from zero, oldest input first (`k` descending):
+  /// the order every output of the vector kernels follows, so their outputs equal it bit for bit.
+  static func inOrderSum(_ h: [Float], _ x: [Float], at n: Int) -> Float {
+    var sum: Float = 0
+    for k in h.indices.reversed() { sum += h[k] * (n - k >= 0 ? x[n - k] : 0) }
+    return sum
+  }
+
+  /// 1000 outputs go through the 32-output blocks, the 8-output blocks and the scalar tail.
+  @Test(arguments: [1, 2, 5, 9, 33])
+  func equalsTheInOrderSumBitForBit(tapCount: Int) {
+    let h = StreamTesting.signal(count: tapCount, seed: 5).map { $0 / Float(tapCount) }
+    let x = StreamTesting.signal(count: 1000)
+    var filter = FIRFilter(coefficients: h)
+    #expect(filter.processed(x) == x.indices.map { Self.inOrderSum(h, x, at: $0) })
+  }
+
   @Test(arguments: StreamTesting.chunkings(count: 3000).map(\.name))
   func chunksEqualTheWhole(chunking: String) {
     let sizes = StreamTesting.chunkings(count: 3000).first { $0.name == chunking }!.sizes

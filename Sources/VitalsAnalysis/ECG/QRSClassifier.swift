@@ -58,13 +58,21 @@ struct QRSClassifier: Sendable {
   var intervals: [Int64] = []
   var intervalSlot = 0
   var medianInterval: Int64
-  var searchBackDue = Int64.max
+  var searchBackDue = Int64.max {
+    didSet { searchBackSample = firstSample(reaching: searchBackDue) }
+  }
+  /// The first feature sample `n` at which the search-back is due (`n·factor ≥ searchBackDue`).
+  var searchBackSample = Int64.max
   /// Peaks since the last beat that were not taken for beats, oldest first.
   var pending: [Candidate] = []
   /// A premature, weak peak above the threshold whose decision waits for the next beat (the interloper
   /// check), and the input sample by which it is decided.
   var deferred: Candidate?
-  var deferredDeadline = Int64.max
+  var deferredDeadline = Int64.max {
+    didSet { deferredSample = firstSample(reaching: deferredDeadline) }
+  }
+  /// The first feature sample `n` at which the deferred peak is decided (`n·factor ≥ deferredDeadline`).
+  var deferredSample = Int64.max
 
   static let intervalHistory = 8
   static let pendingLimit = 16
@@ -162,9 +170,12 @@ struct QRSClassifier: Sendable {
 
   /// Scans one block at the feature rate and appends decided beats (input indices) to `beats`.
   ///
-  /// A feature peak is a sample `p` above its predecessor and not below any sample within
-  /// `±halfWindow`; it is tested `halfWindow` samples later, and only where `p` is a local maximum
-  /// (rare in a smoothed feature), by a look over the history: cheaper than a running maximum.
+  /// A feature peak is a sample `p` above zero and its predecessor, not below its successor, and not below
+  /// any sample within `±halfWindow`; it is tested `halfWindow` samples later, at sample `n = p +
+  /// halfWindow`. At each sample the deferred peak's deadline, the peak test and the search-back's due time
+  /// are checked in that order; samples where none of them can fire (no local maximum, both times still
+  /// ahead) are skipped eight at a time (``nextEvent(from:before:ring:mask:)``), and only local maxima, rare
+  /// in a smoothed feature, take the look over the window: cheaper than a running maximum.
   mutating func scan(
     band: UnsafeBufferPointer<Float>, feature: UnsafeBufferPointer<Float>, beats: inout [Int64]
   ) {
@@ -187,39 +198,112 @@ struct QRSClassifier: Sendable {
         Self.copy(
           feature, into: UnsafeMutableBufferPointer(rebasing: storage[length..<2 * length]), at: nextIndex)
         let featureRing = storage.baseAddress! + length
-        var n = nextIndex
         let end = nextIndex + Int64(band.count)
+        var n = nextEvent(from: nextIndex, before: end, ring: featureRing, mask: mask)
         while n < end {
-          if n * factor >= deferredDeadline { resolveDeferred(now: n, history: history, beats: &beats) }
+          if n >= deferredSample { resolveDeferred(now: n, history: history, beats: &beats) }
           let peak = n - halfWindow
-          if peak >= 1 {
-            let height = featureRing[Int(peak) & mask]
-            if height > 0 && height > featureRing[Int(peak - 1) & mask]
-              && height >= featureRing[Int(peak + 1) & mask]
-              && isWindowMaximum(height, around: peak, now: n, ring: featureRing, mask: mask)
-            {
-              classify(
-                peak: peak, now: n, history: history, rawOldest: rawCount - Int64(raw.count) + 1,
-                beats: &beats)
-            }
+          if peak >= 1 && isLocalMaximum(at: peak, ring: featureRing, mask: mask)
+            && isWindowMaximum(
+              featureRing[Int(peak) & mask], around: peak, now: n, ring: featureRing, mask: mask)
+          {
+            classify(
+              peak: peak, now: n, history: history, rawOldest: rawCount - Int64(raw.count) + 1, beats: &beats)
           }
-          if deferred == nil && n * factor >= searchBackDue { searchBack(now: n * factor, beats: &beats) }
-          n += 1
+          if deferred == nil && n >= searchBackSample { searchBack(now: n * factor, beats: &beats) }
+          n = nextEvent(from: n + 1, before: end, ring: featureRing, mask: mask)
         }
-        nextIndex = n
+        nextIndex = end
       }
     }
   }
 
-  /// Whether no feature sample from `peak − halfWindow` to `now` exceeds `height`.
+  /// The first feature sample from `start` on, before `end`, at which ``scan(band:feature:beats:)`` acts: the
+  /// deferred peak's deadline, the search-back's due time (while no peak is deferred), or a feature peak
+  /// `halfWindow` samples back (``isLocalMaximum(at:ring:mask:)`` and
+  /// ``isWindowMaximum(_:around:now:ring:mask:)``); `end` when there is none.
+  ///
+  /// Eight candidates are tested at once: for being local maxima, then, since a peak is not below any
+  /// sample within `halfWindow`, for being not below the samples within 8 of them (which rules out most
+  /// local maxima of a noisy feature), and only those left take the look over the whole window.
+  @inline(__always)
+  private func nextEvent(from start: Int64, before end: Int64, ring: UnsafeMutablePointer<Float>, mask: Int)
+    -> Int64
+  {
+    var limit = min(end, max(start, deferredSample))
+    if deferred == nil { limit = min(limit, max(start, searchBackSample)) }
+    var n = max(start, halfWindow + 1)
+    let ringLength = mask + 1
+    let reach = Int(min(halfWindow, 8))
+    while n < limit {
+      let peak = n - halfWindow
+      // Ring slot of the first sample the eight candidates' near test reads.
+      let slot = (Int(peak) - reach) & mask
+      if n + 8 <= limit && slot + 2 * reach + 8 <= ringLength {
+        let samples = UnsafeRawPointer(ring + slot)
+        func load(_ offset: Int) -> SIMD8<Float> {
+          samples.loadUnaligned(fromByteOffset: 4 * (reach + offset), as: SIMD8<Float>.self)
+        }
+        let height = load(0)
+        var found = (height .> SIMD8<Float>()) .& (height .> load(-1)) .& (height .>= load(1))
+        if any(found) {
+          for offset in stride(from: 2, through: reach, by: 1) {
+            found = found .& .!(load(-offset) .> height) .& .!(load(offset) .> height)
+          }
+          if any(found) {
+            for lane in 0..<8 where found[lane] {
+              if isWindowMaximum(
+                height[lane], around: peak + Int64(lane), now: n + Int64(lane), ring: ring, mask: mask)
+              {
+                return n + Int64(lane)
+              }
+            }
+          }
+        }
+        n += 8
+      } else {
+        if peak >= 1 && isLocalMaximum(at: peak, ring: ring, mask: mask)
+          && isWindowMaximum(ring[Int(peak) & mask], around: peak, now: n, ring: ring, mask: mask)
+        {
+          return n
+        }
+        n += 1
+      }
+    }
+    return limit
+  }
+
+  /// The first feature sample whose input index `n·factor` reaches `time` (input samples); `Int64.max` for
+  /// `Int64.max` (never).
+  private func firstSample(reaching time: Int64) -> Int64 {
+    time == .max ? .max : time <= 0 ? 0 : (time - 1) / factor + 1
+  }
+
+  /// Whether the feature at `peak` is above zero and its predecessor and not below its successor.
+  @inline(__always)
+  private func isLocalMaximum(at peak: Int64, ring: UnsafeMutablePointer<Float>, mask: Int) -> Bool {
+    let height = ring[Int(peak) & mask]
+    return height > 0 && height > ring[Int(peak - 1) & mask] && height >= ring[Int(peak + 1) & mask]
+  }
+
+  /// Whether no feature sample from `peak − halfWindow` to `now` exceeds `height`; eight samples at a time
+  /// where they do not wrap around the ring.
   @inline(__always)
   private func isWindowMaximum(
     _ height: Float, around peak: Int64, now: Int64, ring: UnsafeMutablePointer<Float>, mask: Int
   ) -> Bool {
     var k = max(peak - halfWindow, 0)
+    let ringLength = mask + 1
+    let bound = SIMD8<Float>(repeating: height)
     while k <= now {
-      if ring[Int(k) & mask] > height { return false }
-      k += 1
+      let slot = Int(k) & mask
+      if now - k >= 7 && slot + 8 <= ringLength {
+        if any(UnsafeRawPointer(ring + slot).loadUnaligned(as: SIMD8<Float>.self) .> bound) { return false }
+        k += 8
+      } else {
+        if ring[slot] > height { return false }
+        k += 1
+      }
     }
     return true
   }
@@ -334,20 +418,28 @@ struct QRSClassifier: Sendable {
     guard high > low else { return min(max(center, low), now) }
     let start = history.raw(low)
     let step = (history.raw(high) - start) / Float(high - low)
-    func deviation(_ k: Int64) -> Float { abs(history.raw(k) - start - step * Float(k - low)) }
-    var best: Float = 0
-    for k in low...high { best = max(best, deviation(k)) }
-    // The first peak of the deviation that reaches half the largest: the R wave even where a deeper S
-    // wave follows, and the same peak of a notched or M-shaped complex (bundle-branch block, paced or
-    // ectopic beats) beat after beat, instead of whichever happens to be larger.
-    let floor = 0.5 * best
-    var previous = deviation(low)
-    for k in low...high {
-      let value = deviation(k)
-      if value >= floor && value >= previous && (k == high || value >= deviation(k + 1)) { return k }
-      previous = value
+    let count = Int(high - low) + 1
+    return withUnsafeTemporaryAllocation(of: Float.self, capacity: count) { deviations in
+      var best: Float = 0
+      for i in 0..<count {
+        let deviation = abs(history.raw(low + Int64(i)) - start - step * Float(i))
+        deviations[i] = deviation
+        best = max(best, deviation)
+      }
+      // The first peak of the deviation that reaches half the largest: the R wave even where a deeper S
+      // wave follows, and the same peak of a notched or M-shaped complex (bundle-branch block, paced or
+      // ectopic beats) beat after beat, instead of whichever happens to be larger.
+      let floor = 0.5 * best
+      var previous = deviations[0]
+      for i in 0..<count {
+        let value = deviations[i]
+        if value >= floor && value >= previous && (i == count - 1 || value >= deviations[i + 1]) {
+          return low + Int64(i)
+        }
+        previous = value
+      }
+      return center
     }
-    return center
   }
 
   /// The steepest step of the band-passed signal over the QRS behind the feature sample `peak` (the
@@ -442,18 +534,20 @@ struct QRSClassifier: Sendable {
       intervals[intervalSlot] = interval
       intervalSlot = (intervalSlot + 1) % Self.intervalHistory
     }
-    medianInterval = withUnsafeTemporaryAllocation(of: Int64.self, capacity: Self.intervalHistory) { sorted in
-      let count = intervals.count
-      for i in 0..<count {
-        var j = i
-        let value = intervals[i]
-        while j > 0 && sorted[j - 1] > value {
-          sorted[j] = sorted[j - 1]
-          j -= 1
+    medianInterval = intervals.withUnsafeBufferPointer { intervals in
+      withUnsafeTemporaryAllocation(of: Int64.self, capacity: Self.intervalHistory) { sorted in
+        let count = intervals.count
+        for i in 0..<count {
+          var j = i
+          let value = intervals[i]
+          while j > 0 && sorted[j - 1] > value {
+            sorted[j] = sorted[j - 1]
+            j -= 1
+          }
+          sorted[j] = value
         }
-        sorted[j] = value
+        return count % 2 == 1 ? sorted[count / 2] : (sorted[count / 2 - 1] + sorted[count / 2]) / 2
       }
-      return count % 2 == 1 ? sorted[count / 2] : (sorted[count / 2 - 1] + sorted[count / 2]) / 2
     }
   }
 }

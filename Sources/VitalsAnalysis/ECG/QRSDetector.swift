@@ -90,7 +90,8 @@ import VitalsCore
 ///
 /// Cost: O(1) per sample and no allocation after initialisation except the appended beats. Each block
 /// of ``blockSize`` input samples runs stage by stage over `Float` buffers (the SIMD FIR decimator and
-/// derivative, the SOS cascade, the O(1) moving sum), then one scalar pass over the feature classifies it.
+/// derivative, the SOS cascade, the O(1) moving sum), then the classifier scans the feature for peaks eight
+/// samples at a time and decides on each peak and deadline it meets.
 public struct QRSDetector: Sendable {
   /// The sample rates the detector accepts, in Hz.
   public static let supportedSampleRates: ClosedRange<Double> = 100...2000

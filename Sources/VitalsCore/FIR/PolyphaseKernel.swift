@@ -39,104 +39,140 @@ func _dotProduct(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: In
 
 /// `count` consecutive outputs of a plain FIR filter: `output[j] = Σᵢ taps[i]·window[j + i]` for
 /// `i` in `0..<length` (`taps` time-reversed), vectorised across outputs: each tap is broadcast and
-/// multiplied with 16 (then 8) consecutive inputs, so no horizontal reduction is needed.
+/// multiplied with 32 (then 8) consecutive inputs, so no horizontal reduction is needed, and the four
+/// independent accumulators of a 32-output block keep the adders busy while each waits on its last sum.
 ///
 /// Every output, in a vector lane or in the scalar tail, sums its products in the same order (`i`
-/// ascending, one product at a time), so the result of an output does not depend on its position in a
-/// chunk: a filter fed in chunks of any size produces bit-for-bit the same outputs as when fed at once.
+/// ascending, one product at a time, from zero), so the result of an output does not depend on its
+/// position in a chunk: a filter fed in chunks of any size produces bit-for-bit the same outputs as when
+/// fed at once.
 @inlinable
 @inline(__always)
 func _filterRun(
   _ taps: UnsafePointer<Float>, _ window: UnsafePointer<Float>, length: Int, count: Int,
   into output: UnsafeMutablePointer<Float>
 ) {
-  let raw = UnsafeRawPointer(window)
-  let stride = MemoryLayout<Float>.stride
+  _accumulateRun(taps, length: length, count: count, into: output) { i, j in window + (j &+ i) }
+}
+
+/// `count` outputs `output[j] = Σᵢ taps[i]·source(i, j).pointee` for `i` in `0..<length`, the products added
+/// in increasing `i` from zero: 32 outputs at a time, then 8 (``_accumulateBlock(_:length:vectors:into:_:)``;
+/// `source(i, j)` then points at the inputs tap `i` meets for outputs `j`, `j + 1`, …, which must be
+/// contiguous), then one at a time.
+@inlinable
+@inline(__always)
+func _accumulateRun(
+  _ taps: UnsafePointer<Float>, length: Int, count: Int, into output: UnsafeMutablePointer<Float>,
+  _ source: (_ tap: Int, _ output: Int) -> UnsafePointer<Float>
+) {
   var j = 0
-  while j &+ 16 <= count {
-    var accumulator0 = SIMD8<Float>()
-    var accumulator1 = SIMD8<Float>()
-    for i in 0..<length {
-      let tap = SIMD8<Float>(repeating: taps[i])
-      accumulator0 += tap * raw.loadUnaligned(fromByteOffset: (j &+ i) &* stride, as: SIMD8<Float>.self)
-      accumulator1 += tap * raw.loadUnaligned(fromByteOffset: (j &+ i &+ 8) &* stride, as: SIMD8<Float>.self)
-    }
-    UnsafeMutableRawPointer(output + j).storeBytes(of: accumulator0, as: SIMD8<Float>.self)
-    UnsafeMutableRawPointer(output + (j &+ 8)).storeBytes(of: accumulator1, as: SIMD8<Float>.self)
-    j &+= 16
+  while j &+ 32 <= count {
+    _accumulateBlock(taps, length: length, vectors: 4, into: output + j) { i in source(i, j) }
+    j &+= 32
   }
-  if j &+ 8 <= count {
-    var accumulator = SIMD8<Float>()
-    for i in 0..<length {
-      accumulator +=
-        SIMD8<Float>(repeating: taps[i])
-        * raw.loadUnaligned(fromByteOffset: (j &+ i) &* stride, as: SIMD8<Float>.self)
-    }
-    UnsafeMutableRawPointer(output + j).storeBytes(of: accumulator, as: SIMD8<Float>.self)
+  while j &+ 8 <= count {
+    _accumulateBlock(taps, length: length, vectors: 1, into: output + j) { i in source(i, j) }
     j &+= 8
   }
   while j < count {
     var sum: Float = 0
-    for i in 0..<length { sum += taps[i] * window[j &+ i] }
+    for i in 0..<length { sum += taps[i] * source(i, j).pointee }
     output[j] = sum
     j &+= 1
   }
 }
 
+/// `8·vectors` outputs `output[l] = Σᵢ taps[i]·source(i)[l]` (`vectors` 1 or 4), the products added in
+/// increasing `i` from zero, in `vectors` `SIMD8<Float>` accumulators (four independent ones keep the adders
+/// busy while each waits on its last sum); `source(i)` points at the inputs tap `i` meets.
+@inlinable
+@inline(__always)
+func _accumulateBlock(
+  _ taps: UnsafePointer<Float>, length: Int, vectors: Int, into output: UnsafeMutablePointer<Float>,
+  _ source: (Int) -> UnsafePointer<Float>
+) {
+  var accumulator0 = SIMD8<Float>()
+  var accumulator1 = SIMD8<Float>()
+  var accumulator2 = SIMD8<Float>()
+  var accumulator3 = SIMD8<Float>()
+  for i in 0..<length {
+    let tap = SIMD8<Float>(repeating: taps[i])
+    let inputs = UnsafeRawPointer(source(i))
+    accumulator0 += tap * inputs.loadUnaligned(as: SIMD8<Float>.self)
+    if vectors == 4 {
+      accumulator1 += tap * inputs.loadUnaligned(fromByteOffset: 32, as: SIMD8<Float>.self)
+      accumulator2 += tap * inputs.loadUnaligned(fromByteOffset: 64, as: SIMD8<Float>.self)
+      accumulator3 += tap * inputs.loadUnaligned(fromByteOffset: 96, as: SIMD8<Float>.self)
+    }
+  }
+  let destination = UnsafeMutableRawPointer(output)
+  destination.storeBytes(of: accumulator0, as: SIMD8<Float>.self)
+  if vectors == 4 {
+    destination.storeBytes(of: accumulator1, toByteOffset: 32, as: SIMD8<Float>.self)
+    destination.storeBytes(of: accumulator2, toByteOffset: 64, as: SIMD8<Float>.self)
+    destination.storeBytes(of: accumulator3, toByteOffset: 96, as: SIMD8<Float>.self)
+  }
+}
+
 /// `count` outputs of an FIR filter decimated by `down`: `output[j] = Σᵢ taps[i]·window[j·down + i]` for
 /// `i` in `0..<length` (`taps` time-reversed). The inputs are first split into their `down` phases
-/// (`phases[ρ·phaseStride + m] = window[m·down + ρ]`), so that the inputs of 8 consecutive outputs for one
-/// tap are contiguous in one phase; each tap is then broadcast against them, as in ``_filterRun``.
+/// (`phases[ρ·phaseStride + m] = window[m·down + ρ]`; two phases with vector shuffles), so that the inputs
+/// of consecutive outputs for one tap are contiguous in one phase: tap `i = q·down + ρ` reads phase `ρ`
+/// shifted by `q`. Each tap is then broadcast against them, as in ``_filterRun``.
 ///
 /// Every output, in a vector lane or in the scalar tail, sums its products in the same order (`i`
-/// ascending, one product at a time), so chunks of any size give bit-for-bit the output of the whole.
+/// ascending, one product at a time, from zero), so chunks of any size give bit-for-bit the output of the
+/// whole.
 @inlinable
 @inline(__always)
 func _decimateRun(
   _ taps: UnsafePointer<Float>, _ window: UnsafePointer<Float>, length: Int, down: Int, count: Int,
   phases: UnsafeMutablePointer<Float>, phaseStride: Int, into output: UnsafeMutablePointer<Float>
 ) {
+  _splitPhases(window, length: length, down: down, count: count, into: phases, phaseStride: phaseStride)
+  withUnsafeTemporaryAllocation(of: Int.self, capacity: length) { offsets in
+    // Where tap `i` reads in `phases`.
+    for i in 0..<length { offsets[i] = i % down &* phaseStride &+ i / down }
+    let offset = UnsafePointer(offsets.baseAddress!)
+    _accumulateRun(taps, length: length, count: count, into: output) { i, j in
+      UnsafePointer(phases + (offset[i] &+ j))
+    }
+  }
+}
+
+/// Copies the inputs `count` decimated outputs of a `length`-tap filter read into their `down` phases:
+/// `phases[ρ·phaseStride + m] = window[m·down + ρ]` for the `count + (length − 1 − ρ) / down` samples of
+/// phase `ρ`. Two phases are split 8 samples at a time (one 16-sample load, its even and its odd half).
+@inlinable
+@inline(__always)
+func _splitPhases(
+  _ window: UnsafePointer<Float>, length: Int, down: Int, count: Int,
+  into phases: UnsafeMutablePointer<Float>,
+  phaseStride: Int
+) {
+  var done = 0
+  if down == 2 && length >= 2 {
+    // Phase 1 has the fewer samples; both have at least `done` after the loop.
+    let pairs = count &+ (length &- 2) / 2
+    let odd = phases + phaseStride
+    let raw = UnsafeRawPointer(window)
+    while done &+ 8 <= pairs {
+      let both = raw.loadUnaligned(fromByteOffset: done &* 8, as: SIMD16<Float>.self)
+      UnsafeMutableRawPointer(phases + done).storeBytes(of: both.evenHalf, as: SIMD8<Float>.self)
+      UnsafeMutableRawPointer(odd + done).storeBytes(of: both.oddHalf, as: SIMD8<Float>.self)
+      done &+= 8
+    }
+  }
   for phase in 0..<min(down, length) {
     let samples = count &+ (length &- 1 &- phase) / down
     let destination = phases + phase &* phaseStride
-    var source = window + phase
-    for m in 0..<samples {
+    var source = window + (done &* down &+ phase)
+    var m = done
+    while m < samples {
       destination[m] = source.pointee
       source += down
+      m &+= 1
     }
-  }
-  // Tap `i = q·down + ρ` reads phase ρ shifted by q: the taps are walked in increasing `i` without a
-  // division.
-  var j = 0
-  while j &+ 8 <= count {
-    var accumulator = SIMD8<Float>()
-    var first = 0
-    var shift = 0
-    while first < length {
-      for phase in 0..<min(down, length &- first) {
-        let source = UnsafeRawPointer(phases + (phase &* phaseStride &+ j &+ shift))
-        accumulator +=
-          SIMD8<Float>(repeating: taps[first &+ phase]) * source.loadUnaligned(as: SIMD8<Float>.self)
-      }
-      first &+= down
-      shift &+= 1
-    }
-    UnsafeMutableRawPointer(output + j).storeBytes(of: accumulator, as: SIMD8<Float>.self)
-    j &+= 8
-  }
-  while j < count {
-    var sum: Float = 0
-    var first = 0
-    var shift = 0
-    while first < length {
-      for phase in 0..<min(down, length &- first) {
-        sum += taps[first &+ phase] * phases[phase &* phaseStride &+ j &+ shift]
-      }
-      first &+= down
-      shift &+= 1
-    }
-    output[j] = sum
-    j &+= 1
   }
 }
 
@@ -210,7 +246,8 @@ struct _PolyphaseFIRCore: Sendable {
     self.blockSize = blockSize
     self.work = [Float](repeating: 0, count: length - 1 + blockSize)
     self.offset = offset
-    self.phaseStride = blockSize / down + length / down + 2
+    let phaseStride = blockSize / down + length / down + 2
+    self.phaseStride = phaseStride
     self.phases = [Float](repeating: 0, count: up == 1 && down > 1 ? down * phaseStride : 0)
     self.consumed = 0
     self.nextNewest = offset / up
