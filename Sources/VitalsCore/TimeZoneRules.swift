@@ -48,18 +48,17 @@ public struct TimeZoneRules: Sendable, Hashable, CustomStringConvertible {
   /// name read from `directory` (`/usr/share/zoneinfo`, or `$TZDIR` when set).
   /// - Throws: ``TimeZoneError`` when the name is not a zone there (naming it) or its file is not TZif.
   public init(named name: String, directory: String? = nil) throws(TimeZoneError) {
-    self = try Self.load(named: name, directory: directory)
-  }
-
-  /// The zone of ``init(named:directory:)``.
-  private static func load(named name: String, directory: String?) throws(TimeZoneError) -> TimeZoneRules {
-    if name == "UTC" || name == "GMT" { return .utc }
+    if name == "UTC" || name == "GMT" {
+      self = .utc
+      return
+    }
     if let offset = Self.fixedOffset(name) {
       let magnitude = abs(offset) / 60
       let digits = String(magnitude / 60 * 100 + magnitude % 60)
       let text = String(repeating: "0", count: 4 - digits.count) + digits
-      return TimeZoneRules(
+      self.init(
         identifier: offset == 0 ? "GMT" : "GMT" + (offset < 0 ? "-" : "+") + text, fixedOffset: offset)
+      return
     }
     let components = name.split(separator: "/", omittingEmptySubsequences: false)
     let valid =
@@ -76,7 +75,7 @@ public struct TimeZoneRules: Sendable, Hashable, CustomStringConvertible {
     guard let bytes = Self.contents(of: base + "/" + name) else {
       throw TimeZoneError(name: name, "unknown time zone (no such zone in \(base))")
     }
-    return try TimeZoneRules(identifier: name, tzif: bytes)
+    try self.init(identifier: name, tzif: bytes)
   }
 
   /// The zone of the TZif file `bytes`, named `identifier`.
@@ -179,10 +178,7 @@ public struct TimeZoneRules: Sendable, Hashable, CustomStringConvertible {
 
   /// The offset, in seconds east of UTC, in force at `instant` (whole seconds since the epoch).
   public func offset(atSecond instant: Int64) -> Int {
-    guard let last = transitions.last else {
-      return Int(rule.map { $0.offset(at: instant) } ?? initialOffset)
-    }
-    if instant >= last, let rule { return Int(rule.offset(at: instant)) }
+    if let rule, transitions.last.map({ instant >= $0 }) ?? true { return Int(rule.offset(at: instant)) }
     let passed = transitionCount(atOrBefore: instant)
     return Int(passed == 0 ? initialOffset : offsetsAfter[passed - 1])
   }
