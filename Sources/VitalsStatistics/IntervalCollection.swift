@@ -34,11 +34,12 @@ public enum IntervalLength: Hashable, Sendable, Codable {
 /// Fixed lengths are aligned to the anchor by integer arithmetic: interval `k` starts at
 /// `anchor + (k₀ + k)·length` for the `k₀` that puts the range's start in the first interval.
 /// Calendar lengths are computed with the calendar arithmetic of ``TimeZoneRules`` (IANA zones,
-/// daylight saving included, as Foundation's Gregorian `Calendar` computes them) once, when the collection is made: boundary `k` is the anchor
-/// plus `(k₀ + k)·n` days, weeks or months of local time. Instants are then assigned to calendar
-/// intervals with integer operations only: a table of one-hour cells from the first boundary holds,
-/// per cell, the interval its start falls in and the boundary inside the cell, if any (calendar
-/// intervals are at least 23 hours long, so a cell holds at most one boundary).
+/// daylight saving included, as Foundation's Gregorian `Calendar` computes them) once, when the
+/// collection is made: boundary `k` is the anchor plus `(k₀ + k)·n` days, weeks or months of local
+/// time. Instants are then assigned to calendar intervals with integer operations only: a table of
+/// one-hour cells from the first boundary holds, per cell, the interval its start falls in and the
+/// boundary inside the cell, if any (calendar intervals are at least 23 hours long, so a cell holds
+/// at most one boundary).
 public struct IntervalCollection: Hashable, Sendable, Codable {
   /// The interval length.
   public let length: IntervalLength
@@ -195,9 +196,8 @@ public struct IntervalCollection: Hashable, Sendable, Codable {
       case .fixed: preconditionFailure("not a calendar length")
       }
     func boundary(_ k: Int) -> Int64 {
-      let date =
-        months ? timeZone.adding(months: k * unit, to: anchor) : timeZone.adding(days: k * unit, to: anchor)
-      return date.nanosecondsSinceEpoch
+      (months ? timeZone.adding(months: k * unit, to: anchor) : timeZone.adding(days: k * unit, to: anchor))
+        .nanosecondsSinceEpoch
     }
     var k = Int((Double(low - anchor.nanosecondsSinceEpoch) / 86_400e9 / approximateDays).rounded(.down))
     while boundary(k) > low { k -= 1 }
