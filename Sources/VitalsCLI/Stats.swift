@@ -133,11 +133,9 @@ public struct Stats: ParsableCommand {
     if time.contains("Z") || time.contains("+") || time.contains("-") {
       return Timestamp(nanosecondsSinceEpoch: nanoseconds)
     }
-    // Wall-clock time in `zone`: subtract the offset in force then (found from a first guess).
-    func offset(_ t: Int64) -> Int64 {
-      Int64(zone.offset(at: Timestamp(nanosecondsSinceEpoch: t))) * 1_000_000_000
-    }
-    return Timestamp(nanosecondsSinceEpoch: nanoseconds - offset(nanoseconds - offset(nanoseconds)))
+    // Wall-clock time in `zone`: a skipped time read with the offset before the change, a repeated
+    // time as its first occurrence (as Foundation's Calendar reads them).
+    return zone.instant(atLocal: nanoseconds)
   }
 
   public func run() throws {

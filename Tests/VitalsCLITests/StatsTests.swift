@@ -32,6 +32,10 @@ struct StatsTests {
     #expect(Stats.anchorInstant("2024-03-10T06:00", in: zone)?.iso8601 == "2024-03-10T10:00:00Z")
     #expect(Stats.anchorInstant("2024-03-10T06:00:00+01:00", in: zone)?.iso8601 == "2024-03-10T05:00:00Z")
     #expect(Stats.anchorInstant("10 March", in: zone) == nil)
+    // At the clock changes, as Foundation's Calendar reads local times: the skipped 02:30 with the
+    // offset before the change (EST), the repeated 01:30 as its first occurrence (EDT).
+    #expect(Stats.anchorInstant("2024-03-10T02:30", in: zone)?.iso8601 == "2024-03-10T07:30:00Z")
+    #expect(Stats.anchorInstant("2024-11-03T01:30", in: zone)?.iso8601 == "2024-11-03T05:30:00Z")
   }
 
   @Test(
