@@ -130,13 +130,9 @@ public final class WFDBRecordWriter {
 private func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int, path: String)
   throws(OutputError)
 {
-  var done = 0
-  while done < count {
-    let wrote = write(descriptor, bytes + done, count - done)
-    if wrote < 0 && errno == EINTR { continue }
-    guard wrote > 0 else {
-      throw OutputError(path: path, "write failed: \(String(cString: strerror(errno)))")
-    }
-    done += wrote
+  if let reason = FileSystem.writeAll(
+    UnsafeRawBufferPointer(start: bytes, count: count), toDescriptor: descriptor)
+  {
+    throw OutputError(path: path, "write failed: \(reason)")
   }
 }
