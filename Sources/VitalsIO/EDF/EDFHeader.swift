@@ -282,13 +282,7 @@ private struct FieldReader {
 
 extension String {
   /// Without leading and trailing spaces.
-  func trimmingSpaces() -> String {
-    let scalars = unicodeScalars
-    guard let first = scalars.firstIndex(where: { $0 != " " }),
-      let last = scalars.lastIndex(where: { $0 != " " })
-    else { return "" }
-    return String(scalars[first...last])
-  }
+  func trimmingSpaces() -> String { trimmingScalars { $0 == " " } }
 
   /// With `,` replaced by `.` (decimal commas).
   func replacingCommas() -> String { String(map { $0 == "," ? "." : $0 }) }
