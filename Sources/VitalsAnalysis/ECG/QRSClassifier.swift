@@ -196,13 +196,10 @@ struct QRSClassifier: Sendable {
         var n = nextEvent(from: nextIndex, before: end, ring: featureRing, mask: mask)
         while n < end {
           if n >= deferredSample { resolveDeferred(now: n, history: history, beats: &beats) }
-          let peak = n - halfWindow
-          if peak >= 1 && isLocalMaximum(at: peak, ring: featureRing, mask: mask)
-            && isWindowMaximum(
-              featureRing[Int(peak) & mask], around: peak, now: n, ring: featureRing, mask: mask)
-          {
+          if isPeak(now: n, ring: featureRing, mask: mask) {
             classify(
-              peak: peak, now: n, history: history, rawOldest: rawCount - Int64(raw.count) + 1, beats: &beats)
+              peak: n - halfWindow, now: n, history: history, rawOldest: rawCount - Int64(raw.count) + 1,
+              beats: &beats)
           }
           if deferred == nil && n >= searchBackSample { searchBack(now: n * factor, beats: &beats) }
           n = nextEvent(from: n + 1, before: end, ring: featureRing, mask: mask)
@@ -256,11 +253,7 @@ struct QRSClassifier: Sendable {
         }
         n += 8
       } else {
-        if peak >= 1 && isLocalMaximum(at: peak, ring: ring, mask: mask)
-          && isWindowMaximum(ring[Int(peak) & mask], around: peak, now: n, ring: ring, mask: mask)
-        {
-          return n
-        }
+        if isPeak(now: n, ring: ring, mask: mask) { return n }
         n += 1
       }
     }
@@ -270,6 +263,16 @@ struct QRSClassifier: Sendable {
   /// The first feature sample `n` whose input index `n·factor` reaches `time` (input samples).
   private func firstSample(reaching time: Int64) -> Int64 {
     time <= 0 ? 0 : (time - 1) / factor + 1
+  }
+
+  /// Whether the feature sample `halfWindow` before `now` is a feature peak (see
+  /// ``scan(band:feature:beats:)``): a local maximum (``isLocalMaximum(at:ring:mask:)``) not below any
+  /// sample within `±halfWindow` (``isWindowMaximum(_:around:now:ring:mask:)``).
+  @inline(__always)
+  private func isPeak(now n: Int64, ring: UnsafeMutablePointer<Float>, mask: Int) -> Bool {
+    let peak = n - halfWindow
+    return peak >= 1 && isLocalMaximum(at: peak, ring: ring, mask: mask)
+      && isWindowMaximum(ring[Int(peak) & mask], around: peak, now: n, ring: ring, mask: mask)
   }
 
   /// Whether the feature at `peak` is above zero and its predecessor and not below its successor.
