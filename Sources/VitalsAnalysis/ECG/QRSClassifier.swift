@@ -58,20 +58,14 @@ struct QRSClassifier: Sendable {
   var intervals: [Int64] = []
   var intervalSlot = 0
   var medianInterval: Int64
-  var searchBackDue = Int64.max {
-    didSet { searchBackSample = firstSample(reaching: searchBackDue) }
-  }
-  /// The first feature sample `n` at which the search-back is due (`n·factor ≥ searchBackDue`).
+  /// The first feature sample at which the search-back is due (``firstSample(reaching:)`` of its time).
   var searchBackSample = Int64.max
   /// Peaks since the last beat that were not taken for beats, oldest first.
   var pending: [Candidate] = []
   /// A premature, weak peak above the threshold whose decision waits for the next beat (the interloper
-  /// check), and the input sample by which it is decided.
+  /// check), and the first feature sample at which it is decided (``firstSample(reaching:)`` of its
+  /// deadline).
   var deferred: Candidate?
-  var deferredDeadline = Int64.max {
-    didSet { deferredSample = firstSample(reaching: deferredDeadline) }
-  }
-  /// The first feature sample `n` at which the deferred peak is decided (`n·factor ≥ deferredDeadline`).
   var deferredSample = Int64.max
 
   static let intervalHistory = 8
@@ -202,13 +196,10 @@ struct QRSClassifier: Sendable {
         var n = nextEvent(from: nextIndex, before: end, ring: featureRing, mask: mask)
         while n < end {
           if n >= deferredSample { resolveDeferred(now: n, history: history, beats: &beats) }
-          let peak = n - halfWindow
-          if peak >= 1 && isLocalMaximum(at: peak, ring: featureRing, mask: mask)
-            && isWindowMaximum(
-              featureRing[Int(peak) & mask], around: peak, now: n, ring: featureRing, mask: mask)
-          {
+          if isPeak(now: n, ring: featureRing, mask: mask) {
             classify(
-              peak: peak, now: n, history: history, rawOldest: rawCount - Int64(raw.count) + 1, beats: &beats)
+              peak: n - halfWindow, now: n, history: history, rawOldest: rawCount - Int64(raw.count) + 1,
+              beats: &beats)
           }
           if deferred == nil && n >= searchBackSample { searchBack(now: n * factor, beats: &beats) }
           n = nextEvent(from: n + 1, before: end, ring: featureRing, mask: mask)
@@ -262,21 +253,26 @@ struct QRSClassifier: Sendable {
         }
         n += 8
       } else {
-        if peak >= 1 && isLocalMaximum(at: peak, ring: ring, mask: mask)
-          && isWindowMaximum(ring[Int(peak) & mask], around: peak, now: n, ring: ring, mask: mask)
-        {
-          return n
-        }
+        if isPeak(now: n, ring: ring, mask: mask) { return n }
         n += 1
       }
     }
     return limit
   }
 
-  /// The first feature sample whose input index `n·factor` reaches `time` (input samples); `Int64.max` for
-  /// `Int64.max` (never).
+  /// The first feature sample `n` whose input index `n·factor` reaches `time` (input samples).
   private func firstSample(reaching time: Int64) -> Int64 {
-    time == .max ? .max : time <= 0 ? 0 : (time - 1) / factor + 1
+    time <= 0 ? 0 : (time - 1) / factor + 1
+  }
+
+  /// Whether the feature sample `halfWindow` before `now` is a feature peak (see
+  /// ``scan(band:feature:beats:)``): a local maximum (``isLocalMaximum(at:ring:mask:)``) not below any
+  /// sample within `±halfWindow` (``isWindowMaximum(_:around:now:ring:mask:)``).
+  @inline(__always)
+  private func isPeak(now n: Int64, ring: UnsafeMutablePointer<Float>, mask: Int) -> Bool {
+    let peak = n - halfWindow
+    return peak >= 1 && isLocalMaximum(at: peak, ring: ring, mask: mask)
+      && isWindowMaximum(ring[Int(peak) & mask], around: peak, now: n, ring: ring, mask: mask)
   }
 
   /// Whether the feature at `peak` is above zero and its predecessor and not below its successor.
@@ -346,7 +342,7 @@ struct QRSClassifier: Sendable {
         reject(candidate)
       } else if premature && candidate.height < interloperHeightRatio * signalLevel && isRhythmRegular {
         deferred = candidate
-        deferredDeadline = candidate.rPeak + maximumLatency
+        deferredSample = firstSample(reaching: candidate.rPeak + maximumLatency)
       } else {
         accept(candidate, learningRate: 0.125, beats: &beats)
       }
@@ -381,7 +377,7 @@ struct QRSClassifier: Sendable {
   private mutating func resolveDeferred(now: Int64, history: History, beats: inout [Int64]) {
     guard let candidate = deferred, let last = lastBeat else { return }
     deferred = nil
-    deferredDeadline = .max
+    deferredSample = .max
     let median = Double(medianInterval)
     let qrsDelay = placementOffset + qrsSpan * factor
     let first = max(
@@ -505,7 +501,7 @@ struct QRSClassifier: Sendable {
       if now - (lastBeat?.rPeak ?? 0) >= amplitudeDropPause {
         signalLevel = max(0.5 * signalLevel, noiseLevel)
       }
-      searchBackDue = now + medianInterval
+      searchBackSample = firstSample(reaching: now + medianInterval)
     }
   }
 
@@ -523,7 +519,8 @@ struct QRSClassifier: Sendable {
     lastBeat = candidate
     let kept = pending.drop { $0.rPeak <= candidate.rPeak }.count
     pending.removeFirst(pending.count - kept)
-    searchBackDue = candidate.rPeak + Int64((searchBackInterval * Double(medianInterval)).rounded())
+    searchBackSample = firstSample(
+      reaching: candidate.rPeak + Int64((searchBackInterval * Double(medianInterval)).rounded()))
     beats.append(candidate.rPeak)
   }
 
