@@ -233,9 +233,8 @@ public struct BatchAnalysis: Sendable {
 
   /// The bytes of a recording's files (WFDB: header and signal file), for progress weighting.
   static func inputBytes(_ path: String) -> Double {
-    let candidates = [path, path + ".hea", path + ".dat", FileSystem.deletingPathExtension(path) + ".dat"]
     var total = 0.0
-    for file in Set(candidates) {
+    for file in InputExpansion.files(of: path) {
       if let size = FileSystem.size(file) { total += Double(size) }
     }
     return max(total, 1)

@@ -61,6 +61,12 @@ public enum InputExpansion {
     return ext == "hea" ? String(path.dropLast(4)) : path
   }
 
+  /// The files the recording at `path` may be read from, each once: the path itself and, for a WFDB
+  /// record, its header and signal file (`100` → `100.hea`, `100.dat`; `100.hea` → `100.dat`).
+  static func files(of path: String) -> Set<String> {
+    [path, path + ".hea", path + ".dat", FileSystem.deletingPathExtension(path) + ".dat"]
+  }
+
   /// The paths matching the shell pattern `pattern` (POSIX `glob`), sorted.
   static func glob(_ pattern: String) -> [String] {
     var matches = glob_t()
@@ -189,8 +195,7 @@ public struct BatchOutputLayout: Sendable {
   /// an interrupted write are never taken for a summary.
   public func isDone(input: String, name: String) -> Bool {
     guard let written = FileSystem.modificationTime(summaryPath(name: name)) else { return false }
-    let inputs = [input, input + ".hea", input + ".dat", FileSystem.deletingPathExtension(input) + ".dat"]
-    let changed = inputs.compactMap(FileSystem.modificationTime).max()
+    let changed = InputExpansion.files(of: input).compactMap(FileSystem.modificationTime).max()
     return changed.map { written >= $0 } ?? false
   }
 
