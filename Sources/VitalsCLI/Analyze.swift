@@ -120,11 +120,7 @@ public struct Analyze: ParsableCommand {
   }
 
   public func run() throws {
-    let recordings = InputExpansion.expand(inputs)
-    if recordings.isEmpty {
-      printError("no recordings found in \(inputs.joined(separator: " "))")
-      throw ExitCode(1)
-    }
+    let recordings = try recordings(in: inputs)
     let layout = out.map { BatchOutputLayout(directory: $0, derived: derivedParameters) }
     try exitingOneOnFileErrors { try layout?.prepare() }
     let batch = BatchAnalysis(

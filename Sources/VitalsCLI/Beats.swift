@@ -100,11 +100,7 @@ public struct Beats: ParsableCommand {
         try write(signal.detect(path: inputs[0], input: input), to: output)
       }
     }
-    let recordings = InputExpansion.expand(inputs)
-    if recordings.isEmpty {
-      printError("no recordings found in \(inputs.joined(separator: " "))")
-      throw ExitCode(1)
-    }
+    let recordings = try recordings(in: inputs)
     let layout = BatchOutputLayout(directory: outDir)
     try exitingOneOnFileErrors { try layout.prepare() }
     let names = BatchOutputLayout.names(for: recordings)

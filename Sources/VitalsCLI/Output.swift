@@ -29,6 +29,17 @@ func exitingOneOnFileErrors<Items: Sequence>(of items: Items, _ work: (Items.Ele
   if failed { throw ExitCode(1) }
 }
 
+/// The recordings `inputs` name (files, folders, glob patterns: ``InputExpansion/expand(_:)``); when
+/// there are none, says so on standard error and ends the command with exit code 1.
+func recordings(in inputs: [String]) throws -> [String] {
+  let recordings = InputExpansion.expand(inputs)
+  if recordings.isEmpty {
+    printError("no recordings found in \(inputs.joined(separator: " "))")
+    throw ExitCode(1)
+  }
+  return recordings
+}
+
 /// Writes `vitals: message` to standard error.
 func printError(_ message: String) {
   FileSystem.writeStandardError("vitals: \(message)\n")
