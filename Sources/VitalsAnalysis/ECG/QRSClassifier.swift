@@ -100,7 +100,8 @@ struct QRSClassifier: Sendable {
     self.interloperHeightRatio = c.interloperHeightRatio
     self.interloperRegularity = c.interloperRegularity
     self.interloperSlopeSymmetry = c.interloperSlopeSymmetry
-    self.symmetryHalfWidth = samples(0.080)
+    let symmetryHalfWidth = samples(0.080)
+    self.symmetryHalfWidth = symmetryHalfWidth
     self.symmetryLag = max(1, samples(0.010))
     self.amplitudeDropPause = samples(c.amplitudeDropPause)
     self.medianInterval = samples(1)
@@ -117,10 +118,11 @@ struct QRSClassifier: Sendable {
       + 4
     self.featureRingLength = powerOfTwo(atLeast: blockSize + 1 + featureHistory)
     self.featureRings = [Float](repeating: 0, count: 2 * featureRingLength)
-    // Placing a beat reads back to the placement window's start; the slope symmetry reads 80 ms around its R
-    // peak, which may lie a placement half-width before that start.
+    // Placing a beat reads back to the placement window's start; the slope symmetry reads `symmetryHalfWidth`
+    // (80 ms) around its R peak, which may lie a placement half-width before that start.
     let rawHistory =
-      featureHistory * decimationFactor + Int(placementOffset + 2 * placementHalfWidth + samples(0.080)) + 4
+      featureHistory * decimationFactor
+      + Int(placementOffset + 2 * placementHalfWidth + symmetryHalfWidth) + 4
     self.rawRing = [Float](repeating: 0, count: powerOfTwo(atLeast: blockSize + rawHistory))
     self.pending.reserveCapacity(Self.pendingLimit)
     self.intervals.reserveCapacity(Self.intervalHistory)

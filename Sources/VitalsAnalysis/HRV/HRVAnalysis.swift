@@ -2,9 +2,10 @@
 /// frequency-domain and nonlinear indices (what `vitals hrv` reports).
 ///
 /// Pipeline: Lipponen & Tarvainen (2019) artefact classes and the runs of premature beats next to
-/// them (``RRArtefacts``) → ``NNSeries`` without the intervals around flagged beats (and, with labels, only N→N intervals) → ``HRVTimeDomain``,
-/// ``HRVFrequencyDomain`` and ``HRVNonlinear``. Floating-point fields are NaN where undefined; encode with a
-/// `nonConformingFloatEncodingStrategy` that writes them (e.g. `.convertToString`).
+/// them (``RRArtefacts``) → ``NNSeries`` without the intervals around flagged beats (and, with labels,
+/// only N→N intervals) → ``HRVTimeDomain``, ``HRVFrequencyDomain`` and ``HRVNonlinear``. Floating-point
+/// fields are NaN where undefined; encode with a `nonConformingFloatEncodingStrategy` that writes them
+/// (e.g. `.convertToString`).
 public struct HRVAnalysis: Sendable, Equatable, Codable {
   /// Beats given.
   public var beatCount: Int

@@ -209,10 +209,7 @@ public struct HRVFrequencyDomain: Sendable, Equatable, Codable {
     let times = series.endTimes
     let n = times.count
     guard n >= 3, let first = times.first, let last = times.last, last > first else { return nil }
-    let steps = (1..<n).map { times[$0] - times[$0 - 1] }.sorted()
-    let median =
-      steps.count % 2 == 1
-      ? steps[steps.count / 2] : (steps[steps.count / 2 - 1] + steps[steps.count / 2]) / 2
+    let median = Statistics.median(sorted: (1..<n).map { times[$0] - times[$0 - 1] }.sorted())
     let minimum = options.minimumFrequency ?? (2 * median) / (Double(n) / 2)
     let baseline = last - first
     let df = 1 / baseline / options.samplesPerPeak

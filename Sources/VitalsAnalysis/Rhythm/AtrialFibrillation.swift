@@ -36,9 +36,8 @@ public struct IrregularRhythmEpisode: Sendable, Equatable, Codable {
 /// 1. Ectopic and artefact beats are found with ``RRArtefacts/detect(beats:sampleRate:parameters:)``
 ///    (Lipponen & Tarvainen 2019's four classes, without ``RRArtefacts/run``: in fibrillation a stretch
 ///    of short intervals is the irregularity itself) and the intervals around them dropped
-///    (``NNSeries``), so isolated
-///    premature beats do not read as irregular rhythm (the role ectopic filtering plays in Petrėnas et
-///    al. 2015).
+///    (``NNSeries``), so isolated premature beats do not read as irregular rhythm (the role ectopic
+///    filtering plays in Petrėnas et al. 2015).
 /// 2. For every remaining interval, a window of ``Parameters/windowBeats`` intervals centred on it
 ///    (shifted inside the series at its ends) gives COSEn = SampEn(m = 1, r) + ln(2r) − ln(mean RR),
 ///    r and the mean in seconds; SampEn = −ln(A/B) over the first N − 1 templates (Richman & Moorman
