@@ -3,6 +3,7 @@ import PackageDescription
 
 /// Modules, from the bottom up (see README "Architecture"):
 /// - `CFFTW`: the system FFTW 3 library (GPL), reached only through `VitalsFFT`.
+/// - `CWideLanes`: a marker module importable only in builds that target AVX2 (see README, "Build settings").
 /// - `VitalsCore`: samples, time, ring buffers, filter design, SOS/FIR filtering, resampling, SIMD kernels.
 /// - `VitalsFFT`: cached FFTW plans, real FFTs, Welch PSD, Lomb–Scargle.
 /// - `VitalsIO`: readers and writers for WFDB, EDF/EDF+, CSV/TSV and Apple Health files.
@@ -35,7 +36,9 @@ let package = Package(
       dependencies: [.product(name: "RealModule", package: "swift-numerics")]
     ),
     .target(name: "VitalsFFT", dependencies: ["CFFTW", "VitalsCore"]),
-    .target(name: "VitalsIO", dependencies: ["VitalsCore"]),
+    // Importable only when the build targets AVX2: selects the 256-bit kernels at compile time.
+    .systemLibrary(name: "CWideLanes"),
+    .target(name: "VitalsIO", dependencies: ["VitalsCore", "CWideLanes"]),
     .target(name: "VitalsSimulation", dependencies: ["VitalsCore"]),
     .target(name: "VitalsAnalysis", dependencies: ["VitalsCore", "VitalsFFT"]),
     .target(name: "VitalsStatistics", dependencies: ["VitalsCore", "VitalsIO", "VitalsAnalysis"]),

@@ -32,6 +32,28 @@ private func randomDecimal(_ rng: inout SplitMix) -> String {
   return text
 }
 
+/// The edges of the short-field quotient form: 8 digits, 2^24 and just above, signed zeros, a leading
+/// '+', malformed signs and points.
+private let shortFieldEdges = [
+  "16777216", "16777217", "-16777216", "1677721.6", "1.6777216", ".16777216", "16777216.", "99999999",
+  "9999999.9", "0", "-0", "+0", "-0.0", "+.5", "-5.", "0000000.1", "+1234567.", "12345678", "-.1234567",
+  ".", "-", "+", "-.", "1..2", "1.2.", "+-1", "123456789",
+]
+
+/// Field `index` of a short-field sweep: the edges first, then mostly what exports hold (1–9 bytes,
+/// any sign, leading zeros), some longer or malformed.
+private func shortField(_ index: Int, _ rng: inout SplitMix) -> String {
+  if index < shortFieldEdges.count { return shortFieldEdges[index] }
+  var text = ["", "-", "+"][Int.random(in: 0..<3, using: &rng)]
+  let digits = Int.random(in: 0...9, using: &rng)
+  var body = String((0..<digits).map { _ in Character(String(Int.random(in: 0...9, using: &rng))) })
+  if Bool.random(using: &rng) {
+    body.insert(".", at: body.index(body.startIndex, offsetBy: Int.random(in: 0...digits, using: &rng)))
+  }
+  if index % 50 == 0 { body += ["e5", "x", ".", "-", " "][index / 50 % 5] }
+  return text + body
+}
+
 @Suite("CSV fast paths")
 struct CSVFastPathTests {
   @Test("eight-byte digit scan: counts and values", arguments: 0...8)
@@ -94,28 +116,9 @@ struct CSVFastPathTests {
   func fieldQuotients(separator: UInt8) throws {
     var rng = SplitMix(state: 11 + UInt64(separator))
     let scales = DecimalNumber.fractionScales
-    // The edges of the quotient form: 8 digits, 2^24 and just above, signed zeros, a leading '+'.
-    let edges = [
-      "16777216", "16777217", "-16777216", "1677721.6", "1.6777216", ".16777216", "16777216.", "99999999",
-      "9999999.9", "0", "-0", "+0", "-0.0", "+.5", "-5.", "0000000.1", "+1234567.", "12345678", "-.1234567",
-      ".", "-", "+", "-.", "1..2", "1.2.", "+-1", "123456789",
-    ]
     var accepted = 0
-    for index in 0..<(edges.count + 60_000) {
-      var text: String
-      if index < edges.count {
-        text = edges[index]
-      } else {
-        // Mostly what exports hold (1–9 bytes, any sign, leading zeros), some longer or malformed.
-        text = ["", "-", "+"][Int.random(in: 0..<3, using: &rng)]
-        let digits = Int.random(in: 0...9, using: &rng)
-        var body = String((0..<digits).map { _ in Character(String(Int.random(in: 0...9, using: &rng))) })
-        if Bool.random(using: &rng) {
-          body.insert(".", at: body.index(body.startIndex, offsetBy: Int.random(in: 0...digits, using: &rng)))
-        }
-        if index % 50 == 0 { body += ["e5", "x", ".", "-", " "][index / 50 % 5] }
-        text += body
-      }
+    for index in 0..<(shortFieldEdges.count + 60_000) {
+      let text = shortField(index, &rng)
       var field = Array(text.utf8)
       if separator != 0x2E { field = field.map { $0 == 0x2E ? separator : $0 } }
       // The field then its delimiter and 8 readable bytes, as the block parser sees it.
@@ -144,6 +147,57 @@ struct CSVFastPathTests {
     }
     #expect(accepted > 40_000)
   }
+
+  #if canImport(CWideLanes)
+    @Test("four-lane field values equal the scalar quotients, lane by lane", arguments: [0x2E, 0x2C] as [UInt8])
+    func laneValues(separator: UInt8) {
+      var rng = SplitMix(state: 29 + UInt64(separator))
+      let scales = DecimalNumber.fractionScales
+      var fields = (0..<(shortFieldEdges.count + 40_000)).map { shortField($0, &rng) }
+      fields += Array(repeating: "0", count: (4 - fields.count % 4) % 4)
+      var compared = 0
+      for group in stride(from: 0, to: fields.count, by: 4) {
+        // Four fields, each followed by its delimiter, with 9 readable bytes after the last.
+        var bytes: [UInt8] = []
+        var bounds: [(start: Int, end: Int)] = []
+        for text in fields[group..<group + 4] {
+          let field = Array(text.utf8).map { $0 == 0x2E ? separator : $0 }
+          bounds.append((bytes.count, bytes.count + field.count))
+          bytes += field + [0x3B]
+        }
+        bytes += Array("987654321".utf8)
+        var lanes = [Float](repeating: 0, count: 4)
+        let rejected = bytes.withUnsafeBufferPointer { b in
+          func word(_ i: Int, after skipped: Int = 0) -> Int64 {
+            UnsafeRawPointer(b.baseAddress! + bounds[i].start + skipped).loadUnaligned(as: Int64.self)
+          }
+          func length(_ i: Int) -> Int { bounds[i].end - bounds[i].start }
+          return FieldLanes.values(
+            words: (word(0), word(1), word(2), word(3)),
+            nextWords: (word(0, after: 1), word(1, after: 1), word(2, after: 1), word(3, after: 1)),
+            lengths: (length(0), length(1), length(2), length(3)),
+            separator: separator, into: &lanes)
+        }
+        for lane in 0..<4 {
+          let quotient = bytes.withUnsafeBufferPointer { b in
+            scales.withUnsafeBufferPointer { s in
+              DecimalNumber.fieldQuotient(
+                b.baseAddress! + bounds[lane].start, end: b.baseAddress! + bounds[lane].end,
+                separator: separator, scales: s.baseAddress!)
+            }
+          }
+          let text = fields[group + lane]
+          let accepted = rejected >> lane & 1 == 0
+          #expect(accepted == (quotient != nil), "\(text)")
+          if let (numerator, scale) = quotient, accepted {
+            #expect(lanes[lane].bitPattern == (numerator / scale).bitPattern, "\(text)")
+            compared += 1
+          }
+        }
+      }
+      #expect(compared > 25_000)
+    }
+  #endif
 
   @Test("digit and separator bytes: SIMD and portable tests agree with a byte loop")
   func classify() {
@@ -218,8 +272,10 @@ struct CSVFastPathTests {
     }
   }
 
-  @Test("plain and unusual lines interleaved read the same values as Float(String)")
-  func mixedLines() throws {
+  @Test(
+    "plain and unusual lines interleaved read the same values as Float(String)",
+    arguments: CSVRowParser.BlockKernel.available)
+  func mixedLines(kernel: CSVRowParser.BlockKernel) throws {
     var rng = SplitMix(state: 7)
     var text = "a,b,c\n"
     var expected: [[Float]] = [[], [], []]
@@ -238,20 +294,48 @@ struct CSVFastPathTests {
     for c in 0..<3 { expected[c].append(Float(c + 1)) }
     // More than one 1 MiB block: lines cut by a block's end are read too.
     #expect(text.utf8.count > 1 << 20)
-    let reader = try CSVSignalReader(contents: Array(text.utf8), options: CSVOptions(sampleRate: 1))
+    let reader = try CSVSignalReader(
+      contents: Array(text.utf8), options: CSVOptions(sampleRate: 1), kernel: kernel)
     let result = try readAll(reader, maxSamples: 5000)
     for c in 0..<3 {
       #expect(result.channels[c].map(\.bitPattern) == expected[c].map(\.bitPattern))
     }
   }
 
-  @Test("errors after many plain lines name the right line and column")
-  func errorLine() {
+  @Test("both kernels read a time column, CRLF line ends and a skipped column alike")
+  func kernelsAgree() throws {
+    var rng = SplitMix(state: 41)
+    var text = "time_ms,a,skipped,b\r\n"
+    var expected: [[Float]] = [[], []]
+    for row in 0..<30_000 {
+      let a = randomDecimal(&rng)
+      let b = randomDecimal(&rng)
+      expected[0].append(Float(b)!)
+      expected[1].append(Float(a)!)
+      text += "\(row * 4),\(a),\(row % 7),\(b)\r\n"
+    }
+    var results: [ReadResult] = []
+    for kernel in CSVRowParser.BlockKernel.available {
+      let reader = try CSVSignalReader(
+        contents: Array(text.utf8), channels: [.name("b"), .name("a")], kernel: kernel)
+      #expect(reader.chunkSampleRate == 250)
+      results.append(try readAll(reader, maxSamples: 4096))
+    }
+    for result in results {
+      for c in 0..<2 { #expect(result.channels[c].map(\.bitPattern) == expected[c].map(\.bitPattern)) }
+      #expect(result.chunks.map(\.startTime) == results[0].chunks.map(\.startTime))
+    }
+  }
+
+  @Test(
+    "errors after many plain lines name the right line and column", arguments: CSVRowParser.BlockKernel.available)
+  func errorLine(kernel: CSVRowParser.BlockKernel) {
     let plain = String(repeating: "1.5,2,3\n", count: 20_000)
     for (bad, column) in [("1.5,x,3\n", 2), ("1.5,2\n", 2), ("1.5,2,3,4\n", 4)] {
       let text = "a,b,c\n" + plain + bad + plain
       let error = inputError {
-        _ = try readAll(CSVSignalReader(contents: Array(text.utf8), options: CSVOptions(sampleRate: 1)))
+        _ = try readAll(
+          CSVSignalReader(contents: Array(text.utf8), options: CSVOptions(sampleRate: 1), kernel: kernel))
       }
       guard case .field(let line, let c) = error?.location else {
         Issue.record("\(bad): expected a field error, got \(String(describing: error))")
@@ -262,7 +346,7 @@ struct CSVFastPathTests {
     // A time stamp that goes backwards inside a block of plain lines.
     let rows = (0..<5000).map { "\($0 == 3000 ? 1 : $0 * 4),\($0)" }.joined(separator: "\n")
     let error = inputError {
-      _ = try readAll(CSVSignalReader(contents: Array(("time_ms,v\n" + rows + "\n").utf8)))
+      _ = try readAll(CSVSignalReader(contents: Array(("time_ms,v\n" + rows + "\n").utf8), kernel: kernel))
     }
     guard case .field(let line, let column) = error?.location else {
       Issue.record("expected a field error, got \(String(describing: error))")

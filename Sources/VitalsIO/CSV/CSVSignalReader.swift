@@ -61,7 +61,20 @@ public final class CSVSignalReader: SignalReader {
     try self.init(input: ByteInput(bytes: contents, name: name), options: options, channels: channels)
   }
 
-  private init(input: ByteInput, options: CSVOptions, channels: [ChannelSelector]?) throws(InputError) {
+  /// Reads CSV text held in memory with the given block kernel (both give the same values and
+  /// errors; tests compare them).
+  package convenience init(
+    contents: [UInt8], options: CSVOptions = CSVOptions(), channels: [ChannelSelector]? = nil,
+    kernel: CSVRowParser.BlockKernel
+  ) throws(InputError) {
+    try self.init(
+      input: ByteInput(bytes: contents, name: "<memory>"), options: options, channels: channels, kernel: kernel)
+  }
+
+  private init(
+    input: ByteInput, options: CSVOptions, channels: [ChannelSelector]?,
+    kernel: CSVRowParser.BlockKernel = .fastest
+  ) throws(InputError) {
     let path = input.path
     let lines = LineBuffer(input: input)
     // Probe: the first 64 non-blank lines.
@@ -101,7 +114,8 @@ public final class CSVSignalReader: SignalReader {
     timeColumnName = layout.timeColumn.map { layout.names[$0] }
     let parser = CSVRowParser(
       lines: lines, roles: roles, channelCount: selected.count, timeParse: layout.timeParse,
-      delimiter: layout.delimiter, decimalSeparator: layout.decimalSeparator, probeLines: probeLines)
+      delimiter: layout.delimiter, decimalSeparator: layout.decimalSeparator, probeLines: probeLines,
+      kernel: kernel)
     self.parser = parser
     ready = Array(repeating: [], count: selected.count)
 
@@ -244,7 +258,7 @@ public final class CSVSignalReader: SignalReader {
 
 /// The byte-level row parser behind ``CSVSignalReader``: fields to `Float` samples and `Int64`
 /// nanosecond stamps, a batch of rows at a time into column-major buffers.
-final class CSVRowParser {
+package final class CSVRowParser {
   static let batchRows = 8192
   /// Floats from one channel's rows to the next's: a batch plus one cache line, so that the rows a
   /// line of text writes (one per channel, 32 KiB apart without it) fall in different cache sets
@@ -273,6 +287,37 @@ final class CSVRowParser {
   private let fractionScales: UnsafeMutablePointer<Float>
   private var lastTime: Int64 = .min
   private(set) var firstTime: Int64?
+  private let kernel: BlockKernel
+  #if canImport(CWideLanes)
+    /// ``FieldLanes/collectEnds``'s output: field-end offsets after a leading -1 (the byte before
+    /// the block), and the `\n` count before each window.
+    private let fieldEnds: UnsafeMutablePointer<Int32>
+    private let newlinesBefore: UnsafeMutablePointer<Int32>
+    /// Field ends and 64-byte windows per call of ``parseBlockRowsInLanes()``.
+    private static let maxEnds = 1 << 16
+    private static let maxWindows = 1 << 14
+  #endif
+
+  /// How plain lines are parsed a block at a time (both give the same values and errors).
+  package enum BlockKernel: CaseIterable, Sendable {
+    /// Field by field in 64-bit words and SSE2 (every x86-64) or portable arithmetic.
+    case portable
+    /// Field ends first, then each column four rows at a time in 256-bit lanes (``FieldLanes``);
+    /// in builds that target AVX2 only.
+    case lanes
+
+    /// The kernels this build has.
+    package static var available: [BlockKernel] {
+      #if canImport(CWideLanes)
+        [.portable, .lanes]
+      #else
+        [.portable]
+      #endif
+    }
+
+    /// The fastest kernel this build has.
+    package static var fastest: BlockKernel { available.last! }
+  }
 
   enum TimeParse: Equatable {
     case none
@@ -282,7 +327,7 @@ final class CSVRowParser {
 
   init(
     lines: LineBuffer, roles: [Int], channelCount: Int, timeParse: TimeParse, delimiter: UInt8,
-    decimalSeparator: UInt8, probeLines: [(line: Int, bytes: [UInt8])]
+    decimalSeparator: UInt8, probeLines: [(line: Int, bytes: [UInt8])], kernel: BlockKernel
   ) {
     path = lines.input.path
     self.lines = lines
@@ -297,6 +342,12 @@ final class CSVRowParser {
     self.channelCount = channelCount
     fractionScales = .allocate(capacity: DecimalNumber.fractionScales.count)
     fractionScales.initialize(from: DecimalNumber.fractionScales, count: DecimalNumber.fractionScales.count)
+    self.kernel = kernel
+    #if canImport(CWideLanes)
+      fieldEnds = .allocate(capacity: Self.maxEnds + 65)
+      fieldEnds[0] = -1
+      newlinesBefore = .allocate(capacity: Self.maxWindows)
+    #endif
   }
 
   deinit {
@@ -304,6 +355,10 @@ final class CSVRowParser {
     rawTimes.deallocate()
     fractionScales.deallocate()
     roles.deallocate()
+    #if canImport(CWideLanes)
+      fieldEnds.deallocate()
+      newlinesBefore.deallocate()
+    #endif
   }
 
   /// Where channel `c`'s values start in `rawValues` (its divisors follow `columnStride` later).
@@ -323,7 +378,7 @@ final class CSVRowParser {
         continue
       }
       guard !inputDone else { return }
-      if try parseBlockRows() > 0 { continue }
+      if try parseBlock() > 0 { continue }
       guard let line = try lines.nextLine() else {
         inputDone = true
         return
@@ -332,6 +387,114 @@ final class CSVRowParser {
       try parseRow(line, line: lines.lineNumber)
     }
   }
+
+  /// Parses plain lines from the line buffer's block with this parser's kernel; returns the rows.
+  private func parseBlock() throws(InputError) -> Int {
+    #if canImport(CWideLanes)
+      if kernel == .lanes { return try parseBlockRowsInLanes() }
+    #endif
+    return try parseBlockRows()
+  }
+
+  /// The value of a field that is a plain number (``DecimalNumber/scanPrefix(_:end:separator:into:)``
+  /// reads all of it), else nil; `scratch` is the scanner's workspace.
+  @inline(__always)
+  private func scannedValue(_ p: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, scratch: inout DecimalNumber)
+    -> Float?
+  {
+    guard DecimalNumber.scanPrefix(p, end: end, separator: decimalSeparator, into: &scratch) == end else {
+      return nil
+    }
+    return scratch.fastFloat ?? scratch.floatValue { fieldText(p, count: end - p, separator: decimalSeparator) }
+  }
+
+  #if canImport(CWideLanes)
+    /// ``parseBlockRows()`` in two passes: the block's field ends (``FieldLanes/collectEnds``), then
+    /// the rows they delimit, each signal column four rows at a time (``FieldLanes/values``), the
+    /// time column last, row by row. Rows stop before the first line that is not plain (a field
+    /// count other than the columns', a signal field that is not a bare number), which
+    /// ``parseRow(_:line:)`` then reads, as they do in ``parseBlockRows()``: the same values and
+    /// errors, in the same order.
+    private func parseBlockRowsInLanes() throws(InputError) -> Int {
+      let block = lines.unread.bytes
+      // (An `e` delimiter would pass for an exponent mark: such files take `parseRow` only.)
+      guard let base = block.baseAddress, delimiter | 0x20 != 0x65 else { return 0 }
+      let columns = roles.count
+      let lastColumn = columns - 1
+      let wanted = Self.batchRows - rawCount
+      let ends = UnsafePointer(fieldEnds + 1)
+      let endCount = FieldLanes.collectEnds(
+        base, count: block.count, delimiter: delimiter, maxEnds: min(wanted * columns, Self.maxEnds),
+        maxWindows: Self.maxWindows, ends: fieldEnds + 1, newlinesBefore: newlinesBefore)
+      var rows = min(wanted, endCount / columns)
+      // Each row's last end is a line's end, and no other is.
+      for row in 0..<rows where base[Int(ends[row &* columns &+ lastColumn])] != 0x0A {
+        rows = row
+        break
+      }
+      if rows > 0,
+        FieldLanes.newlines(
+          through: Int(ends[rows * columns - 1]), in: base, newlinesBefore: newlinesBefore) != rows
+      {
+        for k in 0..<rows * columns where k % columns != lastColumn && base[Int(ends[k])] == 0x0A {
+          rows = k / columns
+          break
+        }
+      }
+      guard rows > 0 else { return 0 }
+      let firstRow = rawCount
+      var scanned = DecimalNumber(mantissa: 0, exponent: 0, negative: false, exact: true)
+      var plainRows = rows
+      /// Field `column` of `row`: its start and end offsets (a final `\r` left out).
+      func field(_ row: Int, _ column: Int) -> (start: Int, end: Int) {
+        let k = row &* columns &+ column
+        let start = Int(ends[k &- 1]) &+ 1
+        var end = Int(ends[k])
+        if column == lastColumn && end > start && base[end &- 1] == 0x0D { end &-= 1 }
+        return (start, end)
+      }
+      for column in 0..<columns where roles[column] >= 0 {
+        let values = rawValues + roles[column] + firstRow
+        // Four rows at a time; the last group repeats the last row in its spare lanes.
+        for row in stride(from: 0, to: rows, by: 4) {
+          let f0 = field(row, column)
+          let f1 = field(Swift.min(row &+ 1, rows &- 1), column)
+          let f2 = field(Swift.min(row &+ 2, rows &- 1), column)
+          let f3 = field(Swift.min(row &+ 3, rows &- 1), column)
+          func word(_ start: Int) -> Int64 { UnsafeRawPointer(base + start).loadUnaligned(as: Int64.self) }
+          let rejected = FieldLanes.values(
+            words: (word(f0.start), word(f1.start), word(f2.start), word(f3.start)),
+            nextWords: (word(f0.start &+ 1), word(f1.start &+ 1), word(f2.start &+ 1), word(f3.start &+ 1)),
+            lengths: (f0.end &- f0.start, f1.end &- f1.start, f2.end &- f2.start, f3.end &- f3.start),
+            separator: decimalSeparator, into: values + row)
+          var others = Int(rejected)
+          while others != 0 {
+            let r = row &+ others.trailingZeroBitCount
+            others &= others &- 1
+            guard r < rows else { break }
+            let (start, end) = field(r, column)
+            if let value = scannedValue(base + start, end: base + end, scratch: &scanned) {
+              values[r] = value
+            } else {
+              plainRows = Swift.min(plainRows, r)
+            }
+          }
+        }
+      }
+      if let timeColumn = roles.firstIndex(of: -2) {
+        let firstLine = lines.lineNumber + 1
+        for row in 0..<plainRows {
+          let (start, end) = field(row, timeColumn)
+          try parseTime(
+            base + start, count: end - start, line: firstLine + row, column: timeColumn, row: firstRow + row)
+        }
+      }
+      guard plainRows > 0 else { return 0 }
+      rawCount = firstRow + plainRows
+      lines.consume(Int(ends[plainRows * columns - 1]) + 1, lines: plainRows)
+      return plainRows
+    }
+  #endif
 
   /// Parses whole lines straight from the line buffer's block into rows `rawCount…` while each is
   /// plain: every signal field a bare number, the expected number of fields, `\n` or `\r\n` at the
@@ -386,11 +549,8 @@ final class CSVRowParser {
             values[slot] = numerator
             values[slot &+ Self.columnStride] = scale
           } else {
-            guard DecimalNumber.scanPrefix(p, end: fieldEnd, separator: separator, into: &scanned) == fieldEnd
-            else { break rows }
-            values[slot] =
-              scanned.fastFloat
-              ?? scanned.floatValue { fieldText(p, count: fieldEnd - p, separator: separator) }
+            guard let value = scannedValue(p, end: fieldEnd, scratch: &scanned) else { break rows }
+            values[slot] = value
             values[slot &+ Self.columnStride] = 1
           }
         } else if role == -2 {
