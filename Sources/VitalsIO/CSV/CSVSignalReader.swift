@@ -455,12 +455,12 @@ package final class CSVRowParser {
       }
       for column in 0..<columns where roles[column] >= 0 {
         let values = rawValues + roles[column] + firstRow
-        // Four rows at a time; the last group repeats the last row in its spare lanes.
-        for row in stride(from: 0, to: rows, by: 4) {
+        /// Rows `row` to `row + 3` (`last` is `row + 3`, or the last row repeated in spare lanes).
+        func group(_ row: Int, _ second: Int, _ third: Int, _ last: Int) {
           let f0 = field(row, column)
-          let f1 = field(Swift.min(row &+ 1, rows &- 1), column)
-          let f2 = field(Swift.min(row &+ 2, rows &- 1), column)
-          let f3 = field(Swift.min(row &+ 3, rows &- 1), column)
+          let f1 = field(second, column)
+          let f2 = field(third, column)
+          let f3 = field(last, column)
           func word(_ start: Int) -> Int64 { UnsafeRawPointer(base + start).loadUnaligned(as: Int64.self) }
           let rejected = FieldLanes.values(
             words: (word(f0.start), word(f1.start), word(f2.start), word(f3.start)),
@@ -479,6 +479,14 @@ package final class CSVRowParser {
               plainRows = Swift.min(plainRows, r)
             }
           }
+        }
+        var row = 0
+        while row &+ 4 <= rows {
+          group(row, row &+ 1, row &+ 2, row &+ 3)
+          row &+= 4
+        }
+        if row < rows {
+          group(row, Swift.min(row &+ 1, rows &- 1), Swift.min(row &+ 2, rows &- 1), rows &- 1)
         }
       }
       if let timeColumn = roles.firstIndex(of: -2) {
