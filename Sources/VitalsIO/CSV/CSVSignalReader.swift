@@ -410,8 +410,8 @@ package final class CSVRowParser {
 
   #if canImport(CWideLanes)
     /// ``parseBlockRows()`` in two passes: the block's field ends (``FieldLanes/collectEnds``), then
-    /// the rows they delimit, each signal column four rows at a time (``FieldLanes/values``), the
-    /// time column last, row by row. Rows stop before the first line that is not plain (a field
+    /// the rows they delimit, each signal column four rows at a time (``FieldLanes/quotients``), the
+    /// time column last, row by row; ``divideRows(_:)`` then divides as for ``parseBlockRows()``. Rows stop before the first line that is not plain (a field
     /// count other than the columns', a signal field that is not a bare number), which
     /// ``parseRow(_:line:)`` then reads, as they do in ``parseBlockRows()``: the same values and
     /// errors, in the same order.
@@ -445,9 +445,9 @@ package final class CSVRowParser {
       let firstRow = rawCount
       var scanned = DecimalNumber(mantissa: 0, exponent: 0, negative: false, exact: true)
       var plainRows = rows
-      /// Field `column` of `row`: its start and end offsets (a final `\r` left out).
-      func field(_ row: Int, _ column: Int) -> (start: Int, end: Int) {
-        let k = row &* columns &+ column
+      /// Field `k` of the block (row `k / columns`, column `column`): its start and end offsets, a
+      /// final `\r` of the last column left out.
+      func field(_ k: Int, column: Int) -> (start: Int, end: Int) {
         let start = Int(ends[k &- 1]) &+ 1
         var end = Int(ends[k])
         if column == lastColumn && end > start && base[end &- 1] == 0x0D { end &-= 1 }
@@ -455,49 +455,55 @@ package final class CSVRowParser {
       }
       for column in 0..<columns where roles[column] >= 0 {
         let values = rawValues + roles[column] + firstRow
-        /// Rows `row` to `row + 3` (`last` is `row + 3`, or the last row repeated in spare lanes).
-        func group(_ row: Int, _ second: Int, _ third: Int, _ last: Int) {
-          let f0 = field(row, column)
-          let f1 = field(second, column)
-          let f2 = field(third, column)
-          let f3 = field(last, column)
+        /// The fields of rows `row…row + 3`, `k0…k3` their indices (the last group repeats its last
+        /// row in spare lanes).
+        func group(row: Int, _ k0: Int, _ k1: Int, _ k2: Int, _ k3: Int) {
+          let f0 = field(k0, column: column)
+          let f1 = field(k1, column: column)
+          let f2 = field(k2, column: column)
+          let f3 = field(k3, column: column)
           func word(_ start: Int) -> Int64 { UnsafeRawPointer(base + start).loadUnaligned(as: Int64.self) }
-          let rejected = FieldLanes.values(
+          let rejected = FieldLanes.quotients(
             words: (word(f0.start), word(f1.start), word(f2.start), word(f3.start)),
             nextWords: (word(f0.start &+ 1), word(f1.start &+ 1), word(f2.start &+ 1), word(f3.start &+ 1)),
             lengths: (f0.end &- f0.start, f1.end &- f1.start, f2.end &- f2.start, f3.end &- f3.start),
-            separator: decimalSeparator, into: values + row)
+            separator: decimalSeparator, numerators: values + row, scales: values + (row &+ Self.columnStride))
           var others = Int(rejected)
           while others != 0 {
             let r = row &+ others.trailingZeroBitCount
             others &= others &- 1
             guard r < rows else { break }
-            let (start, end) = field(r, column)
+            let (start, end) = field(r &* columns &+ column, column: column)
             if let value = scannedValue(base + start, end: base + end, scratch: &scanned) {
               values[r] = value
+              values[r &+ Self.columnStride] = 1
             } else {
               plainRows = Swift.min(plainRows, r)
             }
           }
         }
         var row = 0
+        var k = column
         while row &+ 4 <= rows {
-          group(row, row &+ 1, row &+ 2, row &+ 3)
+          group(row: row, k, k &+ columns, k &+ 2 &* columns, k &+ 3 &* columns)
           row &+= 4
+          k &+= 4 &* columns
         }
         if row < rows {
-          group(row, Swift.min(row &+ 1, rows &- 1), Swift.min(row &+ 2, rows &- 1), rows &- 1)
+          let last = (rows &- 1) &* columns &+ column
+          group(row: row, k, Swift.min(k &+ columns, last), Swift.min(k &+ 2 &* columns, last), last)
         }
       }
       if let timeColumn = roles.firstIndex(of: -2) {
         let firstLine = lines.lineNumber + 1
         for row in 0..<plainRows {
-          let (start, end) = field(row, timeColumn)
+          let (start, end) = field(row &* columns &+ timeColumn, column: timeColumn)
           try parseTime(
             base + start, count: end - start, line: firstLine + row, column: timeColumn, row: firstRow + row)
         }
       }
       guard plainRows > 0 else { return 0 }
+      divideRows(firstRow..<firstRow + plainRows)
       rawCount = firstRow + plainRows
       lines.consume(Int(ends[plainRows * columns - 1]) + 1, lines: plainRows)
       return plainRows

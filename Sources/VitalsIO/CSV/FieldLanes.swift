@@ -90,15 +90,17 @@
 
     /// Four fields at once: `words` holds the eight bytes at each field's start and `nextWords` the
     /// eight after its first (bytes past its end are ignored), `lengths` each field's length in
-    /// bytes. Writes their values to
-    /// `output[0..<4]` and returns, in bit i, whether field i is not a short plain decimal as
+    /// bytes. Writes the numerators and scales of their quotients (numerator / scale is the value,
+    /// correctly rounded) to `numerators[0..<4]` and `scales[0..<4]`, and returns, in bit i, whether field i is not a short plain decimal as
     /// ``DecimalNumber/fieldQuotient(_:end:separator:scales:)`` defines it (a sign, then 1 to 8
     /// bytes of digits with at most one `separator` and at least one digit, digits making at most
-    /// 2^24); such a field's value is meaningless and the caller reads it another way.
+    /// 2^24); such a field's quotient is meaningless and the caller reads it another way. (The
+    /// division is left to the caller, many rows at a time: it would end each group's long chain of
+    /// dependent instructions.)
     @inline(__always)
-    static func values(
+    static func quotients(
       words: (Int64, Int64, Int64, Int64), nextWords: (Int64, Int64, Int64, Int64), lengths: (Int, Int, Int, Int),
-      separator: UInt8, into output: UnsafeMutablePointer<Float>
+      separator: UInt8, numerators: UnsafeMutablePointer<Float>, scales: UnsafeMutablePointer<Float>
     ) -> Int32 {
       let words = _mm256_setr_epi64x(words.0, words.1, words.2, words.3)
       let nextWords = _mm256_setr_epi64x(nextWords.0, nextWords.1, nextWords.2, nextWords.3)
@@ -156,7 +158,8 @@
         _mm256_permutevar8x32_ps(powers, _mm256_permutevar8x32_epi32(fractionDigits, low32)))
       let sign = _mm_castsi128_ps(
         _mm_slli_epi32(_mm256_castsi256_si128(_mm256_permutevar8x32_epi32(negative, low32)), 31))
-      _mm_storeu_ps(output, _mm_div_ps(numerator, _mm_or_ps(scale, sign)))
+      _mm_storeu_ps(numerators, numerator)
+      _mm_storeu_ps(scales, _mm_or_ps(scale, sign))
       return _mm256_movemask_pd(_mm256_castsi256_pd(rejected))
     }
   }
