@@ -126,11 +126,8 @@ public final class WFDBRecordReader: SignalReader {
     formatName = "WFDB multi-segment"
     let indices = try Self.indices(selectors, names: layout.signals.map(\.description), path: headerPath)
     signalIndices = indices
-    signals = indices.map {
-      let signal = layout.signals[$0]
-      return SignalDescription(
-        name: signal.description, unit: signal.units, sampleRate: header.frameRate, sampleCount: frames)
-    }
+    signals = Self.descriptions(
+      of: layout.signals, indices: indices, frameRate: header.frameRate, frames: frames)
   }
 
   private init(
@@ -184,10 +181,19 @@ public final class WFDBRecordReader: SignalReader {
     let names = Set(files.map { String($0.format.rawValue) }).sorted()
     formatName = "WFDB " + names.joined(separator: "+")
     signalIndices = indices
-    signals = indices.map {
-      let signal = header.signals[$0]
-      return SignalDescription(
-        name: signal.description, unit: signal.units, sampleRate: header.frameRate, sampleCount: frames)
+    signals = Self.descriptions(
+      of: header.signals, indices: indices, frameRate: header.frameRate, frames: frames)
+  }
+
+  /// The descriptions of the signals `specs[indices]`, in that order, at the record's frame rate.
+  private static func descriptions(
+    of specs: [WFDBSignalSpec], indices: [Int], frameRate: Double, frames: Int64
+  )
+    -> [SignalDescription]
+  {
+    indices.map {
+      SignalDescription(
+        name: specs[$0].description, unit: specs[$0].units, sampleRate: frameRate, sampleCount: frames)
     }
   }
 
