@@ -57,8 +57,9 @@ public final class WFDBRecordReader: SignalReader {
 
   /// Opens the record whose header is `path` (`dir/100` or `dir/100.hea`); signal files and
   /// segment headers are looked up beside the header. With `selectors`, only the signals they name
-  /// (by name or header index, see ``ChannelSelector/resolve(_:names:path:)``) are read, in their
-  /// order; a selector that matches no signal throws.
+  /// (by name, header index or rule over all the signals, see
+  /// ``ChannelSelector/resolve(_:names:defaults:path:)``) are read, in their order; a selector that
+  /// matches no signal throws.
   public convenience init(path: String, selecting selectors: [ChannelSelector]? = nil) throws(InputError) {
     let headerPath = path.hasSuffix(".hea") ? path : path + ".hea"
     let header = try WFDBHeader.parse(try ByteInput(path: headerPath).readAll(), path: headerPath)
