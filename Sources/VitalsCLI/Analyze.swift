@@ -65,8 +65,11 @@ public struct Analyze: ParsableCommand {
   @Option(help: "The PPG channels, by name or index, comma-separated (default: recognised).")
   public var ppg: String?
 
-  @Option(help: "The IANA time zone of the days of resting and walking heart rate and of the times written.")
-  public var timezone = "UTC"
+  @Option(
+    help:
+      "The IANA time zone of the days of resting and walking heart rate and of the times written (default: UTC).",
+    transform: { name throws(TimeZoneError) in try TimeZoneRules(named: name) })
+  public var timezone: TimeZoneRules = .utc
 
   @Option(help: "Heart rate above which quiet minutes make a high-heart-rate event, bpm.")
   public var highHeartRate = 120.0
@@ -88,9 +91,6 @@ public struct Analyze: ParsableCommand {
       throw ValidationError("--accel takes one to three channels")
     }
     if force && out == nil { throw ValidationError("--force goes with --out") }
-    if (try? TimeZoneRules(named: timezone)) == nil {
-      throw ValidationError("unknown --timezone '\(timezone)'")
-    }
     guard lowHeartRate > 0, highHeartRate > lowHeartRate, eventMinutes >= 1 else {
       throw ValidationError("need 0 < --low-heart-rate < --high-heart-rate and --event-minutes ≥ 1")
     }
@@ -99,11 +99,7 @@ public struct Analyze: ParsableCommand {
   /// The derived samples' parameters for these arguments.
   var derivedParameters: DerivedMetrics.Parameters {
     var parameters = DerivedMetrics.Parameters()
-    do {
-      parameters.timeZone = try TimeZoneRules(named: timezone)
-    } catch {
-      preconditionFailure("validate() checks --timezone: \(error)")
-    }
+    parameters.timeZone = timezone
     parameters.highHeartRate = highHeartRate
     parameters.lowHeartRate = lowHeartRate
     parameters.eventMinutes = eventMinutes

@@ -152,16 +152,12 @@ struct BeatDetection {
   init(path: String, options: RecordingOptions, chunkSize: Int = SignalChunk.defaultSampleCount)
     throws(InputError)
   {
+    var options = options
+    // Without --channel, the reader picks the lead as it opens and reads it alone: the other signals'
+    // samples are never converted. With it, the lead is the first channel given.
+    if options.channels == nil { options.channels = [.rule(Self.leadRule)] }
     var reader = try RecordingOpener.open(path: path, options: options)
-    let names = reader.signals.map(\.name)
-    guard !names.isEmpty else { throw InputError(path: path, "no signals to detect beats in") }
-    var leadIndex = options.channels == nil ? Self.defaultLead(names) : 0
-    let lead = names[leadIndex]
-    if options.channels == nil && names.count > 1 && reader is WFDBRecordReader {
-      // The lead alone: the other signals' samples are then never converted.
-      reader = try WFDBRecordReader(path: path, selecting: [.index(leadIndex)])
-      leadIndex = 0
-    }
+    let lead = reader.signals[0].name
     var detector: QRSDetector
     do {
       detector = try QRSDetector(sampleRate: reader.chunkSampleRate)
@@ -171,7 +167,7 @@ struct BeatDetection {
     var beats: [Int64] = []
     var sampleCount: Int64 = 0
     while let chunk = try reader.nextChunk(maxSamples: chunkSize) {
-      chunk.channels[leadIndex].withUnsafeBufferPointer { detector.process($0, appendingTo: &beats) }
+      chunk.channels[0].withUnsafeBufferPointer { detector.process($0, appendingTo: &beats) }
       sampleCount += Int64(chunk.sampleCount)
     }
     self.sampleCount = sampleCount
@@ -184,6 +180,9 @@ struct BeatDetection {
   /// MLII, else II, else the first name with ECG/EKG or a standard lead name
   /// (``ChannelRoles/ecgLead(named:)``), else the first signal.
   static func defaultLead(_ names: [String]) -> Int { ChannelRoles.ecgLead(named: names) ?? 0 }
+
+  /// ``defaultLead(_:)`` as a rule the reader resolves.
+  static let leadRule = ChannelRule("the ECG lead") { names in names.isEmpty ? nil : defaultLead(names) }
 
   /// The beats as one JSON object.
   func json() -> String {

@@ -224,17 +224,10 @@ struct BeatFile {
   }
 
   /// The path without its last extension (`dir/100.atr` → `dir/100`).
-  static func recordPath(_ path: String) -> String {
-    let slash = path.lastIndex(of: "/")
-    guard let dot = path.lastIndex(of: "."), slash.map({ dot > $0 }) ?? true else { return path }
-    return String(path[..<dot])
-  }
+  static func recordPath(_ path: String) -> String { FileSystem.deletingPathExtension(path) }
 
   /// The record name for tables: the file name without extension (`dir/100.atr` → `100`).
-  static func recordName(_ path: String) -> String {
-    let record = recordPath(path)
-    return record.lastIndex(of: "/").map { String(record[record.index(after: $0)...]) } ?? record
-  }
+  static func recordName(_ path: String) -> String { FileSystem.lastPathComponent(recordPath(path)) }
 
   /// The frame rate of the header `recordPath(path).hea`, or nil when there is no such file.
   static func headerRate(besideFile path: String) throws(InputError) -> Double? {

@@ -55,8 +55,10 @@ public struct Stats: ParsableCommand {
   @Option(help: "An interval boundary: 2024-03-10, 2024-03-10T06:00, or with an offset.")
   public var anchor: String?
 
-  @Option(help: "The IANA time zone of calendar intervals and output times (default: the system's).")
-  public var timezone: String?
+  @Option(
+    help: "The IANA time zone of calendar intervals and output times (default: the system's).",
+    transform: { name throws(TimeZoneError) in try TimeZoneRules(named: name) })
+  public var timezone: TimeZoneRules?
 
   @Option(
     name: .customLong("source-priority"), help: "Source names, highest priority first, separated by commas.")
@@ -80,16 +82,12 @@ public struct Stats: ParsableCommand {
 
   var quantityType: QuantityType? { QuantityType(identifier: type) }
 
-  /// The zone of --timezone (nil when it names none), else the system's.
-  var zone: TimeZoneRules? {
-    guard let timezone else { return .current }
-    return try? TimeZoneRules(named: timezone)
-  }
+  /// The zone of --timezone, else the system's.
+  var zone: TimeZoneRules { timezone ?? .current }
 
   public func validate() throws {
     if inputs.isEmpty { throw ValidationError("give at least one INPUT (export.xml or *.samples.jsonl)") }
     guard let quantityType else { throw ValidationError("--type must name a quantity type, got '\(type)'") }
-    guard let zone else { throw ValidationError("--timezone must be an IANA zone name, got '\(timezone!)'") }
     if let option, !option.isValid(for: quantityType.aggregationStyle) {
       throw ValidationError(
         "--option \(option.rawValue) does not apply to \(quantityType) (a \(quantityType.aggregationStyle.rawValue) type)"
@@ -99,7 +97,9 @@ public struct Stats: ParsableCommand {
       throw ValidationError(
         "--interval must be like day, week, month, hour, 15min, 30s, 24h or all; got '\(interval)'")
     }
-    if let anchor, Self.anchorInstant(anchor, in: zone) == nil {
+    // Whether an anchor parses does not depend on the zone: checked in UTC, so that the system's zone
+    // is read once, by report().
+    if let anchor, Self.anchorInstant(anchor, in: .utc) == nil {
       throw ValidationError(
         "--anchor must be a date like 2024-03-10 or 2024-03-10T06:00[±hh:mm]; got '\(anchor)'")
     }
@@ -181,7 +181,7 @@ public struct Stats: ParsableCommand {
   /// the samples of the type in memory: merging sources needs them together.
   func report() throws(InputError) -> String {
     let type = quantityType!
-    let zone = zone!
+    let zone = zone  // once: without --timezone, the system zone is read from its file
     let option = option ?? .defaultOption(for: type.aggregationStyle)
     var unit = self.unit.map(HealthUnit.init) ?? type.canonicalUnit
     let priority = SourcePriority(

@@ -452,13 +452,17 @@ private struct PosixRule: Sendable, Hashable {
     guard scanner.atEnd else { return nil }
   }
 
-  /// The changes of `year`: (instant in seconds, offset from then on), in order of time.
-  private func changes(in year: Int) -> [(instant: Int64, offset: Int32)] {
-    guard let daylight else { return [] }
+  /// A switch between standard and daylight time: its instant in seconds and the offset from then on.
+  private typealias Change = (instant: Int64, offset: Int32)
+
+  /// The two changes of `year` under a rule with `daylight` time, in order of time.
+  private func changes(in year: Int, daylight: Int32) -> (Change, Change) {
     let begins = start.day(in: year) * 86_400 + startTime - Int64(standard)
     let ends = end.day(in: year) * 86_400 + endTime - Int64(daylight)
     // On a tie (all-year daylight time written as a start at the year's end) the start wins.
-    return begins < ends ? [(begins, daylight), (ends, standard)] : [(ends, standard), (begins, daylight)]
+    let daylightStarts: Change = (begins, daylight)
+    let daylightEnds: Change = (ends, standard)
+    return begins < ends ? (daylightStarts, daylightEnds) : (daylightEnds, daylightStarts)
   }
 
   /// The year (proleptic Gregorian, in standard time) holding `instant`.
@@ -468,27 +472,32 @@ private struct PosixRule: Sendable, Hashable {
 
   /// The offset at `instant`.
   func offset(at instant: Int64) -> Int32 {
-    guard daylight != nil else { return standard }
+    guard let daylight else { return standard }
     let year = year(of: instant)
     var offset = standard
     var latest = Int64.min
-    for y in (year - 1)...(year + 1) {
-      for change in changes(in: y) where change.instant <= instant && change.instant >= latest {
+    func consider(_ change: Change) {
+      if change.instant <= instant && change.instant >= latest {
         latest = change.instant
         offset = change.offset
       }
+    }
+    for y in (year - 1)...(year + 1) {
+      let (first, second) = changes(in: y, daylight: daylight)
+      consider(first)
+      consider(second)
     }
     return offset
   }
 
   /// The instants in `low...high` at which the rule switches between standard and daylight time.
   func changes(from low: Int64, to high: Int64) -> [Int64] {
-    guard daylight != nil, low <= high else { return [] }
+    guard let daylight, low <= high else { return [] }
     var result: [Int64] = []
     for y in (year(of: low) - 1)...(year(of: high) + 1) {
-      for change in changes(in: y) where change.instant >= low && change.instant <= high {
-        result.append(change.instant)
-      }
+      let (first, second) = changes(in: y, daylight: daylight)
+      if (low...high).contains(first.instant) { result.append(first.instant) }
+      if (low...high).contains(second.instant) { result.append(second.instant) }
     }
     return result.sorted()
   }

@@ -1,9 +1,14 @@
 import VitalsCore
 
-/// A signal chosen by name (as the file names it) or by 0-based index into the reader's signals.
+/// A signal chosen by name (as the file names it), by 0-based index into the reader's signals, or by a
+/// rule over the names of the signals the reader yields by default.
 public enum ChannelSelector: Sendable, Equatable, Hashable {
   case name(String)
   case index(Int)
+  /// The signal `rule` picks among the reader's default signals (a WFDB record's signals, a CSV file's
+  /// signal columns, an EDF file's first rate group): a choice that depends on what the file holds, made
+  /// while the reader opens, so that no second opening is needed to read the chosen signal alone.
+  case rule(ChannelRule)
 
   /// `"3"` is an index, anything else a name.
   public init(_ text: String) {
@@ -15,14 +20,28 @@ public enum ChannelSelector: Sendable, Equatable, Hashable {
     text.split(separator: ",").map { ChannelSelector(String($0).trimmingSpaces()) }
   }
 
-  /// Indices into `names` of `selectors`, in their order. Names match exactly, then ignoring case.
-  public static func resolve(_ selectors: [ChannelSelector], names: [String], path: String) throws(InputError)
-    -> [Int]
-  {
+  /// Indices into `names` of `selectors`, in their order. Names match exactly, then ignoring case; a rule
+  /// picks among the names at `defaults` (indices into `names` of the reader's default signals; all of
+  /// them when `nil`).
+  public static func resolve(
+    _ selectors: [ChannelSelector], names: [String], defaults: [Int]? = nil, path: String
+  ) throws(InputError) -> [Int] {
     guard !selectors.isEmpty else { throw InputError(path: path, "expected at least one channel to select") }
     var result = [Int]()
     for selector in selectors {
       switch selector {
+      case .rule(let rule):
+        let candidates = defaults ?? Array(names.indices)
+        guard let picked = rule.pick(candidates.map { names[$0] }) else {
+          throw InputError(
+            path: path,
+            candidates.isEmpty
+              ? "no signals to choose \(rule) from"
+              : "no channel is \(rule) (channels: \(candidates.map { names[$0] }.joined(separator: ", ")))")
+        }
+        precondition(
+          candidates.indices.contains(picked), "rule '\(rule)' picked \(picked) of \(candidates.count)")
+        result.append(candidates[picked])
       case .index(let i):
         guard i < names.count else {
           throw InputError(path: path, "no channel \(i): the file has \(names.count) (0–\(names.count - 1))")
@@ -41,6 +60,26 @@ public enum ChannelSelector: Sendable, Equatable, Hashable {
     }
     return result
   }
+}
+
+/// A named way of picking one signal from the names of a reader's default signals
+/// (``ChannelSelector/rule(_:)``). Rules are equal when their descriptions are: a description stands for
+/// one way of picking.
+public struct ChannelRule: Sendable, Hashable, CustomStringConvertible {
+  /// What the rule picks (`the ECG lead`), for messages.
+  public let description: String
+  /// The index into `names` of the signal picked, or `nil` when none fits.
+  let pick: @Sendable (_ names: [String]) -> Int?
+
+  /// A rule described by `description` that picks with `pick`.
+  public init(_ description: String, pick: @escaping @Sendable (_ names: [String]) -> Int?) {
+    self.description = description
+    self.pick = pick
+  }
+
+  public static func == (lhs: ChannelRule, rhs: ChannelRule) -> Bool { lhs.description == rhs.description }
+
+  public func hash(into hasher: inout Hasher) { hasher.combine(description) }
 }
 
 /// What the opener needs to know beyond the path.

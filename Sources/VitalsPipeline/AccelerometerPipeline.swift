@@ -149,7 +149,8 @@ public struct AccelerometerPipeline: RecordingPipeline {
       let n = Double(windowCount)
       let mean = windowSum / n
       let variance = max(0, windowSquares / n - mean * mean)
-      let level = variance.squareRoot() / (unit == .metersPerSecondSquared ? StepDetector.standardGravity : 1)
+      let level =
+        variance.squareRoot() / (unit == .metersPerSecondSquared ? PhysicalConstants.standardGravity : 1)
       motionWindows += 1
       motionSum += level
       motionMaximum = max(motionMaximum, level)

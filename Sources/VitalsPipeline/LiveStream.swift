@@ -31,8 +31,6 @@ public struct StreamDecoder: Sendable {
   var sawData = false
   /// Bytes decoded so far (binary formats), for error messages.
   var offset: Int64 = 0
-  /// The line being parsed, NUL-terminated (reused).
-  var scratch: [UInt8] = []
 
   /// A decoder of frames of `channelCount` samples.
   public init(format: StreamSampleFormat, channelCount: Int) {
@@ -51,7 +49,9 @@ public struct StreamDecoder: Sendable {
       var start = 0
       for (i, byte) in bytes.enumerated() where byte == 0x0A {
         if pending.isEmpty {
-          try parseLine(bytes[start..<i], into: &frames)
+          try parseLine(
+            UnsafeRawBufferPointer(rebasing: bytes[start..<i]).assumingMemoryBound(to: UInt8.self),
+            into: &frames)
         } else {
           pending.append(contentsOf: bytes[start..<i])
           let text = pending
@@ -95,55 +95,21 @@ public struct StreamDecoder: Sendable {
     }
   }
 
-  /// Parses one line into `frames` without allocating (after the first line, unless a field needs
-  /// ``sample(_:count:)``'s text forms): the bytes are copied into a reused, NUL-terminated buffer, split
-  /// into fields (see ``StreamSampleFormat/csv``) and each read by ``sample(_:count:)``.
-  private mutating func parseLine(_ raw: some Collection<UInt8>, into frames: inout [Float])
+  /// Parses `text`, a line held in an array (a copy of ``pending``: the decoder's own storage cannot stay
+  /// borrowed while parsing updates the decoder).
+  private mutating func parseLine(_ text: [UInt8], into frames: inout [Float]) throws(InputError) {
+    try text.withUnsafeBufferPointer { bytes throws(InputError) in try parseLine(bytes, into: &frames) }
+  }
+
+  /// Parses one line into `frames` in place, without allocating (unless a field needs
+  /// ``sample(_:count:)``'s text forms): the bytes are split into fields (see
+  /// ``StreamSampleFormat/csv``) and each read by ``sample(_:count:)``.
+  private mutating func parseLine(_ bytes: UnsafeBufferPointer<UInt8>, into frames: inout [Float])
     throws(InputError)
   {
     line += 1
-    scratch.removeAll(keepingCapacity: true)
-    scratch.append(contentsOf: raw)
-    scratch.append(0)
     let before = frames.count
-    let (blank, numeric) = scratch.withUnsafeBufferPointer { bytes -> (Bool, Bool) in
-      let base = bytes.baseAddress!
-      let n = bytes.count - 1
-      // Blank (spaces and a CR only), delimited, or fields separated by runs of spaces.
-      var blank = true
-      var delimited = false
-      for i in 0..<n where base[i] != 0x20 && base[i] != 0x0D {
-        blank = false
-        if Self.isDelimiter(base[i]) {
-          delimited = true
-          break
-        }
-      }
-      if blank { return (true, true) }
-      var p = 0
-      var last = 0..<0
-      while p <= n {
-        if !delimited {
-          while p < n && (base[p] == 0x20 || base[p] == 0x0D) { p += 1 }
-          if p == n { break }
-        }
-        var q = p
-        while q < n && !(delimited ? Self.isDelimiter(base[q]) : base[q] == 0x20 || base[q] == 0x0D) {
-          q += 1
-        }
-        guard let value = Self.sample(base + p, count: q - p) else { return (false, false) }
-        frames.append(value)
-        last = p..<q
-        p = q + 1
-      }
-      // A trailing delimiter (an empty last field beyond the channels) is tolerated, as the CSV reader does.
-      if delimited && frames.count - before == channelCount + 1
-        && last.allSatisfy({ base[$0] == 0x20 || base[$0] == 0x0D || base[$0] == 0x22 })
-      {
-        frames.removeLast()
-      }
-      return (false, true)
-    }
+    let (blank, numeric) = appendFields(of: bytes, to: &frames)
     let count = frames.count - before
     if numeric && !blank && count == channelCount {
       sawData = true
@@ -151,12 +117,57 @@ public struct StreamDecoder: Sendable {
     }
     frames.removeSubrange(before...)
     if blank || (!numeric && !sawData) { return }  // an empty line, or a header before the data
-    let text = String(decoding: scratch.dropLast(), as: UTF8.self).trimmingScalars(where: \.isBlankOrNewline)
+    let text = String(decoding: bytes, as: UTF8.self).trimmingScalars(where: \.isBlankOrNewline)
     throw InputError(
       path: "-", location: .line(line),
       numeric
         ? "expected \(channelCount) numbers, found \(count)"
         : "expected \(channelCount) numbers, found \"\(text.prefix(80))\"")
+  }
+
+  /// Appends the sample of each field of the line `bytes` to `frames`: `blank` for a line of spaces and
+  /// a CR only (nothing appended), `numeric` false at the first field that holds no sample (the samples
+  /// before it stay appended).
+  private func appendFields(of bytes: UnsafeBufferPointer<UInt8>, to frames: inout [Float])
+    -> (blank: Bool, numeric: Bool)
+  {
+    guard let base = bytes.baseAddress else { return (true, true) }
+    let before = frames.count
+    let n = bytes.count
+    // Blank (spaces and a CR only), delimited, or fields separated by runs of spaces.
+    var blank = true
+    var delimited = false
+    for i in 0..<n where base[i] != 0x20 && base[i] != 0x0D {
+      blank = false
+      if Self.isDelimiter(base[i]) {
+        delimited = true
+        break
+      }
+    }
+    if blank { return (true, true) }
+    var p = 0
+    var last = 0..<0
+    while p <= n {
+      if !delimited {
+        while p < n && (base[p] == 0x20 || base[p] == 0x0D) { p += 1 }
+        if p == n { break }
+      }
+      var q = p
+      while q < n && !(delimited ? Self.isDelimiter(base[q]) : base[q] == 0x20 || base[q] == 0x0D) {
+        q += 1
+      }
+      guard let value = Self.sample(base + p, count: q - p) else { return (false, false) }
+      frames.append(value)
+      last = p..<q
+      p = q + 1
+    }
+    // A trailing delimiter (an empty last field beyond the channels) is tolerated, as the CSV reader does.
+    if delimited && frames.count - before == channelCount + 1
+      && last.allSatisfy({ base[$0] == 0x20 || base[$0] == 0x0D || base[$0] == 0x22 })
+    {
+      frames.removeLast()
+    }
+    return (false, true)
   }
 
   /// Field delimiters: comma, semicolon and tab.

@@ -72,8 +72,8 @@ public enum AccelerationUnit: String, Sendable, Hashable, Codable, CaseIterable 
   /// Metres per second squared.
   case metersPerSecondSquared = "m/s^2"
 
-  /// Size of 1 g in this unit.
-  public var standardGravity: Double { self == .g ? 1 : 9.80665 }
+  /// Size of 1 g in this unit (``PhysicalConstants/standardGravity`` in m/s²).
+  public var standardGravity: Double { self == .g ? 1 : PhysicalConstants.standardGravity }
 }
 
 /// Settings of a simulated 3-axis accelerometer (``AccelerometerSimulator``).

@@ -187,10 +187,11 @@ public final class SamplesFileReader {
 
 extension Timestamp {
   /// The instant in ISO 8601 form with the UTC offset `timeZone` has then: `2024-03-10T08:15:02-05:00`
-  /// (`Z` for a zero offset), fractional digits as ``iso8601`` writes them.
+  /// (`Z` for a zero offset), fractional digits as ``iso8601`` writes them. The offset is the one of the
+  /// whole second holding the instant, before the epoch too (−0.5 s lies in second −1:
+  /// `1969-12-31T23:59:59.5Z`).
   public func iso8601(in timeZone: TimeZoneRules) -> String {
-    let offset = timeZone.offset(
-      atSecond: nanosecondsSinceEpoch.quotientAndRemainder(dividingBy: 1_000_000_000).quotient)
+    let offset = timeZone.offset(at: self)
     let local = advanced(byNanoseconds: Int64(offset) * 1_000_000_000).iso8601
     if offset == 0 { return local }
     let magnitude = abs(offset) / 60

@@ -144,6 +144,21 @@ struct BeatsTests {
     #expect(try BeatFile(path: csvPath, rate: GeneratedRecord.rate).samples == detection.beats)
   }
 
+  @Test(
+    "without --channel the reader picks the lead as it opens, in a CSV file too; with it, the first given")
+  func leadPickedByTheReader() throws {
+    let record = try GeneratedRecord(seconds: 1)
+    defer { record.remove() }
+    var rows = "time_s,resp,II\n"
+    for k in 0..<1000 { rows += "\(Double(k) / 250),0,\(sin(Double(k) / 10))\n" }
+    let csv = try record.write("two.csv", rows)
+    let picked = try BeatDetection(path: csv, options: RecordingOptions())
+    #expect(picked.lead == "II" && picked.sampleRate == 250 && picked.sampleCount == 1000)
+    let given = try BeatDetection(
+      path: csv, options: RecordingOptions(channels: [.name("resp"), .name("II")]))
+    #expect(given.lead == "resp" && given.beats.isEmpty)
+  }
+
   @Test("an unreadable input exits 1 and names the file")
   func badInput() throws {
     let record = try GeneratedRecord(seconds: 5)

@@ -46,6 +46,27 @@ struct RecordingOpenerTests {
       } != nil)
   }
 
+  @Test(
+    "a rule picks among each reader's default signals as the reader opens, and names itself when none fits")
+  func rules() throws {
+    let last = ChannelRule("the last signal") { $0.indices.last }
+    func names(_ path: String, _ selectors: [ChannelSelector]) throws -> [String] {
+      try RecordingOpener.open(path: path, options: RecordingOptions(channels: selectors)).signals.map(\.name)
+    }
+    // EDF: among the first rate group (Fp1 and Fp2 at 200 Hz), not Pleth at 100 Hz.
+    #expect(try names(ioFixture("edf/mixed.edf"), [.rule(last)]) == ["Fp2"])
+    #expect(try names(ioFixture("csv/seconds.csv"), [.rule(last), .index(0)]) == ["ppg", "ecg"])
+    let wfdb = TestData.fixture("wfdb/records/fmt212").path
+    #expect(try names(wfdb, [.rule(last)]) == ["RESP"])
+    #expect(try names(ioFixture("apple/ecg_english.csv"), [.rule(last)]).count == 1)
+    let none = ChannelRule("a pulse") { _ in nil }
+    #expect(
+      inputError { _ = try names(wfdb, [.rule(none)]) }?.message
+        == "no channel is a pulse (channels: ECG, RESP)")
+    #expect(ChannelSelector.rule(last) == .rule(ChannelRule("the last signal") { _ in 0 }))
+    #expect(ChannelSelector.rule(last) != .rule(none))
+  }
+
   @Test("summaries count samples and annotations")
   func summary() throws {
     let edf = try RecordingOpener.summarize(path: ioFixture("edf/mixed.edf"))

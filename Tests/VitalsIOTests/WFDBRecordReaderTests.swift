@@ -137,6 +137,25 @@ struct WFDBRecordReaderTests {
   }
 
   @Test(
+    "chunks the caller keeps stay as read: the reader writes over only the arrays of released chunks",
+    arguments: ["fmt212", "mixed", "multi"])
+  func keptChunks(name: String) throws {
+    let path = TestData.fixture("wfdb/records/\(name)").path
+    // The samples copied out of each chunk (a multi-segment record's chunks end at segment boundaries).
+    let whole = try WFDBRecordReader(path: path)
+    var samples = [[UInt32]](repeating: [], count: whole.signals.count)
+    while let chunk = try whole.nextChunk(maxSamples: 1 << 20) {
+      for (signal, values) in chunk.channels.enumerated() { samples[signal] += values.map(\.bitPattern) }
+    }
+    let reader = try WFDBRecordReader(path: path)
+    var kept: [SignalChunk] = []
+    while let chunk = try reader.nextChunk(maxSamples: 5) { kept.append(chunk) }
+    for signal in samples.indices {
+      #expect(kept.flatMap { $0.channels[signal] }.map(\.bitPattern) == samples[signal])
+    }
+  }
+
+  @Test(
     "selected signals equal the same signals of a full read, in the selectors' order",
     arguments: ["fmt212", "fmt8", "layout", "mixed", "multi"])
   func selection(name: String) throws {

@@ -39,6 +39,18 @@ import VitalsIO
     #expect(at(0).iso8601(in: try! TimeZoneRules(named: "Asia/Kolkata")) == "1970-01-01T05:30:00+05:30")
   }
 
+  /// Instants before the epoch take the offset of the second holding them (rounded down, not toward 0):
+  /// New York left daylight time at 1969-10-26T06:00:00Z (−5 767 200 s), so half a second earlier is
+  /// still 01:59:59.5 EDT (Python's `datetime.fromtimestamp(-5767200.5, ZoneInfo("America/New_York"))`).
+  @Test func instantsBeforeTheEpochFloorToTheirSecond() {
+    #expect(Timestamp(nanosecondsSinceEpoch: -500_000_000).iso8601(in: utc) == "1969-12-31T23:59:59.5Z")
+    let change: Int64 = -5_767_200 * 1_000_000_000
+    #expect(
+      Timestamp(nanosecondsSinceEpoch: change - 500_000_000).iso8601(in: newYork)
+        == "1969-10-26T01:59:59.5-04:00")
+    #expect(Timestamp(nanosecondsSinceEpoch: change).iso8601(in: newYork) == "1969-10-26T01:00:00-05:00")
+  }
+
   @Test func writtenSamplesReadBack() throws {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent(
       "round-trip\(UUID()).samples.jsonl"

@@ -84,9 +84,6 @@ public struct StepDetector: Sendable {
   static let validMagnitude: Float = 0.1
   /// A first valid magnitude under this is taken for g, else for m/s², with ``InputUnit/automatic``.
   static let unitBoundary: Float = 3.2
-  /// Standard gravity, m/s².
-  public static let standardGravity = 9.80665
-
   /// The unit of the input acceleration.
   public enum InputUnit: String, Sendable, Hashable, CaseIterable, Codable {
     /// Recognised from the gravity level: a first valid magnitude under 3.2 is g, else m/s².
@@ -401,7 +398,7 @@ public struct StepDetector: Sendable {
       skipped += Int64(first)
       let value = block[first]
       if resolvedUnit == nil { resolvedUnit = value < Self.unitBoundary ? .g : .metersPerSecondSquared }
-      scale = resolvedUnit == .g ? 1 : Float(1 / Self.standardGravity)
+      scale = resolvedUnit == .g ? 1 : Float(1 / PhysicalConstants.standardGravity)
       origin = value * scale
       lastFinite = value
       hasValidSample = true

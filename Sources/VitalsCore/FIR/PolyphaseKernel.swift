@@ -118,7 +118,8 @@ func _accumulateBlock(
 /// `i` in `0..<length` (`taps` time-reversed). The inputs are first split into their `down` phases
 /// (`phases[ρ·phaseStride + m] = window[m·down + ρ]`; two phases with vector shuffles), so that the inputs
 /// of consecutive outputs for one tap are contiguous in one phase: tap `i = q·down + ρ` reads phase `ρ`
-/// shifted by `q`. Each tap is then broadcast against them, as in ``_filterRun``.
+/// shifted by `q`, from `phases + tapOffsets[i]` (``_decimationTapOffsets(length:down:phaseStride:)``).
+/// Each tap is then broadcast against them, as in ``_filterRun``.
 ///
 /// Every output, in a vector lane or in the scalar tail, sums its products in the same order (`i`
 /// ascending, one product at a time, from zero), so chunks of any size give bit-for-bit the output of the
@@ -127,17 +128,19 @@ func _accumulateBlock(
 @inline(__always)
 func _decimateRun(
   _ taps: UnsafePointer<Float>, _ window: UnsafePointer<Float>, length: Int, down: Int, count: Int,
-  phases: UnsafeMutablePointer<Float>, phaseStride: Int, into output: UnsafeMutablePointer<Float>
+  phases: UnsafeMutablePointer<Float>, phaseStride: Int, tapOffsets: UnsafePointer<Int>,
+  into output: UnsafeMutablePointer<Float>
 ) {
   _splitPhases(window, length: length, down: down, count: count, into: phases, phaseStride: phaseStride)
-  withUnsafeTemporaryAllocation(of: Int.self, capacity: length) { offsets in
-    // Where tap `i` reads in `phases`.
-    for i in 0..<length { offsets[i] = i % down &* phaseStride &+ i / down }
-    let offset = UnsafePointer(offsets.baseAddress!)
-    _accumulateRun(taps, length: length, count: count, into: output) { i, j in
-      UnsafePointer(phases + (offset[i] &+ j))
-    }
+  _accumulateRun(taps, length: length, count: count, into: output) { i, j in
+    UnsafePointer(phases + (tapOffsets[i] &+ j))
   }
+}
+
+/// Where each of the `length` taps of ``_decimateRun`` reads in the phases: `(i mod down)·phaseStride +
+/// ⌊i / down⌋` for tap `i`.
+func _decimationTapOffsets(length: Int, down: Int, phaseStride: Int) -> [Int] {
+  (0..<length).map { i in i % down * phaseStride + i / down }
 }
 
 /// Copies the inputs `count` decimated outputs of a `length`-tap filter read into their `down` phases:
@@ -217,6 +220,9 @@ struct _PolyphaseFIRCore: Sendable {
   /// samples; empty otherwise.
   @usableFromInline var phases: [Float]
   @usableFromInline let phaseStride: Int
+  /// Where each tap reads in ``phases`` (``_decimationTapOffsets(length:down:phaseStride:)``), built once;
+  /// empty unless `up = 1 < down`.
+  @usableFromInline let tapOffsets: [Int]
 
   /// - Parameters:
   ///   - taps: `h`, in `y[n] = Σ h[k]·x[n − k]` order.
@@ -248,7 +254,10 @@ struct _PolyphaseFIRCore: Sendable {
     self.offset = offset
     let phaseStride = blockSize / down + length / down + 2
     self.phaseStride = phaseStride
-    self.phases = [Float](repeating: 0, count: up == 1 && down > 1 ? down * phaseStride : 0)
+    let decimates = up == 1 && down > 1
+    self.phases = [Float](repeating: 0, count: decimates ? down * phaseStride : 0)
+    self.tapOffsets =
+      decimates ? _decimationTapOffsets(length: length, down: down, phaseStride: phaseStride) : []
     self.consumed = 0
     self.nextNewest = offset / up
     self.nextBranch = offset % up
@@ -302,42 +311,45 @@ struct _PolyphaseFIRCore: Sendable {
     swap(&phases, &self.phases)
     defer { swap(&phases, &self.phases) }
     phases.withUnsafeMutableBufferPointer { phases in
-      branches.withUnsafeBufferPointer { branches in
-        work.withUnsafeMutableBufferPointer { work in
-          let window = work.baseAddress!
-          let taps = branches.baseAddress!
-          while position < input.count {
-            let n = min(input.count - position, blockSize)
-            (window + retained).update(from: input.baseAddress! + position, count: n)
-            let blockEnd = consumed + n
-            if up == 1 && down == 1 && limit == .max {
-              let count = max(0, blockEnd - newest)
-              _filterRun(
-                taps, window + (newest - consumed), length: length, count: count, into: output + produced)
-              produced += count
-              newest += count
-            } else if up == 1 && limit == .max {
-              let count = newest < blockEnd ? (blockEnd &- 1 &- newest) / down &+ 1 : 0
-              _decimateRun(
-                taps, window + (newest - consumed), length: length, down: down, count: count,
-                phases: phases.baseAddress!, phaseStride: phaseStride, into: output + produced)
-              produced += count
-              newest += count &* down
-            } else {
-              while newest < blockEnd && produced < limit {
-                output[produced] = _dotProduct(
-                  taps + branch * length, window + (newest - consumed), count: length)
-                produced += 1
-                branch += down
-                if branch >= up {
-                  newest += branch / up
-                  branch %= up
+      tapOffsets.withUnsafeBufferPointer { tapOffsets in
+        branches.withUnsafeBufferPointer { branches in
+          work.withUnsafeMutableBufferPointer { work in
+            let window = work.baseAddress!
+            let taps = branches.baseAddress!
+            while position < input.count {
+              let n = min(input.count - position, blockSize)
+              (window + retained).update(from: input.baseAddress! + position, count: n)
+              let blockEnd = consumed + n
+              if up == 1 && down == 1 && limit == .max {
+                let count = max(0, blockEnd - newest)
+                _filterRun(
+                  taps, window + (newest - consumed), length: length, count: count, into: output + produced)
+                produced += count
+                newest += count
+              } else if up == 1 && limit == .max {
+                let count = newest < blockEnd ? (blockEnd &- 1 &- newest) / down &+ 1 : 0
+                _decimateRun(
+                  taps, window + (newest - consumed), length: length, down: down, count: count,
+                  phases: phases.baseAddress!, phaseStride: phaseStride, tapOffsets: tapOffsets.baseAddress!,
+                  into: output + produced)
+                produced += count
+                newest += count &* down
+              } else {
+                while newest < blockEnd && produced < limit {
+                  output[produced] = _dotProduct(
+                    taps + branch * length, window + (newest - consumed), count: length)
+                  produced += 1
+                  branch += down
+                  if branch >= up {
+                    newest += branch / up
+                    branch %= up
+                  }
                 }
               }
+              window.update(from: window + n, count: retained)
+              consumed = blockEnd
+              position += n
             }
-            window.update(from: window + n, count: retained)
-            consumed = blockEnd
-            position += n
           }
         }
       }

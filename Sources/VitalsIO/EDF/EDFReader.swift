@@ -47,8 +47,9 @@ public struct EDFReader: SignalReader {
   ///
   /// - Parameters:
   ///   - path: the file.
-  ///   - channels: signals to yield by label or 0-based index into ``availableSignals``; `nil` for
-  ///     the default rate group.
+  ///   - channels: signals to yield by label, 0-based index into ``availableSignals`` or rule (which
+  ///     picks among the default rate group); `nil` for the default rate group: the signals at the
+  ///     rate of the first.
   public init(path: String, channels: [ChannelSelector]? = nil) throws(InputError) {
     try self.init(input: ByteInput(path: path), channels: channels)
   }
@@ -92,19 +93,21 @@ public struct EDFReader: SignalReader {
         name: s.label, unit: s.physicalDimension, sampleRate: rate(i),
         sampleCount: Int64(s.samplesPerRecord) * Int64(header.recordCount))
     }
+    let firstRate = header.signals[ordinary[0]].samplesPerRecord
+    // Indices into `available`.
+    let defaultGroup = ordinary.indices.filter { header.signals[ordinary[$0]].samplesPerRecord == firstRate }
     let chosen: [Int]
     if let channels {
-      chosen = try ChannelSelector.resolve(channels, names: available.map(\.name), path: path).map {
-        ordinary[$0]
-      }
+      chosen = try ChannelSelector.resolve(
+        channels, names: available.map(\.name), defaults: defaultGroup, path: path
+      ).map { ordinary[$0] }
       let rates = Set(chosen.map { header.signals[$0].samplesPerRecord })
       guard rates.count == 1 else {
         let listing = chosen.map { "\(header.signals[$0].label) (\(rate($0)) Hz)" }.joined(separator: ", ")
         throw InputError(path: path, "selected signals must share one sample rate, found \(listing)")
       }
     } else {
-      let first = header.signals[ordinary[0]].samplesPerRecord
-      chosen = ordinary.filter { header.signals[$0].samplesPerRecord == first }
+      chosen = defaultGroup.map { ordinary[$0] }
     }
     availableSignals = available
     selectedSignals = chosen

@@ -50,11 +50,16 @@ public final class WFDBRecordReader: SignalReader {
   private var files: [SignalFile]
   /// The segments of a multi-segment record (`nil` for a single-segment one).
   private let segments: SegmentCursor?
+  /// The arrays of the chunk handed out last, written over in place when its holder has let go of them
+  /// (else copy-on-write gives fresh ones): a chunk of the same size as the last needs no allocation
+  /// and no zero-filling.
+  private var recycled: [[Float]] = []
 
   /// Opens the record whose header is `path` (`dir/100` or `dir/100.hea`); signal files and
   /// segment headers are looked up beside the header. With `selectors`, only the signals they name
-  /// (by name or header index, see ``ChannelSelector/resolve(_:names:path:)``) are read, in their
-  /// order; a selector that matches no signal throws.
+  /// (by name, header index or rule over all the signals, see
+  /// ``ChannelSelector/resolve(_:names:defaults:path:)``) are read, in their order; a selector that
+  /// matches no signal throws.
   public convenience init(path: String, selecting selectors: [ChannelSelector]? = nil) throws(InputError) {
     let headerPath = path.hasSuffix(".hea") ? path : path + ".hea"
     let header = try WFDBHeader.parse(try ByteInput(path: headerPath).readAll(), path: headerPath)
@@ -126,11 +131,8 @@ public final class WFDBRecordReader: SignalReader {
     formatName = "WFDB multi-segment"
     let indices = try Self.indices(selectors, names: layout.signals.map(\.description), path: headerPath)
     signalIndices = indices
-    signals = indices.map {
-      let signal = layout.signals[$0]
-      return SignalDescription(
-        name: signal.description, unit: signal.units, sampleRate: header.frameRate, sampleCount: frames)
-    }
+    signals = Self.descriptions(
+      of: layout.signals, indices: indices, frameRate: header.frameRate, frames: frames)
   }
 
   private init(
@@ -184,10 +186,19 @@ public final class WFDBRecordReader: SignalReader {
     let names = Set(files.map { String($0.format.rawValue) }).sorted()
     formatName = "WFDB " + names.joined(separator: "+")
     signalIndices = indices
-    signals = indices.map {
-      let signal = header.signals[$0]
-      return SignalDescription(
-        name: signal.description, unit: signal.units, sampleRate: header.frameRate, sampleCount: frames)
+    signals = Self.descriptions(
+      of: header.signals, indices: indices, frameRate: header.frameRate, frames: frames)
+  }
+
+  /// The descriptions of the signals `specs[indices]`, in that order, at the record's frame rate.
+  private static func descriptions(
+    of specs: [WFDBSignalSpec], indices: [Int], frameRate: Double, frames: Int64
+  )
+    -> [SignalDescription]
+  {
+    indices.map {
+      SignalDescription(
+        name: specs[$0].description, unit: specs[$0].units, sampleRate: frameRate, sampleCount: frames)
     }
   }
 
@@ -221,10 +232,13 @@ public final class WFDBRecordReader: SignalReader {
     }
     let count = Int(min(Int64(maxSamples), frameCount - position))
     guard count > 0, !files.isEmpty else { return nil }
-    var channels = [[Float]](repeating: [], count: signals.count)
+    var channels = recycled
+    recycled = []
+    if channels.count != signals.count { channels = [[Float]](repeating: [], count: signals.count) }
     for index in files.indices where files[index].isRead {
       try files[index].physical(frames: position, count: count, frameCount: frameCount, into: &channels)
     }
+    recycled = channels
     let chunk = SignalChunk(
       channels: channels, sampleRate: header.frameRate,
       startTime: startTime.advanced(bySamples: position, rate: header.frameRate), firstSampleIndex: position)
@@ -467,11 +481,16 @@ private struct SignalFile {
   /// the scratch buffers stay small whatever the chunk size (`readAll()` included).
   static let blockFrames = 65_536
 
+  /// Frames `[start, start + count)` of the file's signals that are read into their output channels,
+  /// written over every sample: an output array that already holds `count` samples (the last chunk's)
+  /// is reused, others are replaced.
   mutating func physical(frames start: Int64, count: Int, frameCount: Int64, into channels: inout [[Float]])
     throws(InputError)
   {
     for member in members {
-      if let output = member.outputs.first { channels[output] = [Float](repeating: 0, count: count) }
+      if let output = member.outputs.first, channels[output].count != count {
+        channels[output] = [Float](repeating: 0, count: count)
+      }
     }
     let pairs = format == .packed212 && frameSize == 2 && maxSkew == 0 && members.count == 2
     var done = 0
