@@ -36,11 +36,12 @@ example: build
 	.build/release/vitals simulate --signal ecg --duration 120 --rate 250 --seed 7 --pvc 0.03 \
 	  --noise ambulatory -o $(EXAMPLE)
 
-# Builds once (debug) and runs the unit tests; tests that need ../shared/data skip when it is absent.
+# Builds once (debug, with the AVX2 kernels when the machine has them, so that both kernels of the CSV
+# reader are tested) and runs the unit tests; tests that need ../shared/data skip when it is absent.
 # Then the benchmarks' allocation gate (make bench-check: a release build of Benchmarks/, 5 iterations
 # a benchmark; about 5 minutes on a clean clone).
 test: deps
-	$(SWIFT) build --build-tests
+	$(SWIFT) build --build-tests $(ARCH_FLAGS)
 	$(SWIFT) test --skip-build
 	$(MAKE) bench-check
 

@@ -13,7 +13,11 @@ cd "$root/Fuzz"
 # A clean build each time: an incremental sanitizer build once linked a target against a stale
 # layout of a changed library type (a false stack-buffer-overflow).
 rm -rf .build-fuzz
-swift build -c debug --product "$target" --build-path .build-fuzz \
+# With AVX2 when the machine has it (as `make build` does), so that the 256-bit kernels are fuzzed too.
+arch=""
+if grep -qw avx2 /proc/cpuinfo 2>/dev/null; then arch="-Xcc -march=x86-64-v3"; fi
+# shellcheck disable=SC2086
+swift build -c debug --product "$target" --build-path .build-fuzz $arch \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
 corpus="corpus/$target"
 mkdir -p "$corpus"

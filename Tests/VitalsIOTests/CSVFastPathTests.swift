@@ -149,7 +149,8 @@ struct CSVFastPathTests {
   }
 
   #if canImport(CWideLanes)
-    @Test("four-lane field quotients equal the scalar ones, lane by lane", arguments: [0x2E, 0x2C] as [UInt8])
+    @Test(
+      "four-lane field quotients equal the scalar ones, lane by lane", arguments: [0x2E, 0x2C] as [UInt8])
     func laneValues(separator: UInt8) {
       var rng = SplitMix(state: 29 + UInt64(separator))
       let scales = DecimalNumber.fractionScales
@@ -191,7 +192,8 @@ struct CSVFastPathTests {
           let accepted = rejected >> lane & 1 == 0
           #expect(accepted == (quotient != nil), "\(text)")
           if let (numerator, scale) = quotient, accepted {
-            #expect(numerators[lane] == numerator && laneScales[lane].bitPattern == scale.bitPattern, "\(text)")
+            #expect(
+              numerators[lane] == numerator && laneScales[lane].bitPattern == scale.bitPattern, "\(text)")
             compared += 1
           }
         }
@@ -328,8 +330,52 @@ struct CSVFastPathTests {
     }
   }
 
+  @Test("both kernels give the same values or the same error on damaged files")
+  func kernelsAgreeOnDamage() throws {
+    var rng = SplitMix(state: 57)
+    let damage = [
+      "\"", " ", "", ",", ",,", "\r", "x", "e", "-", ".", "1e5", "123456789012", "+", "\n\n", "nan",
+    ]
+    var errors = 0
+    for file in 0..<150 {
+      let timed = file % 3 == 0
+      var text = timed ? "t_ms,a,b,c\n" : "a,b,c\n"
+      for row in 0..<400 {
+        var fields = (0..<3).map { _ in randomDecimal(&rng) }
+        if timed {
+          fields.insert(String(row * 8 + (Int.random(in: 0..<500, using: &rng) == 0 ? -20 : 0)), at: 0)
+        }
+        var line = fields.joined(separator: ",")
+        if Int.random(in: 0..<500, using: &rng) == 0 {
+          let at = line.index(line.startIndex, offsetBy: Int.random(in: 0...line.count, using: &rng))
+          line.insert(contentsOf: damage[Int.random(in: 0..<damage.count, using: &rng)], at: at)
+        }
+        text += line + (Int.random(in: 0..<50, using: &rng) == 0 ? "\r\n" : "\n")
+      }
+      var outcomes: [String] = []
+      for kernel in CSVRowParser.BlockKernel.available {
+        do {
+          let reader = try CSVSignalReader(
+            contents: Array(text.utf8), options: CSVOptions(sampleRate: timed ? nil : 125), kernel: kernel)
+          let result = try readAll(reader, maxSamples: 97)
+          outcomes.append(
+            result.channels.map { $0.map { String($0.bitPattern) }.joined(separator: " ") }.joined(
+              separator: "|"))
+        } catch {
+          outcomes.append("\(error)")
+          errors += 1
+        }
+      }
+      #expect(Set(outcomes).count == 1, "file \(file)")
+    }
+    // Both outcomes are exercised: files read whole and files stopped by an error.
+    let kernels = CSVRowParser.BlockKernel.available.count
+    #expect(errors > 10 * kernels && errors < 140 * kernels)
+  }
+
   @Test(
-    "errors after many plain lines name the right line and column", arguments: CSVRowParser.BlockKernel.available)
+    "errors after many plain lines name the right line and column",
+    arguments: CSVRowParser.BlockKernel.available)
   func errorLine(kernel: CSVRowParser.BlockKernel) {
     let plain = String(repeating: "1.5,2,3\n", count: 20_000)
     for (bad, column) in [("1.5,x,3\n", 2), ("1.5,2\n", 2), ("1.5,2,3,4\n", 4)] {

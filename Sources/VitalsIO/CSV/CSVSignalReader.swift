@@ -68,7 +68,8 @@ public final class CSVSignalReader: SignalReader {
     kernel: CSVRowParser.BlockKernel
   ) throws(InputError) {
     try self.init(
-      input: ByteInput(bytes: contents, name: "<memory>"), options: options, channels: channels, kernel: kernel)
+      input: ByteInput(bytes: contents, name: "<memory>"), options: options, channels: channels,
+      kernel: kernel)
   }
 
   private init(
@@ -399,13 +400,16 @@ package final class CSVRowParser {
   /// The value of a field that is a plain number (``DecimalNumber/scanPrefix(_:end:separator:into:)``
   /// reads all of it), else nil; `scratch` is the scanner's workspace.
   @inline(__always)
-  private func scannedValue(_ p: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, scratch: inout DecimalNumber)
+  private func scannedValue(
+    _ p: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, scratch: inout DecimalNumber
+  )
     -> Float?
   {
     guard DecimalNumber.scanPrefix(p, end: end, separator: decimalSeparator, into: &scratch) == end else {
       return nil
     }
-    return scratch.fastFloat ?? scratch.floatValue { fieldText(p, count: end - p, separator: decimalSeparator) }
+    return scratch.fastFloat
+      ?? scratch.floatValue { fieldText(p, count: end - p, separator: decimalSeparator) }
   }
 
   #if canImport(CWideLanes)
@@ -467,7 +471,8 @@ package final class CSVRowParser {
             words: (word(f0.start), word(f1.start), word(f2.start), word(f3.start)),
             nextWords: (word(f0.start &+ 1), word(f1.start &+ 1), word(f2.start &+ 1), word(f3.start &+ 1)),
             lengths: (f0.end &- f0.start, f1.end &- f1.start, f2.end &- f2.start, f3.end &- f3.start),
-            separator: decimalSeparator, numerators: values + row, scales: values + (row &+ Self.columnStride))
+            separator: decimalSeparator, numerators: values + row, scales: values + (row &+ Self.columnStride)
+          )
           var others = Int(rejected)
           while others != 0 {
             let r = row &+ others.trailingZeroBitCount

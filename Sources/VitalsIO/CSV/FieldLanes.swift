@@ -99,7 +99,8 @@
     /// dependent instructions.)
     @inline(__always)
     static func quotients(
-      words: (Int64, Int64, Int64, Int64), nextWords: (Int64, Int64, Int64, Int64), lengths: (Int, Int, Int, Int),
+      words: (Int64, Int64, Int64, Int64), nextWords: (Int64, Int64, Int64, Int64),
+      lengths: (Int, Int, Int, Int),
       separator: UInt8, numerators: UnsafeMutablePointer<Float>, scales: UnsafeMutablePointer<Float>
     ) -> Int32 {
       let words = _mm256_setr_epi64x(words.0, words.1, words.2, words.3)
@@ -115,7 +116,8 @@
       let word = _mm256_blendv_epi8(words, nextWords, signed)
       let lastByte = _mm256_add_epi64(_mm256_add_epi64(lengths, signed), ones)
       // Ones over the field's bytes (lengths 1...8; others are rejected below).
-      let inField = _mm256_srlv_epi64(ones, _mm256_sub_epi64(_mm256_set1_epi64x(56), _mm256_slli_epi64(lastByte, 3)))
+      let inField = _mm256_srlv_epi64(
+        ones, _mm256_sub_epi64(_mm256_set1_epi64x(56), _mm256_slli_epi64(lastByte, 3)))
       let offset = _mm256_sub_epi8(word, _mm256_set1_epi8(0x30))
       let digit = _mm256_cmpeq_epi8(_mm256_min_epu8(offset, _mm256_set1_epi8(9)), offset)
       let other = _mm256_andnot_si256(digit, inField)
