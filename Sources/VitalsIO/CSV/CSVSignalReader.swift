@@ -415,10 +415,10 @@ package final class CSVRowParser {
   #if canImport(CWideLanes)
     /// ``parseBlockRows()`` in two passes: the block's field ends (``FieldLanes/collectEnds``), then
     /// the rows they delimit, each signal column four rows at a time (``FieldLanes/quotients``), the
-    /// time column last, row by row; ``divideRows(_:)`` then divides as for ``parseBlockRows()``. Rows stop before the first line that is not plain (a field
-    /// count other than the columns', a signal field that is not a bare number), which
-    /// ``parseRow(_:line:)`` then reads, as they do in ``parseBlockRows()``: the same values and
-    /// errors, in the same order.
+    /// time column last, row by row; ``divideRows(_:)`` then divides as for ``parseBlockRows()``.
+    /// Rows stop before the first line that is not plain (a field count other than the columns', a
+    /// signal field that is not a bare number), which ``parseRow(_:line:)`` then reads, as they do in
+    /// ``parseBlockRows()``: the same values and errors, in the same order.
     private func parseBlockRowsInLanes() throws(InputError) -> Int {
       let block = lines.unread.bytes
       // (An `e` delimiter would pass for an exponent mark: such files take `parseRow` only.)
