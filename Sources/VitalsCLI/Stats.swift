@@ -82,9 +82,6 @@ public struct Stats: ParsableCommand {
 
   var quantityType: QuantityType? { QuantityType(identifier: type) }
 
-  /// The zone of --timezone, else the system's.
-  var zone: TimeZoneRules { timezone ?? .current }
-
   public func validate() throws {
     if inputs.isEmpty { throw ValidationError("give at least one INPUT (export.xml or *.samples.jsonl)") }
     guard let quantityType else { throw ValidationError("--type must name a quantity type, got '\(type)'") }
@@ -181,7 +178,8 @@ public struct Stats: ParsableCommand {
   /// the samples of the type in memory: merging sources needs them together.
   func report() throws(InputError) -> String {
     let type = quantityType!
-    let zone = zone  // once: without --timezone, the system zone is read from its file
+    // Without --timezone, the system's zone (read from its file once, here).
+    let zone = timezone ?? .current
     let option = option ?? .defaultOption(for: type.aggregationStyle)
     var unit = self.unit.map(HealthUnit.init) ?? type.canonicalUnit
     let priority = SourcePriority(

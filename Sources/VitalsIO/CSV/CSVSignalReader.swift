@@ -300,7 +300,7 @@ package final class CSVRowParser {
   #endif
 
   /// How plain lines are parsed a block at a time (both give the same values and errors).
-  package enum BlockKernel: CaseIterable, Sendable {
+  package enum BlockKernel: Sendable {
     /// Field by field in 64-bit words and SSE2 (every x86-64) or portable arithmetic.
     case portable
     /// Field ends first, then each column four rows at a time in 256-bit lanes (``FieldLanes``);

@@ -91,7 +91,8 @@
     /// Four fields at once: `words` holds the eight bytes at each field's start and `nextWords` the
     /// eight after its first (bytes past its end are ignored), `lengths` each field's length in
     /// bytes. Writes the numerators and scales of their quotients (numerator / scale is the value,
-    /// correctly rounded) to `numerators[0..<4]` and `scales[0..<4]`, and returns, in bit i, whether field i is not a short plain decimal as
+    /// correctly rounded) to `numerators[0..<4]` and `scales[0..<4]`, and returns, in bit i,
+    /// whether field i is not a short plain decimal as
     /// ``DecimalNumber/fieldQuotient(_:end:separator:scales:)`` defines it (a sign, then 1 to 8
     /// bytes of digits with at most one `separator` and at least one digit, digits making at most
     /// 2^24); such a field's quotient is meaningless and the caller reads it another way. (The
