@@ -18,7 +18,7 @@ extension String {
       buffer = [CChar](repeating: 0, count: Int(length) + 1)
       _ = withVaList(arguments) { vsnprintf(&buffer, buffer.count, format, $0) }
     }
-    self = String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    self = buffer.withUnsafeBytes { String(decoding: $0.prefix(Int(length)), as: UTF8.self) }
   }
 }
 
