@@ -111,10 +111,11 @@ struct QRSClassifier: Sendable {
       return length
     }
     // The interloper check reads the feature back to a refractory period after a peak whose R peak lies up
-    // to the latency bound in the past.
+    // to the latency bound in the past; the search for a masked QRS, two half-windows before a peak (a
+    // half-window before now) and the QRS span before that.
     let featureHistory =
       halfWindow
-      + max(halfWindow, integration + derivativeDelay, Int(samples(c.maximumLatency)) / decimationFactor)
+      + max(2 * halfWindow + integration + derivativeDelay, Int(samples(c.maximumLatency)) / decimationFactor)
       + 4
     self.featureRingLength = powerOfTwo(atLeast: blockSize + 1 + featureHistory)
     self.featureRings = [Float](repeating: 0, count: 2 * featureRingLength)
@@ -306,12 +307,10 @@ struct QRSClassifier: Sendable {
     return true
   }
 
-  /// Describes the feature peak at `peak` (feature samples; `now` is the current one) and classifies it.
-  private mutating func classify(
-    peak: Int64, now: Int64, history: History, rawOldest: Int64, beats: inout [Int64]
-  ) {
-    // The QRS behind the feature peak: the band-passed samples whose slopes the integration window holds.
-    // (Before the record's start the rings hold zeros.)
+  /// The QRS behind the feature peak at `peak` (feature samples), with the input up to `now` (input samples).
+  private func candidate(peak: Int64, now: Int64, history: History, rawOldest: Int64) -> Candidate {
+    // The band-passed samples whose slopes the integration window holds. (Before the record's start the
+    // rings hold zeros.)
     var extremum: Float = -1
     var extremumIndex = peak
     for k in (peak - qrsSpan)...peak {
@@ -321,13 +320,19 @@ struct QRSClassifier: Sendable {
         extremumIndex = k
       }
     }
-    let slope = qrsSlope(endingAt: peak, history: history)
+    return Candidate(
+      rPeak: placeRPeak(
+        center: extremumIndex * factor - placementOffset, now: now, history: history, oldest: rawOldest),
+      height: Double(history.feature(peak)).squareRoot(), slope: qrsSlope(endingAt: peak, history: history))
+  }
+
+  /// Describes the feature peak at `peak` (feature samples; `now` is the current one) and classifies it.
+  private mutating func classify(
+    peak: Int64, now: Int64, history: History, rawOldest: Int64, beats: inout [Int64]
+  ) {
     let nowInput = now * factor
     if deferred != nil { resolveDeferred(now: now, history: history, beats: &beats) }
-    let candidate = Candidate(
-      rPeak: placeRPeak(
-        center: extremumIndex * factor - placementOffset, now: nowInput, history: history, oldest: rawOldest),
-      height: Double(history.feature(peak)).squareRoot(), slope: slope)
+    let candidate = candidate(peak: peak, now: nowInput, history: history, rawOldest: rawOldest)
     pruneStalePending(now: nowInput)
     guard let last = lastBeat else {
       accept(candidate, learningRate: 1, beats: &beats)
@@ -337,10 +342,15 @@ struct QRSClassifier: Sendable {
       && !isTWave(candidate, after: last)
     {
       let premature = Double(candidate.rPeak - last.rPeak) < interloperPrematurity * Double(medianInterval)
-      if premature && candidate.height < signalLevel
-        && slopeSymmetry(around: candidate.rPeak, now: nowInput, history: history, oldest: rawOldest)
-          < interloperSlopeSymmetry
+      let oneSided =
+        slopeSymmetry(around: candidate.rPeak, now: nowInput, history: history, oldest: rawOldest)
+        < interloperSlopeSymmetry
+      if oneSided,
+        let masked = maskedQRS(before: peak, after: last, now: nowInput, history: history, rawOldest: rawOldest)
       {
+        reject(candidate)
+        accept(masked, learningRate: 0.125, beats: &beats)
+      } else if oneSided && premature {
         reject(candidate)
       } else if premature && candidate.height < interloperHeightRatio * signalLevel && isRhythmRegular {
         deferred = candidate
@@ -351,6 +361,33 @@ struct QRSClassifier: Sendable {
     } else {
       reject(candidate)
     }
+  }
+
+  /// The QRS complex that the one-sided peak of the feature at `peak` (feature samples) hides within its peak
+  /// window, if any: the highest local maximum of the feature from two half-windows to half a half-window
+  /// before `peak` (400 to 100 ms by default), when it stands for a two-sided QRS above the primary threshold,
+  /// a refractory period after the beat `last`, and not a T wave.
+  private func maskedQRS(before peak: Int64, after last: Candidate, now: Int64, history: History, rawOldest: Int64)
+    -> Candidate?
+  {
+    var highest: Float = 0
+    var highestIndex: Int64?
+    for k in (peak - 2 * halfWindow)...(peak - halfWindow / 2) {
+      let value = history.feature(k)
+      if value > highest && value > history.feature(k - 1) && value >= history.feature(k + 1) {
+        highest = value
+        highestIndex = k
+      }
+    }
+    guard let highestIndex else { return nil }
+    let masked = candidate(peak: highestIndex, now: now, history: history, rawOldest: rawOldest)
+    guard
+      masked.height >= primaryThreshold && masked.rPeak - last.rPeak >= refractory
+        && !isTWave(masked, after: last)
+        && slopeSymmetry(around: masked.rPeak, now: now, history: history, oldest: rawOldest)
+          >= interloperSlopeSymmetry
+    else { return nil }
+    return masked
   }
 
   /// Counts a peak that is not a beat into the noise level and keeps it for search-back.
