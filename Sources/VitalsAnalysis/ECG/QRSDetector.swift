@@ -165,10 +165,13 @@ public struct QRSDetector: Sendable {
 
   /// Brings the input to the feature rate; nil below 300 Hz, where the input is the feature rate.
   var decimator: Decimator?
-  /// The QRS band's feature (its band-passed signal also serves the classifier).
-  var primary: BandFeature
-  /// The second band's feature, nil when ``Configuration-swift.struct/highBand`` is nil.
-  var high: BandFeature?
+  /// The QRS band-pass without a high band; nil when `bandpasses` runs it.
+  var bandpass: SOSFilter?
+  /// The QRS band-pass and the high band's in one cascade; nil without a high band.
+  var bandpasses: SOSFilterPair?
+  /// Derivative, square and moving average of the QRS band, and of the high band when there is one.
+  var featureStages: FeatureStages
+  var highFeatureStages: FeatureStages?
   var classifier: QRSClassifier
   var previousFinite: Float = 0
   /// The first finite sample, subtracted from every sample so that the filters start at rest.
@@ -214,15 +217,21 @@ public struct QRSDetector: Sendable {
     let featureRate = sampleRate / Double(factor)
     let antiAliasTaps = 4 * factor + 1
     let integration = max(1, Int((c.integrationWindow * featureRate).rounded()))
-    let design = try BandFeature.design(c.passband, name: "passband", sampleRate: featureRate)
+    let design = try Self.bandpass(c.passband, name: "passband", sampleRate: featureRate)
+    self.featureStages = FeatureStages(sampleRate: featureRate, integration: integration)
     if let band = c.highBand {
       let upper = min(band.upperBound, 0.4 * featureRate)
-      guard upper >= band.lowerBound + 1 else { throw .invalidConfiguration("highBand.lowerBound", band.lowerBound) }
-      self.high = BandFeature(
-        try BandFeature.design(band.lowerBound...upper, name: "highBand", sampleRate: featureRate),
-        sampleRate: featureRate, integration: integration)
+      guard upper >= band.lowerBound + 1 else {
+        throw .invalidConfiguration("highBand.lowerBound", band.lowerBound)
+      }
+      self.bandpass = nil
+      self.bandpasses = SOSFilterPair(
+        design, try Self.bandpass(band.lowerBound...upper, name: "highBand", sampleRate: featureRate))
+      self.highFeatureStages = FeatureStages(sampleRate: featureRate, integration: integration)
     } else {
-      self.high = nil
+      self.bandpass = SOSFilter(design)
+      self.bandpasses = nil
+      self.highFeatureStages = nil
     }
     self.configuration = c
     self.sampleRate = sampleRate
@@ -233,7 +242,6 @@ public struct QRSDetector: Sendable {
         factor: factor,
         coefficients: FIRDesign.firwin(
           tapCount: antiAliasTaps, cutoff: [0.5 / Double(factor)], pass: .lowpass))
-    self.primary = BandFeature(design, sampleRate: featureRate, integration: integration)
     let halfWindow = max(1, Int((c.refractoryPeriod * featureRate).rounded()))
     let groupDelay = design.groupDelay(
       atFrequency: (c.passband.lowerBound * c.passband.upperBound).squareRoot(), sampleRate: featureRate)
@@ -242,7 +250,19 @@ public struct QRSDetector: Sendable {
       halfWindow: halfWindow, bandpassDelay: groupDelay,
       derivativeDelay: DerivativeFormula.panTompkins.delay,
       decimatorDelay: factor == 1 ? 0 : (antiAliasTaps - 1) / 2, blockSize: Self.blockSize)
-    self.blocks = [Float](repeating: 0, count: (high == nil ? 3 : 5) * (Self.blockSize + 1))
+    self.blocks = [Float](repeating: 0, count: (highFeatureStages == nil ? 3 : 5) * (Self.blockSize + 1))
+  }
+
+  /// The Butterworth band-pass of order 2 for `band` (Hz) at `sampleRate`; errors name the option `name`.
+  static func bandpass(_ band: ClosedRange<Double>, name: String, sampleRate: Double) throws(QRSDetectorError)
+    -> SecondOrderSections
+  {
+    do {
+      return try .butterworth(
+        order: 2, band: .bandpass(low: band.lowerBound, high: band.upperBound), sampleRate: sampleRate)
+    } catch {
+      throw .invalidConfiguration(name, band.upperBound)
+    }
   }
 
   /// Feeds the next samples of the lead and appends the record indices of the beats decided so far
@@ -258,9 +278,9 @@ public struct QRSDetector: Sendable {
       let band = UnsafeMutableBufferPointer(rebasing: scratch[stride..<stride + stride])
       let feature = UnsafeMutableBufferPointer(rebasing: scratch[2 * stride..<3 * stride])
       // The high band's band-passed signal and feature (the same buffers as the feature's without one).
-      let highBandStart = (high == nil ? 2 : 3) * stride
+      let highBandStart = (highFeatureStages == nil ? 2 : 3) * stride
       let highBand = UnsafeMutableBufferPointer(rebasing: scratch[highBandStart..<highBandStart + stride])
-      let highFeatureStart = (high == nil ? 2 : 4) * stride
+      let highFeatureStart = (highFeatureStages == nil ? 2 : 4) * stride
       let highFeature = UnsafeMutableBufferPointer(rebasing: scratch[highFeatureStart..<highFeatureStart + stride])
       if origin == nil, let first = samples.first(where: \.isFinite) {
         origin = first
@@ -280,15 +300,16 @@ public struct QRSDetector: Sendable {
         let bandBlock = UnsafeMutableBufferPointer(rebasing: band[0..<decimated])
         let featureBlock = UnsafeMutableBufferPointer(rebasing: feature[0..<decimated])
         let input = UnsafeBufferPointer(decimator == nil ? rawBlock : bandBlock)
-        // The high band first: the QRS band may filter `input` in place.
-        if high != nil {
+        if bandpasses != nil {
+          let highBandBlock = UnsafeMutableBufferPointer(rebasing: highBand[0..<decimated])
           let highFeatureBlock = UnsafeMutableBufferPointer(rebasing: highFeature[0..<decimated])
-          high!.process(
-            input, band: UnsafeMutableBufferPointer(rebasing: highBand[0..<decimated]), feature: highFeatureBlock)
-          primary.process(input, band: bandBlock, feature: featureBlock)
-          BandFeature.attenuate(featureBlock, by: UnsafeBufferPointer(highFeatureBlock))
+          bandpasses!.process(input, into: bandBlock, highBandBlock)
+          FeatureStages.process(
+            &featureStages, UnsafeBufferPointer(bandBlock), into: featureBlock, attenuatedBy: &highFeatureStages!,
+            UnsafeBufferPointer(highBandBlock), scratch: highFeatureBlock)
         } else {
-          primary.process(input, band: bandBlock, feature: featureBlock)
+          bandpass!.process(input, into: bandBlock)
+          featureStages.process(UnsafeBufferPointer(bandBlock), into: featureBlock)
         }
         classifier.scan(
           band: UnsafeBufferPointer(bandBlock), feature: UnsafeBufferPointer(featureBlock), beats: &beats)
@@ -366,48 +387,43 @@ public struct QRSDetector: Sendable {
   }
 }
 
-/// One band's QRS feature (Pan & Tompkins 1985): a Butterworth band-pass of order 2, the five-point
-/// derivative, squared, and a moving average over the integration window.
-struct BandFeature: Sendable {
-  var bandpass: SOSFilter
+/// The stages of the QRS feature after the band-pass (Pan & Tompkins 1985): the five-point derivative,
+/// squared, and a moving average over the integration window.
+struct FeatureStages: Sendable {
   var derivative: FIRFilter
   var integrator: MovingSum
 
-  /// The band-pass for `band` (Hz) at `sampleRate`; errors name the option `name`.
-  static func design(_ band: ClosedRange<Double>, name: String, sampleRate: Double) throws(QRSDetectorError)
-    -> SecondOrderSections
-  {
-    do {
-      return try .butterworth(
-        order: 2, band: .bandpass(low: band.lowerBound, high: band.upperBound), sampleRate: sampleRate)
-    } catch {
-      throw .invalidConfiguration(name, band.upperBound)
-    }
-  }
-
-  /// The feature after the band-pass `design` at `sampleRate`, averaged over `integration` samples.
-  init(_ design: SecondOrderSections, sampleRate: Double, integration: Int) {
-    bandpass = SOSFilter(design)
+  /// The stages at `sampleRate`, averaging over `integration` samples.
+  init(sampleRate: Double, integration: Int) {
     derivative = FIRFilter(derivative: .panTompkins, sampleRate: sampleRate)
     integrator = MovingSum(length: integration)
   }
 
-  /// Writes the band-passed `input` to `band` and its feature to `feature` (the same count; `band` may be
-  /// `input`'s memory).
-  mutating func process(
-    _ input: UnsafeBufferPointer<Float>, band: UnsafeMutableBufferPointer<Float>,
-    feature: UnsafeMutableBufferPointer<Float>
-  ) {
-    bandpass.process(input, into: band)
-    derivative.process(UnsafeBufferPointer(band), into: feature)
+  /// Writes the feature of the band-passed `band` to `feature` (the same count).
+  mutating func process(_ band: UnsafeBufferPointer<Float>, into feature: UnsafeMutableBufferPointer<Float>) {
+    derivative.process(band, into: feature)
     for i in feature.indices { feature[i] *= feature[i] }
     integrator.process(UnsafeBufferPointer(feature), into: feature, scale: 1 / Double(integrator.length))
   }
 
-  /// Scales each sample of `feature` by the square root of the ratio of the same sample of `high` to it
-  /// where that ratio is under 1: the geometric mean of the two where `high` is the smaller, `feature`
-  /// unchanged elsewhere.
-  static func attenuate(_ feature: UnsafeMutableBufferPointer<Float>, by high: UnsafeBufferPointer<Float>) {
-    for i in feature.indices { feature[i] = (feature[i] * min(high[i], feature[i])).squareRoot() }
+  /// Writes the feature of the band-passed `band` to `feature`, each sample scaled by the square root of
+  /// the ratio of the high band's feature (`high` on `highBand`) to it where that ratio is under 1: the
+  /// geometric mean of the two features where the high band's is the smaller, the QRS band's elsewhere.
+  /// `scratch` (of the same count) receives the high band's derivative and feature.
+  static func process(
+    _ stages: inout FeatureStages, _ band: UnsafeBufferPointer<Float>,
+    into feature: UnsafeMutableBufferPointer<Float>, attenuatedBy high: inout FeatureStages,
+    _ highBand: UnsafeBufferPointer<Float>, scratch: UnsafeMutableBufferPointer<Float>
+  ) {
+    stages.derivative.process(band, into: feature)
+    high.derivative.process(highBand, into: scratch)
+    for i in feature.indices {
+      feature[i] *= feature[i]
+      scratch[i] *= scratch[i]
+    }
+    MovingSum.process(
+      &stages.integrator, UnsafeBufferPointer(feature), into: feature, &high.integrator,
+      UnsafeBufferPointer(scratch), into: scratch, scale: 1 / Double(stages.integrator.length))
+    for i in feature.indices { feature[i] = (feature[i] * min(scratch[i], feature[i])).squareRoot() }
   }
 }

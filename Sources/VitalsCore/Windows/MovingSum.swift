@@ -57,6 +57,59 @@ public struct MovingSum: Sendable {
     self.position = position
   }
 
+  /// The moving sums of two channels in one pass, their running sums in the two lanes of one vector (so one
+  /// recurrence serves both): `first` of `firstInput` into `firstOutput`, `second` of `secondInput` into
+  /// `secondOutput`, each bit for bit what ``process(_:into:scale:)`` gives. The two have the same length
+  /// and have taken the same number of samples (their windows recompute on the same samples).
+  @inlinable
+  public static func process(
+    _ first: inout MovingSum, _ firstInput: UnsafeBufferPointer<Float>,
+    into firstOutput: UnsafeMutableBufferPointer<Float>, _ second: inout MovingSum,
+    _ secondInput: UnsafeBufferPointer<Float>, into secondOutput: UnsafeMutableBufferPointer<Float>,
+    scale: Double = 1
+  ) {
+    precondition(
+      first.length == second.length && first.position == second.position,
+      "the two moving sums have different lengths or positions")
+    let count = firstInput.count
+    precondition(
+      secondInput.count == count && firstOutput.count == count && secondOutput.count == count,
+      "the inputs and outputs have different counts")
+    var sum = SIMD2(first.sum, second.sum)
+    var position = first.position
+    let length = first.length
+    first.window.withUnsafeMutableBufferPointer { firstWindow in
+      second.window.withUnsafeMutableBufferPointer { secondWindow in
+        var i = 0
+        while i < count {
+          let run = min(count &- i, length &- position)
+          for k in 0..<run {
+            let samples = SIMD2(firstInput[i &+ k], secondInput[i &+ k])
+            let leaving = SIMD2(firstWindow[position &+ k], secondWindow[position &+ k])
+            sum += SIMD2<Double>(samples) - SIMD2<Double>(leaving)
+            firstWindow[position &+ k] = samples[0]
+            secondWindow[position &+ k] = samples[1]
+            let scaled = SIMD2<Float>(sum * scale)
+            firstOutput[i &+ k] = scaled[0]
+            secondOutput[i &+ k] = scaled[1]
+          }
+          i &+= run
+          position &+= run
+          if position == length {
+            position = 0
+            sum = SIMD2(exactSum(UnsafeBufferPointer(firstWindow)), exactSum(UnsafeBufferPointer(secondWindow)))
+            firstOutput[i &- 1] = Float(sum[0] * scale)
+            secondOutput[i &- 1] = Float(sum[1] * scale)
+          }
+        }
+      }
+    }
+    first.sum = sum[0]
+    second.sum = sum[1]
+    first.position = position
+    second.position = position
+  }
+
   /// The sum of `window` in `Double`, in four interleaved partial sums (a fixed order, so the result
   /// depends only on the window's contents).
   @inlinable
