@@ -32,7 +32,7 @@ public struct Beats: ParsableCommand {
       ECG: the QRS detector (Pan & Tompkins 1985 with Hamilton & Tompkins' rules) on one lead: the \
       one given with --channel (the first, when several are), else the signal named MLII, else II, \
       else the first ECG-like signal (a name with ECG/EKG or a standard lead name), else the first \
-      signal. Beats within the detector's latency (0.45 s) of the end of the record may be missing.
+      signal. Beats within the detector's latency (0.49 s) of the end of the record may be missing.
 
       Formats: csv (header sample,time_s: the sample index at the record's rate and the time in \
       seconds from the first sample), json (one object: input, lead, sample_rate, beats as \

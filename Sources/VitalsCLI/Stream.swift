@@ -26,7 +26,7 @@ public struct StreamCommand: ParsableCommand {
       --signal ppg --signal accelerometer (the PPG heart rate then subtracts the motion spectrum).
 
       Output, one JSON object per line, flushed as it is decided: {"type":"beat","sample":…,"time_s":…} \
-      at most 0.45 s of signal after each R peak (the same beats as `vitals analyze` finds in the same \
+      at most 0.49 s of signal after each R peak (the same beats as `vitals analyze` finds in the same \
       samples); {"type":"heart_rate","bpm":…} every second; {"type":"hrv","SDNN":…,"RMSSD":…,"MeanNN":…, \
       "MeanHR":…,"window_s":300} every minute over the last 5 minutes; {"type":"irregular_rhythm_start"} \
       and {"type":"irregular_rhythm_end","duration_s":…} once decided (about a minute after the change); \

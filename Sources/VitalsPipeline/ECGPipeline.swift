@@ -8,7 +8,7 @@ import VitalsIO
 ///
 /// Stages, all causal and fed chunk by chunk:
 /// 1. ``QRSDetector`` (Pan & Tompkins 1985 with Hamilton & Tompkins' 1986 rules): a ``PipelineEvent/Kind/beat``
-///    event per R peak, at most the detector's latency (0.45 s) after it.
+///    event per R peak, at most the detector's latency (0.49 s) after it.
 /// 2. Heart rate: at every whole second `t` of the record (sample `round(k · rate)`), 60 / the median
 ///    of the last ``Configuration/heartRateIntervals`` RR intervals whose closing beat lies within
 ///    ``Configuration/heartRateMaximumAge`` s before `t − latency` (beats after `t − latency` may not be

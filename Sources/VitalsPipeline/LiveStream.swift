@@ -195,7 +195,7 @@ public struct StreamDecoder: Sendable {
 ///
 /// Every call to ``consume(_:emit:)`` processes all the complete frames it was given before it returns,
 /// so an event leaves no later than the bytes that decide it are consumed: a beat at most the QRS
-/// detector's latency (0.45 s of signal) after its R peak, a heart-rate reading with the sample of its
+/// detector's latency (0.49 s of signal) after its R peak, a heart-rate reading with the sample of its
 /// second, a step about 0.5 s after its peak inside a bout. Memory is constant: the ring buffer, the
 /// decoder's partial line and the pipelines' bounded live state (``PipelineContext/live``).
 public struct LiveAnalysis: ~Copyable {

@@ -244,6 +244,54 @@ struct QRSDetectorTests {
     #expect(near(unchecked) >= steps.count / 2, "the steps are taken for beats without the rule")
   }
 
+  @Test(
+    "takes the QRS complex that a taller one-sided step right after it hides, not the step",
+    arguments: [250.0, 360, 1000])
+  func maskedBeats(rate: Double) throws {
+    var ecg = SyntheticECG(sampleRate: rate, .init(seconds: 60, meanRR: 0.9, seed: 11))
+    // Every third beat from the tenth on, 220 ms after the R peak (within the ±200 ms peak window of the
+    // step's feature peak, so the beat is no peak of its own): a 2 mV step rising in about 5 ms and falling
+    // back over 150 ms, taller in the feature than the QRS complex.
+    var steps: [Int64] = []
+    for k in stride(from: 10, to: ecg.rPeaks.count - 1, by: 3) {
+      let onset = ecg.rPeaks[k] + Int64((0.22 * rate).rounded())
+      steps.append(onset)
+      for i in Int(onset)..<min(ecg.samples.count, Int(onset) + Int(rate)) {
+        let t = Double(i - Int(onset)) / rate
+        ecg.samples[i] += Float(2 * (1 - exp(-t / 0.005)) * exp(-t / 0.15))
+      }
+    }
+    let tolerance = Int64(0.1 * rate)
+    let near = { (beats: [Int64]) in steps.count { s in beats.contains { abs($0 - s) <= tolerance } } }
+    let (missed, extra, unchecked) = try Self.detectWithAndWithout(
+      ecg.samples, truth: ecg.rPeaks, rate: rate
+    ) { $0.interloperSlopeSymmetry = 0 }
+    #expect(missed == 0)
+    #expect(extra == 0)
+    #expect(near(unchecked) >= steps.count / 2, "the steps replace the beats without the rule")
+  }
+
+  @Test("the high band keeps slow electrode-motion bumps from passing for beats", arguments: [250.0, 360])
+  func slowBumps(rate: Double) throws {
+    var ecg = SyntheticECG(sampleRate: rate, .init(seconds: 60, meanRR: 1.0, seed: 12))
+    // Halfway between beats from the tenth on, a smooth bump (a Gaussian of 30 ms width) taller than the
+    // QRS complexes in the QRS band's feature, with little energy above 20 Hz.
+    var bumps: [Int64] = []
+    for k in 10..<(ecg.rPeaks.count - 1) {
+      let centre = (ecg.rPeaks[k] + ecg.rPeaks[k + 1]) / 2
+      bumps.append(centre)
+      Self.add([(3, 0, 0.030)], at: centre, scale: 1, to: &ecg.samples, rate: rate)
+    }
+    let tolerance = Int64(0.1 * rate)
+    let near = { (beats: [Int64]) in bumps.count { s in beats.contains { abs($0 - s) <= tolerance } } }
+    let (missed, extra, unchecked) = try Self.detectWithAndWithout(
+      ecg.samples, truth: ecg.rPeaks, rate: rate
+    ) { $0.highBand = nil }
+    #expect(missed == 0)
+    #expect(extra == 0)
+    #expect(near(unchecked) >= bumps.count / 2, "the bumps pass for beats with the QRS band alone")
+  }
+
   @Test("gives the same beats for any chunking", arguments: [1, 7, 100, 4096, 0])
   func chunkInvariance(chunkSize: Int) throws {
     for rate in [125.0, 360, 1000] {
@@ -349,6 +397,11 @@ struct QRSDetectorTests {
     var options = QRSDetector.Configuration()
     options.refractoryPeriod = 0.05
     #expect(throws: QRSDetectorError.invalidConfiguration("refractoryPeriod", 0.05)) {
+      try QRSDetector(sampleRate: 360, configuration: options)
+    }
+    options = QRSDetector.Configuration()
+    options.highBand = 0.5...45
+    #expect(throws: QRSDetectorError.invalidConfiguration("highBand.lowerBound", 0.5)) {
       try QRSDetector(sampleRate: 360, configuration: options)
     }
     options = QRSDetector.Configuration()

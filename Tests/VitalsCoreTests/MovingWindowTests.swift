@@ -89,6 +89,39 @@ import VitalsCore
     }
   }
 
+  @Test(arguments: [1, 7, 27])
+  func pairedSumsEqualTwoSumsBitForBit(length: Int) {
+    let x = StreamTesting.signal(count: 2000)
+    let y = x.reversed().map { $0 * 3 + 1 }
+    var firstAlone = MovingSum(length: length)
+    var secondAlone = MovingSum(length: length)
+    let expected = (firstAlone.processed(x), secondAlone.processed(y))
+    for chunking in StreamTesting.chunkings(count: x.count) {
+      var first = MovingSum(length: length)
+      var second = MovingSum(length: length)
+      var firstOutput = [Float](repeating: 0, count: x.count)
+      var secondOutput = [Float](repeating: 0, count: x.count)
+      var start = 0
+      for size in chunking.sizes {
+        x.withUnsafeBufferPointer { x in
+          y.withUnsafeBufferPointer { y in
+            firstOutput.withUnsafeMutableBufferPointer { a in
+              secondOutput.withUnsafeMutableBufferPointer { b in
+                let range = start..<start + size
+                MovingSum.process(
+                  &first, UnsafeBufferPointer(rebasing: x[range]), into: UnsafeMutableBufferPointer(rebasing: a[range]),
+                  &second, UnsafeBufferPointer(rebasing: y[range]), into: UnsafeMutableBufferPointer(rebasing: b[range]))
+              }
+            }
+          }
+        }
+        start += size
+      }
+      #expect(firstOutput == expected.0, "\(chunking.name)")
+      #expect(secondOutput == expected.1, "\(chunking.name)")
+    }
+  }
+
   @Test func resetStartsANewSignal() {
     let x = StreamTesting.signal(count: 100)
     var sum = MovingSum(length: 9)

@@ -183,3 +183,40 @@ import VitalsCore
     #expect(relativeError(segmented.filtered(signal), one.filtered(signal)) < 1e-5)
   }
 }
+
+@Suite struct SOSFilterPairTests {
+  /// Both outputs of the pair equal two one-channel filters' bit for bit, in chunks of any size, fused
+  /// (two sections each) and not (three sections).
+  @Test(arguments: [2, 3])
+  func pairEqualsTwoFiltersBitForBit(order: Int) throws {
+    let low = try SecondOrderSections.butterworth(
+      order: order == 2 ? 2 : 3, band: .bandpass(low: 5, high: 15), sampleRate: 180)
+    let high = try SecondOrderSections.butterworth(
+      order: order == 2 ? 2 : 3, band: .bandpass(low: 20, high: 45), sampleRate: 180)
+    let x = testSignal(2000, seed: 3)
+    var lowAlone = SOSFilter(low)
+    var highAlone = SOSFilter(high)
+    let expected = (lowAlone.filtered(x), highAlone.filtered(x))
+    for chunking in StreamTesting.chunkings(count: x.count) {
+      var pair = SOSFilterPair(low, high)
+      var first: [Float] = []
+      var second: [Float] = []
+      var start = 0
+      for size in chunking.sizes {
+        var a = Array(x[start..<start + size])
+        var b = [Float](repeating: 0, count: size)
+        let input = a
+        input.withUnsafeBufferPointer { input in
+          a.withUnsafeMutableBufferPointer { a in
+            b.withUnsafeMutableBufferPointer { b in pair.process(input, into: a, b) }
+          }
+        }
+        first += a
+        second += b
+        start += size
+      }
+      #expect(first == expected.0, "\(chunking.name)")
+      #expect(second == expected.1, "\(chunking.name)")
+    }
+  }
+}

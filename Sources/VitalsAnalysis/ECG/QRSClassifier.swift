@@ -366,7 +366,8 @@ struct QRSClassifier: Sendable {
   /// The QRS complex that the one-sided peak of the feature at `peak` (feature samples) hides within its peak
   /// window, if any: the highest local maximum of the feature from two half-windows to half a half-window
   /// before `peak` (400 to 100 ms by default), when it stands for a two-sided QRS above the primary threshold,
-  /// a refractory period after the beat `last`, and not a T wave.
+  /// a refractory period after the beat `last`, not a T wave, and with its R peak within the latency bound
+  /// of `now` (input samples).
   private func maskedQRS(before peak: Int64, after last: Candidate, now: Int64, history: History, rawOldest: Int64)
     -> Candidate?
   {
@@ -382,7 +383,8 @@ struct QRSClassifier: Sendable {
     guard let highestIndex else { return nil }
     let masked = candidate(peak: highestIndex, now: now, history: history, rawOldest: rawOldest)
     guard
-      masked.height >= primaryThreshold && masked.rPeak - last.rPeak >= refractory
+      masked.rPeak >= now - maximumLatency && masked.height >= primaryThreshold
+        && masked.rPeak - last.rPeak >= refractory
         && !isTWave(masked, after: last)
         && slopeSymmetry(around: masked.rPeak, now: now, history: history, oldest: rawOldest)
           >= interloperSlopeSymmetry
