@@ -95,7 +95,10 @@ struct QRSClassifier: Sendable {
     self.thresholdPosition = c.thresholdPosition
     self.searchBackThresholdRatio = c.searchBackThresholdRatio
     self.searchBackInterval = c.searchBackInterval
-    self.maximumLatency = samples(c.maximumLatency)
+    // A feature sample `n` is decided when the last input sample it decimates has come, up to `factor − 1`
+    // samples after `n·factor`, and deadlines fall on the first feature sample that reaches them, up to
+    // `factor − 1` samples late: the bound the decisions use leaves room for both.
+    self.maximumLatency = samples(c.maximumLatency) - 2 * Int64(decimationFactor - 1)
     self.interloperPrematurity = c.interloperPrematurity
     self.interloperHeightRatio = c.interloperHeightRatio
     self.interloperRegularity = c.interloperRegularity
