@@ -374,17 +374,11 @@ struct QRSClassifier: Sendable {
   private func maskedQRS(before peak: Int64, after last: Candidate, now: Int64, history: History, rawOldest: Int64)
     -> Candidate?
   {
-    var highest: Float = 0
-    var highestIndex: Int64?
-    for k in (peak - 2 * halfWindow)...(peak - halfWindow / 2) {
-      let value = history.feature(k)
-      if value > highest && value > history.feature(k - 1) && value >= history.feature(k + 1) {
-        highest = value
-        highestIndex = k
-      }
-    }
-    guard let highestIndex else { return nil }
-    let masked = candidate(peak: highestIndex, now: now, history: history, rawOldest: rawOldest)
+    guard
+      let highest = highestLocalMaximum(
+        from: peak - 2 * halfWindow, to: peak - halfWindow / 2, now: now / factor, history: history)
+    else { return nil }
+    let masked = candidate(peak: highest, now: now, history: history, rawOldest: rawOldest)
     guard
       masked.rPeak >= now - maximumLatency && masked.height >= primaryThreshold
         && masked.rPeak - last.rPeak >= refractory
@@ -393,6 +387,23 @@ struct QRSClassifier: Sendable {
           >= interloperSlopeSymmetry
     else { return nil }
     return masked
+  }
+
+  /// The highest local maximum of the feature above zero from `low` to `high` (feature samples; the sample
+  /// `now`, the last one known, counts when it rises), if any.
+  private func highestLocalMaximum(from low: Int64, to high: Int64, now: Int64, history: History) -> Int64? {
+    var highest: Float = 0
+    var highestIndex: Int64?
+    var k = low
+    while k <= high {
+      let value = history.feature(k)
+      if value > highest && value > history.feature(k - 1) && (k == now || value >= history.feature(k + 1)) {
+        highest = value
+        highestIndex = k
+      }
+      k += 1
+    }
+    return highestIndex
   }
 
   /// Counts a peak that is not a beat into the noise level and keeps it for search-back.
@@ -429,18 +440,9 @@ struct QRSClassifier: Sendable {
     )
     let expectedEnd = (last.rPeak + Int64((1.15 * median).rounded()) + qrsDelay) / factor
     let final = min(expectedEnd, now)
-    var highest: Float = 0
-    var highestIndex: Int64 = 0
-    var k = first / factor
-    while k <= final {
-      let value = history.feature(k)
-      if value > highest && value > history.feature(k - 1) && (k == now || value >= history.feature(k + 1)) {
-        highest = value
-        highestIndex = k
-      }
-      k += 1
-    }
-    let slope = highest > 0 ? qrsSlope(endingAt: highestIndex, history: history) : 0
+    let rise = highestLocalMaximum(from: first / factor, to: final, now: now, history: history)
+    let highest = rise.map { history.feature($0) } ?? 0
+    let slope = rise.map { qrsSlope(endingAt: $0, history: history) } ?? 0
     if Double(highest).squareRoot() >= primaryThreshold && slope >= tWaveSlopeRatio * last.slope {
       reject(candidate)
     } else {

@@ -288,11 +288,6 @@ public struct QRSDetector: Sendable {
       let raw = UnsafeMutableBufferPointer(rebasing: scratch[0..<size])
       let band = UnsafeMutableBufferPointer(rebasing: scratch[stride..<stride + stride])
       let feature = UnsafeMutableBufferPointer(rebasing: scratch[2 * stride..<3 * stride])
-      // The high band's band-passed signal and feature (the same buffers as the feature's without one).
-      let highBandStart = (highFeatureStages == nil ? 2 : 3) * stride
-      let highBand = UnsafeMutableBufferPointer(rebasing: scratch[highBandStart..<highBandStart + stride])
-      let highFeatureStart = (highFeatureStages == nil ? 2 : 4) * stride
-      let highFeature = UnsafeMutableBufferPointer(rebasing: scratch[highFeatureStart..<highFeatureStart + stride])
       if origin == nil, let first = samples.first(where: \.isFinite) {
         origin = first
         previousFinite = first
@@ -312,8 +307,9 @@ public struct QRSDetector: Sendable {
         let featureBlock = UnsafeMutableBufferPointer(rebasing: feature[0..<decimated])
         let input = UnsafeBufferPointer(decimator == nil ? rawBlock : bandBlock)
         if bandpasses != nil {
-          let highBandBlock = UnsafeMutableBufferPointer(rebasing: highBand[0..<decimated])
-          let highFeatureBlock = UnsafeMutableBufferPointer(rebasing: highFeature[0..<decimated])
+          // The high band's band-passed signal and feature, in the two buffers after the feature's.
+          let highBandBlock = UnsafeMutableBufferPointer(rebasing: scratch[3 * stride..<3 * stride + decimated])
+          let highFeatureBlock = UnsafeMutableBufferPointer(rebasing: scratch[4 * stride..<4 * stride + decimated])
           bandpasses!.process(input, into: bandBlock, highBandBlock)
           FeatureStages.process(
             &featureStages, UnsafeBufferPointer(bandBlock), into: featureBlock, attenuatedBy: &highFeatureStages!,
