@@ -1,19 +1,30 @@
 /// Two causal IIR filters run over one `Float` channel in one pass: two band-passes of one signal for
-/// about the cost of one. A cascade's speed is bound by the latency of its recurrences, not by its
-/// arithmetic, so the two filters' recurrences, computed side by side for each sample, overlap in the
-/// pipeline. Filters of up to two sections each run fused that way; longer ones run one after the other.
+/// about the cost of one. The filters' sections are paired lane by lane (the first filter in lane 0 of a
+/// `SIMD2<Double>`, the second in lane 1; the shorter cascade padded with identity sections, which pass
+/// samples through exactly) and run in direct form I:
 ///
-/// Each output is bit for bit that of an ``SOSFilter`` with the same design on the same input (the same
-/// scalar operations in `Double`, in the same order), and the states carry over between calls, so chunks
-/// of any size give the output of the whole.
+/// `y[n] = ((b0·x[n] + b1·x[n−1]) + b2·x[n−2] − a2·y[n−2]) − a1·y[n−1]`.
+///
+/// A cascade's speed is bound by the latency of its recurrence, not by its arithmetic. In this order the
+/// path from one output to the next is one multiplication and one subtraction, against three operations
+/// in the transposed direct form II of ``SOSFilter`` (whose state SciPy's `zi` describes); with both
+/// filters in one vector the pair costs the arithmetic of one filter. Direct form I keeps no state but the
+/// section's last inputs and outputs, so it has no internal overflow or rounding of its own beyond the
+/// output's; the outputs agree with ``SOSFilter``'s to the rounding of `Double` arithmetic (about 1e-15
+/// relative), not bit for bit. Sections are run two at a time, each sample through both before the next
+/// is read; the states carry over between calls, so chunks of any size give bit for bit the output of
+/// the whole.
 public struct SOSFilterPair: Sendable {
-  var first: LaneCascade<Double>
-  var second: LaneCascade<Double>
+  /// The sections, both filters' in each, with their states.
+  var sections: [PairedSection]
 
   /// Two filters at rest (zero state).
   public init(_ first: SecondOrderSections, _ second: SecondOrderSections) {
-    self.first = LaneCascade(first)
-    self.second = LaneCascade(second)
+    let count = max(first.sections.count, second.sections.count)
+    func padded(_ design: SecondOrderSections) -> [SecondOrderSections.Section] {
+      design.sections + Array(repeating: .identity, count: count - design.sections.count)
+    }
+    sections = zip(padded(first), padded(second)).map(PairedSection.init)
   }
 
   /// Filters `input` by the first filter into `firstOutput` and by the second into `secondOutput` (both of
@@ -27,25 +38,63 @@ public struct SOSFilterPair: Sendable {
       firstOutput.count == input.count && secondOutput.count == input.count,
       "outputs of \(firstOutput.count) and \(secondOutput.count) samples for \(input.count) inputs")
     guard let source = input.baseAddress, input.count > 0 else { return }
-    let firstBase = firstOutput.baseAddress!
-    let secondBase = secondOutput.baseAddress!
-    guard first.sections.count == 2 && second.sections.count == 2 else {
-      second.run(frames: source, stride: 1, count: input.count, into: secondBase)
-      first.run(frames: source, stride: 1, count: input.count, into: firstBase)
-      return
+    let first = firstOutput.baseAddress!
+    let second = secondOutput.baseAddress!
+    let count = input.count
+    // The first pass reads the input (the same sample in both lanes); later passes read the outputs back.
+    var next = 0
+    while next < sections.count {
+      let reading = next == 0 ? nil : (UnsafePointer(first), UnsafePointer(second))
+      func sample(_ index: Int) -> SIMD2<Double> {
+        guard let (a, b) = reading else { return SIMD2(repeating: Double(source[index])) }
+        return SIMD2(Double(a[index]), Double(b[index]))
+      }
+      if next + 1 < sections.count {
+        var (s, t) = (sections[next], sections[next + 1])
+        for index in 0..<count {
+          let y = SIMD2<Float>(t(s(sample(index))))
+          first[index] = y[0]
+          second[index] = y[1]
+        }
+        (sections[next], sections[next + 1]) = (s, t)
+        next += 2
+      } else {
+        var s = sections[next]
+        for index in 0..<count {
+          let y = SIMD2<Float>(s(sample(index)))
+          first[index] = y[0]
+          second[index] = y[1]
+        }
+        sections[next] = s
+        next += 1
+      }
     }
-    var a = SectionPair(first: first.sections[0], second: first.sections[1])
-    var b = SectionPair(first: second.sections[0], second: second.sections[1])
-    for index in 0..<input.count {
-      let x = Double(source[index])
-      let y = a(x)
-      let z = b(x)
-      firstBase[index] = Float(y)
-      secondBase[index] = Float(z)
-    }
-    first.sections[0] = a.first
-    first.sections[1] = a.second
-    second.sections[0] = b.first
-    second.sections[1] = b.second
+  }
+}
+
+/// One second-order section of each of two filters, in the lanes of `SIMD2<Double>`, in direct form I
+/// with its last two inputs and outputs.
+struct PairedSection: Sendable {
+  var b0, b1, b2, a1, a2: SIMD2<Double>
+  var x1 = SIMD2<Double>(), x2 = SIMD2<Double>(), y1 = SIMD2<Double>(), y2 = SIMD2<Double>()
+
+  init(_ first: SecondOrderSections.Section, _ second: SecondOrderSections.Section) {
+    b0 = SIMD2(first.b0, second.b0)
+    b1 = SIMD2(first.b1, second.b1)
+    b2 = SIMD2(first.b2, second.b2)
+    a1 = SIMD2(first.a1, second.a1)
+    a2 = SIMD2(first.a2, second.a2)
+  }
+
+  /// The next output for input `x`: the feed-forward sum and the older feedback term first, so that only
+  /// `a1·y[n−1]` and one subtraction lie between one output and the next.
+  @inline(__always)
+  mutating func callAsFunction(_ x: SIMD2<Double>) -> SIMD2<Double> {
+    let y = (((b0 * x + b1 * x1) + b2 * x2) - a2 * y2) - a1 * y1
+    x2 = x1
+    x1 = x
+    y2 = y1
+    y1 = y
+    return y
   }
 }
