@@ -238,7 +238,7 @@ struct QRSDetectorTests {
     let near = { (beats: [Int64]) in steps.count { s in beats.contains { abs($0 - s) <= tolerance } } }
     let (missed, extra, unchecked) = try Self.detectWithAndWithout(
       ecg.samples, truth: ecg.rPeaks, rate: rate
-    ) { $0.interloperSlopeSymmetry = 0 }
+    ) { $0.stepSlopeSymmetry = 0 }
     #expect(missed == 0)
     #expect(extra == 0)
     #expect(near(unchecked) >= steps.count / 2, "the steps are taken for beats without the rule")
@@ -410,7 +410,7 @@ struct QRSDetectorTests {
     singleBand.highBand = nil
     #expect(try Self.f1("06", singleBand) < sixDecibels - 0.05)
     var twoSided = QRSDetector.Configuration()
-    twoSided.interloperSlopeSymmetry = 0
+    twoSided.stepSlopeSymmetry = 0
     #expect(try Self.f1("06", twoSided) < sixDecibels - 0.03)
   }
 }

@@ -31,7 +31,7 @@ struct QRSClassifier: Sendable {
   let interloperPrematurity: Double
   let interloperHeightRatio: Double
   let interloperRegularity: Double
-  let interloperSlopeSymmetry: Double
+  let stepSlopeSymmetry: Double
   /// Slope symmetry: half-width of the window around the R peak and the lag of the differences, input
   /// samples.
   let symmetryHalfWidth: Int64
@@ -102,7 +102,7 @@ struct QRSClassifier: Sendable {
     self.interloperPrematurity = c.interloperPrematurity
     self.interloperHeightRatio = c.interloperHeightRatio
     self.interloperRegularity = c.interloperRegularity
-    self.interloperSlopeSymmetry = c.interloperSlopeSymmetry
+    self.stepSlopeSymmetry = c.stepSlopeSymmetry
     let symmetryHalfWidth = samples(0.080)
     self.symmetryHalfWidth = symmetryHalfWidth
     self.symmetryLag = max(1, samples(0.010))
@@ -347,7 +347,7 @@ struct QRSClassifier: Sendable {
       let premature = Double(candidate.rPeak - last.rPeak) < interloperPrematurity * Double(medianInterval)
       let oneSided =
         slopeSymmetry(around: candidate.rPeak, now: nowInput, history: history, oldest: rawOldest)
-        < interloperSlopeSymmetry
+        < stepSlopeSymmetry
       if oneSided,
         let masked = maskedQRS(before: peak, after: last, now: nowInput, history: history, rawOldest: rawOldest)
       {
@@ -384,7 +384,7 @@ struct QRSClassifier: Sendable {
         && masked.rPeak - last.rPeak >= refractory
         && !isTWave(masked, after: last)
         && slopeSymmetry(around: masked.rPeak, now: now, history: history, oldest: rawOldest)
-          >= interloperSlopeSymmetry
+          >= stepSlopeSymmetry
     else { return nil }
     return masked
   }

@@ -77,7 +77,7 @@ import VitalsCore
 ///    and beats in the atrial fibrillation of 203), so those scores flatter the rule;
 ///    a peak above the threshold whose slopes are one-sided — its slope symmetry, the smaller of the input's
 ///    steepest rise and steepest fall over 10 ms within ±80 ms of the R peak divided by the larger, is under
-///    ``Configuration-swift.struct/interloperSlopeSymmetry`` (0.2) — is taken for an electrode-motion step, not
+///    ``Configuration-swift.struct/stepSlopeSymmetry`` (0.2) — is taken for an electrode-motion step, not
 ///    a QRS complex, which rises and falls within that window (this project's rule). Such a step, often taller
 ///    than the beats, can hide a QRS complex that came up to 400 ms before it within its ±200 ms peak window:
 ///    when the highest local maximum of the feature from 400 to 100 ms before the step's feature peak stands
@@ -164,7 +164,7 @@ public struct QRSDetector: Sendable {
     /// electrode-motion step, not a QRS complex, which rises and falls: the QRS it hides 100–400 ms before it
     /// is taken instead, or, when there is none and the peak is premature (see ``interloperPrematurity``),
     /// it is rejected (0 turns this off; see the type's description).
-    public var interloperSlopeSymmetry = 0.2
+    public var stepSlopeSymmetry = 0.2
     /// The second, higher band of the feature: lower and upper −3 dB corners, Hz (nil: Pan & Tompkins'
     /// single-band feature). Where its feature is below the QRS band's, the feature is the geometric mean of
     /// the two (see the type's description). The upper corner is lowered to 40 % of the feature rate where
@@ -222,7 +222,7 @@ public struct QRSDetector: Sendable {
     try check("interloperPrematurity", c.interloperPrematurity, 0...1)
     try check("interloperHeightRatio", c.interloperHeightRatio, 0...10)
     try check("interloperRegularity", c.interloperRegularity, 1...10)
-    try check("interloperSlopeSymmetry", c.interloperSlopeSymmetry, 0...1)
+    try check("stepSlopeSymmetry", c.stepSlopeSymmetry, 0...1)
     if let band = c.highBand {
       try check("highBand.lowerBound", band.lowerBound, 1...40)
       try check("highBand.upperBound", band.upperBound, band.lowerBound + 1...100)

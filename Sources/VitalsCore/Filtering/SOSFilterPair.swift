@@ -8,12 +8,10 @@
 /// A cascade's speed is bound by the latency of its recurrence, not by its arithmetic. In this order the
 /// path from one output to the next is one multiplication and one subtraction, against three operations
 /// in the transposed direct form II of ``SOSFilter`` (whose state SciPy's `zi` describes); with both
-/// filters in one vector the pair costs the arithmetic of one filter. Direct form I keeps no state but the
-/// section's last inputs and outputs, so it has no internal overflow or rounding of its own beyond the
-/// output's; the outputs agree with ``SOSFilter``'s to the rounding of `Double` arithmetic (about 1e-15
-/// relative), not bit for bit. Sections are run two at a time, each sample through both before the next
-/// is read; the states carry over between calls, so chunks of any size give bit for bit the output of
-/// the whole.
+/// filters in one vector the pair costs the arithmetic of one filter. A section's state is its last two
+/// inputs and outputs; the outputs agree with ``SOSFilter``'s to the rounding of the arithmetic, not bit
+/// for bit. Sections are run two at a time, each sample through both before the next is read; the states
+/// carry over between calls, so chunks of any size give bit for bit the output of the whole.
 public struct SOSFilterPair: Sendable {
   /// The sections, both filters' in each, with their states.
   var sections: [PairedSection]

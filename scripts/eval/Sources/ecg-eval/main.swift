@@ -14,7 +14,7 @@
 //              refractoryPeriod, tWaveWindow, tWaveSlopeRatio, thresholdPosition,
 //              searchBackThresholdRatio, searchBackInterval, maximumLatency, amplitudeDropPause,
 //              interloperPrematurity, interloperHeightRatio, interloperRegularity,
-//              interloperSlopeSymmetry, highBandLow (0: no high band), highBandHigh);
+//              stepSlopeSymmetry, highBandLow (0: no high band), highBandHigh);
 //              repeatable
 //   --rate R   resample every record from 360 Hz to R Hz (zero-phase polyphase, SciPy resample_poly)
 //              and move the reference beats alike, to test the detector at other rates
@@ -71,7 +71,7 @@ extension Options {
     case "interloperPrematurity": configuration.interloperPrematurity = value
     case "interloperHeightRatio": configuration.interloperHeightRatio = value
     case "interloperRegularity": configuration.interloperRegularity = value
-    case "interloperSlopeSymmetry": configuration.interloperSlopeSymmetry = value
+    case "stepSlopeSymmetry": configuration.stepSlopeSymmetry = value
     case "highBandLow":
       configuration.highBand = value == 0 ? nil : value...(configuration.highBand?.upperBound ?? 45)
     case "highBandHigh": configuration.highBand = (configuration.highBand?.lowerBound ?? 20)...value
