@@ -187,8 +187,8 @@ import VitalsCore
 @Suite struct SOSFilterPairTests {
   /// Both outputs of the pair agree with two one-channel filters' to `Float` rounding (direct form I
   /// against transposed direct form II), and chunks of any size give bit for bit the output of the whole:
-  /// two sections each (one fused pass), three each (a fused pass and a single one), two against three
-  /// (the shorter padded).
+  /// two sections each (one pass), three each (two passes, the second padded with an identity section),
+  /// two against three (the shorter padded).
   @Test(arguments: [(2, 2), (3, 3), (2, 3)])
   func pairAgreesWithTwoFiltersAndChunksEqualTheWhole(orders: (Int, Int)) throws {
     let low = try SecondOrderSections.butterworth(

@@ -113,8 +113,8 @@ import VitalsCore
 /// of ``blockSize`` input samples runs stage by stage over `Float` buffers (the SIMD FIR decimator and
 /// derivatives, both bands' band-passes in the two lanes of one vector, in direct form I, whose recurrence
 /// is shorter than that of ``SOSFilter``'s transposed form, both O(1) moving sums in one vector, one vector
-/// square root for four feature samples), then the classifier scans the feature for peaks eight samples at a time and decides on each peak and deadline it
-/// meets.
+/// square root for four feature samples), then the classifier scans the feature for peaks eight samples at
+/// a time and decides on each peak and deadline it meets.
 public struct QRSDetector: Sendable {
   /// The sample rates the detector accepts, in Hz.
   public static let supportedSampleRates: ClosedRange<Double> = 100...2000

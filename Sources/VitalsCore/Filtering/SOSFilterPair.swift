@@ -1,7 +1,7 @@
 /// Two causal IIR filters run over one `Float` channel in one pass: two band-passes of one signal for
 /// about the cost of one. The filters' sections are paired lane by lane (the first filter in lane 0 of a
-/// `SIMD2<Double>`, the second in lane 1; the shorter cascade padded with identity sections, which pass
-/// samples through exactly) and run in direct form I:
+/// `SIMD2<Double>`, the second in lane 1; the shorter cascade, and both to an even count, padded with
+/// identity sections, which pass samples through exactly) and run in direct form I:
 ///
 /// `y[n] = ((b0·x[n] + b1·x[n−1]) + b2·x[n−2] − a2·y[n−2]) − a1·y[n−1]`.
 ///
@@ -18,7 +18,8 @@ public struct SOSFilterPair: Sendable {
 
   /// Two filters at rest (zero state).
   public init(_ first: SecondOrderSections, _ second: SecondOrderSections) {
-    let count = max(first.sections.count, second.sections.count)
+    let longer = max(first.sections.count, second.sections.count)
+    let count = max(2, longer + longer % 2)
     func padded(_ design: SecondOrderSections) -> [SecondOrderSections.Section] {
       design.sections + Array(repeating: .identity, count: count - design.sections.count)
     }
@@ -39,33 +40,21 @@ public struct SOSFilterPair: Sendable {
     let first = firstOutput.baseAddress!
     let second = secondOutput.baseAddress!
     let count = input.count
-    // The first pass reads the input (the same sample in both lanes); later passes read the outputs back.
-    var next = 0
-    while next < sections.count {
+    // Two sections a pass. The first pass reads the input (the same sample in both lanes); later passes
+    // read the outputs back.
+    for next in stride(from: 0, to: sections.count, by: 2) {
       let reading = next == 0 ? nil : (UnsafePointer(first), UnsafePointer(second))
       func sample(_ index: Int) -> SIMD2<Double> {
         guard let (a, b) = reading else { return SIMD2(repeating: Double(source[index])) }
         return SIMD2(Double(a[index]), Double(b[index]))
       }
-      if next + 1 < sections.count {
-        var (s, t) = (sections[next], sections[next + 1])
-        for index in 0..<count {
-          let y = SIMD2<Float>(t(s(sample(index))))
-          first[index] = y[0]
-          second[index] = y[1]
-        }
-        (sections[next], sections[next + 1]) = (s, t)
-        next += 2
-      } else {
-        var s = sections[next]
-        for index in 0..<count {
-          let y = SIMD2<Float>(s(sample(index)))
-          first[index] = y[0]
-          second[index] = y[1]
-        }
-        sections[next] = s
-        next += 1
+      var (s, t) = (sections[next], sections[next + 1])
+      for index in 0..<count {
+        let y = SIMD2<Float>(t(s(sample(index))))
+        first[index] = y[0]
+        second[index] = y[1]
       }
+      (sections[next], sections[next + 1]) = (s, t)
     }
   }
 }
