@@ -32,7 +32,8 @@ public struct Beats: ParsableCommand {
       ECG: the QRS detector (Pan & Tompkins 1985 with Hamilton & Tompkins' rules) on one lead: the \
       one given with --channel (the first, when several are), else the signal named MLII, else II, \
       else the first ECG-like signal (a name with ECG/EKG or a standard lead name), else the first \
-      signal. Beats within the detector's latency (0.49 s) of the end of the record may be missing.
+      signal. Beats are found up to the end of the record, but for one within 50 ms of its last \
+      sample (its QRS complex is cut off).
 
       Formats: csv (header sample,time_s: the sample index at the record's rate and the time in \
       seconds from the first sample), json (one object: input, lead, sample_rate, beats as \
@@ -170,6 +171,7 @@ struct BeatDetection {
       chunk.channels[0].withUnsafeBufferPointer { detector.process($0, appendingTo: &beats) }
       sampleCount += Int64(chunk.sampleCount)
     }
+    detector.finish(appendingTo: &beats)
     self.sampleCount = sampleCount
     self.path = path
     self.lead = lead

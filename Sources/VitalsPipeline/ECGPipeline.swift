@@ -98,11 +98,17 @@ public struct ECGPipeline: RecordingPipeline {
 
   /// Feeds the next chunk: beats, heart-rate readings, episode events (and, live, HRV events) decided by now.
   public mutating func process(_ chunk: SignalChunk, events: inout [PipelineEvent]) {
-    let start = origin ?? chunk.firstSampleIndex
-    origin = start
+    origin = origin ?? chunk.firstSampleIndex
     decided.removeAll(keepingCapacity: true)
     chunk.channels[lead].withUnsafeBufferPointer { detector.process($0, appendingTo: &decided) }
     samplesFed += Int64(chunk.sampleCount)
+    emitDecided(events: &events)
+  }
+
+  /// Appends the events of the beats in `decided` (relative to the first sample), and the readings due
+  /// before the last sample fed.
+  private mutating func emitDecided(events: inout [PipelineEvent]) {
+    let start = origin ?? 0
     let end = start + samplesFed
     for relative in decided {
       let beat = start + relative
@@ -176,8 +182,12 @@ public struct ECGPipeline: RecordingPipeline {
     return 60 * sampleRate / median
   }
 
-  /// Decides the last irregular-rhythm block and returns the record's ``ECGSection``.
+  /// Decides the beats of the last ``QRSDetector/Configuration-swift.struct/maximumLatency`` and the last
+  /// irregular-rhythm block, and returns the record's ``ECGSection``.
   public mutating func finish(events: inout [PipelineEvent]) -> any PipelineSection {
+    decided.removeAll(keepingCapacity: true)
+    detector.finish(appendingTo: &decided)
+    emitDecided(events: &events)
     let episodes = rhythm.finish(events: &events)
     if live {
       // The HRV window ending at the last sample.

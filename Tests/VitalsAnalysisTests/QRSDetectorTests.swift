@@ -282,9 +282,42 @@ struct QRSDetectorTests {
           start = end
         }
       }
+      detector.finish(appendingTo: &beats)
       #expect(whole.count >= ecg.rPeaks.count - 1)
       #expect(beats == whole, "at \(rate) Hz")
     }
+  }
+
+  @Test(
+    "finish reports the beats of the last latency bound, and none where the recording is cut",
+    arguments: [125.0, 360, 1000])
+  func finish(rate: Double) throws {
+    let ecg = SyntheticECG(sampleRate: rate, .init(seconds: 12, noise: 0.03))
+    let rPeak = ecg.rPeaks[ecg.rPeaks.count - 3]
+    let placement = Int64((0.050 * rate).rounded())
+    // Cut within the QRS complex, on the ST segment, on the T wave, after it.
+    for delay in [0.02, 0.12, 0.25, 0.40, 0.60] {
+      let cut = Int(rPeak + Int64(delay * rate))
+      let truth = ecg.rPeaks.filter { $0 < Int64(cut) - placement }
+      var detector = try QRSDetector(sampleRate: rate)
+      var beats = detector.process(Array(ecg.samples[..<cut]))
+      let undecided = truth.filter { $0 > (beats.last ?? -1) + placement }
+      detector.finish(appendingTo: &beats)
+      let finished = beats
+      detector.finish(appendingTo: &beats)
+      #expect(beats == finished, "finishing again adds nothing")
+      let (missed, extra, _) = compareBeats(truth, beats, tolerance: Int64(0.15 * rate))
+      #expect(missed == 0 && extra == 0, "cut \(delay) s after an R peak at \(rate) Hz")
+      #expect(beats.allSatisfy { $0 < Int64(cut) - placement })
+      // A beat 0.12 or 0.25 s before the cut (within the latency bound) comes only with the finish.
+      if (0.1..<0.3).contains(delay) {
+        #expect(!undecided.isEmpty, "cut \(delay) s after an R peak at \(rate) Hz")
+      }
+    }
+    var unfed = try QRSDetector(sampleRate: rate)
+    var none: [Int64] = []
+    unfed.finish(appendingTo: &none)
+    #expect(none.isEmpty)
   }
 
   @Test("reports each beat within the latency bound", arguments: [125.0, 1000])
@@ -320,6 +353,7 @@ struct QRSDetectorTests {
         firstSampleIndex: offset + Int64(first))
       beats += detector.process(chunk, lead: 1)
     }
+    beats += detector.finishChunks()
     let expected = try QRSDetector.detect(ecg.samples, sampleRate: rate)
     #expect(beats.map(\.sampleIndex) == expected.map { $0 + offset })
     #expect(beats.map(\.time) == expected.map { start.advanced(bySamples: $0, rate: rate) })

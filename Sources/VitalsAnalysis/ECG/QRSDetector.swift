@@ -12,7 +12,9 @@ import VitalsCore
 
 /// A streaming, causal QRS detector for one ECG lead at any rate from 100 Hz to 2 kHz: beats come out
 /// at most ``Configuration-swift.struct/maximumLatency`` (0.49 s by default) after their R peak, and the
-/// same beats come out whatever the sizes of the blocks the signal is fed in.
+/// same beats come out whatever the sizes of the blocks the signal is fed in. At the end of a recording,
+/// ``finish(appendingTo:)`` decides on the beats of its last latency bound
+/// (``detect(_:sampleRate:configuration:)`` does so for a whole recording).
 ///
 /// The method is Pan & Tompkins' (1985), with every filter and window designed from the sample rate:
 /// 0. from 300 Hz on the input is decimated by `⌊rate / 150⌋` (a `4·factor + 1`-tap Hamming low-pass at a
@@ -195,6 +197,11 @@ public struct QRSDetector: Sendable {
   var blocks: [Float]
   /// Record index of the first sample given in a ``SignalChunk``; nil before the first chunk.
   var chunkIndexOrigin: Int64?
+  /// Record index and time of the first sample of the last ``SignalChunk``, for the times of the beats
+  /// ``finishChunks()`` decides.
+  var lastChunkStart: (index: Int64, time: Timestamp)?
+  /// Whether ``finish(appendingTo:)`` has ended the recording.
+  var finished = false
 
   /// A detector for a lead sampled at `sampleRate` Hz.
   ///
@@ -284,6 +291,7 @@ public struct QRSDetector: Sendable {
   /// Feeds the next samples of the lead and appends the record indices of the beats decided so far
   /// (sample 0 being the first sample ever fed) to `beats`, in increasing order.
   public mutating func process(_ samples: UnsafeBufferPointer<Float>, appendingTo beats: inout [Int64]) {
+    precondition(!finished, "the recording was finished: a new one needs a new detector")
     var blocks: [Float] = []
     swap(&blocks, &self.blocks)
     defer { swap(&blocks, &self.blocks) }
@@ -313,11 +321,14 @@ public struct QRSDetector: Sendable {
         let input = UnsafeBufferPointer(decimator == nil ? rawBlock : bandBlock)
         if bandpasses != nil {
           // The high band's band-passed signal and feature, in the two buffers after the feature's.
-          let highBandBlock = UnsafeMutableBufferPointer(rebasing: scratch[3 * stride..<3 * stride + decimated])
-          let highFeatureBlock = UnsafeMutableBufferPointer(rebasing: scratch[4 * stride..<4 * stride + decimated])
+          let highBandBlock = UnsafeMutableBufferPointer(
+            rebasing: scratch[3 * stride..<3 * stride + decimated])
+          let highFeatureBlock = UnsafeMutableBufferPointer(
+            rebasing: scratch[4 * stride..<4 * stride + decimated])
           bandpasses!.process(input, into: bandBlock, highBandBlock)
           FeatureStages.process(
-            &featureStages, UnsafeBufferPointer(bandBlock), into: featureBlock, attenuatedBy: &highFeatureStages!,
+            &featureStages, UnsafeBufferPointer(bandBlock), into: featureBlock,
+            attenuatedBy: &highFeatureStages!,
             UnsafeBufferPointer(highBandBlock), scratch: highFeatureBlock)
         } else {
           bandpass!.process(input, into: bandBlock)
@@ -381,21 +392,63 @@ public struct QRSDetector: Sendable {
     precondition(
       indexOrigin + classifier.rawCount == chunk.firstSampleIndex,
       "chunk starts at sample \(chunk.firstSampleIndex), expected \(indexOrigin + classifier.rawCount)")
-    let indices = process(chunk.channels[lead])
+    lastChunkStart = (chunk.firstSampleIndex, chunk.startTime)
+    return detectedBeats(process(chunk.channels[lead]))
+  }
+
+  /// Ends a recording fed as ``SignalChunk``s (see ``finish(appendingTo:)``); returns the beats decided
+  /// last, with record indices and times as ``process(_:lead:)`` gives them.
+  public mutating func finishChunks() -> [DetectedBeat] {
+    var indices: [Int64] = []
+    finish(appendingTo: &indices)
+    return detectedBeats(indices)
+  }
+
+  /// The beats at `indices` (relative to the first sample fed) with their record indices and times, from
+  /// the last chunk's start.
+  private func detectedBeats(_ indices: [Int64]) -> [DetectedBeat] {
+    guard let indexOrigin = chunkIndexOrigin, let start = lastChunkStart else { return [] }
     return indices.map { index in
       let recordIndex = indexOrigin + index
       return DetectedBeat(
         sampleIndex: recordIndex,
-        time: chunk.startTime.advanced(bySamples: recordIndex - chunk.firstSampleIndex, rate: sampleRate))
+        time: start.time.advanced(bySamples: recordIndex - start.index, rate: sampleRate))
     }
   }
 
-  /// The beats of a whole recording of one lead, as record sample indices.
+  /// Ends the recording: decides on the peaks still pending, as if the lead stayed at its last finite
+  /// value for the latency bound (every peak before the end has then been decided on), and appends their
+  /// beats to `beats`, but for those within 50 ms of the end (the R-peak placement window): their QRS
+  /// complex is cut off, and the corner the held value makes there raises the feature as a QRS would (on
+  /// the shared MIT-BIH records, keeping them gives 5 false beats, one at the end of each of 5 records).
+  /// Without it the beats of the last ``Configuration-swift.struct/maximumLatency`` of a recording are never
+  /// reported (on the shared MIT-BIH records, 8 beats). The detector takes no more samples afterwards;
+  /// finishing again adds nothing.
+  public mutating func finish(appendingTo beats: inout [Int64]) {
+    guard !finished else { return }
+    guard origin != nil else {
+      finished = true
+      return
+    }
+    let end = classifier.rawCount
+    let hold = [Float](
+      repeating: previousFinite, count: Int((configuration.maximumLatency * sampleRate).rounded(.up)) + 1)
+    let first = beats.count
+    hold.withUnsafeBufferPointer { process($0, appendingTo: &beats) }
+    finished = true
+    let cut = end - classifier.placementHalfWidth
+    beats.removeSubrange((beats[first...].firstIndex { $0 >= cut } ?? beats.endIndex)...)
+  }
+
+  /// The beats of a whole recording of one lead, as record sample indices (``process(_:)`` then
+  /// ``finish(appendingTo:)``).
   public static func detect(
     _ samples: [Float], sampleRate: Double, configuration: Configuration = Configuration()
   ) throws(QRSDetectorError) -> [Int64] {
     var detector = try QRSDetector(sampleRate: sampleRate, configuration: configuration)
-    return detector.process(samples)
+    var beats = detector.process(samples)
+    detector.finish(appendingTo: &beats)
+    return beats
   }
 }
 

@@ -96,7 +96,7 @@ func atEvaluationRate(_ samples: [Float], _ reference: [Int64], sampleRate: Doub
 
 func detect(_ samples: [Float], sampleRate: Double) throws -> [Int64] {
   var detector = try QRSDetector(sampleRate: sampleRate, configuration: options.configuration)
-  guard let chunk = options.chunk else { return detector.process(samples) }
+  let chunk = max(1, options.chunk ?? samples.count)
   var beats: [Int64] = []
   samples.withUnsafeBufferPointer { buffer in
     var start = 0
@@ -106,6 +106,7 @@ func detect(_ samples: [Float], sampleRate: Double) throws -> [Int64] {
       start = end
     }
   }
+  detector.finish(appendingTo: &beats)
   return beats
 }
 
