@@ -52,9 +52,6 @@ public struct ECGPipeline: RecordingPipeline {
   let lead: Int
   let leadName: String
   let live: Bool
-  /// The detector's latency bound, in samples: every beat up to `sample − latency` is decided once
-  /// `sample` has been fed.
-  let latency: Int64
   var detector: QRSDetector
   var decided: [Int64] = []
   /// Index, within the record, of the first sample fed.
@@ -85,11 +82,14 @@ public struct ECGPipeline: RecordingPipeline {
     lead = context.channels[0]
     leadName = context.signals[lead].name
     live = context.live
-    latency = Int64((configuration.detector.maximumLatency * context.sampleRate).rounded(.up)) + 1
     nextHRVSecond = Int64(configuration.hrvInterval.rounded())
     rhythm = IrregularRhythmTracker(
       parameters: configuration.rhythm, sampleRate: context.sampleRate, keepsEpisodes: !context.live)
   }
+
+  /// The detector's latency bound, in samples: every beat up to `sample − latency` is decided once
+  /// `sample` has been fed.
+  var latency: Int64 { detector.latencySamples }
 
   /// Record index of the sample `seconds` after the first.
   private func sampleIndex(atSecond seconds: Int64) -> Int64 {

@@ -396,6 +396,10 @@ public struct QRSDetector: Sendable {
     return detectedBeats(process(chunk.channels[lead]))
   }
 
+  /// The latency bound in input samples, rounded up, plus one: every beat whose R peak lies this far before
+  /// the last sample fed has been reported.
+  public var latencySamples: Int64 { Int64((configuration.maximumLatency * sampleRate).rounded(.up)) + 1 }
+
   /// Ends a recording fed as ``SignalChunk``s (see ``finish(appendingTo:)``); returns the beats decided
   /// last, with record indices and times as ``process(_:lead:)`` gives them.
   public mutating func finishChunks() -> [DetectedBeat] {
@@ -431,8 +435,7 @@ public struct QRSDetector: Sendable {
       return
     }
     let end = classifier.rawCount
-    let hold = [Float](
-      repeating: previousFinite, count: Int((configuration.maximumLatency * sampleRate).rounded(.up)) + 1)
+    let hold = [Float](repeating: previousFinite, count: Int(latencySamples))
     let first = beats.count
     hold.withUnsafeBufferPointer { process($0, appendingTo: &beats) }
     finished = true
