@@ -64,7 +64,13 @@ public struct Info: ParsableCommand {
       }
     }
     if let a = summary.annotationCount { lines.append("  annotations: \(a)") }
-    if let g = summary.gapCount { lines.append("  gaps: \(g)") }
+    if let stamps = summary.timeStamps {
+      lines.append(
+        "  gaps: \(stamps.gapCount) (missing \(stamps.missingSeconds) s, longest \(stamps.longestGapSeconds) s)")
+      lines.append("  jitter_s: \(stamps.jitterSeconds)")
+    } else if let g = summary.gapCount {
+      lines.append("  gaps: \(g)")
+    }
     for key in summary.metadata.keys.sorted() { lines.append("  \(key): \(summary.metadata[key]!)") }
     return lines.joined(separator: "\n")
   }
@@ -92,6 +98,9 @@ public struct Info: ParsableCommand {
     var signals: [Signal]
     var annotations: Int?
     var gaps: Int?
+    var missing_s: Double?
+    var longest_gap_s: Double?
+    var jitter_s: Double?
     var metadata: [String: String]
   }
 
@@ -110,7 +119,9 @@ public struct Info: ParsableCommand {
               mean: scan.mean)
           })
       },
-      annotations: summary.annotationCount, gaps: summary.gapCount, metadata: summary.metadata)
+      annotations: summary.annotationCount, gaps: summary.gapCount,
+      missing_s: summary.timeStamps?.missingSeconds, longest_gap_s: summary.timeStamps?.longestGapSeconds,
+      jitter_s: summary.timeStamps?.jitterSeconds, metadata: summary.metadata)
     return encodeJSON(value)
   }
 }

@@ -169,11 +169,14 @@ public struct RecordingSummary: Sendable, Equatable {
   public var signals: [SignalDescription]
   /// Number of annotations (EDF+), `nil` when the format has none.
   public var annotationCount: Int?
-  /// Discontinuities (EDF+D).
+  /// Discontinuities: EDF+D's, or a time-stamped CSV file's gaps.
   public var gapCount: Int?
   /// Other facts, by name (Apple Health classification, lead, device; CSV timing). Never personal
   /// data.
   public var metadata: [String: String]
+  /// What a time-stamped CSV file's stamps showed (gaps, jitter), read to its end; `nil` for other
+  /// formats and CSV without a time column.
+  public var timeStamps: TimeStampTimeline?
   /// Per-signal scans of every sample, when asked for (``RecordingOpener/summarize(path:options:scanning:)``).
   public var scans: [SignalScan]?
 }
@@ -202,7 +205,7 @@ extension RecordingOpener {
           withCount($0, reader.frameCount)
         },
         annotationCount: annotators.isEmpty ? nil : annotators.reduce(0) { $0 + $1.count }, gapCount: nil,
-        metadata: metadata, scans: scanning ? try scans(open(path: path, options: options)) : nil)
+        metadata: metadata, timeStamps: nil, scans: scanning ? try scans(open(path: path, options: options)) : nil)
     case .edf:
       let reader = try EDFReader(path: path, channels: options.channels)
       let index = try reader.readAnnotations()
@@ -213,7 +216,7 @@ extension RecordingOpener {
         path: path, kind: kind, format: reader.formatName, startTime: reader.startTime,
         signals: options.channels == nil && !scanning ? reader.availableSignals : reader.signals,
         annotationCount: index.annotations.count, gapCount: reader.header.isPlus ? index.gaps.count : nil,
-        metadata: metadata, scans: scanning ? try scans(reader) : nil)
+        metadata: metadata, timeStamps: nil, scans: scanning ? try scans(reader) : nil)
     case .csv:
       let reader = try CSVSignalReader(path: path, options: options.csv, channels: options.channels)
       let scans = scanning ? try scans(reader) : nil
@@ -226,10 +229,11 @@ extension RecordingOpener {
         metadata["timing"] = "resampled from irregular time stamps (\(method.rawValue))"
       }
       if let time = reader.timeColumnName { metadata["time_column"] = time }
+      let timeStamps = reader.timing == .fixedRate ? nil : reader.timeline
       return RecordingSummary(
         path: path, kind: kind, format: reader.formatName, startTime: reader.startTime,
-        signals: reader.signals.map { withCount($0, count) }, annotationCount: nil, gapCount: nil,
-        metadata: metadata, scans: scans)
+        signals: reader.signals.map { withCount($0, count) }, annotationCount: nil, gapCount: timeStamps?.gapCount,
+        metadata: metadata, timeStamps: timeStamps, scans: scans)
     case .appleHealthECG:
       let reader = try AppleHealthECGReader(path: path)
       let scans = scanning ? try scans(reader) : nil
@@ -245,7 +249,7 @@ extension RecordingOpener {
       return RecordingSummary(
         path: path, kind: kind, format: reader.formatName, startTime: reader.startTime,
         signals: reader.signals.map { withCount($0, count) }, annotationCount: nil, gapCount: nil,
-        metadata: metadata, scans: scans)
+        metadata: metadata, timeStamps: nil, scans: scans)
     }
   }
 

@@ -40,14 +40,19 @@ public struct CSVOptions: Sendable, Equatable {
   public var sampleRate: Double?
   /// Interpolation used when the time stamps are not uniform.
   public var interpolation: UniformGridInterpolator.Method
+  /// Irregular time stamps only: the longest interval, in seconds, between two stamps that is still
+  /// interpolated; longer ones are gaps (``TimeStampTimeline``). `nil`: three sample intervals or
+  /// twice the 99th-percentile interval of the first 8192 rows, whichever is longer.
+  public var gapThreshold: Double?
 
   /// Options with every unspecified field recognised from the content.
   public init(
     delimiter: UInt8? = nil, hasHeader: Bool? = nil, skipLines: Int? = nil,
     timeColumn: ChannelSelector? = nil,
     timeUnit: CSVTimeUnit? = nil, sampleRate: Double? = nil,
-    interpolation: UniformGridInterpolator.Method = .linear
+    interpolation: UniformGridInterpolator.Method = .linear, gapThreshold: Double? = nil
   ) {
+    precondition(gapThreshold.map { $0 > 0 && $0.isFinite } ?? true, "the gap threshold must be positive")
     self.delimiter = delimiter
     self.hasHeader = hasHeader
     self.skipLines = skipLines
@@ -55,6 +60,7 @@ public struct CSVOptions: Sendable, Equatable {
     self.timeUnit = timeUnit
     self.sampleRate = sampleRate
     self.interpolation = interpolation
+    self.gapThreshold = gapThreshold
   }
 }
 
@@ -62,9 +68,10 @@ public struct CSVOptions: Sendable, Equatable {
 public enum CSVTiming: Sendable, Equatable {
   /// No time column: samples at the given (or preamble-stated) rate.
   case fixedRate
-  /// Time stamps uniform within 1 % of the measured interval: samples passed through unchanged.
+  /// Time stamps uniform within 1 % of the measured interval (or of a whole multiple of it, a gap):
+  /// samples passed through unchanged, the samples missing in gaps NaN.
   case uniformTimestamps
   /// Irregular stamps: resampled onto a uniform grid at `sampleRate` by
-  /// ``UniformGridInterpolator``.
+  /// ``UniformGridInterpolator``, the grid points inside gaps NaN.
   case resampled(UniformGridInterpolator.Method)
 }

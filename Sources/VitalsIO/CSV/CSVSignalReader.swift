@@ -7,11 +7,16 @@ import VitalsCore
 /// the other columns (named by the header, else `col0`, `col1`, … by file column), optionally
 /// selected by name or 0-based index into that list.
 ///
-/// **Timing.** Without a time column the samples are uniform at the given rate. With one, the rate is
-/// measured from the first 8192 stamps (``UniformGridInterpolator/measuredRate(times:)``:
-/// least squares, robust to jitter and coarse timers); when every interval of those rows lies within
-/// 1 % of the measured one the samples pass unchanged (``CSVTiming/uniformTimestamps``), otherwise
-/// the whole file is resampled onto the uniform grid starting at the first stamp. Numeric stamps are
+/// **Timing.** Without a time column the samples are uniform at the given rate. With one, every stamp
+/// is checked: stamps never go backwards (an error naming the line). The rate is measured on the
+/// first 8192 stamps, on their longest run without a gap (exactly when the intervals are whole
+/// multiples of one number of nanoseconds, else by least squares:
+/// ``UniformGridInterpolator/measuredRate(times:)``, robust to jitter and coarse timers). When every
+/// interval of those rows lies within 1 % of the sample interval or of a whole multiple of it, the
+/// samples pass unchanged (``CSVTiming/uniformTimestamps``); otherwise the file is resampled onto
+/// the uniform grid starting at the first stamp. Gaps are missing data, never bridged or shifted:
+/// their samples or grid points are NaN and the samples after them keep their times
+/// (``TimeStampTimeline`` states the rule; ``timeline`` what the file showed). Numeric stamps are
 /// taken as time since the epoch (since-boot stamps thus start near 1970-01-01); date-times without
 /// a zone are read as UTC.
 ///
@@ -43,6 +48,23 @@ public final class CSVSignalReader: SignalReader {
   private var recycled: [[Float]] = []
   private var samplesYielded: Int64 = 0
   private var interpolator: UniformGridInterpolator?
+  /// With irregular stamps, the interval in nanoseconds above which two stamps are on either side of a
+  /// gap (`Int64.max` otherwise).
+  private let gapThreshold: Int64
+  /// What the stamps read so far showed.
+  public private(set) var timeline = TimeStampTimeline()
+  /// The gaps of the parser's batch, in row order: the row after each gap and, with uniform stamps,
+  /// the samples missing before it.
+  private var batchGaps: [(row: Int, missing: Int64)] = []
+  private var nextGap = 0
+  /// Missing (NaN) samples still to hand out before the rows that follow them.
+  private var pendingMissing: Int64 = 0
+  /// The stamp of the last row examined, in ns since the epoch.
+  private var previousStamp: Int64?
+  /// Irregular stamps: rows of the batch already interpolated, and the grid index of the current
+  /// segment's first point (the interpolator starts afresh after each gap).
+  private var interpolatedRows = 0
+  private var segmentStartPoint: Int64 = 0
 
   /// Opens a file (`-` for standard input).
   public convenience init(
@@ -124,7 +146,7 @@ public final class CSVSignalReader: SignalReader {
     let rate: Double
     let timing: CSVTiming
     var start = Timestamp.epoch
-    var interpolator: UniformGridInterpolator?
+    var gapThreshold = Int64.max
     try parser.fillRaw()
     if layout.timeParse == .none {
       guard let r = options.sampleRate ?? layout.preambleRate else {
@@ -134,33 +156,20 @@ public final class CSVSignalReader: SignalReader {
       timing = .fixedRate
     } else {
       guard parser.rawCount > 0 else { throw InputError(path: path, "expected data rows") }
-      let t0 = parser.rawTimes[0]
-      start = Timestamp(nanosecondsSinceEpoch: t0)
-      let seconds = (0..<parser.rawCount).map { Double(parser.rawTimes[$0] &- t0) * 1e-9 }
-      // Stamps a whole, equal number of nanoseconds apart give the rate exactly (0.004 s → 250 Hz);
-      // others are measured by least squares.
-      let step = parser.rawCount > 1 ? parser.rawTimes[1] &- t0 : 0
-      let equallySpaced =
-        step > 0
-        && (1..<parser.rawCount).allSatisfy { parser.rawTimes[$0] &- parser.rawTimes[$0 - 1] == step }
-      let exactRate: Double? = equallySpaced ? 1e9 / Double(step) : nil
-      guard let r = options.sampleRate ?? exactRate ?? UniformGridInterpolator.measuredRate(times: seconds)
-      else {
+      start = Timestamp(nanosecondsSinceEpoch: parser.rawTimes[0])
+      let first = FirstBatchTiming(times: UnsafeBufferPointer(start: parser.rawTimes, count: parser.rawCount))
+      guard let r = options.sampleRate ?? first.rate else {
         throw InputError(
           path: path, location: .line(probeLines.first?.line ?? 1),
           "cannot measure the sample rate: the time stamps do not advance (pass --rate HZ)")
       }
       rate = r
-      let interval = 1 / r
-      let uniform = zip(seconds, seconds.dropFirst()).allSatisfy {
-        abs(($1 - $0) - interval) <= 0.01 * interval
-      }
-      if uniform {
+      if first.isUniform(rate: r) {
         timing = .uniformTimestamps
       } else {
         timing = .resampled(options.interpolation)
-        interpolator = UniformGridInterpolator(
-          channelCount: max(1, selected.count), rate: r, method: options.interpolation)
+        let threshold = options.gapThreshold ?? max(3 / r, 2e-9 * Double(first.highInterval))
+        gapThreshold = Int64(min(threshold * 1e9, 9e18).rounded(.up))
       }
     }
     guard rate > 0, rate.isFinite else {
@@ -168,14 +177,22 @@ public final class CSVSignalReader: SignalReader {
     }
     chunkSampleRate = rate
     self.timing = timing
-    self.interpolator = interpolator
+    self.gapThreshold = gapThreshold
+    if case .resampled(let method) = timing {
+      interpolator = UniformGridInterpolator(channelCount: max(1, selected.count), rate: rate, method: method)
+    }
     startTime = start
     let available = signalColumns.map {
       SignalDescription(name: layout.names[$0], unit: "", sampleRate: rate, sampleCount: nil)
     }
     availableSignals = available
     signals = selected.map { available[$0] }
+    examineBatch()
   }
+
+  /// A gap longer than this (one day) within one file is an error: it would stand for more missing
+  /// samples than a recording should be streamed through, and usually means a clock was reset.
+  public static let longestGap: Double = 86_400
 
   public func nextChunk(maxSamples: Int) throws(InputError) -> SignalChunk? {
     precondition(maxSamples > 0, "maxSamples must be positive")
@@ -200,19 +217,79 @@ public final class CSVSignalReader: SignalReader {
       startTime: startTime.advanced(bySamples: index, rate: chunkSampleRate), firstSampleIndex: index)
   }
 
-  /// Appends up to `maxSamples` parsed rows, which are on the grid as they are, straight from the
-  /// parser's batch.
+  /// Parses the next batch of rows and examines its stamps.
+  private func fillBatch() throws(InputError) {
+    parser.rawCount = 0
+    parsedStart = 0
+    interpolatedRows = 0
+    try parser.fillRaw()
+    examineBatch()
+  }
+
+  /// Checks every stamp of the parser's batch against the previous one: gaps go to `batchGaps`, the
+  /// rest to the timeline's jitter.
+  private func examineBatch() {
+    batchGaps.removeAll(keepingCapacity: true)
+    nextGap = 0
+    guard timing != .fixedRate, parser.rawCount > 0 else { return }
+    let interval = 1 / chunkSampleRate
+    let nominal = 1e9 * interval
+    var previous = previousStamp ?? parser.rawTimes[0]
+    for row in (previousStamp == nil ? 1 : 0)..<parser.rawCount {
+      let stamp = parser.rawTimes[row]
+      let elapsed = stamp &- previous
+      previous = stamp
+      let seconds = Double(elapsed) / 1e9
+      if timing == .uniformTimestamps {
+        let slots = (Double(elapsed) / nominal).rounded()
+        if slots >= 2 {
+          batchGaps.append((row, Int64(slots) - 1))
+          timeline.recordGap(seconds: seconds, missing: (slots - 1) * interval)
+          continue
+        }
+      } else if elapsed > gapThreshold {
+        batchGaps.append((row, 0))
+        timeline.recordGap(seconds: seconds, missing: seconds - interval)
+        continue
+      }
+      timeline.recordInterval(deviation: seconds - interval)
+    }
+    previousStamp = previous
+  }
+
+  /// Appends `count` missing samples (NaN) to every channel.
+  private func appendMissing(_ count: Int, to channels: inout [[Float]]) {
+    for c in channels.indices { channels[c].append(contentsOf: repeatElement(Float.nan, count: count)) }
+  }
+
+  /// Appends up to `maxSamples` samples: parsed rows, which are on the grid as they are, straight from
+  /// the parser's batch, with the missing samples of gaps between them.
   private func takeParsed(_ maxSamples: Int, into channels: inout [[Float]]) throws(InputError) {
     var taken = 0
     while taken < maxSamples {
-      if parsedStart == parser.rawCount {
-        parser.rawCount = 0
-        parsedStart = 0
-        if parser.inputDone { return }
-        try parser.fillRaw()
+      if pendingMissing > 0 {
+        let count = Int(min(pendingMissing, Int64(maxSamples - taken)))
+        appendMissing(count, to: &channels)
+        pendingMissing -= Int64(count)
+        taken += count
         continue
       }
-      let count = min(maxSamples - taken, parser.rawCount - parsedStart)
+      if parsedStart == parser.rawCount {
+        if parser.inputDone { return }
+        try fillBatch()
+        continue
+      }
+      var end = parser.rawCount
+      if nextGap < batchGaps.count {
+        let gap = batchGaps[nextGap]
+        if gap.row == parsedStart {
+          pendingMissing = gap.missing
+          nextGap += 1
+          continue
+        }
+        end = gap.row
+      }
+      let count = min(maxSamples - taken, end - parsedStart)
       for c in channels.indices {
         channels[c].append(contentsOf: parser.column(c, rows: parsedStart..<parsedStart + count))
       }
@@ -221,39 +298,113 @@ public final class CSVSignalReader: SignalReader {
     }
   }
 
-  /// Appends up to `maxSamples` samples interpolated onto the grid.
+  /// Appends up to `maxSamples` samples interpolated onto the grid, with NaN at the grid points inside
+  /// gaps.
   private func takeResampled(_ maxSamples: Int, into channels: inout [[Float]]) throws(InputError) {
-    while ready[0].count - readyStart < maxSamples {
-      if parser.rawCount > 0 {
-        interpolateRaw()
+    var taken = 0
+    while taken < maxSamples {
+      let available = ready[0].count - readyStart
+      if available > 0 {
+        let take = min(maxSamples - taken, available)
+        for c in channels.indices { channels[c].append(contentsOf: ready[c][readyStart..<readyStart + take]) }
+        readyStart += take
+        taken += take
         continue
       }
-      if parser.inputDone {
-        if interpolator != nil {
-          interpolator!.finish(into: &ready)
-          interpolator = nil
-        }
-        break
-      }
-      try parser.fillRaw()
-    }
-    let take = min(maxSamples, ready[0].count - readyStart)
-    for c in channels.indices { channels[c].append(contentsOf: ready[c][readyStart..<readyStart + take]) }
-    readyStart += take
-    if readyStart >= 1 << 16 && readyStart * 2 >= ready[0].count {
-      for c in ready.indices { ready[c].removeFirst(readyStart) }
+      for c in ready.indices { ready[c].removeAll(keepingCapacity: true) }
       readyStart = 0
+      if pendingMissing > 0 {
+        let count = Int(min(pendingMissing, Int64(maxSamples - taken)))
+        appendMissing(count, to: &channels)
+        pendingMissing -= Int64(count)
+        taken += count
+      } else if interpolatedRows < parser.rawCount {
+        interpolateRaw()
+      } else if !parser.inputDone {
+        try fillBatch()
+      } else if interpolator != nil {
+        interpolator!.finish(into: &ready)
+        interpolator = nil
+      } else {
+        return
+      }
     }
   }
 
-  /// Hands the parsed rows to the interpolator.
+  /// Hands the batch's rows up to the next gap to the interpolator; at a gap, finishes the segment
+  /// before it, counts the grid points inside it as missing and starts the next segment at the first
+  /// grid point after it.
   private func interpolateRaw() {
-    let count = parser.rawCount
-    parser.rawCount = 0
     let origin = parser.firstTime ?? 0
-    let times = (0..<count).map { Double(parser.rawTimes[$0] &- origin) * 1e-9 }
-    let values = (0..<ready.count).map { c in Array(parser.column(c, rows: 0..<count)) }
+    var end = parser.rawCount
+    if nextGap < batchGaps.count {
+      let gapRow = batchGaps[nextGap].row
+      if gapRow == interpolatedRows {
+        nextGap += 1
+        interpolator!.finish(into: &ready)
+        let emitted = segmentStartPoint + interpolator!.emittedCount
+        let resume = Int64((Double(parser.rawTimes[gapRow] &- origin) * 1e-9 * chunkSampleRate).rounded(.up))
+        pendingMissing = max(0, resume - emitted)
+        segmentStartPoint = emitted + pendingMissing
+        interpolator = UniformGridInterpolator(
+          channelCount: interpolator!.channelCount, rate: chunkSampleRate, method: interpolator!.method)
+        return
+      }
+      end = gapRow
+    }
+    let rows = interpolatedRows..<end
+    let segmentOffset = Double(segmentStartPoint) / chunkSampleRate
+    let times = rows.map { Double(parser.rawTimes[$0] &- origin) * 1e-9 - segmentOffset }
+    let values = (0..<ready.count).map { c in Array(parser.column(c, rows: rows)) }
     interpolator!.process(times: times, values: values, into: &ready)
+    interpolatedRows = end
+  }
+}
+
+/// The timing of the first batch of a time-stamped file: the sample rate, measured on the longest
+/// run of stamps without a gap, and whether the stamps are uniform.
+private struct FirstBatchTiming {
+  /// Samples per second, `nil` when the stamps do not advance.
+  let rate: Double?
+  /// The 99th-percentile interval of the batch, ns: twice it bounds the intervals that are not gaps
+  /// when measuring the rate (so that a gap in the first rows does not bias it).
+  let highInterval: Int64
+  private let intervals: [Int64]
+
+  init(times: UnsafeBufferPointer<Int64>) {
+    intervals = zip(times, times.dropFirst()).map { $1 &- $0 }
+    let sorted = intervals.sorted()
+    highInterval = sorted.isEmpty ? 0 : sorted[Int(0.99 * Double(sorted.count - 1))]
+    let median = sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    let breakThreshold = max(2 * highInterval, 3 * median, 1)
+    // The longest run of intervals below the threshold.
+    var best = 0..<0
+    var runStart = 0
+    for (i, interval) in intervals.enumerated() where interval > breakThreshold {
+      if i - runStart > best.count { best = runStart..<i }
+      runStart = i + 1
+    }
+    if intervals.count - runStart > best.count { best = runStart..<intervals.count }
+    let run = intervals[best]
+    // Stamps whole multiples of one number of nanoseconds apart give the rate exactly (0.004 s →
+    // 250 Hz, dropped samples or not); others are measured by least squares.
+    if let step = run.min(), step > 0, run.allSatisfy({ $0 % step == 0 }) {
+      rate = 1e9 / Double(step)
+    } else {
+      let base = times[best.lowerBound]
+      let seconds = times[best.lowerBound...best.upperBound].map { Double($0 &- base) * 1e-9 }
+      rate = UniformGridInterpolator.measuredRate(times: seconds)
+    }
+  }
+
+  /// Whether every interval lies within 1 % of the sample interval at `rate` or of a whole multiple of
+  /// it (a gap), so that the samples can pass unchanged.
+  func isUniform(rate: Double) -> Bool {
+    let nominal = 1e9 / rate
+    return intervals.allSatisfy { interval in
+      let slots = max(1, (Double(interval) / nominal).rounded())
+      return abs(Double(interval) - slots * nominal) <= 0.01 * nominal
+    }
   }
 }
 
@@ -717,6 +868,12 @@ package final class CSVRowParser {
       throw InputError(
         path: path, location: .field(line: line, column: column + 1),
         "time goes backwards: expected a stamp ≥ the previous row's, found \"\(fieldText(start, count: count))\""
+      )
+    }
+    if lastTime != .min, Double(time) - Double(lastTime) > CSVSignalReader.longestGap * 1e9 {
+      throw InputError(
+        path: path, location: .field(line: line, column: column + 1),
+        "time jumps forward by \((Double(time) - Double(lastTime)) * 1e-9) s, more than the \(Int(CSVSignalReader.longestGap)) s a gap within one recording may last (a reset clock?): split the file there"
       )
     }
     lastTime = time
