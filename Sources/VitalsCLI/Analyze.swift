@@ -39,9 +39,10 @@ public struct Analyze: ParsableCommand {
       consecutive minutes without steps and with motion ≤ 0.05 g) and walkingHeartRateAverage per day, \
       highHeartRateEvent / lowHeartRateEvent (above --high-heart-rate / below --low-heart-rate for \
       --event-minutes quiet minutes) and irregularHeartRhythmEvent. Times are absolute: the recording's \
-      start time plus the offset of each sample; formats that state no start time (CSV without a time \
-      column) start at the Unix epoch, 1970-01-01T00:00:00Z. Days are those of --timezone. The source is \
-      Vitals and the device the recording's name.
+      start time plus the offset of each sample. A recording that states no start time (CSV without \
+      date-time stamps, a WFDB header without a base date) has "start_time": null and no samples file, \
+      with a note on standard error, unless --start gives its start. Days are those of --timezone. The \
+      source is Vitals and the device the recording's name.
       """)
 
   @Argument(help: "Recordings: files, folders (searched recursively) or glob patterns.")
@@ -131,6 +132,7 @@ public struct Analyze: ParsableCommand {
         switch item.outcome {
         case .analysed(let summary):
           if writesSummaries { FileSystem.writeStandardOutput(summary + "\n") }
+          item.notes.forEach(printError)
         case .skipped: break
         case .failed(let message):
           if showsProgress { FileSystem.writeStandardError("\r\u{1B}[K") }

@@ -44,7 +44,7 @@ public struct Convert: ParsableCommand {
       if output.hasSuffix(".hea") {
         let writer = try WFDBRecordWriter(
           path: output, signals: reader.signals, frameRate: reader.chunkSampleRate,
-          startTime: reader.startTime == .epoch ? nil : reader.startTime)
+          startTime: reader.startTime)
         while let chunk = try reader.nextChunk(maxSamples: chunkSize) { try writer.append(chunk) }
         try writer.finish()
       } else {

@@ -31,6 +31,9 @@ public struct Info: ParsableCommand {
         let summary = try RecordingOpener.summarize(
           path: path, options: input.recordingOptions, scanning: scan)
         print(json ? Self.json(summary) : Self.text(summary))
+        if json && summary.startTime == nil {
+          printError("\(path): the recording states no start time: start_time is null (--start supplies one)")
+        }
       } catch {
         printError(error.description)
         failed = true
@@ -47,7 +50,7 @@ public struct Info: ParsableCommand {
   static func text(_ summary: RecordingSummary) -> String {
     var lines = [summary.path]
     lines.append("  format: \(summary.format)")
-    lines.append("  start: \(summary.startTime.iso8601)")
+    lines.append("  start: \(summary.startTime?.iso8601 ?? "unknown (the recording states none)")")
     if let d = duration(summary) { lines.append("  duration_s: \(d)") }
     lines.append("  signals:")
     for (i, s) in summary.signals.enumerated() {
@@ -93,7 +96,7 @@ public struct Info: ParsableCommand {
     }
     var path: String
     var format: String
-    var start_time: String
+    var start_time: NullableJSON<String>
     var duration_s: Double?
     var signals: [Signal]
     var annotations: Int?
@@ -106,7 +109,7 @@ public struct Info: ParsableCommand {
 
   static func json(_ summary: RecordingSummary) -> String {
     let value = JSONSummary(
-      path: summary.path, format: summary.format, start_time: summary.startTime.iso8601,
+      path: summary.path, format: summary.format, start_time: NullableJSON(summary.startTime?.iso8601),
       duration_s: duration(summary),
       signals: summary.signals.enumerated().map { index, signal in
         .init(
@@ -123,5 +126,17 @@ public struct Info: ParsableCommand {
       missing_s: summary.timeStamps?.missingSeconds, longest_gap_s: summary.timeStamps?.longestGapSeconds,
       jitter_s: summary.timeStamps?.jitterSeconds, metadata: summary.metadata)
     return encodeJSON(value)
+  }
+}
+
+/// A value written as JSON `null` when absent (synthesized encoding leaves absent optionals out).
+struct NullableJSON<Value: Encodable>: Encodable {
+  var value: Value?
+
+  init(_ value: Value?) { self.value = value }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    if let value { try container.encode(value) } else { try container.encodeNil() }
   }
 }

@@ -36,6 +36,19 @@ public struct InputOptions: ParsableArguments {
   @Option(help: "CSV: interpolation for irregular time stamps (linear, cubicHermite).")
   public var interpolation: UniformGridInterpolator.Method = .linear
 
+  @Option(
+    name: .customLong("max-gap"),
+    help:
+      "CSV with irregular time stamps: the longest interval between two stamps, in seconds, that is interpolated; longer ones are gaps (missing data). Default: 3 sample intervals or twice the 99th-percentile interval of the first 8192 rows."
+  )
+  public var maxGap: Double?
+
+  @Option(
+    help:
+      "The date and time of the first sample (ISO 8601, e.g. 2024-03-10T06:00:00Z or 2024-03-10 06:00:00+01:00; UTC without a zone): supplies the start of a recording that states none, or replaces the file's."
+  )
+  public var start: String?
+
   public init() {}
 
   public func validate() throws {
@@ -45,6 +58,12 @@ public struct InputOptions: ParsableArguments {
     if let skipLines, skipLines < 0 { throw ValidationError("--skip-lines must be 0 or more") }
     if let delimiter, delimiterByte(delimiter) == nil {
       throw ValidationError("--delimiter must be one ASCII character or 'tab', got '\(delimiter)'")
+    }
+    if let maxGap, !(maxGap > 0 && maxGap <= CSVSignalReader.longestGap) {
+      throw ValidationError("--max-gap must be more than 0 and at most \(Int(CSVSignalReader.longestGap)) seconds")
+    }
+    if let start, Timestamp(dateTime: start) == nil {
+      throw ValidationError("--start must be a date and time like 2024-03-10T06:00:00Z, got '\(start)'")
     }
     if let channel, ChannelSelector.list(channel).isEmpty { throw ValidationError("--channel is empty") }
     if let accel, ChannelSelector.list(accel).isEmpty { throw ValidationError("--accel is empty") }
@@ -63,6 +82,7 @@ public struct InputOptions: ParsableArguments {
       csv: CSVOptions(
         delimiter: delimiter.flatMap(delimiterByte), hasHeader: noHeader ? false : nil, skipLines: skipLines,
         timeColumn: timeColumn.map(ChannelSelector.init), timeUnit: timeUnit, sampleRate: rate,
-        interpolation: interpolation))
+        interpolation: interpolation, gapThreshold: maxGap),
+      startTime: start.flatMap(Timestamp.init(dateTime:)))
   }
 }

@@ -95,7 +95,7 @@ struct StepCounting {
     var detector: StepDetector
     do {
       detector = try StepDetector(
-        sampleRate: reader.chunkSampleRate, startTime: reader.startTime, configuration: configuration)
+        sampleRate: reader.chunkSampleRate, startTime: reader.startTime ?? .epoch, configuration: configuration)
     } catch {
       throw InputError(path: path, error.description)
     }
@@ -106,7 +106,7 @@ struct StepCounting {
     detector.finish(into: &output)
     self.sampleRate = reader.chunkSampleRate
     self.output = output
-    self.startTime = reader.startTime
+    self.startTime = reader.startTime ?? .epoch
   }
 
   /// The summary as one JSON object (see ``Steps``' discussion and ``WalkingSummary``).

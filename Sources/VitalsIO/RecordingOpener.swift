@@ -88,11 +88,15 @@ public struct RecordingOptions: Sendable, Equatable {
   public var channels: [ChannelSelector]?
   /// How to read CSV/TSV files.
   public var csv: CSVOptions
+  /// The absolute time of the first sample, given by the user (`--start`): it replaces the file's,
+  /// or supplies one where the file states none; `nil` keeps the file's.
+  public var startTime: Timestamp?
 
   /// Options: `nil` channels select each reader's default.
-  public init(channels: [ChannelSelector]? = nil, csv: CSVOptions = CSVOptions()) {
+  public init(channels: [ChannelSelector]? = nil, csv: CSVOptions = CSVOptions(), startTime: Timestamp? = nil) {
     self.channels = channels
     self.csv = csv
+    self.startTime = startTime
   }
 }
 
@@ -136,8 +140,17 @@ public enum RecordingOpener {
     return .csv
   }
 
-  /// Opens the recording at `path` with the reader for its kind.
+  /// Opens the recording at `path` with the reader for its kind; with ``RecordingOptions/startTime``,
+  /// its start time and chunk times are moved to start there.
   public static func open(path: String, options: RecordingOptions = RecordingOptions()) throws(InputError)
+    -> any SignalReader
+  {
+    let reader = try openReader(path: path, options: options)
+    guard let start = options.startTime else { return reader }
+    return StartTimeOverride(base: reader, startTime: start)
+  }
+
+  private static func openReader(path: String, options: RecordingOptions) throws(InputError)
     -> any SignalReader
   {
     switch try detectKind(path: path) {
@@ -154,6 +167,31 @@ public enum RecordingOpener {
   }
 }
 
+/// A reader whose recording starts at a time the user gave: every chunk moves by the same amount.
+private struct StartTimeOverride: SignalReader {
+  var base: any SignalReader
+  let startTime: Timestamp?
+  /// Nanoseconds added to every chunk's start time: from the first chunk's time to ``startTime``.
+  private var shift: Int64?
+
+  init(base: any SignalReader, startTime: Timestamp) {
+    self.base = base
+    self.startTime = startTime
+  }
+
+  var formatName: String { base.formatName }
+  var signals: [SignalDescription] { base.signals }
+  var chunkSampleRate: Double { base.chunkSampleRate }
+
+  mutating func nextChunk(maxSamples: Int) throws(InputError) -> SignalChunk? {
+    guard var chunk = try base.nextChunk(maxSamples: maxSamples) else { return nil }
+    let shift = self.shift ?? startTime!.nanosecondsSinceEpoch &- chunk.startTime.nanosecondsSinceEpoch
+    self.shift = shift
+    chunk.startTime = chunk.startTime.advanced(byNanoseconds: shift)
+    return chunk
+  }
+}
+
 /// What a recording holds, for `vitals info`: read to the end when the header does not state the
 /// length (CSV, Apple Health), which also checks every sample parses.
 public struct RecordingSummary: Sendable, Equatable {
@@ -163,8 +201,9 @@ public struct RecordingSummary: Sendable, Equatable {
   public var kind: RecordingOpener.Kind
   /// The reader's format name (`EDF+C`, `CSV`, `TSV`, `Apple Health ECG`).
   public var format: String
-  /// Absolute time of the first sample (the epoch when the file does not say).
-  public var startTime: Timestamp
+  /// Absolute time of the first sample; `nil` when the file does not state one (see
+  /// ``RecordingOptions/startTime`` for supplying it).
+  public var startTime: Timestamp?
   /// Every signal the file holds (for EDF with mixed rates, all rate groups) with its length.
   public var signals: [SignalDescription]
   /// Number of annotations (EDF+), `nil` when the format has none.
@@ -200,7 +239,7 @@ extension RecordingOpener {
       let annotators = WFDBAnnotationFile.annotators(besideRecord: path)
       for (annotator, count) in annotators { metadata["annotations.\(annotator)"] = "\(count)" }
       return RecordingSummary(
-        path: path, kind: kind, format: reader.formatName, startTime: reader.startTime,
+        path: path, kind: kind, format: reader.formatName, startTime: options.startTime ?? reader.startTime,
         signals: try selected(reader.signals, options.channels, path: path).map {
           withCount($0, reader.frameCount)
         },
@@ -213,7 +252,7 @@ extension RecordingOpener {
       if !reader.header.recording.isEmpty { metadata["recording"] = reader.header.recording }
       // A scan reads the signals of the rate group the reader yields; the summary then lists those.
       return RecordingSummary(
-        path: path, kind: kind, format: reader.formatName, startTime: reader.startTime,
+        path: path, kind: kind, format: reader.formatName, startTime: options.startTime ?? reader.startTime,
         signals: options.channels == nil && !scanning ? reader.availableSignals : reader.signals,
         annotationCount: index.annotations.count, gapCount: reader.header.isPlus ? index.gaps.count : nil,
         metadata: metadata, timeStamps: nil, scans: scanning ? try scans(reader) : nil)
@@ -231,7 +270,7 @@ extension RecordingOpener {
       if let time = reader.timeColumnName { metadata["time_column"] = time }
       let timeStamps = reader.timing == .fixedRate ? nil : reader.timeline
       return RecordingSummary(
-        path: path, kind: kind, format: reader.formatName, startTime: reader.startTime,
+        path: path, kind: kind, format: reader.formatName, startTime: options.startTime ?? reader.startTime,
         signals: reader.signals.map { withCount($0, count) }, annotationCount: nil, gapCount: timeStamps?.gapCount,
         metadata: metadata, timeStamps: timeStamps, scans: scans)
     case .appleHealthECG:
@@ -247,7 +286,7 @@ extension RecordingOpener {
         if let value, !value.isEmpty { metadata[key] = value }
       }
       return RecordingSummary(
-        path: path, kind: kind, format: reader.formatName, startTime: reader.startTime,
+        path: path, kind: kind, format: reader.formatName, startTime: options.startTime ?? reader.startTime,
         signals: reader.signals.map { withCount($0, count) }, annotationCount: nil, gapCount: nil,
         metadata: metadata, timeStamps: nil, scans: scans)
     }

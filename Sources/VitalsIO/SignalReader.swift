@@ -32,8 +32,9 @@ public protocol SignalReader: ~Copyable {
   var signals: [SignalDescription] { get }
   /// Samples per second of every channel in the chunks.
   var chunkSampleRate: Double { get }
-  /// Absolute time of the first sample (the epoch when the file does not say).
-  var startTime: Timestamp { get }
+  /// Absolute time of the first sample; `nil` when the file does not state one, and chunk times then
+  /// count from the epoch (they are times since the first sample, not dates).
+  var startTime: Timestamp? { get }
   /// Reads the next chunk of at most `maxSamples` samples per channel, or `nil` at the end.
   mutating func nextChunk(maxSamples: Int) throws(InputError) -> SignalChunk?
 }

@@ -75,6 +75,8 @@ public struct BatchItem: Sendable, Equatable {
   public var path: String
   /// The outcome.
   public var outcome: Outcome
+  /// What the user should know about an analysed recording (``RecordingAnalysis/notes``).
+  public var notes: [String] = []
 }
 
 /// Many recordings analysed in parallel on a pool of worker threads, each streamed in chunks (memory
@@ -180,7 +182,7 @@ public struct BatchAnalysis: Sendable {
       }
       guard let index = taken else { return }
       let path = inputs[index]
-      let outcome = process(
+      let (outcome, notes) = process(
         index: index, path: path, name: names.isEmpty ? nil : names[index], size: sizes[index], shared: shared
       )
       shared.state.withLock { s in
@@ -192,7 +194,7 @@ public struct BatchAnalysis: Sendable {
         case .analysed: break
         }
         s.doneBytes += sizes[index]
-        s.ready[index] = BatchItem(index: index, path: path, outcome: outcome)
+        s.ready[index] = BatchItem(index: index, path: path, outcome: outcome, notes: notes)
         while let item = s.ready.removeValue(forKey: s.nextDelivery) {
           deliver(item)
           s.nextDelivery += 1
@@ -203,9 +205,9 @@ public struct BatchAnalysis: Sendable {
 
   /// Analyses (or skips) one recording and writes its results.
   private func process(index: Int, path: String, name: String?, size: Double, shared: Shared)
-    -> BatchItem.Outcome
+    -> (BatchItem.Outcome, notes: [String])
   {
-    if let output, let name, !force, output.isDone(input: path, name: name) { return .skipped }
+    if let output, let name, !force, output.isDone(input: path, name: name) { return (.skipped, []) }
     var expected: Int64?
     var read: Int64 = 0
     do {
@@ -221,13 +223,13 @@ public struct BatchAnalysis: Sendable {
           }
         })
       if let output, let name { try output.write(analysis, name: name) }
-      return .analysed(summary: analysis.jsonLine())
+      return (.analysed(summary: analysis.jsonLine()), analysis.notes)
     } catch let error as InputError {
-      return .failed(message: error.description)
+      return (.failed(message: error.description), [])
     } catch let error as OutputError {
-      return .failed(message: error.description)
+      return (.failed(message: error.description), [])
     } catch {
-      return .failed(message: "\(path): \(error)")
+      return (.failed(message: "\(path): \(error)"), [])
     }
   }
 

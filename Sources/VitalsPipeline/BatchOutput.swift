@@ -210,11 +210,12 @@ public struct BatchOutputLayout: Sendable {
         }
       }
     }
-    let samples = analysis.derivedSamples(parameters: derived)
-    try AtomicFile.write(to: samplesPath(name: name)) { temporary throws(OutputError) in
-      let writer = try SamplesFileWriter(path: temporary, timeZone: derived.timeZone)
-      for sample in samples { try writer.write(sample) }
-      try writer.close()
+    if let samples = analysis.derivedSamples(parameters: derived) {
+      try AtomicFile.write(to: samplesPath(name: name)) { temporary throws(OutputError) in
+        let writer = try SamplesFileWriter(path: temporary, timeZone: derived.timeZone)
+        for sample in samples { try writer.write(sample) }
+        try writer.close()
+      }
     }
     try AtomicFile.write(Data((analysis.jsonLine() + "\n").utf8), to: summaryPath(name: name))
   }

@@ -13,13 +13,14 @@ extension RecordingAnalysis {
   /// the ``StepsSection``'s of the same recording, so resting heart rate and the heart-rate events see
   /// only minutes without steps and with motion levels at or under
   /// ``DerivedMetrics/Parameters/motionThreshold`` (without an accelerometer, minutes without steps:
-  /// every minute). Times are absolute: the recording's ``startTime`` plus the sample's offset (the Unix
-  /// epoch for formats that state no start, such as CSV without a time column). The samples carry
-  /// `parameters.source` and, when `parameters.device` is nil, the recording's file name (without its
-  /// extension) as the device.
+  /// every minute). Times are absolute: the recording's ``startTime`` plus the sample's offset; a
+  /// recording whose start is unknown has no derived samples (`nil`), since they would land on days
+  /// that never were. The samples carry `parameters.source` and, when `parameters.device` is nil, the
+  /// recording's file name (without its extension) as the device.
   public func derivedSamples(parameters: DerivedMetrics.Parameters = DerivedMetrics.Parameters())
-    -> [HealthSample]
+    -> [HealthSample]?
   {
+    guard let startTime else { return nil }
     var parameters = parameters
     if parameters.device == nil {
       parameters.device = FileSystem.deletingPathExtension(FileSystem.lastPathComponent(path))

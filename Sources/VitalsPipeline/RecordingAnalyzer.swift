@@ -30,7 +30,7 @@ public struct AnalysisOptions: Sendable {
 
 /// A recording's summary: what it holds, what each pipeline found, and what was recognised but not
 /// analysed. Encodes as one JSON object (``jsonLine()``), keys sorted:
-/// `path`, `format`, `start_time` (ISO 8601, UTC), `sample_rate` (Hz), `samples` (per channel),
+/// `path`, `format`, `start_time` (ISO 8601, UTC; null when unknown), `sample_rate` (Hz), `samples` (per channel),
 /// `duration_s`, `signals` (`name`, `unit`, `kind` or null), one object per analysed kind (`ecg`: see
 /// ``ECGSection``; `steps`: see ``StepsSection``), `not_analysed` (`kind`, `channels`, `reason`), `processing_s` (wall-clock seconds
 /// of reading and analysis) and `samples_per_s` (samples of all channels read per second of it).
@@ -49,8 +49,9 @@ public struct RecordingAnalysis: Sendable, Encodable {
   public var path: String
   /// The reader's format name (`WFDB 212`, `EDF+C`, `CSV`).
   public var format: String
-  /// Absolute time of the first sample.
-  public var startTime: Timestamp
+  /// Absolute time of the first sample; `nil` when the recording states none (and no
+  /// ``RecordingOptions/startTime`` was given).
+  public var startTime: Timestamp?
   /// Samples per second of the channels read.
   public var sampleRate: Double
   /// Samples per channel read.
@@ -69,6 +70,15 @@ public struct RecordingAnalysis: Sendable, Encodable {
   /// Samples of every channel read per second of processing.
   public var samplesPerSecond: Double {
     processingSeconds > 0 ? Double(samples) * Double(signals.count) / processingSeconds : 0
+  }
+
+  /// What the user should know beyond the summary: that the recording states no start time (its
+  /// `start_time` is null and it has no derived samples until one is given).
+  public var notes: [String] {
+    guard startTime == nil else { return [] }
+    return [
+      "\(path): the recording states no start time: start_time is null and no HealthKit samples are derived (give its start with --start)"
+    ]
   }
 
   /// The section of type `T` (e.g. ``ECGSection``), if a pipeline produced one.
@@ -97,7 +107,7 @@ public struct RecordingAnalysis: Sendable, Encodable {
     var c = encoder.container(keyedBy: StringKey.self)
     try c.encode(path, forKey: StringKey("path"))
     try c.encode(format, forKey: StringKey("format"))
-    try c.encode(startTime.iso8601, forKey: StringKey("start_time"))
+    try c.encode(startTime?.iso8601, forKey: StringKey("start_time"))
     try c.encodeExtent(samples: samples, sampleRate: sampleRate)
     let signalList = signals.indices.map { i in
       Signal(
@@ -159,6 +169,9 @@ public enum RecordingAnalyzer {
           .init(kind: kind, channels: channels.map { signals[$0].name }, reason: error.reason))
       }
     }
+    guard !pipelines.isEmpty else {
+      throw InputError(path: path, nothingToAnalyse(signals: signals, notAnalysed: notAnalysed))
+    }
     var events: [PipelineEvent] = []
     var samples: Int64 = 0
     while let chunk = try reader.nextChunk(maxSamples: options.chunkSize) {
@@ -177,6 +190,21 @@ public enum RecordingAnalyzer {
       path: path, format: reader.formatName, startTime: reader.startTime, sampleRate: reader.chunkSampleRate,
       samples: samples, signals: signals, roles: roles, sections: sections, notAnalysed: notAnalysed,
       processingSeconds: (clock.now - started).seconds)
+  }
+}
+
+extension RecordingAnalyzer {
+  /// Why a recording has nothing any pipeline can analyse.
+  static func nothingToAnalyse(signals: [SignalDescription], notAnalysed: [RecordingAnalysis.NotAnalysed])
+    -> String
+  {
+    guard notAnalysed.isEmpty else {
+      return "nothing to analyse: "
+        + notAnalysed.map { "\($0.kind.sectionName) (\($0.channels.joined(separator: ", "))): \($0.reason)" }
+        .joined(separator: "; ")
+    }
+    return "nothing to analyse: no channel is recognised as ECG, PPG or accelerometer (channels: "
+      + signals.map(\.name).joined(separator: ", ") + "); give their roles with --ecg, --ppg or --accel"
   }
 }
 

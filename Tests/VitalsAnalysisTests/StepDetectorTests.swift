@@ -209,7 +209,7 @@ struct StepDetectorTests {
     let path = TestData.sharedData("oxford-steps/user2_hand_1506421987098.csv").path
     let csv = CSVOptions(hasHeader: false, timeColumn: ChannelSelector("0"), timeUnit: .nanoseconds)
     var reader = try RecordingOpener.open(path: path, options: RecordingOptions(csv: csv))
-    var detector = try StepDetector(sampleRate: reader.chunkSampleRate, startTime: reader.startTime)
+    var detector = try StepDetector(sampleRate: reader.chunkSampleRate, startTime: reader.startTime ?? .epoch)
     var output = StepDetector.Output()
     while let chunk = try reader.nextChunk(maxSamples: 4096) {
       detector.process(chunk, into: &output)

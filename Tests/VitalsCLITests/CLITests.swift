@@ -7,13 +7,13 @@ import VitalsCore
 @testable import VitalsCLI
 
 /// The built `vitals` binary beside the test bundle.
-private let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
   .appendingPathComponent("vitals")
 
 private func fixture(_ relative: String) -> String { TestData.fixture("io/" + relative).path }
 
 /// Runs the binary; returns exit status, stdout and stderr.
-private func run(_ arguments: [String], stdin: Data? = nil) throws -> (
+func run(_ arguments: [String], stdin: Data? = nil) throws -> (
   status: Int32, out: String, err: String
 ) {
   let process = Process()
@@ -39,7 +39,7 @@ private func run(_ arguments: [String], stdin: Data? = nil) throws -> (
   )
 }
 
-private let hasBinary = FileManager.default.isExecutableFile(atPath: binary.path)
+let hasBinary = FileManager.default.isExecutableFile(atPath: binary.path)
 
 @Suite("vitals CLI")
 struct CLITests {

@@ -103,6 +103,6 @@ struct AppleHealthFuzzRegressionTests {
     let reader = try AppleHealthECGReader(contents: Array(text.utf8))
     #expect(reader.metadata.recordedDate == nil)
     #expect(reader.metadata.recordedDateText == "9999-12-31 23:59:59 +0000")
-    #expect(reader.startTime == .epoch)
+    #expect(reader.startTime == nil)
   }
 }

@@ -125,7 +125,8 @@ struct WFDBRecordReaderTests {
       while let chunk = try reader.nextChunk(maxSamples: size) {
         #expect(chunk.firstSampleIndex == expectedStart)
         #expect(
-          chunk.startTime == reader.startTime.advanced(bySamples: expectedStart, rate: reader.chunkSampleRate)
+          chunk.startTime
+            == reader.header.startTime.advanced(bySamples: expectedStart, rate: reader.chunkSampleRate)
         )
         expectedStart += Int64(chunk.sampleCount)
         for (signal, samples) in chunk.channels.enumerated() { channels[signal] += samples }

@@ -75,7 +75,7 @@ struct PPGPipelineTests {
     #expect(line.contains("\"ppg\":{") && line.contains("\"prv\":{") && line.contains("\"motion_axes\":3"))
 
     // Without an ECG the pulses give the derived heart rate.
-    let samples = analysis.derivedSamples()
+    let samples = try #require(analysis.derivedSamples())
     let heartRate = samples.compactMap { sample -> QuantitySample? in
       if case .quantity(let q) = sample, q.type == .heartRate { q } else { nil }
     }

@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import VitalsCore
+import VitalsIO
 import VitalsSimulation
 
 @testable import VitalsPipeline
@@ -16,8 +18,10 @@ struct PipelineReadmeExampleTests {
     try FileManager.default.moveItem(atPath: record + ".dat", toPath: directory + "/mitdb/201.dat")
     // The README's code, with its output collected and the paths made absolute.
     var starts: [Double] = []
+    let start = Timestamp(dateTime: "2024-03-10T08:00:00Z")
+    let options = AnalysisOptions(recording: RecordingOptions(startTime: start))
     let analysis = try RecordingAnalyzer.analyze(
-      path: directory + "/mitdb/201",
+      path: directory + "/mitdb/201", options: options,
       onEvent: { event in
         if event.kind == .irregularRhythmStart { starts.append(event.seconds) }
       })
@@ -27,7 +31,7 @@ struct PipelineReadmeExampleTests {
     #expect(ecg.episodes.count == 1 && starts.count == 1)
     #expect(abs(starts[0] - 60) < 5 && abs(ecg.episodes[0].end - 180) < 5)
     #expect(analysis.jsonLine().hasPrefix("{\"duration_s\":240,\"ecg\":{"))
-    let samples = analysis.derivedSamples()
+    let samples = try #require(analysis.derivedSamples())
     let categories = samples.compactMap { if case .category(let c) = $0 { c.type } else { nil } }
     #expect(samples.count > 8 && categories == [.irregularHeartRhythmEvent])
 

@@ -39,8 +39,8 @@ public final class AppleHealthECGReader: SignalReader {
   public let metadata: Metadata
   public let signals: [SignalDescription]
   public let chunkSampleRate: Double
-  /// The recorded date, or the epoch when the header has none that can be read.
-  public let startTime: Timestamp
+  /// The recorded date, `nil` when the header has none that can be read.
+  public let startTime: Timestamp?
 
   private let lines: LineBuffer
   private let separator: UInt8
@@ -144,7 +144,7 @@ public final class AppleHealthECGReader: SignalReader {
     separator = firstSample.contains(0x2C) ? 0x2C : 0x2E
     self.metadata = metadata
     chunkSampleRate = rate
-    startTime = metadata.recordedDate ?? .epoch
+    startTime = metadata.recordedDate
     signals = [
       SignalDescription(
         name: metadata.lead ?? "ECG", unit: metadata.unit ?? "µV", sampleRate: rate, sampleCount: nil)
@@ -188,7 +188,8 @@ public final class AppleHealthECGReader: SignalReader {
     samplesYielded += Int64(values.count)
     return SignalChunk(
       channels: [values], sampleRate: chunkSampleRate,
-      startTime: startTime.advanced(bySamples: index, rate: chunkSampleRate), firstSampleIndex: index)
+      startTime: (startTime ?? .epoch).advanced(bySamples: index, rate: chunkSampleRate),
+      firstSampleIndex: index)
   }
 
   /// Whether `lines` (the first lines of a file) look like an Apple Health ECG export: `key,value`

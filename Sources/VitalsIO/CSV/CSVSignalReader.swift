@@ -17,8 +17,8 @@ import VitalsCore
 /// the uniform grid starting at the first stamp. Gaps are missing data, never bridged or shifted:
 /// their samples or grid points are NaN and the samples after them keep their times
 /// (``TimeStampTimeline`` states the rule; ``timeline`` what the file showed). Numeric stamps are
-/// taken as time since the epoch (since-boot stamps thus start near 1970-01-01); date-times without
-/// a zone are read as UTC.
+/// taken as time since the epoch; stamps before 2000-01-01 (since boot, since the recording's start)
+/// leave the start time unknown (``startTime`` `nil`). Date-times without a zone are read as UTC.
 ///
 /// Empty fields and `nan`/`NA` read as NaN. Parsing works on raw bytes (no `String` per field); the
 /// reader holds a 1 MiB input block and at most 8192 parsed rows.
@@ -28,7 +28,9 @@ public final class CSVSignalReader: SignalReader {
   public let availableSignals: [SignalDescription]
   public let signals: [SignalDescription]
   public let chunkSampleRate: Double
-  public let startTime: Timestamp
+  public let startTime: Timestamp?
+  /// The time of the first sample: ``startTime``, or the epoch when that is unknown.
+  private let origin: Timestamp
   public let timing: CSVTiming
   /// The time column's name, when there is one.
   public let timeColumnName: String?
@@ -181,7 +183,10 @@ public final class CSVSignalReader: SignalReader {
     if case .resampled(let method) = timing {
       interpolator = UniformGridInterpolator(channelCount: max(1, selected.count), rate: rate, method: method)
     }
-    startTime = start
+    origin = start
+    // Numeric stamps before 2000 count time since some event (boot, the recording's start), not dates.
+    let datesStart = layout.timeParse == .dateTime || start >= Timestamp(secondsSinceEpoch: 946_684_800)
+    startTime = layout.timeParse != .none && datesStart ? start : nil
     let available = signalColumns.map {
       SignalDescription(name: layout.names[$0], unit: "", sampleRate: rate, sampleCount: nil)
     }
@@ -214,7 +219,7 @@ public final class CSVSignalReader: SignalReader {
     samplesYielded += Int64(take)
     return SignalChunk(
       channels: channels, sampleRate: chunkSampleRate,
-      startTime: startTime.advanced(bySamples: index, rate: chunkSampleRate), firstSampleIndex: index)
+      startTime: origin.advanced(bySamples: index, rate: chunkSampleRate), firstSampleIndex: index)
   }
 
   /// Parses the next batch of rows and examines its stamps.

@@ -28,7 +28,8 @@ public struct EDFReader: SignalReader {
   public var formatName: String { header.variant }
   public let signals: [SignalDescription]
   public let chunkSampleRate: Double
-  public let startTime: Timestamp
+  /// The header's start date and time (EDF always states one), plus the first data record's onset.
+  public let startTime: Timestamp?
 
   private let input: ByteInput
   private let annotationSignal: Int?

@@ -40,8 +40,9 @@ public final class WFDBRecordReader: SignalReader {
   public let signalIndices: [Int]
   /// The record's frame rate in Hz.
   public var chunkSampleRate: Double { header.frameRate }
-  /// Base date and time of the header (UTC), or the epoch when it states none.
-  public var startTime: Timestamp { header.startTime }
+  /// Base date and time of the header (UTC); `nil` when it states no base date (a base time alone
+  /// is a time of day on an unknown day, and chunk times then count from it after the epoch).
+  public var startTime: Timestamp? { header.baseDate == nil ? nil : header.startTime }
   /// Frames in the record (from the header, or from the signal file's length when it omits it).
   public let frameCount: Int64
   /// The next frame to read.
@@ -225,7 +226,7 @@ public final class WFDBRecordReader: SignalReader {
       guard let channels = try segments.next(maxFrames: maxSamples) else { return nil }
       let chunk = SignalChunk(
         channels: signalIndices.map { channels[$0] }, sampleRate: header.frameRate,
-        startTime: startTime.advanced(bySamples: position, rate: header.frameRate), firstSampleIndex: position
+        startTime: header.startTime.advanced(bySamples: position, rate: header.frameRate), firstSampleIndex: position
       )
       position += Int64(chunk.sampleCount)
       return chunk
@@ -241,7 +242,7 @@ public final class WFDBRecordReader: SignalReader {
     recycled = channels
     let chunk = SignalChunk(
       channels: channels, sampleRate: header.frameRate,
-      startTime: startTime.advanced(bySamples: position, rate: header.frameRate), firstSampleIndex: position)
+      startTime: header.startTime.advanced(bySamples: position, rate: header.frameRate), firstSampleIndex: position)
     position += Int64(count)
     return chunk
   }
