@@ -31,7 +31,8 @@ public struct Stats: ParsableCommand {
       date-time (2024-03-10T06:00) or one with an offset (2024-03-10T06:00:00-05:00).
 
       Sources: where samples of several sources overlap (an iPhone and an Apple Watch both counting steps), \
-      cumulative types count each moment once, from the highest-ranked source: --source-priority lists \
+      cumulative types count each moment once, from the highest-ranked source (an instantaneous sample counts \
+      only when no higher-ranked source has a sample over its instant or at it): --source-priority lists \
       source names, highest first; unlisted sources follow by name. Discrete types use every sample.
 
       Output: CSV `start,end,value,unit`, times ISO 8601 with the offset of --timezone, one row per interval \

@@ -124,6 +124,50 @@ struct StatsTests {
     #expect(bySource.values.compactMap { $0.first?["count"] as? Int }.reduce(0, +) == samples.count)
   }
 
+  /// Writes an export of a few step records (some instantaneous: alone, at the end of a record, at the
+  /// start of one) of `sources`, each source holding the same records, to a temporary file; returns
+  /// its path.
+  func stepExport(sources: [String]) throws -> String {
+    let records = [
+      ("2024-01-08 09:00:00", "2024-01-08 09:05:00", 400), ("2024-01-08 09:05:00", "2024-01-08 09:05:00", 7),
+      ("2024-01-08 12:00:00", "2024-01-08 12:00:00", 3), ("2024-01-08 23:50:00", "2024-01-09 00:10:00", 120),
+      ("2024-01-09 08:00:00", "2024-01-09 08:00:00", 9), ("2024-01-09 08:00:00", "2024-01-09 08:10:00", 600),
+    ]
+    var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_US\">\n"
+    for source in sources {
+      for (start, end, value) in records {
+        text += """
+           <Record type="HKQuantityTypeIdentifierStepCount" sourceName="\(source)" unit="count" \
+          startDate="\(start) +0000" endDate="\(end) +0000" value="\(value)"/>
+
+          """
+      }
+    }
+    text += "</HealthData>\n"
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("steps-\(UUID()).xml").path
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    return path
+  }
+
+  @Test("step records copied under a second source count once, in either order of priority")
+  func copiedSourceCountsOnce() throws {
+    let single = try stepExport(sources: ["iPhone"])
+    let copied = try stepExport(sources: ["iPhone", "Health Sync"])
+    defer { for path in [single, copied] { try? FileManager.default.removeItem(atPath: path) } }
+    let table = try stats([single, "--type", "stepCount", "--timezone", "UTC"])
+    #expect(
+      table == """
+        start,end,value,unit
+        2024-01-08T00:00:00Z,2024-01-09T00:00:00Z,470.0,count
+        2024-01-09T00:00:00Z,2024-01-10T00:00:00Z,669.0,count
+
+        """)
+    for order in ["iPhone,Health Sync", "Health Sync, iPhone"] {
+      #expect(
+        try stats([copied, "--type", "stepCount", "--timezone", "UTC", "--source-priority", order]) == table)
+    }
+  }
+
   @Test("samples files: empty intervals, units converted")
   func samplesFile() throws {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("stats-\(UUID()).samples.jsonl")
