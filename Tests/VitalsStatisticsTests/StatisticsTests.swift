@@ -48,6 +48,18 @@ func local(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int
     #expect(QuantityType(rawValue: "vo2Max").canonicalUnit == nil)
   }
 
+  @Test func knownTypesReadBackFromTheirIdentifiers() {
+    let known = QuantityType.knownTypes
+    #expect(known.count == 15 && known.map(\.rawValue) == known.map(\.rawValue).sorted())
+    for type in known {
+      #expect(type.isKnown && type.canonicalUnit != nil && QuantityType(identifier: type.identifier) == type)
+    }
+    #expect(
+      QuantityType.heartRateVariabilitySDNN.identifier == "HKQuantityTypeIdentifierHeartRateVariabilitySDNN")
+    #expect(CategoryType.sleepAnalysis.identifier == "HKCategoryTypeIdentifierSleepAnalysis")
+    #expect(!QuantityType(rawValue: "vo2Max").isKnown && !QuantityType(rawValue: "stepcount").isKnown)
+  }
+
   @Test(arguments: [
     ("km", "m", 1.5, 1500.0), ("count/min", "count/s", 120, 2), ("ms", "s", 250, 0.25),
     ("kcal", "kJ", 1, 4.184),
