@@ -16,7 +16,9 @@ public struct Stats: ParsableCommand {
       INPUTs are Apple Health exports (export.xml, read as a stream) and samples files (*.samples.jsonl, as \
       `vitals analyze` writes them). The samples of --type (a HealthKit name, stepCount or \
       HKQuantityTypeIdentifierStepCount) are aggregated per interval from the interval holding the first \
-      sample to the one holding the last.
+      sample to the one holding the last. A type neither known (the list is in the error) nor found in the \
+      INPUTs is a usage error; a known type without samples gives an empty table and a note on stderr naming \
+      the types found.
 
       --option: cumulativeSum (cumulative types: steps, distances, energies; a sample spanning intervals is \
       shared in proportion to its overlap), discreteAverage / discreteMin / discreteMax (discrete types: heart \
@@ -31,7 +33,8 @@ public struct Stats: ParsableCommand {
       date-time (2024-03-10T06:00) or one with an offset (2024-03-10T06:00:00-05:00).
 
       Sources: where samples of several sources overlap (an iPhone and an Apple Watch both counting steps), \
-      cumulative types count each moment once, from the highest-ranked source: --source-priority lists \
+      cumulative types count each moment once, from the highest-ranked source (an instantaneous sample counts \
+      only when no higher-ranked source has a sample over its instant or at it): --source-priority lists \
       source names, highest first; unlisted sources follow by name. Discrete types use every sample.
 
       Output: CSV `start,end,value,unit`, times ISO 8601 with the offset of --timezone, one row per interval \
@@ -143,11 +146,16 @@ public struct Stats: ParsableCommand {
   }
 
   /// Calls `body` with each sample of the type in every input, in the order read, each checked to
-  /// convert to `unit` (the first sample's unit when `nil`).
+  /// convert to `unit` (the first sample's unit when `nil`); returns the quantity types of all samples
+  /// in the inputs.
+  @discardableResult
   func forEachSample(
     unit: inout HealthUnit?, _ body: (QuantitySample) throws(InputError) -> Void
-  ) throws(InputError) {
+  ) throws(InputError) -> Set<QuantityType> {
     let type = quantityType!
+    var found: Set<QuantityType> = []
+    // Exports keep each type's records together: the set is updated only when the type changes.
+    var previous: QuantityType?
     for path in inputs {
       let next: () throws(InputError) -> HealthSample?
       if path.hasSuffix(SamplesFile.fileExtension) {
@@ -161,7 +169,12 @@ public struct Stats: ParsableCommand {
           path: path, "expected an Apple Health export (.xml) or a samples file (*.samples.jsonl)")
       }
       while let sample = try next() {
-        guard case .quantity(let q) = sample, q.type == type else { continue }
+        guard case .quantity(let q) = sample else { continue }
+        if q.type != previous {
+          found.insert(q.type)
+          previous = q.type
+        }
+        guard q.type == type else { continue }
         if unit == nil { unit = q.unit }
         guard q.unit.isConvertible(to: unit!) else {
           throw InputError(path: path, "a \(type) sample in \(q.unit) cannot be expressed in \(unit!)")
@@ -169,14 +182,72 @@ public struct Stats: ParsableCommand {
         try body(q)
       }
     }
+    return found
+  }
+
+  /// What to say when the inputs hold no sample of `type`, whose types are `found`: a known type gives
+  /// an empty table and `note` is told so; a type neither known nor found is a usage error listing the
+  /// types found and known, with the nearest name when one is close.
+  func explainAbsence(
+    of type: QuantityType, found: Set<QuantityType>, note: (String) -> Void
+  ) throws(ValidationError) {
+    let inInputs =
+      found.isEmpty
+      ? "the inputs hold no quantity samples"
+      : "types in the inputs: \(found.map(\.rawValue).sorted().joined(separator: ", "))"
+    guard type.isKnown else {
+      let known = QuantityType.knownTypes
+      let nearest = Self.nearestName(to: type.rawValue, among: known.map(\.rawValue) + found.map(\.rawValue))
+      let suggestion = nearest.map { "; did you mean \($0)?" } ?? ""
+      throw ValidationError(
+        """
+        --type '\(self.type)' is neither in the inputs nor a known quantity type\(suggestion)
+        \(inInputs)
+        types known: \(known.map(\.rawValue).joined(separator: ", "))
+        or as HealthKit identifiers: \(known.map(\.identifier).joined(separator: ", "))
+        """)
+    }
+    note("no \(type) samples in \(inputs.joined(separator: ", ")); \(inInputs)")
+  }
+
+  /// The name among `candidates` nearest to `name`, case ignored: one that differs only in case, else the
+  /// one fewest single-letter edits away when at most a third of `name`'s letters (1 to 3) differ; ties
+  /// go to the first by name. `nil` when none is that close.
+  static func nearestName(to name: String, among candidates: [String]) -> String? {
+    let target = Array(name.lowercased())
+    let limit = min(3, max(1, target.count / 3))
+    var nearest: (edits: Int, name: String)?
+    for candidate in candidates {
+      let edits = editDistance(target, Array(candidate.lowercased()))
+      if edits <= limit, nearest.map({ (edits, candidate) < $0 }) ?? true { nearest = (edits, candidate) }
+    }
+    return nearest?.name
+  }
+
+  /// The Levenshtein distance of `a` and `b`: the fewest insertions, deletions and substitutions of
+  /// single characters that turn one into the other.
+  static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    // previous[j]: the distance of the letters of `a` so far to the first j letters of `b`.
+    var previous = Array(0...b.count)
+    for (i, x) in a.enumerated() {
+      var current = [i + 1]
+      for (j, y) in b.enumerated() {
+        current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+      }
+      previous = current
+    }
+    return previous[b.count]
   }
 
   /// The statistics as CSV or JSON text.
   ///
   /// Discrete types are read twice, keeping no sample (memory does not grow with the inputs): once for
   /// the span of the samples, which sets the intervals, once to aggregate them. Cumulative types keep
-  /// the samples of the type in memory: merging sources needs them together.
-  func report() throws(InputError) -> String {
+  /// the samples of the type in memory: merging sources needs them together. When the inputs hold no
+  /// sample of the type, see ``explainAbsence(of:found:note:)``.
+  ///
+  /// - Throws: ``InputError`` for unreadable inputs, `ValidationError` for a type neither known nor found.
+  func report(note: (String) -> Void = printError) throws -> String {
     let type = quantityType!
     // Without --timezone, the system's zone (read from its file once, here).
     let zone = timezone ?? .current
@@ -188,11 +259,12 @@ public struct Stats: ParsableCommand {
     var samples: [QuantitySample] = []
     var first: Timestamp?
     var last: Timestamp?
-    try forEachSample(unit: &unit) { sample throws(InputError) in
+    let found = try forEachSample(unit: &unit) { sample throws(InputError) in
       first = min(first ?? sample.start, sample.start)
       last = max(last ?? sample.end, sample.end)
       if !streams { samples.append(sample) }
     }
+    if first == nil { try explainAbsence(of: type, found: found, note: note) }
     let resultUnit = unit ?? .count
     let valueUnit = option == .duration ? HealthUnit.seconds : resultUnit
     var result: StatisticsQuery.Result?

@@ -62,6 +62,13 @@ public struct QuantityType: HealthKitTypeName {
     "appleExerciseTime": (.cumulative, .minutes), "appleStandTime": (.cumulative, .minutes),
   ]
 
+  /// The types known here (those with an ``aggregationStyle`` and a ``canonicalUnit`` of their own),
+  /// ordered by name.
+  public static let knownTypes: [QuantityType] = known.keys.sorted().map(QuantityType.init(rawValue:))
+
+  /// Whether the type is one of ``knownTypes``.
+  public var isKnown: Bool { Self.known[rawValue] != nil }
+
   /// Cumulative for the known summed types (steps, distances, energies, flights, exercise and stand
   /// time), discrete for every other type.
   public var aggregationStyle: AggregationStyle { Self.known[rawValue]?.0 ?? .discrete }
@@ -117,6 +124,12 @@ extension HealthKitTypeName {
     }
     guard let first = name.first else { return nil }
     self.init(rawValue: first.lowercased() + name.dropFirst())
+  }
+
+  /// The HealthKit identifier: the prefix, then the name with its first letter in upper case
+  /// (`stepCount` → `HKQuantityTypeIdentifierStepCount`).
+  public var identifier: String {
+    Self.identifierPrefix + rawValue.prefix(1).uppercased() + rawValue.dropFirst()
   }
 
   /// The name.

@@ -124,6 +124,122 @@ struct StatsTests {
     #expect(bySource.values.compactMap { $0.first?["count"] as? Int }.reduce(0, +) == samples.count)
   }
 
+  /// Writes an export of a few step records (some instantaneous: alone, at the end of a record, at the
+  /// start of one) of `sources`, each source holding the same records, to a temporary file; returns
+  /// its path.
+  func stepExport(sources: [String]) throws -> String {
+    let records = [
+      ("2024-01-08 09:00:00", "2024-01-08 09:05:00", 400), ("2024-01-08 09:05:00", "2024-01-08 09:05:00", 7),
+      ("2024-01-08 12:00:00", "2024-01-08 12:00:00", 3), ("2024-01-08 23:50:00", "2024-01-09 00:10:00", 120),
+      ("2024-01-09 08:00:00", "2024-01-09 08:00:00", 9), ("2024-01-09 08:00:00", "2024-01-09 08:10:00", 600),
+    ]
+    var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_US\">\n"
+    for source in sources {
+      for (start, end, value) in records {
+        text += """
+           <Record type="HKQuantityTypeIdentifierStepCount" sourceName="\(source)" unit="count" \
+          startDate="\(start) +0000" endDate="\(end) +0000" value="\(value)"/>
+
+          """
+      }
+    }
+    text += "</HealthData>\n"
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("steps-\(UUID()).xml").path
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    return path
+  }
+
+  @Test("step records copied under a second source count once, in either order of priority")
+  func copiedSourceCountsOnce() throws {
+    let single = try stepExport(sources: ["iPhone"])
+    let copied = try stepExport(sources: ["iPhone", "Health Sync"])
+    defer { for path in [single, copied] { try? FileManager.default.removeItem(atPath: path) } }
+    let table = try stats([single, "--type", "stepCount", "--timezone", "UTC"])
+    #expect(
+      table == """
+        start,end,value,unit
+        2024-01-08T00:00:00Z,2024-01-09T00:00:00Z,470.0,count
+        2024-01-09T00:00:00Z,2024-01-10T00:00:00Z,669.0,count
+
+        """)
+    for order in ["iPhone,Health Sync", "Health Sync, iPhone"] {
+      #expect(
+        try stats([copied, "--type", "stepCount", "--timezone", "UTC", "--source-priority", order]) == table)
+    }
+  }
+
+  @Test("an unknown --type is a usage error listing the types of the inputs and those known")
+  func unknownType() throws {
+    #expect(runInProcess(["stats", export, "--type", "stepcount"]) == 2)
+    let typo = try #require(throws: ValidationError.self) { try stats([export, "--type", "stepcount"]) }
+    let lines = typo.message.split(separator: "\n")
+    #expect(
+      lines == [
+        "--type 'stepcount' is neither in the inputs nor a known quantity type; did you mean stepCount?",
+        "types in the inputs: bloodPressureDiastolic, bloodPressureSystolic, heartRate, stepCount",
+        "types known: " + QuantityType.knownTypes.map(\.rawValue).joined(separator: ", "),
+        "or as HealthKit identifiers: " + QuantityType.knownTypes.map(\.identifier).joined(separator: ", "),
+      ])
+    #expect(
+      lines[2].contains(" distanceWalkingRunning, ")
+        && lines[3].contains(" HKQuantityTypeIdentifierStepCount,"))
+    #expect(runInProcess(["stats", export, "--type", "HKQuantityTypeIdentifierFrobnication"]) == 2)
+    let far = try #require(throws: ValidationError.self) {
+      try stats([export, "--type", "HKQuantityTypeIdentifierFrobnication"])
+    }
+    #expect(
+      far.message.hasPrefix("--type 'HKQuantityTypeIdentifierFrobnication' is neither in the inputs nor"))
+    #expect(!far.message.contains("did you mean"))
+  }
+
+  @Test("a type not known but in the inputs is aggregated in the inputs' unit")
+  func typeOfTheInputs() throws {
+    let table = try stats([
+      export, "--type", "HKQuantityTypeIdentifierBloodPressureSystolic", "--interval", "all",
+    ])
+    #expect(table.split(separator: "\n").last?.hasSuffix(",121.0,mmHg") == true)
+  }
+
+  @Test("a known type without samples: an empty table, exit 0 and a note naming the types found")
+  func knownTypeWithoutSamples() throws {
+    var notes: [String] = []
+    let command = try #require(
+      try VitalsCommand.parseAsRoot(["stats", export, "--type", "flightsClimbed"]) as? Stats)
+    #expect(try command.report { notes.append($0) } == "start,end,value,unit\n")
+    #expect(
+      notes == [
+        "no flightsClimbed samples in \(export); types in the inputs: bloodPressureDiastolic, "
+          + "bloodPressureSystolic, heartRate, stepCount"
+      ])
+    #expect(runInProcess(["stats", export, "--type", "flightsClimbed", "--format", "json"]) == 0)
+    let empty = try stepExport(sources: [])
+    defer { try? FileManager.default.removeItem(atPath: empty) }
+    notes = []
+    _ = try #require(try VitalsCommand.parseAsRoot(["stats", empty, "--type", "stepCount"]) as? Stats).report
+    {
+      notes.append($0)
+    }
+    #expect(notes == ["no stepCount samples in \(empty); the inputs hold no quantity samples"])
+  }
+
+  @Test(
+    "the nearest known name: case ignored, at most a third of the letters off",
+    arguments: [
+      ("stepcount", "stepCount"), ("STEPCOUNT", "stepCount"), ("stepCont", "stepCount"),
+      ("heartrte", "heartRate"), ("restingHeartRates", "restingHeartRate"), ("steps", nil),
+      ("frobnication", nil),
+    ] as [(String, String?)])
+  func nearestName(name: String, nearest: String?) {
+    #expect(Stats.nearestName(to: name, among: QuantityType.knownTypes.map(\.rawValue)) == nearest)
+  }
+
+  @Test(
+    "edit distances", arguments: [("", "", 0), ("", "abc", 3), ("kitten", "sitting", 3), ("abc", "abc", 0)])
+  func editDistance(a: String, b: String, distance: Int) {
+    #expect(Stats.editDistance(Array(a), Array(b)) == distance)
+    #expect(Stats.editDistance(Array(b), Array(a)) == distance)
+  }
+
   @Test("samples files: empty intervals, units converted")
   func samplesFile() throws {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("stats-\(UUID()).samples.jsonl")

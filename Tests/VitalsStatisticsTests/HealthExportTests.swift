@@ -223,3 +223,105 @@ func readXML(_ text: String, blockSize: Int = 1 << 20) throws -> [HealthSample] 
     }
   }
 }
+
+/// An export whose step records were copied under a second source, as apps that sync Health data do:
+/// merged by priority, in either order, the copies add nothing.
+@Suite struct DuplicatedSourceExportTests {
+  /// A step record: seconds from 2024-01-08 00:00 in New York (UTC−5 in January) and a whole count.
+  struct Step {
+    var start: Int
+    var end: Int
+    var value: Int
+  }
+
+  /// Five days of walking bouts of one source, in time order: records of 30 s to 10 min, a quarter of
+  /// the records instantaneous (half of those at the end of the record before, half on their own), and
+  /// one 20-minute record of 120 steps across each midnight.
+  static func steps(seed: UInt64) -> [Step] {
+    var rng = SplitMix64(state: seed)
+    var steps: [Step] = []
+    for day in 0..<5 {
+      var time = day * 86_400 + 6 * 3600
+      while time < day * 86_400 + 22 * 3600 {
+        time += Int.random(in: 0..<1800, using: &rng)
+        if rng.next() % 4 == 0 {
+          let atPreviousEnd = rng.next() % 2 == 0 && steps.last.map { $0.end > day * 86_400 } == true
+          let instant = atPreviousEnd ? steps.last!.end : time
+          steps.append(Step(start: instant, end: instant, value: Int.random(in: 1...12, using: &rng)))
+        } else {
+          let end = time + Int.random(in: 30...600, using: &rng)
+          steps.append(Step(start: time, end: end, value: Int.random(in: 20...900, using: &rng)))
+          time = end
+        }
+      }
+      if day < 4 {
+        steps.append(Step(start: (day + 1) * 86_400 - 600, end: (day + 1) * 86_400 + 600, value: 120))
+      }
+    }
+    return steps
+  }
+
+  /// `steps` as Apple writes them: `Record` elements with local dates.
+  static func records(_ steps: [Step], source: String) -> String {
+    func date(_ seconds: Int) -> String {
+      let (day, time) = seconds.quotientAndRemainder(dividingBy: 86_400)
+      return String(
+        format: "2024-01-%02d %02d:%02d:%02d -0500", 8 + day, time / 3600, time / 60 % 60, time % 60)
+    }
+    return steps.map {
+      """
+       <Record type="HKQuantityTypeIdentifierStepCount" sourceName="\(source)" unit="count" \
+      startDate="\(date($0.start))" endDate="\(date($0.end))" value="\($0.value)"/>
+
+      """
+    }.joined()
+  }
+
+  /// The daily sums of the export `body` (records), written to a temporary file and read back, with
+  /// sources ranked by `order`.
+  static func dailySums(_ body: String, order: [String]) throws -> [Double] {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("duplicated-\(UUID())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("export.xml").path
+    let text = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <HealthData locale="en_US">
+      \(body)</HealthData>
+
+      """
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    let samples = try readAll(HealthExportReader(path: path)).compactMap {
+      if case .quantity(let q) = $0 { q } else { nil }
+    }
+    let start = local(2024, 1, 8, in: newYork)
+    let days = IntervalCollection(
+      length: .days(1), anchor: start, timeZone: newYork,
+      covering: start..<start.advanced(byNanoseconds: 5 * 86_400_000_000_000))
+    let query = StatisticsQuery(type: .stepCount, intervals: days, sourcePriority: SourcePriority(order))
+    return try query.run(samples).merged.allStatistics.map { $0.sum ?? 0 }
+  }
+
+  @Test(arguments: [5, 6] as [UInt64])
+  func copiesUnderASecondSourceAddNothing(seed: UInt64) throws {
+    let steps = Self.steps(seed: seed)
+    #expect(steps.filter { $0.start == $0.end }.count >= 20)
+    // Each day's steps, the records across midnight shared half and half.
+    var expected = [Double](repeating: 0, count: 5)
+    for step in steps {
+      let (first, last) = (step.start / 86_400, (step.end - 1) / 86_400)
+      if step.start == step.end || first == last {
+        expected[step.start / 86_400] += Double(step.value)
+      } else {
+        expected[first] += Double(step.value) / 2
+        expected[last] += Double(step.value) / 2
+      }
+    }
+    let original = Self.records(steps, source: "iPhone")
+    let single = try Self.dailySums(original, order: [])
+    #expect(single == expected)
+    let copied = original + Self.records(steps, source: "Health Sync")
+    #expect(try Self.dailySums(copied, order: ["iPhone", "Health Sync"]) == single)
+    #expect(try Self.dailySums(copied, order: ["Health Sync", "iPhone"]) == single)
+  }
+}

@@ -48,6 +48,18 @@ func local(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int
     #expect(QuantityType(rawValue: "vo2Max").canonicalUnit == nil)
   }
 
+  @Test func knownTypesReadBackFromTheirIdentifiers() {
+    let known = QuantityType.knownTypes
+    #expect(known.count == 15 && known.map(\.rawValue) == known.map(\.rawValue).sorted())
+    for type in known {
+      #expect(type.isKnown && type.canonicalUnit != nil && QuantityType(identifier: type.identifier) == type)
+    }
+    #expect(
+      QuantityType.heartRateVariabilitySDNN.identifier == "HKQuantityTypeIdentifierHeartRateVariabilitySDNN")
+    #expect(CategoryType.sleepAnalysis.identifier == "HKCategoryTypeIdentifierSleepAnalysis")
+    #expect(!QuantityType(rawValue: "vo2Max").isKnown && !QuantityType(rawValue: "stepcount").isKnown)
+  }
+
   @Test(arguments: [
     ("km", "m", 1.5, 1500.0), ("count/min", "count/s", 120, 2), ("ms", "s", 250, 0.25),
     ("kcal", "kJ", 1, 4.184),
@@ -270,6 +282,78 @@ func local(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int
     #expect(merged.filter { $0.source == "Phone" }.map(\.value) == [1])
   }
 
+  /// `samples` as `[start s, end s, value]` of each, source by source.
+  func spans(_ samples: [QuantitySample], of source: String) -> [[Double]] {
+    samples.filter { $0.source == source }.map {
+      [$0.start, $0.end].map { Double($0.nanosecondsSinceEpoch) / 1e9 } + [$0.value]
+    }
+  }
+
+  @Test(arguments: [(["Watch", "iPhone"], 5.0), (["iPhone", "Watch"], 7.0), ([], 5.0)])
+  func instantsOfTwoSourcesAtOneTimeCountOnce(order: [String], total: Double) throws {
+    let samples = [
+      sample(.stepCount, 5, 30, 30, source: "Watch"), sample(.stepCount, 7, 30, 30, source: "iPhone"),
+    ]
+    #expect(SourcePriority(order).merged(samples).map(\.value) == [total])
+    let query = StatisticsQuery(type: .stepCount, intervals: minute, sourcePriority: SourcePriority(order))
+    let result = try query.run(samples, separateBySource: true)
+    #expect(result.merged.statistics(0).sum == total && result.merged.statistics(0).sampleCount == 1)
+    #expect(
+      result.bySource["Watch"]?.statistics(0).sum == 5 && result.bySource["iPhone"]?.statistics(0).sum == 7)
+  }
+
+  /// A higher-ranked span `[10, 60)` holds the instants from its start to just before its end; its end
+  /// belongs to the moment after it, as in the statistics' intervals.
+  @Test(arguments: [
+    (at(10), false), (at(30), false), (at(60).advanced(byNanoseconds: -1), false), (at(60), true),
+    (at(5), true),
+  ])
+  func instantsInsideAHigherRankedSpanDoNotCount(time: Timestamp, counts: Bool) {
+    let instant = QuantitySample(
+      type: .stepCount, value: 3, unit: .count, start: time, end: time, source: "iPhone")
+    let merged = SourcePriority(["Watch"]).merged([sample(.stepCount, 100, 10, 60, source: "Watch"), instant])
+    #expect(merged.filter { $0.source == "iPhone" } == (counts ? [instant] : []))
+  }
+
+  @Test func higherRankedInstantsTakeNothingFromLowerRankedSpans() {
+    let samples = [
+      sample(.stepCount, 5, 30, 30, source: "Watch"), sample(.stepCount, 4, 0, 0, source: "Watch"),
+      sample(.stepCount, 60, 0, 60, source: "iPhone"),
+    ]
+    #expect(SourcePriority(["Watch"]).merged(samples) == [samples[1], samples[0], samples[2]])
+  }
+
+  @Test func instantsOfOneSourceAtOneTimeAllCount() {
+    let merged = SourcePriority(["Watch"]).merged([
+      sample(.stepCount, 5, 30, 30, source: "Watch"), sample(.stepCount, 2, 30, 30, source: "Watch"),
+      sample(.stepCount, 7, 30, 30, source: "iPhone"),
+    ])
+    #expect(merged.map(\.value).sorted() == [2, 5])
+  }
+
+  /// Three sources: each instant is tested against the spans and instants of every source ranked
+  /// above it, each span part against their spans only.
+  @Test func threeSources() throws {
+    let samples = [
+      sample(.stepCount, 100, 0, 60, source: "Watch"), sample(.stepCount, 2, 70, 70, source: "Watch"),
+      // Under the Watch's span; at the Watch's instant; free; a span whose [50, 60) the Watch covers.
+      sample(.stepCount, 3, 30, 30, source: "iPhone"), sample(.stepCount, 4, 70, 70, source: "iPhone"),
+      sample(.stepCount, 5, 80, 80, source: "iPhone"), sample(.stepCount, 40, 50, 90, source: "iPhone"),
+      // At the iPhone's instant; under the iPhone's span (where the Watch's ended); free; a span whose
+      // [80, 90) the iPhone covers.
+      sample(.stepCount, 6, 80, 80, source: "Ring"), sample(.stepCount, 7, 85, 85, source: "Ring"),
+      sample(.stepCount, 8, 60, 60, source: "Ring"), sample(.stepCount, 9, 95, 95, source: "Ring"),
+      sample(.stepCount, 20, 80, 100, source: "Ring"),
+    ]
+    let merged = SourcePriority(["Watch", "iPhone", "Ring"]).merged(samples.shuffled())
+    #expect(spans(merged, of: "Watch") == [[0, 60, 100], [70, 70, 2]])
+    #expect(spans(merged, of: "iPhone") == [[60, 90, 30], [80, 80, 5]])
+    #expect(spans(merged, of: "Ring") == [[90, 100, 10], [95, 95, 9]])
+    let query = StatisticsQuery(
+      type: .stepCount, intervals: minute, sourcePriority: SourcePriority(["Watch", "iPhone", "Ring"]))
+    #expect(try query.run(samples).merged.statistics(0).sum == 156)
+  }
+
   @Test func discreteTypesUseEverySource() throws {
     let samples = [
       sample(.heartRate, 60, 0, 60, source: "Watch"), sample(.heartRate, 80, 0, 60, source: "Strap"),
@@ -356,9 +440,10 @@ func local(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int
 }
 
 @Suite struct SourceMergingPropertyTests {
-  /// Random whole-second samples of three sources over two hours, merged by priority, against a
-  /// second-by-second count: each second goes to the highest-ranked source with a sample covering it,
-  /// whose samples there contribute value / duration each.
+  /// Random whole-second samples of three sources over two hours, some instantaneous, merged by
+  /// priority, against a second-by-second count: each second goes to the highest-ranked source with a
+  /// span covering it, whose spans there contribute value / duration each; an instant counts wholly
+  /// unless a higher-ranked source has a span over it or an instant at the same second.
   @Test(arguments: [11, 12, 13] as [UInt64])
   func mergedTotalsEqualASecondBySecondCount(seed: UInt64) throws {
     var rng = SplitMix64(state: seed)
@@ -372,8 +457,25 @@ func local(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int
           .stepCount, Double(Int.random(in: 1..<500, using: &rng)), start, min(start + length, 7200),
           source: sources.randomElement(using: &rng)!))
     }
+    // Instants at random seconds and at the spans' ends, of which many meet spans and other instants.
+    let times = samples.flatMap { [$0.start, $0.end] }.map { $0.nanosecondsSinceEpoch / 1_000_000_000 }
+    for k in 0..<60 {
+      let time = k % 2 == 0 ? times.randomElement(using: &rng)! : Int64.random(in: 0..<7200, using: &rng)
+      samples.append(
+        sample(
+          .stepCount, Double(Int.random(in: 1..<20, using: &rng)), min(time, 7199), min(time, 7199),
+          source: sources.randomElement(using: &rng)!))
+    }
     let order = sources.shuffled(using: &rng)
     var expected = [0.0, 0.0]
+    for instant in samples where instant.start == instant.end {
+      let higher = order.prefix { $0 != instant.source }
+      let covered = samples.contains {
+        higher.contains($0.source)
+          && ($0.start == instant.start || ($0.start < instant.start && instant.start < $0.end))
+      }
+      if !covered { expected[Int(instant.start.nanosecondsSinceEpoch / 3_600_000_000_000)] += instant.value }
+    }
     for second in 0..<7200 {
       let covering = samples.filter { $0.start <= at(Int64(second)) && at(Int64(second)) < $0.end }
       guard let winner = order.first(where: { source in covering.contains { $0.source == source } }) else {
