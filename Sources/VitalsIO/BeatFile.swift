@@ -218,8 +218,9 @@ public struct BeatFile: Sendable {
     self.samples = samples
   }
 
-  /// The `sample` column of a CSV beat file, checked as the type's documentation states.
-  static func parseCSV(_ bytes: [UInt8], path: String, recordLength: Int64?) throws(InputError) -> [Int64] {
+  /// The `sample` column of the CSV beat file `bytes`, checked as the type's documentation states;
+  /// `path` names the file in errors, and samples must lie below `recordLength` when it is given.
+  public static func parseCSV(_ bytes: [UInt8], path: String, recordLength: Int64?) throws(InputError) -> [Int64] {
     var lines: [Range<Int>] = []
     // A UTF-8 byte-order mark (spreadsheet exports) is not part of the header.
     var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0

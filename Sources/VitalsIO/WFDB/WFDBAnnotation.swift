@@ -107,7 +107,8 @@ public enum WFDBAnnotationFile {
   /// an annotation at a negative time, earlier than the one before it, or after ``maximumTime``.
   public static func parse(_ bytes: [UInt8], path: String) throws(InputError) -> [WFDBAnnotation] {
     var annotations: [WFDBAnnotation] = []
-    annotations.reserveCapacity(bytes.count / 2)
+    // At most one annotation per word; bounded, as the bytes may be any file.
+    annotations.reserveCapacity(min(bytes.count / 2, 1 << 20))
     var time: Int64 = 0
     var channel = 0
     var number = 0
