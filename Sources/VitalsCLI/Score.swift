@@ -17,8 +17,8 @@ public struct Score: ParsableCommand {
       reference's), or an EDF+ file, whose annotation onsets are the beats (only those named QRS, R, \
       R-peak, beat, heartbeat or an MIT beat mnemonic when the texts differ) at the rate of its ECG \
       lead. A --rate that contradicts the header or the EDF is an error; so is a file whose structure \
-      is broken (named with the line or byte). A detection matches an unmatched reference beat within --window \
-      seconds (inclusive; rounded to whole samples); every reference beat and detection matches at \
+      is broken (named with the line or byte). A detection matches an unmatched reference beat within \
+      --window seconds (inclusive; rounded to whole samples); every reference beat and detection matches at \
       most once (the matching with the most pairs, then the least total distance). Reference beats \
       and detections inside the reference's ventricular flutter episodes (from [ to ]) are left out, \
       as EC57 specifies, unless --include-flutter is given. Each record is \

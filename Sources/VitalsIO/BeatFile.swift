@@ -97,7 +97,8 @@ public struct BeatFile: Sendable {
     } else {
       throw InputError(
         path: path,
-        "no record header beside it (\(Self.recordPath(path)).hea) to give the rate: pass the rate (--rate HZ)"
+        "no record header beside it (\(Self.recordPath(path)).hea) to give the rate: pass the rate "
+          + "(--rate HZ)"
       )
     }
     self.recordLength = recordLength ?? header?.frameCount
@@ -220,7 +221,9 @@ public struct BeatFile: Sendable {
 
   /// The `sample` column of the CSV beat file `bytes`, checked as the type's documentation states;
   /// `path` names the file in errors, and samples must lie below `recordLength` when it is given.
-  public static func parseCSV(_ bytes: [UInt8], path: String, recordLength: Int64?) throws(InputError) -> [Int64] {
+  public static func parseCSV(_ bytes: [UInt8], path: String, recordLength: Int64?) throws(InputError)
+    -> [Int64]
+  {
     var lines: [Range<Int>] = []
     // A UTF-8 byte-order mark (spreadsheet exports) is not part of the header.
     var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
@@ -283,7 +286,8 @@ public struct BeatFile: Sendable {
           path: path, location: place,
           value == previous
             ? "sample \(value) repeats line \(previousLine + 1): expected one beat per sample"
-            : "sample \(value) comes after \(previous) (line \(previousLine + 1)): expected increasing samples"
+            : "sample \(value) comes after \(previous) (line \(previousLine + 1)): expected increasing "
+              + "samples"
         )
       }
       if let recordLength, value >= recordLength {

@@ -100,7 +100,7 @@ struct WFDBAnnotationTests {
   }
 
   @Test(
-    "WFDB's own null annotation after the file's definitions (a SKIP back to −1, code 0 at +1) is read and dropped"
+    "WFDB's null annotation after the file's definitions (SKIP to −1, code 0 at +1) is read and dropped"
   )
   func definitionsThenNullAnnotation() throws {
     // NOTE at 0 with AUX "## time resolution: 1000", SKIP −1, code 0 at +1, N at 183, end.
