@@ -105,16 +105,22 @@ struct WFDBHeaderTests {
   /// words every note must contain (no notes when the form is `header(5)`'s).
   static let startLines: [(line: String, start: String, frameCount: Int64?, notes: [String])] = [
     ("r 0 300 9000 05:05:15 08/05/2014", "2014-05-08T05:05:15Z", 9000, []),
-    ("r 0 300 9000 2014-05-08 05:05:15", "2014-05-08T05:05:15Z", 9000, ["before the base time", "ISO 8601"]),
+    (
+      "r 0 300 9000 2014-05-08 05:05:15", "2014-05-08T05:05:15Z", 9000,
+      ["the date before the time, an ISO 8601 date"]
+    ),
     ("r 0 300 9000 05:05:15 2014-05-08", "2014-05-08T05:05:15Z", 9000, ["ISO 8601"]),
     ("r 0 300 9000 2014-05-08T05:05:15", "2014-05-08T05:05:15Z", 9000, ["ISO 8601"]),
     ("r 0 300 9000 2014-05-08T05:05:15.125Z", "2014-05-08T05:05:15.125Z", 9000, ["ISO 8601"]),
     ("r 0 300 9000 05:05:15.5 08/05/2014", "2014-05-08T05:05:15.5Z", 9000, []),
-    ("r 0 300 9000 08/05/2014", "2014-05-08T00:00:00Z", 9000, ["midnight"]),
-    ("r 0 300 9000 05:05:15 05/28/2014", "2014-05-28T05:05:15Z", 9000, ["MM/DD/YYYY"]),
+    ("r 0 300 9000 08/05/2014", "2014-05-08T00:00:00Z", 9000, ["no time (the record starts at midnight)"]),
+    (
+      "r 0 300 9000 05:05:15 05/28/2014", "2014-05-28T05:05:15Z", 9000,
+      ["the date as MM/DD/YYYY (28 cannot be a month)"]
+    ),
     ("r 0 300 05:05:15 08/05/2014", "2014-05-08T05:05:15Z", nil, ["no sample count"]),
     ("r\t0\t300\t9000\t05:05:15\t08/05/2014 \t", "2014-05-08T05:05:15Z", 9000, []),
-    ("r 0 300 9000 29/02/2016", "2016-02-29T00:00:00Z", 9000, ["midnight"]),
+    ("r 0 300 9000 29/02/2016", "2016-02-29T00:00:00Z", 9000, ["no time (the record starts at midnight)"]),
   ]
 
   @Test(
@@ -145,7 +151,7 @@ struct WFDBHeaderTests {
       // `A00001 1 300 9000 2014-05-08 05:05:15`
       let reader = try WFDBRecordReader(path: path)
       #expect(reader.startTime.iso8601 == "\(fields[4])T\(fields[5])Z", "\(name)")
-      #expect(reader.header.notes.contains { $0.contains("ISO 8601") })
+      #expect(reader.header.notes.count == 1 && reader.header.notes[0].contains("ISO 8601"))
       let samples = try readAll(reader).channels[0]
       #expect(Int64(samples.count) == Int64(fields[3]), "\(name)")
     }

@@ -333,8 +333,10 @@ public struct WFDBHeader: Sendable, Equatable {
         notes.append("no sample count before the base time '\(first)': the length comes from the signal file")
       }
     }
-    var time: (value: Double, text: Substring)?
+    var time: Double?
     var date: StartDate?
+    // How the start departs from `HH:MM:SS DD/MM/YYYY`, for the note.
+    var readings: [String] = []
     for field in rest {
       let parts: [(text: Substring, isDate: Bool)]
       if let t = field.firstIndex(of: "T"), field[..<t].contains("-") {
@@ -349,7 +351,7 @@ public struct WFDBHeader: Sendable, Equatable {
           guard date == nil else { throw fail("expected one base date, found a second: '\(field)'") }
           date = try startDate(part.text, fail: fail)
           if time == nil && parts.count == 1 && rest.count == 2 {
-            notes.append("the base date '\(part.text)' comes before the base time: read in that order")
+            readings.append("the date before the time")
           }
         } else {
           guard time == nil else {
@@ -358,22 +360,24 @@ public struct WFDBHeader: Sendable, Equatable {
           guard let value = parseTime(part.text) else {
             throw fail("expected the base time as [[HH:]MM:]SS[.sss], found '\(field)'")
           }
-          time = (value, part.text)
+          time = value
         }
       }
     }
-    if let note = date?.note { notes.append(note) }
-    if let date, time == nil {
-      notes.append("a base date '\(date.text)' without a base time: the record is taken to start at midnight")
+    if let reading = date?.reading { readings.append(reading) }
+    if date != nil && time == nil { readings.append("no time (the record starts at midnight)") }
+    if !readings.isEmpty {
+      notes.append(
+        "the start '\(rest.joined(separator: " "))' is read with \(readings.joined(separator: ", ")) "
+          + "(header(5) writes HH:MM:SS DD/MM/YYYY)")
     }
-    return (frameCount, time?.value, date.map { ($0.year, $0.month, $0.day) }, notes)
+    return (frameCount, time, date.map { ($0.year, $0.month, $0.day) }, notes)
   }
 
-  /// A base date as written, with the note of how it was read when that is not `header(5)`'s form.
+  /// A base date, with how it was read when that is not `header(5)`'s form.
   private struct StartDate {
     var year: Int, month: Int, day: Int
-    var text: Substring
-    var note: String?
+    var reading: String?
   }
 
   /// `DD/MM/YYYY` (or `MM/DD/YYYY` when the middle number exceeds 12 and the first does not) or ISO
@@ -387,15 +391,11 @@ public struct WFDBHeader: Sendable, Equatable {
     guard numbers.count == 3, let a = numbers[0], let b = numbers[1], let c = numbers[2] else {
       throw fail("expected the base date as DD/MM/YYYY or YYYY-MM-DD, found '\(text)'")
     }
-    var date = StartDate(year: c, month: b, day: a, text: text, note: nil)
+    var date = StartDate(year: c, month: b, day: a, reading: nil)
     if iso {
-      date = StartDate(
-        year: a, month: b, day: c, text: text,
-        note: "the base date '\(text)' is read as ISO 8601 year-month-day (header(5) writes DD/MM/YYYY)")
+      date = StartDate(year: a, month: b, day: c, reading: "an ISO 8601 date (year-month-day)")
     } else if b > 12, (1...12).contains(a) {
-      date = StartDate(
-        year: c, month: a, day: b, text: text,
-        note: "the base date '\(text)' is read as MM/DD/YYYY: \(b) cannot be a month")
+      date = StartDate(year: c, month: a, day: b, reading: "the date as MM/DD/YYYY (\(b) cannot be a month)")
     }
     guard (1...12).contains(date.month), (1...daysIn(month: date.month, year: date.year)).contains(date.day)
     else { throw fail("expected the base date as DD/MM/YYYY or YYYY-MM-DD, found '\(text)'") }
