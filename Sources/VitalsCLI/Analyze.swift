@@ -53,7 +53,8 @@ public struct Analyze: ParsableCommand {
   )
   public var out: String?
 
-  @Option(help: "Recordings analysed at once, \(optionRange(OptionRange.jobs)) (default: the number of cores).")
+  @Option(
+    help: "Recordings analysed at once, \(optionRange(OptionRange.jobs)) (default: the number of cores).")
   public var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
   @Flag(help: "Analyse recordings even when their results in --out are up to date.")
@@ -73,12 +74,14 @@ public struct Analyze: ParsableCommand {
 
   @Option(
     help:
-      "Heart rate above which quiet minutes make a high-heart-rate event, \(optionRange(OptionRange.heartRate)) bpm.")
+      "Heart rate above which quiet minutes make a high-heart-rate event, \(optionRange(OptionRange.heartRate)) bpm."
+  )
   public var highHeartRate = 120.0
 
   @Option(
     help:
-      "Heart rate below which quiet minutes make a low-heart-rate event, \(optionRange(OptionRange.heartRate)) bpm.")
+      "Heart rate below which quiet minutes make a low-heart-rate event, \(optionRange(OptionRange.heartRate)) bpm."
+  )
   public var lowHeartRate = 40.0
 
   @Option(
@@ -102,7 +105,8 @@ public struct Analyze: ParsableCommand {
     try checkOption("--high-heart-rate", highHeartRate, in: OptionRange.heartRate, unit: "bpm")
     guard lowHeartRate < highHeartRate else {
       throw ValidationError(
-        "--low-heart-rate (\(optionNumber(lowHeartRate))) must be below --high-heart-rate (\(optionNumber(highHeartRate)))")
+        "--low-heart-rate (\(optionNumber(lowHeartRate))) must be below --high-heart-rate (\(optionNumber(highHeartRate)))"
+      )
     }
     try checkOption("--event-minutes", eventMinutes, in: OptionRange.eventMinutes)
   }

@@ -16,7 +16,8 @@ public struct InputOptions: ParsableArguments {
   public var accel: String?
 
   @Option(
-    help: "CSV: samples per second (required without a time column), \(optionRange(OptionRange.signalRate)) Hz.")
+    help:
+      "CSV: samples per second (required without a time column), \(optionRange(OptionRange.signalRate)) Hz.")
   public var rate: Double?
 
   @Option(name: .customLong("time-column"), help: "CSV: the time column, by name or 0-based column index.")

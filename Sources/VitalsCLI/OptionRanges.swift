@@ -13,9 +13,8 @@ import Vitals
 /// samples, and 10¹⁶ ns. They also bound the memory an option can ask for (see each constant); the
 /// memory a recording needs is the readers' concern.
 enum OptionRange {
-  /// Samples per second of a signal, Hz: 1 Hz (no physiological signal is usefully sampled slower) to
-  /// 1 MHz (well above any ECG, PPG or accelerometer).
-  static let signalRate: ClosedRange<Double> = 1...1_000_000
+  /// Samples per second of a signal, Hz: ``SignalChunk/supportedSampleRates``, 1 Hz to 1 MHz.
+  static let signalRate = SignalChunk.supportedSampleRates
 
   /// The longest duration or time offset an option may give, seconds: 10⁷ s (about 116 days, longer
   /// than any ambulatory recording).
@@ -102,6 +101,33 @@ enum OptionRange {
   /// `stats --interval` of fixed length (`30s`, `15min`, `24h`), seconds: 1 ms (the smallest unit it
   /// names) to ten years.
   static let fixedInterval: ClosedRange<Double> = 0.001...(3650 * 86_400)
+
+  /// `stats`: the most intervals a table may have, however long the samples' span: 10⁶ (about two
+  /// years of minutes), a few hundred bytes each.
+  static let statisticsIntervals = 1_000_000.0
+}
+
+extension Stats {
+  /// Throws an ``InputError`` naming the inputs, their span and --interval when intervals of `length`
+  /// covering `range` would be more than ``OptionRange/statisticsIntervals``.
+  func checkIntervalCount(_ length: IntervalLength, covering range: Range<Timestamp>) throws(InputError) {
+    let hour = 3600e9
+    let shortest: Double  // nanoseconds: calendar days last at least 23 hours, months 28 days
+    switch length {
+    case .fixed(let nanoseconds): shortest = Double(nanoseconds)
+    case .days(let n): shortest = Double(n) * 23 * hour
+    case .weeks(let n): shortest = Double(n) * (7 * 24 - 1) * hour
+    case .months(let n): shortest = Double(n) * (28 * 24 - 1) * hour
+    }
+    let span = range.lowerBound.seconds(to: range.upperBound)
+    let count = (span * 1e9 / shortest).rounded(.up) + 1
+    guard count > OptionRange.statisticsIntervals else { return }
+    throw InputError(
+      path: inputs.joined(separator: ", "),
+      "the samples span \(optionNumber(span.rounded(.up))) s: --interval \(interval) makes up to "
+        + "\(optionNumber(count)) intervals, more than \(optionNumber(OptionRange.statisticsIntervals)); "
+        + "give a longer --interval")
+  }
 }
 
 /// Throws a ``ValidationError`` naming `option` and `range` (with `unit` and, when given, whose range

@@ -41,7 +41,8 @@ public struct Score: ParsableCommand {
 
   @Option(
     help:
-      "Learning period left out of the second statistics, \(optionRange(OptionRange.timeOffset)) s (EC57: 300).")
+      "Learning period left out of the second statistics, \(optionRange(OptionRange.timeOffset)) s (EC57: 300)."
+  )
   public var skip = BeatComparison.standardLearningPeriod
 
   @Option(

@@ -134,7 +134,9 @@ public struct Simulate: ParsableCommand {
           + "\(optionNumber(duration)) s × \(optionNumber(rate)) Hz = \(optionNumber(duration * rate))")
     }
     try checkOption("--heart-rate", heartRate, in: OptionRange.heartRate, unit: "bpm")
-    if let heartRateEnd { try checkOption("--heart-rate-end", heartRateEnd, in: OptionRange.heartRate, unit: "bpm") }
+    if let heartRateEnd {
+      try checkOption("--heart-rate-end", heartRateEnd, in: OptionRange.heartRate, unit: "bpm")
+    }
     try checkOption("--sdnn", sdnn, in: OptionRange.sdnn, unit: "ms")
     try checkOption("--lf-hf", lfHf, in: OptionRange.lfHfRatio)
     try checkOption("--pvc", pvc, in: OptionRange.ectopicProbability)
@@ -152,7 +154,8 @@ public struct Simulate: ParsableCommand {
   func episodes() throws -> [RhythmEpisode] {
     try afib.map { text in
       let parts = text.split(separator: ":").compactMap { Double($0) }
-      guard parts.count == 2, parts[0] >= 0, parts[1] > parts[0], parts[1] <= OptionRange.longestTimeSpan else {
+      guard parts.count == 2, parts[0] >= 0, parts[1] > parts[0], parts[1] <= OptionRange.longestTimeSpan
+      else {
         throw ValidationError(
           "--afib takes START:END in seconds with 0 ≤ START < END ≤ \(optionNumber(OptionRange.longestTimeSpan)), got '\(text)'"
         )

@@ -214,6 +214,7 @@ public struct Stats: ParsableCommand {
       if let length = Self.intervalLength(interval) {
         let anchor =
           anchor.flatMap { Self.anchorInstant($0, in: zone) } ?? Self.anchorInstant("2000-01-03", in: zone)!
+        try checkIntervalCount(length, covering: range)
         intervals = IntervalCollection(length: length, anchor: anchor, timeZone: zone, covering: range)
       } else {
         intervals = IntervalCollection(single: range)

@@ -65,7 +65,8 @@ public struct Timestamp: Hashable, Comparable, Sendable, Codable, CustomStringCo
   /// the difference fits in `Int64` nanoseconds (292 years), to a double's precision beyond.
   @inlinable
   public func seconds(to other: Timestamp) -> Double {
-    let (difference, overflow) = other.nanosecondsSinceEpoch.subtractingReportingOverflow(nanosecondsSinceEpoch)
+    let (difference, overflow) = other.nanosecondsSinceEpoch.subtractingReportingOverflow(
+      nanosecondsSinceEpoch)
     if !overflow { return Double(difference) * 1e-9 }
     return (Double(other.nanosecondsSinceEpoch) - Double(nanosecondsSinceEpoch)) * 1e-9
   }

@@ -32,14 +32,22 @@ struct ParameterValidationTests {
     "out-of-range options are usage errors naming the option and its range",
     arguments: [
       // Signal rates (every signal-reading command): 1 Hz – 1 MHz, or the detector's own range.
-      (["info", "a.csv", "--rate", "1e-6"], "--rate must be 1–1000000 Hz (the range of any signal), got 1e-06"),
+      (
+        ["info", "a.csv", "--rate", "1e-6"],
+        "--rate must be 1–1000000 Hz (the range of any signal), got 1e-06"
+      ),
       (["info", "a.csv", "--rate", "0"], "--rate must be 1–1000000 Hz"),
       (["info", "a.csv", "--rate=-250"], "--rate must be 1–1000000 Hz"),
       (["info", "a.csv", "--rate", "nan"], "--rate must be 1–1000000 Hz (the range of any signal), got nan"),
       (["info", "a.csv", "--rate", "inf"], "--rate must be 1–1000000 Hz (the range of any signal), got inf"),
       (["convert", "a.csv", "-o", "b.csv", "--rate", "2e6"], "--rate must be 1–1000000 Hz"),
-      (["beats", "a.csv", "--rate", "50"], "--rate must be 100–2000 Hz (the QRS detector's supported rates)"),
-      (["beats", "a.csv", "--signal", "ppg", "--rate", "10"], "--rate must be 25–1000000 Hz (the PPG analysis"),
+      (
+        ["beats", "a.csv", "--rate", "50"], "--rate must be 100–2000 Hz (the QRS detector's supported rates)"
+      ),
+      (
+        ["beats", "a.csv", "--signal", "ppg", "--rate", "10"],
+        "--rate must be 25–1000000 Hz (the PPG analysis"
+      ),
       (["hr", "a.csv", "--signal", "ecg", "--rate", "4000"], "--rate must be 100–2000 Hz"),
       (["hr", "a.csv", "--rate", "20"], "--rate must be 25–1000000 Hz"),
       (["hrv", "a.csv", "--rate", "90"], "--rate must be 100–2000 Hz"),
@@ -54,7 +62,10 @@ struct ParameterValidationTests {
         ["stream", "--signal", "accelerometer", "--channels", "3", "--rate", "2000"],
         "--rate must be 15–1000 Hz (the step detector's supported rates)"
       ),
-      (["simulate", "--signal", "ecg", "--duration", "10", "--rate", "0.5", "-o", "a.csv"], "--rate must be 1–100000 Hz"),
+      (
+        ["simulate", "--signal", "ecg", "--duration", "10", "--rate", "0.5", "-o", "a.csv"],
+        "--rate must be 1–100000 Hz"
+      ),
       // Windows, steps and tolerances.
       (["hr", "a.csv", "--window", "0"], "--window must be 2–60 s, got 0"),
       (["hr", "a.csv", "--window", "1e300"], "--window must be 2–60 s"),
@@ -63,7 +74,9 @@ struct ParameterValidationTests {
       (["hrv", "a.csv", "--interpolation-rate", "0.5"], "--interpolation-rate must be 1–100 Hz"),
       (["score", "--reference", "a.atr", "--test", "b.qrs", "--window", "1e300"], "--window must be 0–1 s"),
       (["score", "--reference", "a.atr", "--test", "b.qrs", "--window=-0.1"], "--window must be 0–1 s"),
-      (["score", "--reference", "a.atr", "--test", "b.qrs", "--skip", "1e300"], "--skip must be 0–10000000 s"),
+      (
+        ["score", "--reference", "a.atr", "--test", "b.qrs", "--skip", "1e300"], "--skip must be 0–10000000 s"
+      ),
       (["score", "--reference", "a.atr", "--test", "b.qrs", "--skip", "nan"], "--skip must be 0–10000000 s"),
       (["report", "a.csv", "-o", "a.svg", "--excerpt", "0"], "--excerpt must be 0.1–120 s"),
       (["report", "a.csv", "-o", "a.svg", "--excerpt", "inf"], "--excerpt must be 0.1–120 s"),
@@ -76,12 +89,17 @@ struct ParameterValidationTests {
       (["convert", "a.csv", "-o", "b.csv", "--chunk-size", "1000000000"], "--chunk-size must be 1–1048576"),
       (["stream", "--rate", "250", "--channels", "0"], "--channels must be 1–1024"),
       (["stream", "--rate", "250", "--channels", "100000000"], "--channels must be 1–1024"),
-      (["stream", "--rate", "250", "--channels", "2", "--lead", "2"], "--lead must be 0–1 (below --channels)"),
+      (
+        ["stream", "--rate", "250", "--channels", "2", "--lead", "2"], "--lead must be 0–1 (below --channels)"
+      ),
       (["stream", "--rate", "250", "--lead=-1"], "--lead must be 0–0"),
       // Thresholds.
       (["analyze", "a.csv", "--low-heart-rate", "nan"], "--low-heart-rate must be 20–250 bpm"),
       (["analyze", "a.csv", "--high-heart-rate", "1e9"], "--high-heart-rate must be 20–250 bpm"),
-      (["analyze", "a.csv", "--low-heart-rate", "130"], "--low-heart-rate (130) must be below --high-heart-rate (120)"),
+      (
+        ["analyze", "a.csv", "--low-heart-rate", "130"],
+        "--low-heart-rate (130) must be below --high-heart-rate (120)"
+      ),
       // stats --interval: calendar counts and fixed lengths.
       (["stats", "export.xml", "--type", "stepCount", "--interval", "99999999999999999999day"], "3650 days"),
       (["stats", "export.xml", "--type", "stepCount", "--interval", "100000month"], "120 months"),
@@ -105,7 +123,10 @@ struct ParameterValidationTests {
       (["--duration=-1"], "--duration must be 0–10000000 s"),
       (["--duration", "nan"], "--duration must be 0–10000000 s"),
       (["--duration", "1e12"], "--duration must be 0–10000000 s"),
-      (["--duration", "1000000", "--rate", "100000"], "--duration × --rate must be at most 10000000000 samples"),
+      (
+        ["--duration", "1000000", "--rate", "100000"],
+        "--duration × --rate must be at most 10000000000 samples"
+      ),
       (["--rate", "1e7"], "--rate must be 1–100000 Hz"),
       (["--heart-rate", "0"], "--heart-rate must be 20–250 bpm"),
       (["--heart-rate-end", "1000"], "--heart-rate-end must be 20–250 bpm"),
@@ -145,6 +166,23 @@ struct ParameterValidationTests {
     #expect(usageError(arguments) == nil)
   }
 
+  /// Intervals too short for the samples' span would fill memory (1.9 GB and over a minute for 1 ms
+  /// over the fixture's two days): refused before any interval is made, naming --interval.
+  @Test("stats: too many intervals for the samples' span is an error naming --interval")
+  func statisticsIntervalCount() throws {
+    let export = TestData.fixture("health-export/export.xml").path
+    func report(_ interval: String) throws -> String {
+      let command = try VitalsCommand.parseAsRoot([
+        "stats", export, "--type", "stepCount", "--interval", interval,
+      ])
+      return try #require(command as? Stats).report()
+    }
+    let error = try #require(throws: InputError.self) { try report("1ms") }
+    #expect(error.description.contains("--interval 1ms makes up to"))
+    #expect(error.description.contains("more than 1000000; give a longer --interval"))
+    #expect(try report("1s").split(separator: "\n").count > 200_000)
+  }
+
   /// `hr`'s window and step ranges are those the PPG estimator accepts: at the bounds it is set up, just
   /// outside them it refuses.
   @Test("hr's window and step ranges are the PPG estimator's")
@@ -173,7 +211,8 @@ struct ParameterValidationTests {
     let directory = try TemporaryDirectory()
     // 20 000 samples of one header-less column: enough for sample times in ns at 1e-6 Hz to pass Int64.
     let csv = directory.path("signal.csv")
-    try Data((0..<20_000).map { "\(Double($0 % 100) / 100)\n" }.joined().utf8).write(to: URL(fileURLWithPath: csv))
+    try Data((0..<20_000).map { "\(Double($0 % 100) / 100)\n" }.joined().utf8).write(
+      to: URL(fileURLWithPath: csv))
     let result = try runBinary([command[0], csv] + command.dropFirst() + ["--rate", "1e-6"])
     #expect(result.status == 2)
     #expect(result.err.contains("--rate must be"))
