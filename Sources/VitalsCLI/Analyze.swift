@@ -54,8 +54,10 @@ public struct Analyze: ParsableCommand {
   public var out: String?
 
   @Option(
-    help: "Recordings analysed at once, \(optionRange(OptionRange.jobs)) (default: the number of cores).")
-  public var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    help:
+      "Recordings analysed at once, \(optionRange(OptionRange.jobs)) (default: the number of cores, at most \(OptionRange.jobs.upperBound))."
+  )
+  public var jobs: Int = min(ProcessInfo.processInfo.activeProcessorCount, OptionRange.jobs.upperBound)
 
   @Flag(help: "Analyse recordings even when their results in --out are up to date.")
   public var force = false
