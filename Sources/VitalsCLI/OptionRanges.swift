@@ -33,12 +33,12 @@ enum OptionRange {
   /// `hr --step`, seconds: the PPG heart-rate estimator's range, used for ECG windows alike.
   static let heartRateStep: ClosedRange<Double> = 0.1...60
 
-  /// `score --window`, seconds: a beat is matched at most 1 s away (EC57's window is 0.15 s; a wider
-  /// one pairs a beat with its neighbour at any heart rate above 60 bpm).
+  /// `score --window`, seconds: a beat is matched at most 1 s away (EC57's window is 0.15 s; at 1 s a
+  /// detection can already be closer to a neighbouring beat at any heart rate above 60 bpm).
   static let matchWindow: ClosedRange<Double> = 0...1
 
   /// `hrv --interpolation-rate`, Hz: at least twice the top of the VHF band (0.5 Hz), at most 100 Hz
-  /// (NeuroKit2's largest default). The tachogram holds this many 8-byte values per second of beats:
+  /// (NeuroKit2's `hrv_frequency` default). The tachogram holds this many 8-byte values per second of beats:
   /// 69 MB for 24 hours at 100 Hz.
   static let interpolationRate: ClosedRange<Double> = 1...100
 
