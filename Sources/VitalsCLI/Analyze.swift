@@ -54,8 +54,11 @@ public struct Analyze: ParsableCommand {
   )
   public var out: String?
 
-  @Option(help: "Recordings analysed at once (default: the number of cores).")
-  public var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+  @Option(
+    help:
+      "Recordings analysed at once, \(optionRange(OptionRange.jobs)) (default: the number of cores, at most \(OptionRange.jobs.upperBound))."
+  )
+  public var jobs: Int = min(ProcessInfo.processInfo.activeProcessorCount, OptionRange.jobs.upperBound)
 
   @Flag(help: "Analyse recordings even when their results in --out are up to date.")
   public var force = false
@@ -72,13 +75,22 @@ public struct Analyze: ParsableCommand {
     transform: { name throws(TimeZoneError) in try TimeZoneRules(named: name) })
   public var timezone: TimeZoneRules = .utc
 
-  @Option(help: "Heart rate above which quiet minutes make a high-heart-rate event, bpm.")
+  @Option(
+    help:
+      "Heart rate above which quiet minutes make a high-heart-rate event, \(optionRange(OptionRange.heartRate)) bpm."
+  )
   public var highHeartRate = 120.0
 
-  @Option(help: "Heart rate below which quiet minutes make a low-heart-rate event, bpm.")
+  @Option(
+    help:
+      "Heart rate below which quiet minutes make a low-heart-rate event, \(optionRange(OptionRange.heartRate)) bpm."
+  )
   public var lowHeartRate = 40.0
 
-  @Option(help: "Consecutive quiet minutes above or below those rates that make an event.")
+  @Option(
+    help:
+      "Consecutive quiet minutes above or below those rates that make an event, \(optionRange(OptionRange.eventMinutes))."
+  )
   public var eventMinutes = 10
 
   @OptionGroup public var input: InputOptions
@@ -87,14 +99,19 @@ public struct Analyze: ParsableCommand {
 
   public func validate() throws {
     if inputs.isEmpty { throw ValidationError("give at least one INPUT recording, folder or pattern") }
-    if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    try checkOption("--jobs", jobs, in: OptionRange.jobs)
     if let accel = input.accel, !(1...3).contains(ChannelSelector.list(accel).count) {
       throw ValidationError("--accel takes one to three channels")
     }
     if force && out == nil { throw ValidationError("--force goes with --out") }
-    guard lowHeartRate > 0, highHeartRate > lowHeartRate, eventMinutes >= 1 else {
-      throw ValidationError("need 0 < --low-heart-rate < --high-heart-rate and --event-minutes ≥ 1")
+    try checkOption("--low-heart-rate", lowHeartRate, in: OptionRange.heartRate, unit: "bpm")
+    try checkOption("--high-heart-rate", highHeartRate, in: OptionRange.heartRate, unit: "bpm")
+    guard lowHeartRate < highHeartRate else {
+      throw ValidationError(
+        "--low-heart-rate (\(optionNumber(lowHeartRate))) must be below --high-heart-rate (\(optionNumber(highHeartRate)))"
+      )
     }
+    try checkOption("--event-minutes", eventMinutes, in: OptionRange.eventMinutes)
   }
 
   /// The derived samples' parameters for these arguments.

@@ -83,6 +83,7 @@ public struct Beats: ParsableCommand {
   }
 
   public func validate() throws {
+    try input.checkRate(signal.supportedRates)
     if outDir == nil && inputs.count > 1 {
       throw ValidationError("several inputs write to --out-dir DIR, not to -o")
     }

@@ -24,7 +24,7 @@ public struct Convert: ParsableCommand {
     help: "The file to write: NAME.csv (or - for standard output) or NAME.hea for a WFDB record.")
   public var output: String
 
-  @Option(help: "Samples per channel read at a time.")
+  @Option(help: "Samples per channel read at a time, \(optionRange(OptionRange.chunkSize)).")
   public var chunkSize = SignalChunk.defaultSampleCount
 
   @OptionGroup public var input: InputOptions
@@ -35,7 +35,7 @@ public struct Convert: ParsableCommand {
     guard output == "-" || output.lowercased().hasSuffix(".csv") || output.hasSuffix(".hea") else {
       throw ValidationError("--output must be a .csv file, a .hea WFDB header or -, got '\(output)'")
     }
-    guard chunkSize > 0 else { throw ValidationError("--chunk-size must be positive") }
+    try checkOption("--chunk-size", chunkSize, in: OptionRange.chunkSize)
   }
 
   public func run() throws {

@@ -63,7 +63,9 @@ public struct HRV: ParsableCommand {
   @Option(help: "Spectral estimate: welch or lombScargle.")
   public var psd: HRVFrequencyOptions.Method = .welch
 
-  @Option(name: .customLong("interpolation-rate"), help: "Welch: tachogram grid rate, Hz.")
+  @Option(
+    name: .customLong("interpolation-rate"),
+    help: "Welch: tachogram grid rate, \(optionRange(OptionRange.interpolationRate)) Hz.")
   public var interpolationRate = 4.0
 
   @Option(
@@ -81,9 +83,9 @@ public struct HRV: ParsableCommand {
   public init() {}
 
   public func validate() throws {
-    guard interpolationRate >= 1, interpolationRate.isFinite else {
-      throw ValidationError("--interpolation-rate must be at least 1 Hz (twice the top of the VHF band)")
-    }
+    try checkOption("--interpolation-rate", interpolationRate, in: OptionRange.interpolationRate, unit: "Hz")
+    // With --beats, --rate is the beat file's rate; without, the rate of the signal beats are found in.
+    try input.checkRate(beats.isEmpty ? signal.supportedRates : .signal)
     if beats.isEmpty && inputs.isEmpty { throw ValidationError("give an INPUT recording or --beats FILE") }
     if !beats.isEmpty && !inputs.isEmpty && inputs.count != beats.count {
       throw ValidationError("--beats goes with no INPUT or with one INPUT per beat file")

@@ -33,10 +33,10 @@ public struct HeartRate: ParsableCommand {
   @Option(help: "The signal to take the heart rate from (ppg or ecg).")
   public var signal: BeatSignal = .ppg
 
-  @Option(help: "Window length, seconds.")
+  @Option(help: "Window length, \(optionRange(OptionRange.heartRateWindow)) s.")
   public var window = 8.0
 
-  @Option(help: "Time between window starts, seconds.")
+  @Option(help: "Time between window starts, \(optionRange(OptionRange.heartRateStep)) s.")
   public var step = 2.0
 
   @OptionGroup public var input: InputOptions
@@ -44,8 +44,9 @@ public struct HeartRate: ParsableCommand {
   public init() {}
 
   public func validate() throws {
-    guard (2...60).contains(window) else { throw ValidationError("--window must be 2–60 s, got \(window)") }
-    guard (0.1...60).contains(step) else { throw ValidationError("--step must be 0.1–60 s, got \(step)") }
+    try checkOption("--window", window, in: OptionRange.heartRateWindow, unit: "s")
+    try checkOption("--step", step, in: OptionRange.heartRateStep, unit: "s")
+    try input.checkRate(signal.supportedRates)
   }
 
   public func run() throws {

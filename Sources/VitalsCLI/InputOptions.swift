@@ -15,7 +15,9 @@ public struct InputOptions: ParsableArguments {
   )
   public var accel: String?
 
-  @Option(help: "CSV: samples per second (required without a time column).")
+  @Option(
+    help:
+      "CSV: samples per second (required without a time column), \(optionRange(OptionRange.signalRate)) Hz.")
   public var rate: Double?
 
   @Option(name: .customLong("time-column"), help: "CSV: the time column, by name or 0-based column index.")
@@ -52,10 +54,10 @@ public struct InputOptions: ParsableArguments {
   public init() {}
 
   public func validate() throws {
-    if let rate, !(rate > 0 && rate.isFinite) {
-      throw ValidationError("--rate must be a positive number of Hz")
+    try checkRate(SupportedRates.signal)
+    if let skipLines, skipLines < 0 {
+      throw ValidationError("--skip-lines must be 0 or more, got \(skipLines)")
     }
-    if let skipLines, skipLines < 0 { throw ValidationError("--skip-lines must be 0 or more") }
     if let delimiter, delimiterByte(delimiter) == nil {
       throw ValidationError("--delimiter must be one ASCII character or 'tab', got '\(delimiter)'")
     }
@@ -67,6 +69,11 @@ public struct InputOptions: ParsableArguments {
     }
     if let channel, ChannelSelector.list(channel).isEmpty { throw ValidationError("--channel is empty") }
     if let accel, ChannelSelector.list(accel).isEmpty { throw ValidationError("--accel is empty") }
+  }
+
+  /// Throws a ``ValidationError`` naming --rate and `rates` unless --rate is absent or within them.
+  func checkRate(_ rates: SupportedRates) throws(ValidationError) {
+    if let rate { try rates.check("--rate", rate) }
   }
 
   private func delimiterByte(_ text: String) -> UInt8? {

@@ -22,7 +22,7 @@ public struct Report: ParsableCommand {
   @Option(name: [.short, .customLong("output")], help: "The picture to write: FILE.svg or FILE.html.")
   public var output: String
 
-  @Option(help: "Seconds of signal in each excerpt.")
+  @Option(help: "Seconds of signal in each excerpt, \(optionRange(OptionRange.excerpt)).")
   public var excerpt = 10.0
 
   @Option(help: "The ECG lead, by name or 0-based index (default: recognised).")
@@ -37,9 +37,7 @@ public struct Report: ParsableCommand {
     guard lower.hasSuffix(".svg") || lower.hasSuffix(".html") || lower.hasSuffix(".htm") else {
       throw ValidationError("-o must name an .svg or .html file")
     }
-    guard excerpt > 0 && excerpt <= 120 else {
-      throw ValidationError("--excerpt must be between 0 and 120 s")
-    }
+    try checkOption("--excerpt", excerpt, in: OptionRange.excerpt, unit: "s")
   }
 
   public func run() throws {

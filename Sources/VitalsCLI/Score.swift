@@ -39,14 +39,19 @@ public struct Score: ParsableCommand {
   @Argument(help: "More pairs: REF TEST [REF TEST …].")
   public var pairs: [String] = []
 
-  @Option(help: "Match window, seconds.")
+  @Option(help: "Match window, \(optionRange(OptionRange.matchWindow)) s.")
   public var window = BeatComparison.standardMatchWindow
 
-  @Option(help: "Learning period left out of the second statistics, seconds (EC57: 300).")
+  @Option(
+    help:
+      "Learning period left out of the second statistics, \(optionRange(OptionRange.timeOffset)) s (EC57: 300)."
+  )
   public var skip = BeatComparison.standardLearningPeriod
 
   @Option(
-    help: "Samples per second of beat files without a header beside them (checked against it otherwise).")
+    help:
+      "Samples per second of beat files without a header beside them (checked against it otherwise), \(optionRange(OptionRange.signalRate)) Hz."
+  )
   public var rate: Double?
 
   @Flag(help: "One JSON object instead of the table.")
@@ -75,11 +80,9 @@ public struct Score: ParsableCommand {
     guard !allPairs.isEmpty else {
       throw ValidationError("give at least one --reference REF --test TEST pair")
     }
-    guard window >= 0, window.isFinite else { throw ValidationError("--window must be 0 or more seconds") }
-    guard skip >= 0, skip.isFinite else { throw ValidationError("--skip must be 0 or more seconds") }
-    if let rate, !(rate > 0 && rate.isFinite) {
-      throw ValidationError("--rate must be a positive number of Hz")
-    }
+    try checkOption("--window", window, in: OptionRange.matchWindow, unit: "s")
+    try checkOption("--skip", skip, in: OptionRange.timeOffset, unit: "s")
+    if let rate { try SupportedRates.signal.check("--rate", rate) }
   }
 
   public func run() throws {

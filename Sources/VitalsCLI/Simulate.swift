@@ -38,10 +38,13 @@ public struct Simulate: ParsableCommand {
   @Option(help: "The signal to simulate.")
   public var signal: Signal
 
-  @Option(help: "Duration in seconds.")
+  @Option(
+    help:
+      "Duration, \(optionRange(OptionRange.simulationDuration)) s (at most \(optionNumber(OptionRange.simulatedSamples)) samples per channel: duration × rate)."
+  )
   public var duration: Double
 
-  @Option(help: "Sample rate, Hz.")
+  @Option(help: "Sample rate, \(optionRange(OptionRange.simulationRate)) Hz.")
   public var rate: Double
 
   @Option(
@@ -49,19 +52,25 @@ public struct Simulate: ParsableCommand {
     help: "The CSV file to write; the truth goes to NAME.truth.csv beside it.")
   public var output: String
 
-  @Option(help: "Random seed (the same seed gives the same recording).")
+  @Option(help: "Random seed, 0–\(UInt64.max) (the same seed gives the same recording).")
   public var seed: UInt64 = 1
 
-  @Option(help: "Mean heart rate, bpm; with --heart-rate-end, the rate at the start of a linear ramp.")
+  @Option(
+    help:
+      "Mean heart rate, \(optionRange(OptionRange.heartRate)) bpm; with --heart-rate-end, the rate at the start of a linear ramp."
+  )
   public var heartRate = 70.0
 
-  @Option(help: "Heart rate at the end of the record, bpm (a linear ramp from --heart-rate).")
+  @Option(
+    help:
+      "Heart rate at the end of the record, \(optionRange(OptionRange.heartRate)) bpm (a linear ramp from --heart-rate)."
+  )
   public var heartRateEnd: Double?
 
-  @Option(help: "Standard deviation of the sinus RR intervals (SDNN), ms.")
+  @Option(help: "Standard deviation of the sinus RR intervals (SDNN), \(optionRange(OptionRange.sdnn)) ms.")
   public var sdnn = 50.0
 
-  @Option(help: "LF/HF power ratio of the RR variability.")
+  @Option(help: "LF/HF power ratio of the RR variability, \(optionRange(OptionRange.lfHfRatio)).")
   public var lfHf = 0.5
 
   @Option(help: "Probability that a beat is a premature ventricular contraction (0–0.5).")
@@ -76,10 +85,13 @@ public struct Simulate: ParsableCommand {
   @Option(help: "Noise: none, default or ambulatory.")
   public var noise = Noise.default
 
-  @Option(help: "Amplitude of mains interference added to the ECG, mV (at --mains-frequency).")
+  @Option(
+    help:
+      "Amplitude of mains interference added to the ECG, \(optionRange(OptionRange.powerline)) mV (at --mains-frequency)."
+  )
   public var powerline = 0.0
 
-  @Option(help: "Mains frequency, Hz.")
+  @Option(help: "Mains frequency, \(optionRange(OptionRange.mainsFrequency)) Hz.")
   public var mainsFrequency = 50.0
 
   @Option(help: "Number of PPG channels (1 or 2).")
@@ -94,13 +106,16 @@ public struct Simulate: ParsableCommand {
   @Option(help: "Where the device is worn: \(Placement.allCases.map(\.rawValue).joined(separator: ", ")).")
   public var placement = Placement.wrist
 
-  @Option(help: "Walking or running cadence, steps/min (default 110 walking, 165 running).")
+  @Option(
+    help:
+      "Walking or running cadence, \(optionRange(OptionRange.cadence)) steps/min (default 110 walking, 165 running)."
+  )
   public var cadence: Double?
 
   @Option(help: "Accelerometer unit: g or m/s^2.")
   public var unit = AccelerationUnit.g
 
-  @Option(help: "Samples per channel generated and written at a time.")
+  @Option(help: "Samples per channel generated and written at a time, \(optionRange(OptionRange.chunkSize)).")
   public var chunkSize = SignalChunk.defaultSampleCount
 
   /// The command with its defaults (ArgumentParser fills the options).
@@ -111,32 +126,39 @@ public struct Simulate: ParsableCommand {
     guard output.lowercased().hasSuffix(".csv") else {
       throw ValidationError("--output must be a .csv file, got '\(output)'")
     }
-    guard duration >= 0, duration.isFinite else { throw ValidationError("--duration must be ≥ 0 seconds") }
-    guard rate >= 1, rate <= 100_000 else { throw ValidationError("--rate must be between 1 and 100000 Hz") }
-    for value in [heartRate, heartRateEnd ?? heartRate] where !(20...250).contains(value) {
-      throw ValidationError("heart rates must be 20–250 bpm, got \(value)")
+    try checkOption("--duration", duration, in: OptionRange.simulationDuration, unit: "s")
+    try checkOption("--rate", rate, in: OptionRange.simulationRate, unit: "Hz")
+    guard duration * rate <= OptionRange.simulatedSamples else {
+      throw ValidationError(
+        "--duration × --rate must be at most \(optionNumber(OptionRange.simulatedSamples)) samples, got "
+          + "\(optionNumber(duration)) s × \(optionNumber(rate)) Hz = \(optionNumber(duration * rate))")
     }
-    guard sdnn >= 0, lfHf >= 0 else { throw ValidationError("--sdnn and --lf-hf must not be negative") }
-    guard pvc >= 0, pac >= 0, pvc + pac <= 0.5 else {
-      throw ValidationError("--pvc and --pac are probabilities adding up to at most 0.5")
+    try checkOption("--heart-rate", heartRate, in: OptionRange.heartRate, unit: "bpm")
+    if let heartRateEnd {
+      try checkOption("--heart-rate-end", heartRateEnd, in: OptionRange.heartRate, unit: "bpm")
     }
+    try checkOption("--sdnn", sdnn, in: OptionRange.sdnn, unit: "ms")
+    try checkOption("--lf-hf", lfHf, in: OptionRange.lfHfRatio)
+    try checkOption("--pvc", pvc, in: OptionRange.ectopicProbability)
+    try checkOption("--pac", pac, in: OptionRange.ectopicProbability)
+    try checkOption("--pvc + --pac", pvc + pac, in: OptionRange.ectopicProbability)
     _ = try episodes()
-    guard powerline >= 0, mainsFrequency > 0 else {
-      throw ValidationError("--powerline ≥ 0, --mains-frequency > 0")
-    }
-    guard ppgChannels == 1 || ppgChannels == 2 else { throw ValidationError("--ppg-channels must be 1 or 2") }
-    if let cadence, !(cadence > 0 && cadence <= 300) {
-      throw ValidationError("--cadence must be 1–300 steps/min")
-    }
-    guard chunkSize > 0 else { throw ValidationError("--chunk-size must be positive") }
+    try checkOption("--powerline", powerline, in: OptionRange.powerline, unit: "mV")
+    try checkOption("--mains-frequency", mainsFrequency, in: OptionRange.mainsFrequency, unit: "Hz")
+    try checkOption("--ppg-channels", ppgChannels, in: OptionRange.ppgChannels)
+    if let cadence { try checkOption("--cadence", cadence, in: OptionRange.cadence, unit: "steps/min") }
+    try checkOption("--chunk-size", chunkSize, in: OptionRange.chunkSize)
   }
 
   /// The `--afib START:END` episodes.
   func episodes() throws -> [RhythmEpisode] {
     try afib.map { text in
       let parts = text.split(separator: ":").compactMap { Double($0) }
-      guard parts.count == 2, parts[0] >= 0, parts[1] > parts[0] else {
-        throw ValidationError("--afib takes START:END in seconds with END > START, got '\(text)'")
+      guard parts.count == 2, parts[0] >= 0, parts[1] > parts[0], parts[1] <= OptionRange.longestTimeSpan
+      else {
+        throw ValidationError(
+          "--afib takes START:END in seconds with 0 ≤ START < END ≤ \(optionNumber(OptionRange.longestTimeSpan)), got '\(text)'"
+        )
       }
       return RhythmEpisode(start: parts[0], end: parts[1])
     }

@@ -52,7 +52,10 @@ public struct Stats: ParsableCommand {
   @Option(help: "The statistic (default: cumulativeSum or discreteAverage, by the type).")
   public var option: StatisticsOption?
 
-  @Option(help: "The interval: day, week, month, hour, 15min, 30s, 24h, all, …")
+  @Option(
+    help:
+      "The interval: day, week, month, hour, 15min, 30s, 24h, all, … (up to \(OptionRange.calendarDays.upperBound) days, \(OptionRange.calendarWeeks.upperBound) weeks, \(OptionRange.calendarMonths.upperBound) months, or \(optionRange(OptionRange.fixedInterval)) s)."
+  )
   public var interval: String = "day"
 
   @Option(help: "An interval boundary: 2024-03-10, 2024-03-10T06:00, or with an offset.")
@@ -95,7 +98,10 @@ public struct Stats: ParsableCommand {
     }
     if Self.intervalLength(interval) == nil && interval != "all" {
       throw ValidationError(
-        "--interval must be like day, week, month, hour, 15min, 30s, 24h or all; got '\(interval)'")
+        "--interval must be like day, week, month, hour, 15min, 30s, 24h or all, of at most "
+          + "\(OptionRange.calendarDays.upperBound) days, \(OptionRange.calendarWeeks.upperBound) weeks, "
+          + "\(OptionRange.calendarMonths.upperBound) months or a fixed "
+          + "\(optionRange(OptionRange.fixedInterval)) s; got '\(interval)'")
     }
     // Whether an anchor parses does not depend on the zone: checked in UTC, so that the system's zone
     // is read once, by report().
@@ -106,20 +112,26 @@ public struct Stats: ParsableCommand {
   }
 
   /// The interval length of `text`: `day`, `2day`, `week`, `month`, or a number with `s`, `min`, `h`
-  /// (`hour`), `ms` for a fixed length; `nil` when it is none of these.
+  /// (`hour`), `ms` for a fixed length; `nil` when it is none of these or its count is outside
+  /// ``OptionRange``'s `calendarDays`, `calendarWeeks`, `calendarMonths` or `fixedInterval`.
   static func intervalLength(_ text: String) -> IntervalLength? {
     let digits = text.prefix { $0.isNumber || $0 == "." }
     let unit = text.dropFirst(digits.count).lowercased()
-    guard let count = digits.isEmpty ? 1 : Double(digits), count > 0, count.isFinite else { return nil }
-    let whole = count == count.rounded() ? Int(count) : nil
+    guard let count = digits.isEmpty ? 1 : Double(digits) else { return nil }
+    func calendar(_ range: ClosedRange<Int>) -> Int? {
+      Int(exactly: count).flatMap { range.contains($0) ? $0 : nil }
+    }
+    func fixed(_ seconds: Double) -> IntervalLength? {
+      OptionRange.fixedInterval.contains(seconds) ? .seconds(seconds) : nil
+    }
     switch unit {
-    case "day", "days", "d": return whole.map { .days($0) }
-    case "week", "weeks", "w": return whole.map { .weeks($0) }
-    case "month", "months": return whole.map { .months($0) }
-    case "h", "hour", "hours": return .seconds(count * 3600)
-    case "min", "minute", "minutes", "m": return .seconds(count * 60)
-    case "s", "second", "seconds": return .seconds(count)
-    case "ms": return .seconds(count / 1000)
+    case "day", "days", "d": return calendar(OptionRange.calendarDays).map { .days($0) }
+    case "week", "weeks", "w": return calendar(OptionRange.calendarWeeks).map { .weeks($0) }
+    case "month", "months": return calendar(OptionRange.calendarMonths).map { .months($0) }
+    case "h", "hour", "hours": return fixed(count * 3600)
+    case "min", "minute", "minutes", "m": return fixed(count * 60)
+    case "s", "second", "seconds": return fixed(count)
+    case "ms": return fixed(count / 1000)
     default: return nil
     }
   }
@@ -274,6 +286,7 @@ public struct Stats: ParsableCommand {
       if let length = Self.intervalLength(interval) {
         let anchor =
           anchor.flatMap { Self.anchorInstant($0, in: zone) } ?? Self.anchorInstant("2000-01-03", in: zone)!
+        try checkIntervalCount(length, covering: range)
         intervals = IntervalCollection(length: length, anchor: anchor, timeZone: zone, covering: range)
       } else {
         intervals = IntervalCollection(single: range)

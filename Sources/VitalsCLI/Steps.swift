@@ -44,6 +44,7 @@ public struct Steps: ParsableCommand {
   public init() {}
 
   public func validate() throws {
+    try input.checkRate(.stepDetector)
     if let channel = input.channel, ChannelSelector.list(channel).count != 3 {
       throw ValidationError("--channel must name the three axes x,y,z, got '\(channel)'")
     }

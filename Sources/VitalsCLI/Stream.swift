@@ -45,13 +45,16 @@ public struct StreamCommand: ParsableCommand {
   @Option(help: "A signal on the stream: ecg, ppg or accelerometer (repeatable).")
   public var signal: [SignalKind] = [.ecg]
 
-  @Option(help: "Samples per second per channel.")
+  @Option(
+    help:
+      "Samples per second per channel (the pipelines' rates: ECG \(optionRange(SupportedRates.qrsDetector.range)) Hz, PPG \(optionRange(SupportedRates.ppgAnalysis.range)) Hz, accelerometer \(optionRange(SupportedRates.stepDetector.range)) Hz)."
+  )
   public var rate: Double
 
   @Option(help: "Sample format: csv, f32 or i16.")
   public var format: StreamSampleFormat = .csv
 
-  @Option(help: "Channels per frame.")
+  @Option(help: "Channels per frame, \(optionRange(OptionRange.streamChannels)).")
   public var channels = 1
 
   @Option(help: "The 0-based channel of each frame that holds the ECG (or PPG).")
@@ -64,9 +67,9 @@ public struct StreamCommand: ParsableCommand {
   public init() {}
 
   public func validate() throws {
-    guard rate > 0 && rate.isFinite else { throw ValidationError("--rate must be a positive number of Hz") }
-    guard channels >= 1 else { throw ValidationError("--channels must be at least 1") }
-    guard (0..<channels).contains(lead) else { throw ValidationError("--lead must be below --channels") }
+    for kind in signal { try SupportedRates.pipeline(kind).check("--rate", rate) }
+    try checkOption("--channels", channels, in: OptionRange.streamChannels)
+    try checkOption("--lead", lead, in: 0...(channels - 1), source: "below --channels")
     guard Set(signal).count == signal.count else { throw ValidationError("--signal names a kind twice") }
     guard !(signal.contains(.ecg) && signal.contains(.ppg)) else {
       throw ValidationError("--signal ecg and --signal ppg would both read channel --lead; give one of them")

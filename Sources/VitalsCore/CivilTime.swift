@@ -2,20 +2,30 @@
 /// (H. Hinnant, "chrono-compatible low-level date algorithms", 2013: `days_from_civil` and
 /// `civil_from_days`), as the date fields of WFDB and EDF headers and CSV date-times need them.
 extension Timestamp {
-  /// Days from 1970-01-01 to the date `year-month-day` (negative before the epoch).
+  /// The largest magnitude of each argument of ``daysSinceEpoch(year:month:day:)`` and of the
+  /// result's year in ``civilDate(daysSinceEpoch:)``: arguments beyond are clamped to it, so that no
+  /// value overflows (such dates lie far outside ``Timestamp``'s 1677–2262 anyway).
+  static let civilLimit: Int64 = 1_000_000_000
+
+  /// Days from 1970-01-01 to the date `year-month-day` (negative before the epoch): exact for months
+  /// 1–12 and days 1–31 (a later day counts on into the next month); each argument is first clamped to
+  /// ±10⁹ (``civilLimit``).
   public static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int64 {
-    let y = Int64(month <= 2 ? year - 1 : year)
+    let limits = -civilLimit...civilLimit
+    let year = Int64(clamping: year).clamped(to: limits)
+    let m = Int64(clamping: month).clamped(to: limits)
+    let y = m <= 2 ? year - 1 : year
     let era = (y >= 0 ? y : y - 399) / 400
     let yearOfEra = y - era * 400
-    let m = Int64(month)
-    let dayOfYear = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
+    let dayOfYear = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(clamping: day).clamped(to: limits) - 1
     let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
     return era * 146_097 + dayOfEra - 719_468
   }
 
-  /// The date `days` after 1970-01-01: the inverse of ``daysSinceEpoch(year:month:day:)``.
+  /// The date `days` after 1970-01-01: the inverse of ``daysSinceEpoch(year:month:day:)``; `days`
+  /// is first clamped to ±365 × 10⁹ (about ±10⁹ years, ``civilLimit``).
   public static func civilDate(daysSinceEpoch days: Int64) -> (year: Int, month: Int, day: Int) {
-    let z = days + 719_468
+    let z = days.clamped(to: -365 * civilLimit...365 * civilLimit) + 719_468
     let era = (z >= 0 ? z : z - 146_096) / 146_097
     let dayOfEra = z - era * 146_097
     let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
@@ -45,5 +55,12 @@ extension Timestamp {
       text += "." + digits
     }
     return text + "Z"
+  }
+}
+
+extension Int64 {
+  /// The value of `range` nearest to `self`.
+  fileprivate func clamped(to range: ClosedRange<Int64>) -> Int64 {
+    Swift.min(Swift.max(self, range.lowerBound), range.upperBound)
   }
 }

@@ -25,6 +25,11 @@ public struct SignalChunk: Sendable, Equatable {
     self.firstSampleIndex = firstSampleIndex
   }
 
+  /// The sample rates of signals Vitals analyses, Hz: 1 Hz (no physiological signal is usefully
+  /// sampled slower) to 1 MHz (well above any ECG, PPG or accelerometer). The command line refuses
+  /// other rates given as options.
+  public static let supportedSampleRates: ClosedRange<Double> = 1...1_000_000
+
   /// The chunk size, in samples per channel, that whole-record passes ask readers for: 64 KiB of
   /// `Float` per channel stays under glibc's 128 KiB `mmap` threshold, so a long record's chunks reuse
   /// heap memory instead of faulting in fresh pages for every chunk (a whole-file scan of a 64 MB

@@ -199,9 +199,10 @@ public struct TimeZoneRules: Sendable, Hashable, CustomStringConvertible {
     offset(atSecond: floorDivide(instant.nanosecondsSinceEpoch, 1_000_000_000))
   }
 
-  /// The local wall-clock time at `instant`, in ns since 1970-01-01T00:00 local.
+  /// The local wall-clock time at `instant`, in ns since 1970-01-01T00:00 local; saturating at the
+  /// ends of `Int64` (within a day of ``Timestamp/distantPast`` and ``Timestamp/distantFuture``).
   public func localNanoseconds(at instant: Timestamp) -> Int64 {
-    instant.nanosecondsSinceEpoch + Int64(offset(at: instant)) * 1_000_000_000
+    instant.advanced(byNanoseconds: Int64(offset(at: instant)) * 1_000_000_000).nanosecondsSinceEpoch
   }
 
   /// The instant of the local wall-clock time `local` (ns since 1970-01-01T00:00 local), as
@@ -268,8 +269,11 @@ public struct TimeZoneRules: Sendable, Hashable, CustomStringConvertible {
   /// The first instant of the local calendar day holding `instant` (local midnight, or the end of
   /// the skipped time when midnight is skipped), as Foundation's `Calendar.startOfDay(for:)`.
   public func startOfDay(containing instant: Timestamp) -> Timestamp {
-    let day = floorDivide(localNanoseconds(at: instant), Self.day)
-    return self.instant(atLocal: day * Self.day)
+    let local = localNanoseconds(at: instant)
+    // Local midnight: `local` less the time since it; the first day's midnight, before the earliest
+    // instant, saturates to it.
+    let (midnight, overflow) = local.subtractingReportingOverflow(floorModulo(local, Self.day))
+    return self.instant(atLocal: overflow ? .min : midnight)
   }
 
   /// `instant` moved by `days` calendar days, keeping the wall-clock time where it can, as
@@ -323,12 +327,15 @@ public struct TimeZoneRules: Sendable, Hashable, CustomStringConvertible {
 
   /// Whole seconds (rounded down) and the nanoseconds past them.
   private static func split(_ nanoseconds: Int64) -> (second: Int64, fraction: Int64) {
-    let second = floorDivide(nanoseconds, 1_000_000_000)
-    return (second, nanoseconds - second * 1_000_000_000)
+    (floorDivide(nanoseconds, 1_000_000_000), floorModulo(nanoseconds, 1_000_000_000))
   }
 
+  /// The instant `second` s and `fraction` ns (0 ≤ `fraction` < 10⁹) after the epoch, saturating at
+  /// ``Timestamp/distantPast`` and ``Timestamp/distantFuture``.
   private static func timestamp(second: Int64, fraction: Int64) -> Timestamp {
-    Timestamp(nanosecondsSinceEpoch: second * 1_000_000_000 + fraction)
+    let (nanoseconds, overflow) = second.multipliedReportingOverflow(by: 1_000_000_000)
+    if overflow { return second < 0 ? .distantPast : .distantFuture }
+    return Timestamp(nanosecondsSinceEpoch: nanoseconds).advanced(byNanoseconds: fraction)
   }
   private static let day: Int64 = 86_400_000_000_000
 
@@ -383,7 +390,10 @@ public struct TimeZoneError: Error, Sendable, Equatable, CustomStringConvertible
 }
 
 /// `a` modulo `b` (> 0), in `0..<b`.
-private func floorModulo(_ a: Int64, _ b: Int64) -> Int64 { a - floorDivide(a, b) * b }
+private func floorModulo(_ a: Int64, _ b: Int64) -> Int64 {
+  let remainder = a % b
+  return remainder < 0 ? remainder + b : remainder
+}
 
 /// A POSIX `TZ` rule (`CET-1CEST,M3.5.0,M10.5.0/3`): a standard offset and, optionally, a daylight
 /// offset with the dates and local times daylight time starts and ends each year.

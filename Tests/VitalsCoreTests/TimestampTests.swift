@@ -39,4 +39,86 @@ import VitalsCore
     let date = Timestamp.civilDate(daysSinceEpoch: days)
     #expect(date.year == year && date.month == month && date.day == day)
   }
+
+  @Test("sample times beyond the representable range saturate instead of trapping")
+  func sampleTimesSaturate() {
+    // 20 000 samples at 1e-6 Hz are 2·10¹⁰ s: past 2262.
+    #expect(Timestamp.epoch.advanced(bySamples: 20_000, rate: 1e-6) == .distantFuture)
+    #expect(Timestamp.epoch.advanced(bySamples: -20_000, rate: 1e-6) == .distantPast)
+    #expect(Timestamp.epoch.advanced(bySamples: .max, rate: 1e-300) == .distantFuture)
+    #expect(Timestamp.epoch.advanced(bySamples: .min, rate: 1e-300) == .distantPast)
+    #expect(Timestamp.distantFuture.advanced(bySamples: .max, rate: 1e6) == .distantFuture)
+    #expect(Timestamp.distantPast.advanced(bySamples: .min, rate: 1e6) == .distantPast)
+    // Inside the range, still exact.
+    #expect(Timestamp.distantPast.advanced(bySamples: 1, rate: 1e9).nanosecondsSinceEpoch == Int64.min + 1)
+    let chunk = SignalChunk(channels: [[0, 0]], sampleRate: 1e-10, startTime: .epoch, firstSampleIndex: 0)
+    #expect(chunk.endTime == .distantFuture)
+  }
+
+  @Test("nanosecond offsets saturate at the ends of the range")
+  func nanosecondOffsetsSaturate() {
+    #expect(Timestamp.distantFuture.advanced(byNanoseconds: 1) == .distantFuture)
+    #expect(Timestamp.distantPast.advanced(byNanoseconds: -1) == .distantPast)
+    #expect(Timestamp(nanosecondsSinceEpoch: 1).advanced(byNanoseconds: .max) == .distantFuture)
+    #expect(Timestamp(nanosecondsSinceEpoch: -2).advanced(byNanoseconds: .min) == .distantPast)
+    #expect(Timestamp.distantFuture.advanced(byNanoseconds: .min).nanosecondsSinceEpoch == -1)
+  }
+
+  @Test("seconds between any two instants, without overflow")
+  func secondsBetweenExtremes() {
+    let span = Timestamp.distantPast.seconds(to: .distantFuture)
+    #expect(abs(span - 18_446_744_073.709_552) < 1e-3)
+    #expect(Timestamp.distantFuture.seconds(to: .distantPast) == -span)
+    #expect(Timestamp.epoch.seconds(to: Timestamp(nanosecondsSinceEpoch: 1)) == 1e-9)
+  }
+
+  @Test("seconds since the epoch saturate: the infinities and values past Int64 nanoseconds")
+  func secondsSaturate() {
+    #expect(Timestamp(secondsSinceEpoch: .infinity) == .distantFuture)
+    #expect(Timestamp(secondsSinceEpoch: -.infinity) == .distantPast)
+    #expect(Timestamp(secondsSinceEpoch: 1e300) == .distantFuture)
+    #expect(Timestamp(secondsSinceEpoch: -1e300) == .distantPast)
+    #expect(Timestamp(secondsSinceEpoch: 9_223_372_036.854_776) == .distantFuture)
+    #expect(Timestamp(secondsSinceEpoch: -9_223_372_036.854_775_808) == .distantPast)
+    #expect(Timestamp(secondsSinceEpoch: 1.5).nanosecondsSinceEpoch == 1_500_000_000)
+  }
+
+  @Test("saturating Int64 conversion at the bounds")
+  func saturatingIntegers() {
+    #expect(Int64(saturating: 0x1p63) == .max)
+    #expect(Int64(saturating: -0x1p63) == .min)
+    #expect(Int64(saturating: (-0x1p63).nextDown) == .min)
+    #expect(Int64(saturating: (0x1p63).nextDown) == 9_223_372_036_854_774_784)
+    #expect(Int64(saturating: .infinity) == .max)
+    #expect(Int64(saturating: -.infinity) == .min)
+    #expect(Int64(saturating: 2.5) == 3)
+    #expect(Int64(saturating: -2.5) == -3)
+  }
+
+  @Test("calendar arithmetic on absurd dates and day counts neither overflows nor traps")
+  func civilArithmeticIsBounded() {
+    let farFuture = Timestamp.daysSinceEpoch(year: .max, month: .max, day: .max)
+    let farPast = Timestamp.daysSinceEpoch(year: .min, month: .min, day: .min)
+    #expect(farFuture > 365 * 999_999_999)
+    #expect(farPast < -365 * 999_999_999)
+    #expect(Timestamp.civilDate(daysSinceEpoch: .max).year > 999_000_000)
+    #expect(Timestamp.civilDate(daysSinceEpoch: .min).year < -999_000_000)
+    #expect(Timestamp.distantFuture.iso8601 == "2262-04-11T23:47:16.854775807Z")
+    #expect(Timestamp.distantPast.iso8601 == "1677-09-21T00:12:43.145224192Z")
+  }
+
+  @Test("zone conversions at the ends of the range saturate instead of overflowing")
+  func zoneConversionsAtTheEnds() throws {
+    let newYork = try TimeZoneRules(named: "America/New_York")
+    let tokyo = try TimeZoneRules(named: "Asia/Tokyo")
+    // Tokyo is 9 h east: local time past the latest instant saturates.
+    #expect(tokyo.localNanoseconds(at: .distantFuture) == .max)
+    #expect(newYork.localNanoseconds(at: .distantPast) == .min)
+    #expect(newYork.localNanoseconds(at: .epoch) == -5 * 3_600_000_000_000)
+    // The first day's midnight lies before the earliest instant: the earliest local time stands for it.
+    #expect(newYork.startOfDay(containing: .distantPast) == newYork.instant(atLocal: .min))
+    #expect(tokyo.startOfDay(containing: .distantFuture) < .distantFuture)
+    #expect(tokyo.instant(atLocal: .max) == .distantFuture.advanced(byNanoseconds: -9 * 3_600_000_000_000))
+    #expect(newYork.instant(atLocal: .min) <= .distantPast.advanced(byNanoseconds: 5 * 3_600_000_000_000))
+  }
 }
