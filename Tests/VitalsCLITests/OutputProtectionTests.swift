@@ -45,6 +45,34 @@ enum VitalsProcess {
     finish(try start(arguments))
   }
 
+  /// Starts `vitals arguments` as a shell would, with no signal blocked or ignored (a child of
+  /// Foundation's `Process` inherits its spawning thread's blocked signals), output discarded; returns
+  /// the child's process id.
+  static func spawnWithDefaultSignals(_ arguments: [String]) throws -> pid_t {
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var unblocked = sigset_t()
+    sigemptyset(&unblocked)
+    posix_spawnattr_setsigmask(&attributes, &unblocked)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for number in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&defaults, number) }
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let argv = ([binary.path] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var child = pid_t()
+    let status = posix_spawn(&child, binary.path, &actions, &attributes, argv, environ)
+    try #require(status == 0, "posix_spawn: \(String(cString: strerror(status)))")
+    return child
+  }
+
   /// The bytes of every file under `directory` (hidden ones too), by relative path.
   static func snapshot(_ directory: URL) throws -> [String: Data] {
     var files: [String: Data] = [:]
@@ -131,7 +159,7 @@ struct OutputProtectionTests {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let output = directory.appendingPathComponent("long.csv").path
-    let started = try VitalsProcess.start([
+    let child = try VitalsProcess.spawnWithDefaultSignals([
       "simulate", "--signal", "ecg", "--duration", "86400", "--rate", "500", "-o", output,
     ])
     // Wait until the temporary file exists, then interrupt.
@@ -141,9 +169,10 @@ struct OutputProtectionTests {
       waited += 1
     }
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).first?.hasSuffix(".partial") == true)
-    started.process.terminate()
-    let result = VitalsProcess.finish(started)
-    #expect(result.status == SIGTERM)
+    kill(child, SIGTERM)
+    var status: Int32 = 0
+    waitpid(child, &status, 0)
+    #expect(status & 0x7F == SIGTERM)  // ended by the signal, after removing the temporary
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [])
   }
 }
