@@ -44,7 +44,8 @@ public struct Convert: ParsableCommand {
     }
     if inputPath == "-" && RecordingConversion.writesWFDB(output) {
       throw ValidationError(
-        "WFDB output reads the input twice (to fit each signal's gain to its range); standard input can be read once: give a file")
+        "WFDB output reads the input twice (to fit each signal's gain to its range); standard input can be read once: give a file"
+      )
     }
     guard chunkSize > 0 else { throw ValidationError("--chunk-size must be positive") }
   }

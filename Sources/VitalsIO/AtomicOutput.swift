@@ -66,7 +66,7 @@ public final class AtomicFile {
   public func close() throws(OutputError) {
     guard state == .open else { return }
     state = .closed
-    if Glibc.close(descriptor) != 0 {
+    if closeDescriptor(descriptor) != 0 {
       throw OutputError(path: path, "write failed: \(String(cString: strerror(errno)))")
     }
   }
@@ -76,7 +76,8 @@ public final class AtomicFile {
     try close()
     precondition(state == .closed, "commit after discard")
     guard rename(temporaryPath, path) == 0 else {
-      throw OutputError(path: path, "cannot rename the finished file into place: \(String(cString: strerror(errno)))")
+      throw OutputError(
+        path: path, "cannot rename the finished file into place: \(String(cString: strerror(errno)))")
     }
     state = .committed
     TemporaryRegistry.unregister(registration)
@@ -87,7 +88,7 @@ public final class AtomicFile {
   public func discard() {
     switch state {
     case .committed, .discarded: return
-    case .open: _ = Glibc.close(descriptor)
+    case .open: _ = closeDescriptor(descriptor)
     case .closed: break
     }
     state = .discarded
@@ -150,6 +151,9 @@ public final class AtomicFile {
   }
 }
 
+/// `close(2)`, out of reach of ``AtomicFile/close()``'s name.
+private func closeDescriptor(_ descriptor: Int32) -> Int32 { close(descriptor) }
+
 /// The owner of a temporary file name made by ``AtomicFile``.
 struct TemporaryName {
   var host: String
@@ -185,22 +189,37 @@ enum TemporaryRegistry {
     _ = paths
     for number in handledSignals {
       var current = sigaction()
-      guard sigaction(number, nil, &current) == 0, current.__sigaction_handler.sa_handler == nil else {
-        continue
-      }
+      guard sigaction(number, nil, &current) == 0, handler(of: current) == nil else { continue }
       var action = sigaction()
-      action.__sigaction_handler.sa_handler = { number in
-        for index in 0..<TemporaryRegistry.capacity {
-          if let path = TemporaryRegistry.paths[index] { unlink(path) }
-        }
-        signal(number, SIG_DFL)
-        raise(number)
-      }
+      #if canImport(Glibc)
+        action.__sigaction_handler.sa_handler = removeTemporariesAndEnd
+      #else
+        action.__sigaction_u.__sa_handler = removeTemporariesAndEnd
+      #endif
       sigemptyset(&action.sa_mask)
       sigaction(number, &action, nil)
     }
     return true
   }()
+
+  /// The handler of `action` (nil: the default action).
+  private static func handler(of action: sigaction) -> (@convention(c) (Int32) -> Void)? {
+    #if canImport(Glibc)
+      action.__sigaction_handler.sa_handler
+    #else
+      action.__sigaction_u.__sa_handler
+    #endif
+  }
+
+  /// The signal handler: unlinks every registered temporary, then ends the process by the signal's
+  /// default action.
+  private static let removeTemporariesAndEnd: @convention(c) (Int32) -> Void = { number in
+    for index in 0..<TemporaryRegistry.capacity {
+      if let path = TemporaryRegistry.paths[index] { unlink(path) }
+    }
+    signal(number, SIG_DFL)
+    raise(number)
+  }
 
   /// Records `path` for removal on a signal; nil when the table is full (the file is then still
   /// removed on errors, not on signals).

@@ -37,7 +37,8 @@ public enum InputProtection {
   /// paths, or any other files a command reads) may be read from (``files(ofRecording:annotations:)``).
   /// Outputs that do not exist yet cannot be inputs. Reads headers and lists folders; opens nothing
   /// for writing.
-  public static func refuseOverwritingInputs(outputs: [String], inputs: [String]) throws(InputOverwriteError) {
+  public static func refuseOverwritingInputs(outputs: [String], inputs: [String]) throws(InputOverwriteError)
+  {
     var identities: [FileIdentity: String] = [:]
     for output in outputs where output != "-" {
       if let identity = FileIdentity(output), identities[identity] == nil { identities[identity] = output }
@@ -57,7 +58,8 @@ public enum InputProtection {
     -> [String]
   {
     guard path != "-" else { return [] }
-    let isWFDB = path.hasSuffix(".hea") || (!FileSystem.isRegularFile(path) && FileSystem.isRegularFile(path + ".hea"))
+    let isWFDB =
+      path.hasSuffix(".hea") || (!FileSystem.isRegularFile(path) && FileSystem.isRegularFile(path + ".hea"))
     guard isWFDB else { return [path] }
     let header = path.hasSuffix(".hea") ? path : path + ".hea"
     let slash = header.lastIndex(of: "/")

@@ -52,7 +52,9 @@ public enum RecordingConversion {
   /// Converts the recording at `path` (read with `options`, `chunkSize` samples at a time) to `output`.
   /// Throws ``InputError`` for input that cannot be read and ``OutputError`` for output that cannot be
   /// written; nothing is left under an output name after an error.
-  public static func convert(path: String, options: RecordingOptions, to output: String, chunkSize: Int) throws {
+  public static func convert(path: String, options: RecordingOptions, to output: String, chunkSize: Int)
+    throws
+  {
     guard writesWFDB(output) else {
       var reader = try RecordingOpener.open(path: path, options: options)
       let writer = try CSVSignalWriter(path: output, signalNames: reader.signals.map(\.name))
@@ -67,12 +69,14 @@ public enum RecordingConversion {
         try copyDigital(reader, to: output, chunkSize: chunkSize)
       } else {
         try convertFitted(
-          path: path, options: options, to: output, chunkSize: chunkSize, record: .init(keeping: reader.header))
+          path: path, options: options, to: output, chunkSize: chunkSize,
+          record: .init(keeping: reader.header))
       }
       let base = String(WFDBRecordWriter.files(forPath: output).header.dropLast(4))
       let source = path.hasSuffix(".hea") ? String(path.dropLast(4)) : path
       for (annotator, _) in WFDBAnnotationFile.annotators(besideRecord: path) {
-        try AtomicFile.write(try ByteInput(path: source + "." + annotator).readAll(), to: base + "." + annotator)
+        try AtomicFile.write(
+          try ByteInput(path: source + "." + annotator).readAll(), to: base + "." + annotator)
       }
     case .edf:
       try convertEDF(path: path, options: options, to: output, chunkSize: chunkSize)
@@ -85,7 +89,8 @@ public enum RecordingConversion {
   private static func copyDigital(_ reader: WFDBRecordReader, to output: String, chunkSize: Int) throws {
     let specs = reader.signalIndices.map { reader.header.signals[$0] }
     let format: WFDBStorageFormat =
-      specs.contains { $0.format == .int32 } ? .int32 : specs.contains { $0.format == .int24 } ? .int24 : .int16
+      specs.contains { $0.format == .int32 }
+      ? .int32 : specs.contains { $0.format == .int24 } ? .int24 : .int16
     let writer = try WFDBRecordWriter(
       path: output, signals: specs.map(WFDBRecordWriter.Signal.init(keeping:)),
       record: .init(keeping: reader.header), format: format)
@@ -100,15 +105,19 @@ public enum RecordingConversion {
   /// Physical values with gains and baselines fitted to each signal's range (a first pass); the record
   /// line `record`, or the reader's rate and start time (none when it states none).
   private static func convertFitted(
-    path: String, options: RecordingOptions, to output: String, chunkSize: Int, record: WFDBRecordWriter.Record?
+    path: String, options: RecordingOptions, to output: String, chunkSize: Int,
+    record: WFDBRecordWriter.Record?
   ) throws {
     var scanned = try RecordingOpener.open(path: path, options: options)
     let scans = try SignalScan.scan(&scanned, maxSamples: chunkSize)
-    let signals = zip(scanned.signals, scans).map { WFDBRecordWriter.Signal(name: $0.name, unit: $0.unit, fitting: $1) }
+    let signals = zip(scanned.signals, scans).map {
+      WFDBRecordWriter.Signal(name: $0.name, unit: $0.unit, fitting: $1)
+    }
     var reader = try RecordingOpener.open(path: path, options: options)
     let start = reader.startTime == .epoch ? nil : reader.startTime
     let writer = try WFDBRecordWriter(
-      path: output, signals: signals, record: record ?? .init(frameRate: reader.chunkSampleRate, startTime: start))
+      path: output, signals: signals,
+      record: record ?? .init(frameRate: reader.chunkSampleRate, startTime: start))
     while let chunk = try reader.nextChunk(maxSamples: chunkSize) { try writer.append(chunk) }
     try writer.finish()
   }
@@ -136,7 +145,8 @@ public enum RecordingConversion {
       throw OutputError(path: output, "the digital range \(lowest)...\(highest) fits no WFDB format")
     }
     let signals = zip(reader.signals, scales).map { signal, scale in
-      WFDBRecordWriter.Signal(name: signal.name, unit: signal.unit, gain: scale!.gain, baseline: scale!.baseline)
+      WFDBRecordWriter.Signal(
+        name: signal.name, unit: signal.unit, gain: scale!.gain, baseline: scale!.baseline)
     }
     let writer = try WFDBRecordWriter(
       path: output, signals: signals,
@@ -147,7 +157,8 @@ public enum RecordingConversion {
 
     let index = try reader.readAnnotations()
     guard header.isPlus, !index.annotations.isEmpty else { return }
-    let firstOnset = Double(reader.startTime.nanosecondsSinceEpoch - header.startTime.nanosecondsSinceEpoch) * 1e-9
+    let firstOnset =
+      Double(reader.startTime.nanosecondsSinceEpoch - header.startTime.nanosecondsSinceEpoch) * 1e-9
     let annotations = index.annotations.map { annotation in
       var text = annotation.text
       if let duration = annotation.duration { text += " (duration \(WFDBRecordWriter.text(duration)) s)" }
@@ -168,7 +179,8 @@ private struct EDFScale {
 
   /// From the header: nil when its physical or digital range is empty or reversed.
   init?(_ signal: EDFHeader.Signal) {
-    guard signal.physicalMaximum > signal.physicalMinimum, signal.digitalMaximum > signal.digitalMinimum else {
+    guard signal.physicalMaximum > signal.physicalMinimum, signal.digitalMaximum > signal.digitalMinimum
+    else {
       return nil
     }
     gain = 1 / signal.scale

@@ -181,7 +181,8 @@ public struct BatchOutputLayout: Sendable {
     for (_, section) in analysis.sections {
       for (suffix, samples) in section.eventTables.sorted(by: { $0.key < $1.key }) {
         precondition(Self.eventTableSuffixes.contains(suffix), "event table '\(suffix)' is not listed")
-        try EventCSVWriter.write(samples: samples, sampleRate: section.sampleRate, to: tablePath(name: name, suffix: suffix))
+        try EventCSVWriter.write(
+          samples: samples, sampleRate: section.sampleRate, to: tablePath(name: name, suffix: suffix))
       }
     }
     let samples = analysis.derivedSamples(parameters: derived)

@@ -71,7 +71,8 @@ struct KillResumeTests {
       }
       _ = VitalsProcess.finish(started)
       // Whatever the moment, no file under a final name is partial: each equals the clean run's.
-      for (name, bytes) in withoutTimings(try VitalsProcess.snapshot(killed)) where !name.hasSuffix(".partial") {
+      for (name, bytes) in withoutTimings(try VitalsProcess.snapshot(killed))
+      where !name.hasSuffix(".partial") {
         #expect(bytes == expected[name], "\(name) after a kill at \(delay) s")
       }
       if !wasRunning { try FileManager.default.removeItem(at: killed) }

@@ -29,7 +29,9 @@ enum VitalsProcess {
   }
 
   /// Waits for a started process; returns its status and output.
-  static func finish(_ started: (process: Process, out: URL, err: URL)) -> (status: Int32, out: String, err: String) {
+  static func finish(_ started: (process: Process, out: URL, err: URL)) -> (
+    status: Int32, out: String, err: String
+  ) {
     started.process.waitUntilExit()
     defer {
       try? FileManager.default.removeItem(at: started.out)
@@ -132,7 +134,10 @@ struct OutputProtectionTests {
       (["beats", path("ecg.csv"), "-o", path("ecg.csv")], path("ecg.csv"), path("ecg.csv")),
       (["beats", path("rec"), "-o", path("rec.atr")], path("rec.atr"), path("rec.atr")),
       (["beats", path("rec"), "-o", path("rec.dat")], path("rec.dat"), path("rec.dat")),
-      (["beats", path("rec"), "--out-dir", directory.path, "--format", "wfdb"], path("rec.qrs"), path("rec.qrs")),
+      (
+        ["beats", path("rec"), "--out-dir", directory.path, "--format", "wfdb"], path("rec.qrs"),
+        path("rec.qrs")
+      ),
       (["report", path("ecg.csv"), "-o", path("link.svg")], path("link.svg"), path("ecg.csv")),
       (["steps", path("acc.csv"), "-o", path("acc.csv")], path("acc.csv"), path("acc.csv")),
       (["steps", path("acc.csv"), "--events", path("acc.csv")], path("acc.csv"), path("acc.csv")),
@@ -148,7 +153,9 @@ struct OutputProtectionTests {
     // Outputs beside the inputs that are not inputs are written.
     let allowed = try VitalsProcess.run(["convert", path("ecg.csv"), "-o", path("copy.csv")])
     #expect(allowed.status == 0)
-    #expect(FileManager.default.contents(atPath: path("copy.csv")) == FileManager.default.contents(atPath: path("ecg.csv")))
+    #expect(
+      FileManager.default.contents(atPath: path("copy.csv"))
+        == FileManager.default.contents(atPath: path("ecg.csv")))
   }
 
   @Test(
@@ -168,7 +175,9 @@ struct OutputProtectionTests {
       usleep(20_000)
       waited += 1
     }
-    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).first?.hasSuffix(".partial") == true)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory.path).first?.hasSuffix(".partial") == true
+    )
     kill(child, SIGTERM)
     var status: Int32 = 0
     waitpid(child, &status, 0)

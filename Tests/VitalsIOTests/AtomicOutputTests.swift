@@ -41,7 +41,8 @@ struct AtomicOutputTests {
     let path = directory.appendingPathComponent("beats.csv").path
     do {
       let writer = try CSVSignalWriter(path: path, signalNames: ["a"])
-      try writer.write(SignalChunk(channels: [[1, 2, 3]], sampleRate: 1, startTime: .epoch, firstSampleIndex: 0))
+      try writer.write(
+        SignalChunk(channels: [[1, 2, 3]], sampleRate: 1, startTime: .epoch, firstSampleIndex: 0))
       #expect(try entries(directory).count == 1)  // the temporary
     }
     #expect(try entries(directory) == [])
@@ -90,7 +91,8 @@ struct AtomicOutputTests {
     let csv = directory.appendingPathComponent("signal.csv").path
     let record = directory.appendingPathComponent("record.hea").path
     let chunk = SignalChunk(
-      channels: [(0..<100_000).map { Float($0) * 0.001 }], sampleRate: 100, startTime: .epoch, firstSampleIndex: 0)
+      channels: [(0..<100_000).map { Float($0) * 0.001 }], sampleRate: 100, startTime: .epoch,
+      firstSampleIndex: 0)
     do {
       let writer = try CSVSignalWriter(path: csv, signalNames: ["v"])
       try writer.write(chunk)

@@ -38,8 +38,12 @@ private func capped(_ source: String, frames: Int, in directory: URL) throws -> 
         at: directory.appendingPathComponent(file), withDestinationURL: folder.appendingPathComponent(file))
     }
     let parsed = try WFDBHeader.parse(Array(try Data(contentsOf: URL(fileURLWithPath: header))), path: header)
-    var lines = try String(contentsOfFile: header, encoding: .utf8).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
-    if let stated = parsed.frameCount, stated > frames, let line = lines.firstIndex(where: { !$0.hasPrefix("#") && !$0.isEmpty }) {
+    var lines = try String(contentsOfFile: header, encoding: .utf8).split(
+      omittingEmptySubsequences: false, whereSeparator: \.isNewline
+    ).map(String.init)
+    if let stated = parsed.frameCount, stated > frames,
+      let line = lines.firstIndex(where: { !$0.hasPrefix("#") && !$0.isEmpty })
+    {
       var fields = lines[line].split(whereSeparator: \.isWhitespace).map(String.init)
       fields[3] = String(frames)
       lines[line] = fields.joined(separator: " ")
@@ -58,7 +62,9 @@ private func capped(_ source: String, frames: Int, in directory: URL) throws -> 
     return copy.path
   case .csv, .appleHealthECG:
     let text = try String(contentsOfFile: source, encoding: .utf8)
-    let lines = text.split(maxSplits: frames + 1, omittingEmptySubsequences: false, whereSeparator: \.isNewline).prefix(frames + 1)
+    let lines = text.split(
+      maxSplits: frames + 1, omittingEmptySubsequences: false, whereSeparator: \.isNewline
+    ).prefix(frames + 1)
     let copy = directory.appendingPathComponent(url.lastPathComponent)
     try (lines.joined(separator: "\n") + "\n").write(to: copy, atomically: false, encoding: .utf8)
     return copy.path
@@ -74,14 +80,16 @@ private let sharedRecordings: [(path: String, options: RecordingOptions)] = {
   guard TestData.hasSharedData else { return [] }
   var found: [(String, RecordingOptions)] = [("mitdb/101", RecordingOptions())]
   let formats = TestData.sharedData("wfdb-formats").path
-  for name in (try? FileManager.default.contentsOfDirectory(atPath: formats)) ?? [] where name.hasSuffix(".hea") {
+  for name in (try? FileManager.default.contentsOfDirectory(atPath: formats)) ?? []
+  where name.hasSuffix(".hea") {
     found.append(("wfdb-formats/" + String(name.dropLast(4)), RecordingOptions()))
   }
   found += [
     ("edf/r01.edf", RecordingOptions()), ("edf/r04.edf", RecordingOptions()),
     ("heartpy-ppg/data.csv", RecordingOptions(csv: CSVOptions(hasHeader: false, sampleRate: 100))),
     ("heartpy-ppg/data2.csv", RecordingOptions()), ("heartpy-ppg/data3.csv", RecordingOptions()),
-    ("ieee-spc2015/DATA_01_TYPE01.csv", RecordingOptions(csv: CSVOptions(sampleRate: 125))), ("cinc2017/A00001", RecordingOptions()),
+    ("ieee-spc2015/DATA_01_TYPE01.csv", RecordingOptions(csv: CSVOptions(sampleRate: 125))),
+    ("cinc2017/A00001", RecordingOptions()),
   ]
   return found.sorted { $0.0 < $1.0 }.map { (TestData.sharedData($0.0).path, $0.1) }
 }()
@@ -96,7 +104,8 @@ struct ConversionRoundTripTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     var checked = 0
     for (original, options) in sharedRecordings {
-      let sources = directory.appendingPathComponent("source-" + URL(fileURLWithPath: original).lastPathComponent)
+      let sources = directory.appendingPathComponent(
+        "source-" + URL(fileURLWithPath: original).lastPathComponent)
       try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
       let source: String
       do { source = try capped(original, frames: cappedFrames, in: sources) } catch let error as InputError {
@@ -122,10 +131,15 @@ struct ConversionRoundTripTests {
       for (signal, (a, b)) in zip(original, roundTrip).enumerated() {
         #expect(a.count == b.count, "\(source) signal \(signal): sample count")
         let bad = zip(a, b).enumerated().first { !withinHalfStep($1.0, $1.1, gain: gains[signal]) }
-        #expect(bad == nil, "\(source) signal \(signal) sample \(bad?.offset ?? -1): \(bad?.element.0 ?? 0) → \(bad?.element.1 ?? 0), gain \(gains[signal])")
+        #expect(
+          bad == nil,
+          "\(source) signal \(signal) sample \(bad?.offset ?? -1): \(bad?.element.0 ?? 0) → \(bad?.element.1 ?? 0), gain \(gains[signal])"
+        )
       }
       checked += 1
-      for path in [csv, record, back, String(record.dropLast(4)) + ".dat"] { try? FileManager.default.removeItem(atPath: path) }
+      for path in [csv, record, back, String(record.dropLast(4)) + ".dat"] {
+        try? FileManager.default.removeItem(atPath: path)
+      }
     }
     #expect(checked >= 12)
   }
@@ -138,7 +152,8 @@ struct ConversionRoundTripTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     var checked = 0
     for (shared, options) in sharedRecordings where RecordingOpener.detectKindIsWFDB(shared) {
-      let sources = directory.appendingPathComponent("source-" + URL(fileURLWithPath: shared).lastPathComponent)
+      let sources = directory.appendingPathComponent(
+        "source-" + URL(fileURLWithPath: shared).lastPathComponent)
       try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
       let output = directory.appendingPathComponent("copy.hea").path
       let source: String
@@ -174,7 +189,8 @@ struct ConversionRoundTripTests {
       for (annotator, _) in WFDBAnnotationFile.annotators(besideRecord: source) {
         let copied = directory.appendingPathComponent("copy." + annotator).path
         #expect(
-          FileManager.default.contents(atPath: copied) == FileManager.default.contents(atPath: record + "." + annotator),
+          FileManager.default.contents(atPath: copied)
+            == FileManager.default.contents(atPath: record + "." + annotator),
           "\(source).\(annotator) copied")
       }
       checked += 1
@@ -230,7 +246,10 @@ struct ConversionRoundTripTests {
     let a = try readValues(edf)
     let b = try readValues(record)
     for signal in a.indices {
-      #expect(zip(a[signal], b[signal]).allSatisfy { withinHalfStep($0, $1, gain: written.header.signals[signal].gain) })
+      #expect(
+        zip(a[signal], b[signal]).allSatisfy {
+          withinHalfStep($0, $1, gain: written.header.signals[signal].gain)
+        })
     }
     let annotations = try WFDBAnnotationFile.read(path: directory.appendingPathComponent("r01.ann").path)
     #expect(annotations.count > 10)

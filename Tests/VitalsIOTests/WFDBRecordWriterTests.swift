@@ -59,7 +59,8 @@ struct WFDBRecordWriterTests {
       SignalChunk(channels: [[0, 1], [0, 32.767]], sampleRate: 100, startTime: .epoch, firstSampleIndex: 0))
     do {
       try writer.append(
-        SignalChunk(channels: [[0, 1], [.nan, 32.768]], sampleRate: 100, startTime: .epoch, firstSampleIndex: 2))
+        SignalChunk(
+          channels: [[0, 1], [.nan, 32.768]], sampleRate: 100, startTime: .epoch, firstSampleIndex: 2))
       Issue.record("32.768 at gain 1000 exceeds format 16")
     } catch {
       #expect(error.message.contains("signal 1 (RESP), sample 3"))
@@ -84,7 +85,8 @@ struct WFDBRecordWriterTests {
     let writer = try WFDBRecordWriter(
       path: path,
       signals: [
-        .init(name: "big", unit: "uV", gain: 2, baseline: -5, adcResolution: 24, adcZero: 3, samplesPerFrame: 2),
+        .init(
+          name: "big", unit: "uV", gain: 2, baseline: -5, adcResolution: 24, adcZero: 3, samplesPerFrame: 2),
         .init(name: "small", unit: "mmHg", gain: 12.84, baseline: -1605),
       ], record: record, format: .int24)
     try writer.appendDigital(
@@ -101,7 +103,8 @@ struct WFDBRecordWriterTests {
     #expect(specs.map(\.samplesPerFrame) == [2, 1])
     #expect(specs.map(\.gain) == [2, 12.84] && specs.map(\.baseline) == [-5, -1605])
     #expect(specs.map(\.adcResolution) == [24, 0] && specs[0].adcZero == 3)
-    #expect(try reader.nextDigitalChunk(maxFrames: 10) == [[8_000_000, -8_388_608, 7, -2048], [-8_388_608, 12]])
+    #expect(
+      try reader.nextDigitalChunk(maxFrames: 10) == [[8_000_000, -8_388_608, 7, -2048], [-8_388_608, 12]])
     #expect(try reader.mismatchedChecksums() == [])
 
     let gapPath = directory.appendingPathComponent("gap.hea").path
@@ -112,7 +115,8 @@ struct WFDBRecordWriterTests {
     try gapped.append(SignalChunk(channels: [[1, 2]], sampleRate: 4, startTime: start, firstSampleIndex: 0))
     try gapped.append(
       SignalChunk(
-        channels: [[3]], sampleRate: 4, startTime: start.advanced(byNanoseconds: 1_000_000_000), firstSampleIndex: 2))
+        channels: [[3]], sampleRate: 4, startTime: start.advanced(byNanoseconds: 1_000_000_000),
+        firstSampleIndex: 2))
     try gapped.finish()
     let values = try #require(try WFDBRecordReader(path: gapPath).readAll()).channels[0]
     #expect(values.count == 5)

@@ -135,7 +135,9 @@ public final class WFDBRecordWriter {
 
   /// The smallest format whose ``validRange(of:)`` holds `range`, or nil when none does.
   public static func smallestFormat(holding range: ClosedRange<Int64>) -> WFDBStorageFormat? {
-    formats.first { validRange(of: $0).contains(range.lowerBound) && validRange(of: $0).contains(range.upperBound) }
+    formats.first {
+      validRange(of: $0).contains(range.lowerBound) && validRange(of: $0).contains(range.upperBound)
+    }
   }
 
   private let headerPath: String
@@ -207,7 +209,8 @@ public final class WFDBRecordWriter {
         } else {
           let scaled = (Double(value) * signal.gain + Double(signal.baseline)).rounded()
           guard scaled.isFinite, valid.contains(Int64(scaled)) else {
-            throw unrepresentable(signal: index, sample: frames + Int64(frame), value: "\(value) \(signal.unit)")
+            throw unrepresentable(
+              signal: index, sample: frames + Int64(frame), value: "\(value) \(signal.unit)")
           }
           digital = Int32(scaled)
         }
@@ -238,7 +241,9 @@ public final class WFDBRecordWriter {
             digital = invalid
           } else {
             guard valid.contains(Int64(value)) else {
-              throw unrepresentable(signal: index, sample: (frames + Int64(frame)) * Int64(perFrame) + Int64(k), value: "digital \(value)")
+              throw unrepresentable(
+                signal: index, sample: (frames + Int64(frame)) * Int64(perFrame) + Int64(k),
+                value: "digital \(value)")
             }
             digital = value
           }
@@ -334,7 +339,10 @@ public final class WFDBRecordWriter {
       if let date = record.baseDate { text += " \(pad(date.day))/\(pad(date.month))/\(date.year)" }
     }
     text += "\n"
-    let fileName = String(dataFile.path[(dataFile.path.lastIndex(of: "/").map { dataFile.path.index(after: $0) } ?? dataFile.path.startIndex)...])
+    let fileName = String(
+      dataFile.path[
+        (dataFile.path.lastIndex(of: "/").map { dataFile.path.index(after: $0) } ?? dataFile.path.startIndex)...
+      ])
     for (index, signal) in signals.enumerated() {
       let format = String(format.rawValue) + (signal.samplesPerFrame > 1 ? "x\(signal.samplesPerFrame)" : "")
       let unit = signal.unit.isEmpty ? "" : "/" + signal.unit.filter { !$0.isWhitespace }
