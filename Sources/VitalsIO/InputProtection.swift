@@ -13,6 +13,13 @@ public struct InputOverwriteError: Error, Sendable, Equatable, CustomStringConve
   /// The recording `input` belongs to, as given.
   public var recording: String
 
+  /// The error for `output`, which is the file `input` of the input `recording`.
+  public init(output: String, input: String, recording: String) {
+    self.output = output
+    self.input = input
+    self.recording = recording
+  }
+
   public var description: String {
     let source = input == recording ? "" : " (a file of the input recording \(recording))"
     return "refusing to write \(output): it is the input file \(input)\(source); choose another output path"
