@@ -51,7 +51,8 @@ public enum RecordingConversion {
 
   /// Converts the recording at `path` (read with `options`, `chunkSize` samples at a time) to `output`.
   /// Throws ``InputError`` for input that cannot be read and ``OutputError`` for output that cannot be
-  /// written; nothing is left under an output name after an error.
+  /// written. Each output file is written whole or not at all (``AtomicFile``): after an error, no
+  /// output name holds a partial file.
   public static func convert(path: String, options: RecordingOptions, to output: String, chunkSize: Int)
     throws
   {
