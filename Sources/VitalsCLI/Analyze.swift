@@ -136,6 +136,10 @@ public struct Analyze: ParsableCommand {
   public func run() throws {
     let recordings = try recordings(in: inputs)
     let layout = out.map { BatchOutputLayout(directory: $0, derived: derivedParameters) }
+    if let layout {
+      try refuseOverwritingInputs(
+        outputs: BatchOutputLayout.names(for: recordings).flatMap(layout.outputPaths), inputs: recordings)
+    }
     try exitingOneOnFileErrors { try layout?.prepare() }
     let batch = BatchAnalysis(
       inputs: recordings, options: analysisOptions, output: layout, jobs: jobs, force: force)

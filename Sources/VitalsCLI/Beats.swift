@@ -98,21 +98,18 @@ public struct Beats: ParsableCommand {
 
   public func run() throws {
     guard let outDir else {
+      try refuseOverwritingInputs(outputs: [output], inputs: inputs)
       return try exitingOneOnFileErrors {
         try write(signal.detect(path: inputs[0], input: input), to: output)
       }
     }
     let recordings = try recordings(in: inputs)
     let layout = BatchOutputLayout(directory: outDir)
-    try exitingOneOnFileErrors { try layout.prepare() }
     let names = BatchOutputLayout.names(for: recordings)
+    try refuseOverwritingInputs(outputs: names.map { outputPath(layout, name: $0) }, inputs: recordings)
+    try exitingOneOnFileErrors { try layout.prepare() }
     try exitingOneOnFileErrors(of: recordings.indices) { k in
-      let detection = try signal.detect(path: recordings[k], input: input)
-      // Whole or not at all, as `vitals analyze --out` writes: an interrupted batch leaves no
-      // truncated file under a final name.
-      try AtomicFile.write(to: outputPath(layout, name: names[k])) { temporary throws(OutputError) in
-        try write(detection, to: temporary)
-      }
+      try write(signal.detect(path: recordings[k], input: input), to: outputPath(layout, name: names[k]))
     }
   }
 
@@ -125,7 +122,8 @@ public struct Beats: ParsableCommand {
     }
   }
 
-  /// Writes `detection`'s beats to `path` (`-`: standard output) in the format in effect.
+  /// Writes `detection`'s beats to `path` (`-`: standard output; a file atomically) in the format in
+  /// effect.
   private func write(_ detection: BeatDetection, to path: String) throws(OutputError) {
     switch resolvedFormat {
     case .csv: try EventCSVWriter.write(samples: detection.beats, sampleRate: detection.sampleRate, to: path)

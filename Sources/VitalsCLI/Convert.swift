@@ -2,15 +2,22 @@ import ArgumentParser
 import Vitals
 
 /// `vitals convert INPUT -o OUT.csv|OUT.hea`: the signals in physical units as CSV, or as a WFDB record
-/// in format 16 (what WFDB's `rdsamp` and `edf2mit` give users).
+/// that keeps the values (``RecordingConversion``).
 public struct Convert: ParsableCommand {
   public static let configuration = CommandConfiguration(
     commandName: "convert",
-    abstract: "Write a recording's signals in physical units as CSV or as a WFDB record (format 16).",
+    abstract: "Write a recording's signals as CSV (physical units) or as a WFDB record, keeping the values.",
     discussion: """
-      CSV: time_s, then one column per signal, named as in the source. WFDB (-o NAME.hea): NAME.hea and \
-      NAME.dat in format 16, signal names and units as in the source, start time kept. For an EDF file with signals at several rates, the signals \
-      of one rate are written (the first signal's, or those picked with --channel).
+      CSV: time_s, then one column per signal, named as in the source, values in their shortest exact \
+      text. WFDB (-o NAME.hea): NAME.hea and NAME.dat, signal names and units as in the source, start \
+      time kept. From a WFDB record the digital values, gains, baselines and header comments are kept \
+      as they are and its annotation files are copied as NAME.EXT; from EDF the header's gains and \
+      baselines, with the annotations of EDF+ in NAME.ann; from CSV and other files, a first pass \
+      finds each signal's range and picks the gain (1, 2 or 5 × 10^n) that keeps every value within \
+      half a step. A value that cannot be written is an error naming the signal and sample. For an EDF \
+      file with signals at several rates, the signals of one rate are written (the first signal's, or \
+      those picked with --channel). Outputs are written to a temporary file and renamed into place when \
+      complete; an output that is one of the input's files is refused.
       """)
 
   @Argument(
@@ -35,23 +42,21 @@ public struct Convert: ParsableCommand {
     guard output == "-" || output.lowercased().hasSuffix(".csv") || output.hasSuffix(".hea") else {
       throw ValidationError("--output must be a .csv file, a .hea WFDB header or -, got '\(output)'")
     }
+    if inputPath == "-" && RecordingConversion.writesWFDB(output) {
+      throw ValidationError(
+        "WFDB output reads the input twice (to fit each signal's gain to its range); standard input can be read once: give a file"
+      )
+    }
     try checkOption("--chunk-size", chunkSize, in: OptionRange.chunkSize)
   }
 
   public func run() throws {
+    let options = input.recordingOptions
+    try refuseOverwritingInputs(
+      outputs: RecordingConversion.outputFiles(input: inputPath, output: output),
+      inputs: [inputPath])
     try exitingOneOnFileErrors {
-      var reader = try RecordingOpener.open(path: inputPath, options: input.recordingOptions)
-      if output.hasSuffix(".hea") {
-        let writer = try WFDBRecordWriter(
-          path: output, signals: reader.signals, frameRate: reader.chunkSampleRate,
-          startTime: reader.startTime)
-        while let chunk = try reader.nextChunk(maxSamples: chunkSize) { try writer.append(chunk) }
-        try writer.finish()
-      } else {
-        let writer = try CSVSignalWriter(path: output, signalNames: reader.signals.map(\.name))
-        while let chunk = try reader.nextChunk(maxSamples: chunkSize) { try writer.write(chunk) }
-        try writer.close()
-      }
+      try RecordingConversion.convert(path: inputPath, options: options, to: output, chunkSize: chunkSize)
     }
   }
 }

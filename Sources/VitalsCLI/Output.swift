@@ -65,15 +65,23 @@ struct JSONNumber: Encodable {
   }
 }
 
-/// Writes `data` to `path` (`-`: standard output); throws ``OutputError`` with the system's reason.
+/// Writes `data` to `path` (`-`: standard output; a file atomically, ``AtomicFile``); throws
+/// ``OutputError`` with the system's reason.
 func writeOutput(_ data: Data, to path: String) throws(OutputError) {
   if path == "-" {
     data.withUnsafeBytes { _ = FileSystem.writeAll($0, toDescriptor: 1) }
     return
   }
+  try AtomicFile.write([UInt8](data), to: path)
+}
+
+/// Ends the command with a usage error (exit code 2) naming both paths when one of `outputs` is a file
+/// one of `inputs` is read from (``InputProtection/refuseOverwritingInputs(outputs:inputs:)``); call
+/// before anything is opened for writing.
+func refuseOverwritingInputs(outputs: [String], inputs: [String]) throws {
   do {
-    try data.write(to: URL(fileURLWithPath: path))
+    try InputProtection.refuseOverwritingInputs(outputs: outputs, inputs: inputs)
   } catch {
-    throw OutputError(path: path, "cannot write: \(systemReason(error))")
+    throw ValidationError(error.description)
   }
 }

@@ -41,13 +41,14 @@ public struct Report: ParsableCommand {
   }
 
   public func run() throws {
+    try refuseOverwritingInputs(outputs: [output], inputs: [inputPath])
     try exitingOneOnFileErrors {
       let options = AnalysisOptions(
         recording: input.recordingOptions,
         overrides: ChannelRoles.Overrides(ecg: ecg.map(ChannelSelector.list)))
       let report = try RecordingReport.collect(path: inputPath, options: options, excerptSeconds: excerpt)
       let text = output.lowercased().hasSuffix(".svg") ? report.svg() : report.html()
-      try AtomicFile.write(Data(text.utf8), to: output)
+      try AtomicFile.write(text, to: output)
     }
   }
 }

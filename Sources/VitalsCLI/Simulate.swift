@@ -204,16 +204,13 @@ public struct Simulate: ParsableCommand {
     String(output.dropLast(4)) + ".truth.csv"
   }
 
-  /// Writes the recording and its truth, chunk by chunk.
+  /// Writes the recording and its truth, chunk by chunk, each to a temporary file renamed into place
+  /// when complete (simulate reads no input).
   public func run() throws {
     try exitingOneOnFileErrors {
       var simulator = try makeSimulator()
       let writer = try CSVSignalWriter(path: output, signalNames: simulator.channelNames)
-      let truthPath = Self.truthPath(for: output)
-      let truth: BufferedOutput
-      do { truth = try BufferedOutput(path: truthPath) } catch {
-        throw OutputError(path: truthPath, "cannot create the file")
-      }
+      let truth = try BufferedOutput(path: Self.truthPath(for: output))
       try truth.write(Array("sample,time_s,label,rate\n".utf8))
       while let chunk = simulator.next(maxSamples: chunkSize) {
         try writer.write(chunk.signal)

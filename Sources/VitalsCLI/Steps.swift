@@ -54,6 +54,7 @@ public struct Steps: ParsableCommand {
   }
 
   public func run() throws {
+    try refuseOverwritingInputs(outputs: [output] + (events.map { [$0] } ?? []), inputs: [inputPath])
     try exitingOneOnFileErrors {
       let detection = try StepCounting(path: inputPath, options: input.recordingOptions, unit: unit)
       try writeOutput(Data((detection.json() + "\n").utf8), to: output)

@@ -61,10 +61,10 @@ public enum InputExpansion {
     return ext == "hea" ? String(path.dropLast(4)) : path
   }
 
-  /// The files the recording at `path` may be read from, each once: the path itself and, for a WFDB
-  /// record, its header and signal file (`100` → `100.hea`, `100.dat`; `100.hea` → `100.dat`).
+  /// The files the recording at `path` is read from, each once: the path itself and, for a WFDB record,
+  /// its header and the signal files the header names (``InputProtection/files(ofRecording:annotations:)``).
   static func files(of path: String) -> Set<String> {
-    [path, path + ".hea", path + ".dat", FileSystem.deletingPathExtension(path) + ".dat"]
+    Set(InputProtection.files(ofRecording: path, annotations: false))
   }
 
   /// The paths matching the shell pattern `pattern` (POSIX `glob`), sorted.
@@ -74,43 +74,6 @@ public enum InputExpansion {
     guard Glibc.glob(pattern, 0, nil, &matches) == 0 else { return [] }
     return (0..<Int(matches.gl_pathc)).compactMap { matches.gl_pathv[$0].map { String(cString: $0) } }
       .sorted()
-  }
-}
-
-/// Files written whole or not at all: the data goes to a temporary file beside the target (a hidden
-/// name starting with `.` and ending in `.partial`), which is then renamed over it, so a reader (or a
-/// resumed run) never sees a partial file under the final name.
-public enum AtomicFile {
-  /// Writes `data` to `path` atomically; throws ``OutputError`` with the system's reason.
-  public static func write(_ data: Data, to path: String) throws(OutputError) {
-    try write(to: path) { temporary throws(OutputError) in
-      do {
-        try data.write(to: URL(fileURLWithPath: temporary))
-      } catch {
-        throw OutputError(path: path, "cannot write: \(systemReason(error))")
-      }
-    }
-  }
-
-  /// Lets `body` write the file at the temporary path it is given, then renames it to `path`; the
-  /// temporary file is removed when `body` or the rename fails.
-  public static func write(to path: String, _ body: (String) throws(OutputError) -> Void) throws(OutputError)
-  {
-    let url = URL(fileURLWithPath: path)
-    let temporary = url.deletingLastPathComponent().appendingPathComponent(
-      ".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).partial"
-    ).path
-    do {
-      try body(temporary)
-    } catch {
-      try? FileManager.default.removeItem(atPath: temporary)
-      throw error
-    }
-    guard rename(temporary, path) == 0 else {
-      let reason = String(cString: strerror(errno))
-      try? FileManager.default.removeItem(atPath: temporary)
-      throw OutputError(path: path, "cannot rename the finished file into place: \(reason)")
-    }
   }
 }
 
@@ -133,7 +96,12 @@ public struct BatchOutputLayout: Sendable {
     self.derived = derived
   }
 
-  /// Creates the directory (and its parents) if needed.
+  /// The suffixes of the event tables the pipelines write (ECG `beats`, PPG `pulses`, accelerometer
+  /// `steps`).
+  public static let eventTableSuffixes = ["beats", "pulses", "steps"]
+
+  /// Creates the directory (and its parents) if needed and removes the temporary files that killed
+  /// runs left in it (``AtomicFile/removeAbandonedTemporaries(in:)``).
   public func prepare() throws(OutputError) {
     do {
       try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -141,6 +109,13 @@ public struct BatchOutputLayout: Sendable {
       throw OutputError(
         path: directory, "cannot create the directory: \(systemReason(error))")
     }
+    AtomicFile.removeAbandonedTemporaries(in: directory)
+  }
+
+  /// Every file output `name` may be written to: the summary, each event table, the derived samples.
+  public func outputPaths(name: String) -> [String] {
+    [summaryPath(name: name), samplesPath(name: name)]
+      + Self.eventTableSuffixes.map { tablePath(name: name, suffix: $0) }
   }
 
   /// A distinct output name per input: the file name without its extension (`mitdb/100` → `100`),
@@ -199,24 +174,22 @@ public struct BatchOutputLayout: Sendable {
     return changed.map { written >= $0 } ?? false
   }
 
-  /// Writes the event tables, the derived samples, then the summary line, each atomically (creating the
-  /// directory if needed).
+  /// Writes the event tables, the derived samples, then the summary line, each atomically
+  /// (``AtomicFile``), creating the directory if needed.
   public func write(_ analysis: RecordingAnalysis, name: String) throws(OutputError) {
-    try prepare()
+    if !FileSystem.isDirectory(directory) { try prepare() }
     for (_, section) in analysis.sections {
       for (suffix, samples) in section.eventTables.sorted(by: { $0.key < $1.key }) {
-        try AtomicFile.write(to: tablePath(name: name, suffix: suffix)) { temporary throws(OutputError) in
-          try EventCSVWriter.write(samples: samples, sampleRate: section.sampleRate, to: temporary)
-        }
+        precondition(Self.eventTableSuffixes.contains(suffix), "event table '\(suffix)' is not listed")
+        try EventCSVWriter.write(
+          samples: samples, sampleRate: section.sampleRate, to: tablePath(name: name, suffix: suffix))
       }
     }
     if let samples = analysis.derivedSamples(parameters: derived) {
-      try AtomicFile.write(to: samplesPath(name: name)) { temporary throws(OutputError) in
-        let writer = try SamplesFileWriter(path: temporary, timeZone: derived.timeZone)
-        for sample in samples { try writer.write(sample) }
-        try writer.close()
-      }
+      let writer = try SamplesFileWriter(path: samplesPath(name: name), timeZone: derived.timeZone)
+      for sample in samples { try writer.write(sample) }
+      try writer.close()
     }
-    try AtomicFile.write(Data((analysis.jsonLine() + "\n").utf8), to: summaryPath(name: name))
+    try AtomicFile.write(analysis.jsonLine() + "\n", to: summaryPath(name: name))
   }
 }

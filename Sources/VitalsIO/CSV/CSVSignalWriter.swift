@@ -1,14 +1,11 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 import VitalsCore
 
 /// Writes signals as CSV, chunk by chunk: a `time_s` column (seconds from the first sample written,
 /// from the chunks' start times, so gaps between chunks show) and one column per signal, named as
 /// the source names it, in physical units. Values are written in their shortest round-trip form
-/// (NaN as `NaN`); time with nanosecond resolution. Output goes through a 1 MiB buffer.
+/// (NaN as `NaN`); time with nanosecond resolution. Output goes through a 1 MiB buffer into an
+/// ``AtomicFile``: the file appears under its name when ``close()`` completes, and not at all when the
+/// writer is dropped before.
 public final class CSVSignalWriter {
   /// The output path (`-`: standard output).
   public let path: String
@@ -16,7 +13,8 @@ public final class CSVSignalWriter {
   private var origin: Timestamp?
   private let channelCount: Int
 
-  /// Creates (or truncates) `path` (`-`: standard output) and writes the header.
+  /// Starts writing `path` (`-`: standard output; a file replaces any file of that name on
+  /// ``close()``) with the header.
   public init(path: String, signalNames: [String]) throws(OutputError) {
     precondition(!signalNames.isEmpty, "at least one signal")
     self.path = path
@@ -52,14 +50,15 @@ public final class CSVSignalWriter {
     try output.write(text)
   }
 
-  /// Writes what is buffered and closes the file.
+  /// Writes what is buffered and renames the file into place.
   public func close() throws(OutputError) { try output.close() }
 }
 
 /// Writes detected events as CSV with header `sample,time_s`: the sample index at the record's rate
 /// and the time in seconds from the first sample.
 public enum EventCSVWriter {
-  /// Writes `samples` (0-based indices at `sampleRate` Hz) to `path` (`-`: standard output).
+  /// Writes `samples` (0-based indices at `sampleRate` Hz) to `path` (`-`: standard output),
+  /// atomically (``AtomicFile``).
   public static func write(samples: [Int64], sampleRate: Double, to path: String) throws(OutputError) {
     precondition(sampleRate > 0 && sampleRate.isFinite, "sample rate must be positive and finite")
     let output = try BufferedOutput(path: path)
@@ -111,31 +110,19 @@ extension String {
   }
 }
 
-/// An output file with a byte buffer.
+/// An output with a byte buffer: standard output (`-`), or an ``AtomicFile`` committed by ``close()``
+/// (an output discarded without `close()` leaves nothing under its path).
 package final class BufferedOutput {
   package let path: String
-  private let descriptor: Int32
+  /// The file written (`nil`: standard output).
+  private let file: AtomicFile?
   private var bytes: [UInt8] = []
   private var closed = false
 
   package init(path: String) throws(OutputError) {
     self.path = path
-    if path == "-" {
-      descriptor = 1
-    } else {
-      descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-      guard descriptor >= 0 else {
-        throw OutputError(path: path, "cannot create: \(String(cString: strerror(errno)))")
-      }
-    }
+    file = path == "-" ? nil : try AtomicFile(path: path)
     bytes.reserveCapacity(1 << 20)
-  }
-
-  deinit {
-    if !closed {
-      try? flush()
-      if descriptor != 1 { Glibc.close(descriptor) }
-    }
   }
 
   /// Buffers `text`, writing the buffer out once it holds 1 MiB or more.
@@ -144,19 +131,20 @@ package final class BufferedOutput {
     if bytes.count >= 1 << 20 { try flush() }
   }
 
-  func flush() throws(OutputError) {
-    if let reason = bytes.withUnsafeBytes({ FileSystem.writeAll($0, toDescriptor: descriptor) }) {
+  private func flush() throws(OutputError) {
+    if let file {
+      try file.write(bytes)
+    } else if let reason = bytes.withUnsafeBytes({ FileSystem.writeAll($0, toDescriptor: 1) }) {
       throw OutputError(path: path, "write failed: \(reason)")
     }
     bytes.removeAll(keepingCapacity: true)
   }
 
+  /// Writes out what is buffered and, for a file, renames it into place.
   package func close() throws(OutputError) {
     guard !closed else { return }
     closed = true
     try flush()
-    if descriptor != 1 && Glibc.close(descriptor) != 0 {
-      throw OutputError(path: path, "close failed: \(String(cString: strerror(errno)))")
-    }
+    try file?.commit()
   }
 }
