@@ -115,7 +115,7 @@ public enum RecordingConversion {
       WFDBRecordWriter.Signal(name: $0.name, unit: $0.unit, fitting: $1)
     }
     var reader = try RecordingOpener.open(path: path, options: options)
-    let start = reader.startTime == .epoch ? nil : reader.startTime
+    let start = reader.startTime
     let writer = try WFDBRecordWriter(
       path: output, signals: signals,
       record: record ?? .init(frameRate: reader.chunkSampleRate, startTime: start))
@@ -159,7 +159,7 @@ public enum RecordingConversion {
     let index = try reader.readAnnotations()
     guard header.isPlus, !index.annotations.isEmpty else { return }
     let firstOnset =
-      Double(reader.startTime.nanosecondsSinceEpoch - header.startTime.nanosecondsSinceEpoch) * 1e-9
+      Double((reader.startTime ?? header.startTime).nanosecondsSinceEpoch - header.startTime.nanosecondsSinceEpoch) * 1e-9
     let annotations = index.annotations.map { annotation in
       var text = annotation.text
       if let duration = annotation.duration { text += " (duration \(WFDBRecordWriter.text(duration)) s)" }

@@ -6,18 +6,14 @@ import VitalsCore
 
 @testable import VitalsCLI
 
-/// The built `vitals` binary beside the test bundle.
-let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-  .appendingPathComponent("vitals")
-
 private func fixture(_ relative: String) -> String { TestData.fixture("io/" + relative).path }
 
-/// Runs the binary; returns exit status, stdout and stderr.
+/// Runs the binary with `stdin` on its standard input; returns exit status, stdout and stderr.
 func run(_ arguments: [String], stdin: Data? = nil) throws -> (
   status: Int32, out: String, err: String
 ) {
   let process = Process()
-  process.executableURL = binary
+  process.executableURL = VitalsProcess.binary
   process.arguments = arguments
   let out = Pipe()
   let err = Pipe()
@@ -39,7 +35,7 @@ func run(_ arguments: [String], stdin: Data? = nil) throws -> (
   )
 }
 
-let hasBinary = FileManager.default.isExecutableFile(atPath: binary.path)
+let hasBinary = VitalsProcess.exists
 
 @Suite("vitals CLI")
 struct CLITests {

@@ -6,12 +6,6 @@ import VitalsTestSupport
 
 @testable import VitalsCLI
 
-/// The built `vitals` binary beside the test bundle.
-private let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-  .appendingPathComponent("vitals")
-
-private let hasBinary = FileManager.default.isExecutableFile(atPath: binary.path)
-
 /// The usage error `arguments` give when parsed and validated as the `vitals` command does before any
 /// work: its contract exit code and full message; nil when they are accepted.
 private func usageError(_ arguments: [String]) -> (code: Int32, message: String)? {
@@ -213,7 +207,7 @@ struct ParameterValidationTests {
     let csv = directory.path("signal.csv")
     try Data((0..<20_000).map { "\(Double($0 % 100) / 100)\n" }.joined().utf8).write(
       to: URL(fileURLWithPath: csv))
-    let result = try runBinary([command[0], csv] + command.dropFirst() + ["--rate", "1e-6"])
+    let result = try run([command[0], csv] + command.dropFirst() + ["--rate", "1e-6"])
     #expect(result.status == 2)
     #expect(result.err.contains("--rate must be"))
     #expect(result.err.contains("1–1000000 Hz") || result.err.contains("100–2000 Hz"))
@@ -229,7 +223,7 @@ struct ParameterValidationTests {
     try Data(("sample\n" + rows).utf8).write(to: URL(fileURLWithPath: beats))
     let clock = ContinuousClock()
     let start = clock.now
-    let result = try runBinary(["hrv", "--beats", beats, "--rate", "0.01"])
+    let result = try run(["hrv", "--beats", beats, "--rate", "0.01"])
     #expect(clock.now - start < .seconds(10))
     #expect(result.status == 2)
     #expect(result.err.contains("--rate must be 1–1000000 Hz (the range of any signal), got 0.01"))
@@ -250,16 +244,3 @@ private final class TemporaryDirectory {
   deinit { try? FileManager.default.removeItem(at: url) }
 }
 
-/// Runs the binary; returns exit status and standard error (standard output is discarded).
-private func runBinary(_ arguments: [String]) throws -> (status: Int32, err: String) {
-  let process = Process()
-  process.executableURL = binary
-  process.arguments = arguments
-  let err = Pipe()
-  process.standardOutput = FileHandle.nullDevice
-  process.standardError = err
-  try process.run()
-  let errData = err.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  return (process.terminationStatus, String(decoding: errData, as: UTF8.self))
-}

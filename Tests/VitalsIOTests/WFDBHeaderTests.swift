@@ -150,7 +150,7 @@ struct WFDBHeaderTests {
         .split(separator: " ")
       // `A00001 1 300 9000 2014-05-08 05:05:15`
       let reader = try WFDBRecordReader(path: path)
-      #expect(reader.startTime.iso8601 == "\(fields[4])T\(fields[5])Z", "\(name)")
+      #expect(reader.startTime?.iso8601 == "\(fields[4])T\(fields[5])Z", "\(name)")
       #expect(reader.header.notes.count == 1 && reader.header.notes[0].contains("ISO 8601"))
       let samples = try readAll(reader).channels[0]
       #expect(Int64(samples.count) == Int64(fields[3]), "\(name)")
