@@ -88,16 +88,7 @@ extension NNSeries {
   static func withoutArtefacts(beats: [Int64], sampleRate: Double, gaps: [Range<Int64>] = [])
     -> (series: NNSeries, artefacts: Int)
   {
-    var artefacts: [Int] = []
-    var first = 0
-    while first < beats.count {
-      // The stretch of beats up to the next gap after its first beat.
-      let next = gaps.first { $0.lowerBound > beats[first] }?.lowerBound ?? .max
-      let end = beats[first...].firstIndex { $0 > next } ?? beats.count
-      let stretch = Array(beats[first..<end])
-      artefacts += RRArtefacts.detect(beats: stretch, sampleRate: sampleRate).allBeats.map { $0 + first }
-      first = end
-    }
+    let artefacts = RRArtefacts.detect(beats: beats, sampleRate: sampleRate, gaps: gaps).allBeats
     return (
       NNSeries(beats: beats, sampleRate: sampleRate, excludingBeats: artefacts, gaps: gaps), artefacts.count
     )

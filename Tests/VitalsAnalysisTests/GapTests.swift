@@ -384,6 +384,35 @@ struct BeatSeriesGapTests {
       #expect(!(start * rate < Double(gap.upperBound) && end * rate > Double(gap.lowerBound)))
     }
     #expect(series.intervals.max()! < 1500)
+    // The whole analysis: artefacts are looked for on either side of the gap, so the 10 s interval across
+    // it flags no beat, as it does when the gap is not known.
+    let analysis = HRVAnalysis(beats: beats, sampleRate: rate, gaps: detector.gaps)
+    let blind = HRVAnalysis(beats: beats, sampleRate: rate)
+    let closing = beats.firstIndex { $0 > gap.upperBound }!
+    #expect(blind.artefacts.allBeats.contains(closing))
+    #expect(!analysis.artefacts.allBeats.contains(closing))
+    #expect(analysis.intervals.intervals.max()! < 1500)
+    #expect(analysis.time.sdnn < blind.time.sdnn || blind.time.sdnn.isNaN || analysis.intervals.count > blind.intervals.count)
+    let labelled = HRVAnalysis(
+      beats: beats, sampleRate: rate, labels: Array(repeating: "N", count: beats.count), gaps: detector.gaps)
+    #expect(labelled.intervals == analysis.intervals)
+  }
+
+  @Test("artefacts between gaps: the indices of each stretch's artefacts, on the whole beat list")
+  func artefactsBetweenGaps() {
+    // Beats about 1 s apart at 100 Hz with an extra beat in each half; a gap between the halves.
+    var random = SplitMix64(state: 4)
+    var beats: [Int64] = [0]
+    while beats.last! < 6000 { beats.append(beats.last! + 95 + Int64(Double.random(in: 0..<10, using: &random))) }
+    beats.removeAll { (3000..<4000).contains($0) }
+    beats += [1530, 5030]
+    beats.sort()
+    let whole = RRArtefacts.detect(beats: beats, sampleRate: 100, gaps: [3001..<3999])
+    let first = RRArtefacts.detect(beats: beats.filter { $0 < 3000 }, sampleRate: 100)
+    let second = RRArtefacts.detect(beats: beats.filter { $0 > 3000 }, sampleRate: 100)
+    let offset = beats.firstIndex { $0 > 3000 }!
+    #expect(whole.allBeats == first.allBeats + second.allBeats.map { $0 + offset })
+    #expect(!whole.allBeats.isEmpty)
   }
 
   @Test("heart-rate windows from beats: NaN over a gap, unreliable when partly missing")

@@ -97,13 +97,15 @@ public struct NNSeries: Sendable, Equatable, Codable {
   ///   - sampleRate: samples per second.
   ///   - normalLabels: labels that count as normal (default `N` only, as the HRV Toolkit).
   ///   - artefacts: beats to exclude in addition to the non-normal ones.
+  ///   - gaps: the signal's gaps, as sample ranges on the beats' scale, increasing and disjoint: no interval
+  ///     across one counts.
   public init(
     beats: [Int64], labels: [String], sampleRate: Double, normalLabels: Set<String> = ["N"],
-    excludingBeats artefacts: some Sequence<Int> = [Int]()
+    excludingBeats artefacts: some Sequence<Int> = [Int](), gaps: [Range<Int64>] = []
   ) {
     precondition(labels.count == beats.count, "one label per beat")
     let abnormal = labels.indices.filter { !normalLabels.contains(labels[$0]) }
-    self.init(beats: beats, sampleRate: sampleRate, excludingBeats: abnormal + Array(artefacts))
+    self.init(beats: beats, sampleRate: sampleRate, excludingBeats: abnormal + Array(artefacts), gaps: gaps)
   }
 
   /// Number of intervals.

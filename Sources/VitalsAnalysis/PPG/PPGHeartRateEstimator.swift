@@ -264,24 +264,42 @@ public struct PPGHeartRateEstimator: Sendable {
       let piece = Int(min(Int64(count - offset), max(1, lastInput + 1 - inputCount)))
       let firstKept = Int((Int64(factor) - inputCount % Int64(factor)) % Int64(factor))
       if scratch.count < piece { scratch = Array(repeating: 0, count: piece) }
-      let inputs = channels.map { UnsafeBufferPointer(rebasing: $0[offset..<offset + piece]) }
-      let runs = gapTracker.runs(in: inputs) ?? [GapTracker.Run(offsets: 0..<piece, isMissing: false)]
+      // The piece's runs of present and missing samples; nil when all are present outside a gap.
+      var present = gapTracker.openGapStart == nil
+      for channel in channels where present {
+        present = GapTracker.allPresent(UnsafeBufferPointer(rebasing: channel[offset..<offset + piece]))
+      }
+      let runs: [GapTracker.Run]?
+      if present {
+        gapTracker.advance(presentCount: piece)
+        runs = nil
+      } else {
+        runs = gapTracker.runs(in: channels.map { UnsafeBufferPointer(rebasing: $0[offset..<offset + piece]) })
+      }
       let starting = !filtersStarted
-      filtersStarted = runs.last.map { !$0.isMissing } ?? filtersStarted
+      filtersStarted = runs?.last.map { !$0.isMissing } ?? true
       for k in channels.indices {
         scratch.withUnsafeMutableBufferPointer { output in
           let slice = UnsafeMutableBufferPointer(rebasing: output[0..<piece])
-          let input = inputs[k]
-          for run in runs {
-            let part = UnsafeMutableBufferPointer(rebasing: slice[run.offsets])
-            if run.isMissing {
-              part.update(repeating: 0)
-              continue
+          let input = UnsafeBufferPointer(rebasing: channels[k][offset..<offset + piece])
+          // Band-passes a run of present samples; a new segment's filter starts in the steady state.
+          func filter(_ offsets: Range<Int>, restarting: Bool) {
+            if restarting {
+              filters[k] = SOSFilter(filters[k].design, steadyStateFor: Double(input[offsets.lowerBound]))
             }
-            if run.offsets.lowerBound > 0 || starting {
-              filters[k] = SOSFilter(filters[k].design, steadyStateFor: Double(input[run.offsets.lowerBound]))
+            filters[k].process(
+              UnsafeBufferPointer(rebasing: input[offsets]), into: UnsafeMutableBufferPointer(rebasing: slice[offsets]))
+          }
+          if let runs {
+            for run in runs {
+              if run.isMissing {
+                UnsafeMutableBufferPointer(rebasing: slice[run.offsets]).update(repeating: 0)
+              } else {
+                filter(run.offsets, restarting: run.offsets.lowerBound > 0 || starting)
+              }
             }
-            filters[k].process(UnsafeBufferPointer(rebasing: input[run.offsets]), into: part)
+          } else {
+            filter(0..<piece, restarting: starting)
           }
           var i = firstKept
           while i < piece {
