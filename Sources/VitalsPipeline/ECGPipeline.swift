@@ -114,7 +114,8 @@ public struct ECGPipeline: RecordingPipeline {
   /// Takes the detector's gaps, as record sample ranges, when they have changed.
   private mutating func updateGaps() {
     let relative = detector.gaps
-    guard relative.count != gaps.count || relative.last.map({ $0.upperBound + origin! }) != gaps.last?.upperBound
+    guard
+      relative.count != gaps.count || relative.last.map({ $0.upperBound + origin! }) != gaps.last?.upperBound
     else { return }
     gaps = relative.map { $0.lowerBound + origin!..<$0.upperBound + origin! }
     rhythm.gaps = gaps

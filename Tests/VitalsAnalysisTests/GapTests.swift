@@ -20,7 +20,9 @@ private func spoiled(_ samples: [Float], _ indices: some Sequence<Int>) -> [Floa
 }
 
 /// The beats and gaps of `samples` fed in chunks of `size`.
-private func detectBeats(_ samples: [Float], rate: Double, chunk size: Int) throws -> ([Int64], [Range<Int64>]) {
+private func detectBeats(_ samples: [Float], rate: Double, chunk size: Int) throws -> (
+  [Int64], [Range<Int64>]
+) {
   var detector = try QRSDetector(sampleRate: rate)
   var beats: [Int64] = []
   samples.withUnsafeBufferPointer { buffer in
@@ -85,7 +87,8 @@ struct GapTrackerTests {
     let missing = [Float](repeating: .nan, count: 5)
     #expect(missing.withUnsafeBufferPointer { tracker.runs(in: $0) }?.count == 1)
     // A present chunk after a gap ends it, so it comes as a run.
-    #expect(present.withUnsafeBufferPointer { tracker.runs(in: $0) } == [.init(offsets: 0..<37, isMissing: false)])
+    #expect(
+      present.withUnsafeBufferPointer { tracker.runs(in: $0) } == [.init(offsets: 0..<37, isMissing: false)])
     #expect(tracker.gaps == [37..<42] && tracker.sampleCount == 79)
   }
 
@@ -165,7 +168,8 @@ struct QRSDetectorGapTests {
     #expect(try QRSDetector.detect([], sampleRate: rate).isEmpty)
   }
 
-  @Test("the same beats and gaps for any chunk size, gaps anywhere", arguments: [1, 7, 2047, 2048, 2049, 50_000])
+  @Test(
+    "the same beats and gaps for any chunk size, gaps anywhere", arguments: [1, 7, 2047, 2048, 2049, 50_000])
   func chunkInvariance(size: Int) throws {
     let samples = simulatedECG(seconds: 40).channels[0]
     let spoiledSamples = spoiled(
@@ -230,7 +234,8 @@ struct PPGGapTests {
     #expect(gaps == [gap])
     #expect(inside(beats, gap).isEmpty)
     // Before: the pulses whose blocks ended before the gap (reported a beat window after their peak).
-    #expect(inside(beats, 0..<gap.lowerBound - Int64(rate)) == inside(whole, 0..<gap.lowerBound - Int64(rate)))
+    #expect(
+      inside(beats, 0..<gap.lowerBound - Int64(rate)) == inside(whole, 0..<gap.lowerBound - Int64(rate)))
     // After: the same pulses once the running mean square has settled (10 s time constant; 12 s here).
     let after = gap.upperBound + Int64(12 * rate)..<Int64(samples.count)
     #expect(inside(beats, after) == inside(whole, after))
@@ -324,7 +329,10 @@ struct StepDetectorGapTests {
     let stepIndices = output.steps.map(\.sampleIndex)
     #expect(inside(stepIndices, gap).isEmpty)
     #expect(output.bouts.count == 2)
-    #expect(output.bouts.allSatisfy { $0.end.sampleIndex < gap.lowerBound || $0.start.sampleIndex >= gap.upperBound })
+    #expect(
+      output.bouts.allSatisfy {
+        $0.end.sampleIndex < gap.lowerBound || $0.start.sampleIndex >= gap.upperBound
+      })
     // Before: the steps of the whole recording (the last one within the filters' reach of the gap aside).
     let wholeSteps = whole.steps.map(\.sampleIndex)
     let before = 0..<gap.lowerBound - Int64(rate)
@@ -392,7 +400,9 @@ struct BeatSeriesGapTests {
     #expect(blind.artefacts.allBeats.contains(closing))
     #expect(!analysis.artefacts.allBeats.contains(closing))
     #expect(analysis.intervals.intervals.max()! < 1500)
-    #expect(analysis.time.sdnn < blind.time.sdnn || blind.time.sdnn.isNaN || analysis.intervals.count > blind.intervals.count)
+    #expect(
+      analysis.time.sdnn < blind.time.sdnn || blind.time.sdnn.isNaN
+        || analysis.intervals.count > blind.intervals.count)
     let labelled = HRVAnalysis(
       beats: beats, sampleRate: rate, labels: Array(repeating: "N", count: beats.count), gaps: detector.gaps)
     #expect(labelled.intervals == analysis.intervals)
@@ -403,7 +413,9 @@ struct BeatSeriesGapTests {
     // Beats about 1 s apart at 100 Hz with an extra beat in each half; a gap between the halves.
     var random = SplitMix64(state: 4)
     var beats: [Int64] = [0]
-    while beats.last! < 6000 { beats.append(beats.last! + 95 + Int64(Double.random(in: 0..<10, using: &random))) }
+    while beats.last! < 6000 {
+      beats.append(beats.last! + 95 + Int64(Double.random(in: 0..<10, using: &random)))
+    }
     beats.removeAll { (3000..<4000).contains($0) }
     beats += [1530, 5030]
     beats.sort()

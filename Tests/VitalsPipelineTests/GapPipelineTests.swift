@@ -32,7 +32,8 @@ private func context(_ names: [String], rate: Double, channels: [Int], accelerom
   -> PipelineContext
 {
   PipelineContext(
-    path: "gaps", signals: names.map { SignalDescription(name: $0, unit: "", sampleRate: rate, sampleCount: nil) },
+    path: "gaps",
+    signals: names.map { SignalDescription(name: $0, unit: "", sampleRate: rate, sampleCount: nil) },
     sampleRate: rate, channels: channels, accelerometer: accelerometer, live: false)
 }
 
@@ -69,12 +70,15 @@ struct GapPipelineTests {
     // median, and one alone (the first reading after the gap) would read 6 bpm.
     let readings = events.filter { $0.kind == .heartRate }
     #expect(readings.count > 80)
-    #expect(readings.allSatisfy { (60...80).contains($0.values["bpm"]!) }, "\(readings.map { $0.values["bpm"]! })")
+    #expect(
+      readings.allSatisfy { (60...80).contains($0.values["bpm"]!) }, "\(readings.map { $0.values["bpm"]! })")
     #expect(section.gapSeconds == 10)
     #expect(try json(section).contains("\"gap_s\":10"))
     let nn = section.variability.intervals
     for (interval, end) in zip(nn.intervals, nn.endTimes) {
-      #expect(!(end * rate - interval / 1000 * rate < Double(gap.upperBound) && end * rate > Double(gap.lowerBound)))
+      #expect(
+        !(end * rate - interval / 1000 * rate < Double(gap.upperBound) && end * rate > Double(gap.lowerBound))
+      )
     }
     #expect(nn.intervals.max()! < 1200)
     let again = run(pipeline, [samples], rate: rate, chunk: 999)
@@ -126,7 +130,8 @@ struct GapPipelineTests {
     var recording = simulator.generateAll()
     let gap = Int64(60 * rate)..<Int64(65 * rate)
     for i in gap { recording.channels[2][Int(i)] = .nan }
-    let pipeline = try AccelerometerPipeline(context: context(["x", "y", "z"], rate: rate, channels: [0, 1, 2]))
+    let pipeline = try AccelerometerPipeline(
+      context: context(["x", "y", "z"], rate: rate, channels: [0, 1, 2]))
     let (events, anySection) = run(pipeline, recording.channels, rate: rate, chunk: 4096)
     let section = try #require(anySection as? StepsSection)
     let steps = events.filter { $0.kind == .step }.map(\.sampleIndex)

@@ -276,7 +276,8 @@ public struct QRSDetector: Sendable {
   }
 
   /// Feeds up to ``blockSize`` samples: those of a gap end the segment, those after it start a new one.
-  private mutating func processBlock(_ samples: UnsafeBufferPointer<Float>, appendingTo beats: inout [Int64]) {
+  private mutating func processBlock(_ samples: UnsafeBufferPointer<Float>, appendingTo beats: inout [Int64])
+  {
     let first = gapTracker.sampleCount
     guard let runs = gapTracker.runs(in: samples) else {
       processPresent(samples, appendingTo: &beats)
@@ -296,7 +297,9 @@ public struct QRSDetector: Sendable {
   }
 
   /// Feeds finite samples to the current segment and appends its beats as record indices.
-  private mutating func processPresent(_ samples: UnsafeBufferPointer<Float>, appendingTo beats: inout [Int64]) {
+  private mutating func processPresent(
+    _ samples: UnsafeBufferPointer<Float>, appendingTo beats: inout [Int64]
+  ) {
     let firstNew = beats.count
     segment!.process(samples, appendingTo: &beats)
     if segmentStart != 0 { for k in firstNew..<beats.count { beats[k] += segmentStart } }
@@ -422,7 +425,8 @@ extension QRSDetector {
         }
         self.bandpass = nil
         self.bandpasses = SOSFilterPair(
-          design, try QRSDetector.bandpass(band.lowerBound...upper, name: "highBand", sampleRate: featureRate))
+          design, try QRSDetector.bandpass(band.lowerBound...upper, name: "highBand", sampleRate: featureRate)
+        )
         self.highFeatureStages = FeatureStages(sampleRate: featureRate, integration: integration)
       } else {
         self.bandpass = SOSFilter(design)

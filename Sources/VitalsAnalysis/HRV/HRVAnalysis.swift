@@ -38,7 +38,8 @@ public struct HRVAnalysis: Sendable, Equatable, Codable {
       intervals = NNSeries(
         beats: beats, labels: labels, sampleRate: sampleRate, excludingBeats: artefacts.allBeats, gaps: gaps)
     } else {
-      intervals = NNSeries(beats: beats, sampleRate: sampleRate, excludingBeats: artefacts.allBeats, gaps: gaps)
+      intervals = NNSeries(
+        beats: beats, sampleRate: sampleRate, excludingBeats: artefacts.allBeats, gaps: gaps)
     }
     time = HRVTimeDomain(intervals)
     frequency = HRVFrequencyDomain(intervals, options: frequencyOptions)

@@ -74,7 +74,9 @@ public struct RRArtefacts: Sendable, Equatable, Codable {
     while first < beats.count {
       // The stretch runs up to the first gap after its first beat.
       while gap < gaps.count && gaps[gap].lowerBound <= beats[first] { gap += 1 }
-      let end = gap < gaps.count ? (beats[first...].firstIndex { $0 > gaps[gap].lowerBound } ?? beats.count) : beats.count
+      let end =
+        gap < gaps.count
+        ? (beats[first...].firstIndex { $0 > gaps[gap].lowerBound } ?? beats.count) : beats.count
       let stretch = first == 0 && end == beats.count ? beats : Array(beats[first..<end])
       let found = detect(beats: stretch, sampleRate: sampleRate, parameters: parameters)
       if first == 0 {

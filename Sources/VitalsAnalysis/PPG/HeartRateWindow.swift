@@ -70,7 +70,9 @@ public enum BeatRateWindows {
         }
         k += 1
       }
-      guard !intervals.isEmpty && Double(missing) <= PPGHeartRateEstimator.maximumMissingShare * Double(span.count)
+      guard
+        !intervals.isEmpty
+          && Double(missing) <= PPGHeartRateEstimator.maximumMissingShare * Double(span.count)
       else {
         result.append(
           HeartRateWindow(startTime: start, endTime: end, beatsPerMinute: .nan, quality: 0, isReliable: false)
@@ -87,7 +89,8 @@ public enum BeatRateWindows {
         HeartRateWindow(
           startTime: start, endTime: end, beatsPerMinute: 60 * Double(regular.count) / regular.reduce(0, +),
           quality: quality,
-          isReliable: quality >= 0.8 && regular.count >= 2 && (60.0 / 220...2).contains(median) && missing == 0))
+          isReliable: quality >= 0.8 && regular.count >= 2 && (60.0 / 220...2).contains(median)
+            && missing == 0))
     }
     return result
   }

@@ -274,7 +274,8 @@ public struct PPGHeartRateEstimator: Sendable {
         gapTracker.advance(presentCount: piece)
         runs = nil
       } else {
-        runs = gapTracker.runs(in: channels.map { UnsafeBufferPointer(rebasing: $0[offset..<offset + piece]) })
+        runs = gapTracker.runs(
+          in: channels.map { UnsafeBufferPointer(rebasing: $0[offset..<offset + piece]) })
       }
       let starting = !filtersStarted
       filtersStarted = runs?.last.map { !$0.isMissing } ?? true
@@ -288,7 +289,8 @@ public struct PPGHeartRateEstimator: Sendable {
               filters[k] = SOSFilter(filters[k].design, steadyStateFor: Double(input[offsets.lowerBound]))
             }
             filters[k].process(
-              UnsafeBufferPointer(rebasing: input[offsets]), into: UnsafeMutableBufferPointer(rebasing: slice[offsets]))
+              UnsafeBufferPointer(rebasing: input[offsets]),
+              into: UnsafeMutableBufferPointer(rebasing: slice[offsets]))
           }
           if let runs {
             for run in runs {

@@ -62,7 +62,9 @@ enum AtrialActivity {
     var sumTT = 0.0
     for t in 0..<length { sumTT += (Double(t) - meanT) * (Double(t) - meanT) }
     for (b, beat) in beats.enumerated()
-    where beat - first >= 0 && beat - last <= Int64(filtered.count) && !nearMissing(beat - first..<beat - last) {
+    where beat - first >= 0 && beat - last <= Int64(filtered.count)
+      && !nearMissing(beat - first..<beat - last)
+    {
       let start = Int(beat - first)
       var mean = 0.0
       for t in 0..<length { mean += Double(filtered[start + t]) }
