@@ -114,9 +114,9 @@ import VitalsCore
 /// and noise levels and RR history unlearnt), with sample indices still counted from the first sample fed.
 ///
 /// Cost: O(1) per sample and no allocation after initialisation except the appended beats (and, at each
-/// gap, a fresh copy of the filters and classifier). Each chunk is first checked for missing samples in one
-/// vectorised pass (``GapTracker/allPresent(_:)``). Each block
-/// of ``blockSize`` input samples runs stage by stage over `Float` buffers (the SIMD FIR decimator and
+/// gap, a fresh copy of the filters and classifier). Each block
+/// of ``blockSize`` input samples runs stage by stage over `Float` buffers (the first finite sample subtracted
+/// in the same SIMD pass that checks for missing samples, the SIMD FIR decimator and
 /// derivatives, both bands' band-passes in the two lanes of one vector, in direct form I, whose recurrence
 /// is shorter than that of ``SOSFilter``'s transposed form, both O(1) moving sums in one vector, one vector
 /// square root for four feature samples), then the classifier scans the feature for peaks eight samples at
@@ -278,12 +278,15 @@ public struct QRSDetector: Sendable {
   /// Feeds up to ``blockSize`` samples: those of a gap end the segment, those after it start a new one.
   private mutating func processBlock(_ samples: UnsafeBufferPointer<Float>, appendingTo beats: inout [Int64])
   {
-    let first = gapTracker.sampleCount
-    guard let runs = gapTracker.runs(in: samples) else {
-      processPresent(samples, appendingTo: &beats)
+    // The usual case, no gap open and no sample missing, takes one pass: the segment checks the samples as
+    // it conditions them, and takes none when one is missing.
+    if gapTracker.openGapStart == nil && feed(samples, appendingTo: &beats) {
+      gapTracker.advance(presentCount: samples.count)
       return
     }
-    for run in runs {
+    let first = gapTracker.sampleCount
+    // A gap is open or begins here, so there are runs.
+    for run in gapTracker.runs(in: samples) ?? [] {
       if run.isMissing {
         endSegment(appendingTo: &beats)
       } else {
@@ -291,18 +294,20 @@ public struct QRSDetector: Sendable {
           segment = freshSegment
           segmentStart = first + Int64(run.offsets.lowerBound)
         }
-        processPresent(UnsafeBufferPointer(rebasing: samples[run.offsets]), appendingTo: &beats)
+        let fed = feed(UnsafeBufferPointer(rebasing: samples[run.offsets]), appendingTo: &beats)
+        assert(fed, "a run of present samples holds a missing one")
       }
     }
   }
 
-  /// Feeds finite samples to the current segment and appends its beats as record indices.
-  private mutating func processPresent(
-    _ samples: UnsafeBufferPointer<Float>, appendingTo beats: inout [Int64]
-  ) {
+  /// Feeds up to ``blockSize`` samples to the current segment and appends its beats as record indices;
+  /// false, having fed nothing, when a sample is missing.
+  private mutating func feed(_ samples: UnsafeBufferPointer<Float>, appendingTo beats: inout [Int64]) -> Bool
+  {
     let firstNew = beats.count
-    segment!.process(samples, appendingTo: &beats)
+    guard segment!.process(samples, appendingTo: &beats) else { return false }
     if segmentStart != 0 { for k in firstNew..<beats.count { beats[k] += segmentStart } }
+    return true
   }
 
   /// Decides on the beats of the current segment as at the end of a recording, and appends them.
@@ -452,69 +457,74 @@ extension QRSDetector {
         repeating: 0, count: (highFeatureStages == nil ? 3 : 5) * (QRSDetector.blockSize + 1))
     }
 
-    /// Feeds the next samples (all finite) and appends the beats decided so far, as segment indices.
-    mutating func process(_ samples: UnsafeBufferPointer<Float>, appendingTo beats: inout [Int64]) {
+    /// Feeds the next samples (at most ``QRSDetector/blockSize``) and appends the beats decided so far, as
+    /// segment indices; returns false, having taken none, when one is NaN or infinite.
+    mutating func process(_ samples: UnsafeBufferPointer<Float>, appendingTo beats: inout [Int64]) -> Bool {
+      precondition(samples.count <= QRSDetector.blockSize, "a segment takes a block at a time")
+      guard let first = samples.first else { return true }
       var blocks: [Float] = []
       swap(&blocks, &self.blocks)
       defer { swap(&blocks, &self.blocks) }
       let size = QRSDetector.blockSize
       let stride = size + 1
-      blocks.withUnsafeMutableBufferPointer { scratch in
+      return blocks.withUnsafeMutableBufferPointer { scratch in
         let raw = UnsafeMutableBufferPointer(rebasing: scratch[0..<size])
         let band = UnsafeMutableBufferPointer(rebasing: scratch[stride..<stride + stride])
         let feature = UnsafeMutableBufferPointer(rebasing: scratch[2 * stride..<3 * stride])
-        if origin == nil, let first = samples.first { origin = first }
-        let offset = origin ?? 0
-        var start = 0
-        while start < samples.count {
-          let count = min(size, samples.count - start)
-          let rawBlock = UnsafeMutableBufferPointer(rebasing: raw[0..<count])
-          Self.subtract(
-            offset, from: UnsafeBufferPointer(rebasing: samples[start..<start + count]), into: rawBlock)
-          classifier.appendRaw(UnsafeBufferPointer(rawBlock))
-          let decimated =
-            decimator == nil ? count : decimator!.process(UnsafeBufferPointer(rawBlock), into: band)
-          let bandBlock = UnsafeMutableBufferPointer(rebasing: band[0..<decimated])
-          let featureBlock = UnsafeMutableBufferPointer(rebasing: feature[0..<decimated])
-          let input = UnsafeBufferPointer(decimator == nil ? rawBlock : bandBlock)
-          if bandpasses != nil {
-            // The high band's band-passed signal and feature, in the two buffers after the feature's.
-            let highBandBlock = UnsafeMutableBufferPointer(
-              rebasing: scratch[3 * stride..<3 * stride + decimated])
-            let highFeatureBlock = UnsafeMutableBufferPointer(
-              rebasing: scratch[4 * stride..<4 * stride + decimated])
-            bandpasses!.process(input, into: bandBlock, highBandBlock)
-            FeatureStages.process(
-              &featureStages, UnsafeBufferPointer(bandBlock), into: featureBlock,
-              attenuatedBy: &highFeatureStages!,
-              UnsafeBufferPointer(highBandBlock), scratch: highFeatureBlock)
-          } else {
-            bandpass!.process(input, into: bandBlock)
-            featureStages.process(UnsafeBufferPointer(bandBlock), into: featureBlock)
-          }
-          classifier.scan(
-            band: UnsafeBufferPointer(bandBlock), feature: UnsafeBufferPointer(featureBlock), beats: &beats)
-          start += count
+        let offset = origin ?? first
+        let count = samples.count
+        let rawBlock = UnsafeMutableBufferPointer(rebasing: raw[0..<count])
+        guard Self.subtract(offset, from: samples, into: rawBlock) else { return false }
+        origin = offset
+        classifier.appendRaw(UnsafeBufferPointer(rawBlock))
+        let decimated =
+          decimator == nil ? count : decimator!.process(UnsafeBufferPointer(rawBlock), into: band)
+        let bandBlock = UnsafeMutableBufferPointer(rebasing: band[0..<decimated])
+        let featureBlock = UnsafeMutableBufferPointer(rebasing: feature[0..<decimated])
+        let input = UnsafeBufferPointer(decimator == nil ? rawBlock : bandBlock)
+        if bandpasses != nil {
+          // The high band's band-passed signal and feature, in the two buffers after the feature's.
+          let highBandBlock = UnsafeMutableBufferPointer(
+            rebasing: scratch[3 * stride..<3 * stride + decimated])
+          let highFeatureBlock = UnsafeMutableBufferPointer(
+            rebasing: scratch[4 * stride..<4 * stride + decimated])
+          bandpasses!.process(input, into: bandBlock, highBandBlock)
+          FeatureStages.process(
+            &featureStages, UnsafeBufferPointer(bandBlock), into: featureBlock,
+            attenuatedBy: &highFeatureStages!,
+            UnsafeBufferPointer(highBandBlock), scratch: highFeatureBlock)
+        } else {
+          bandpass!.process(input, into: bandBlock)
+          featureStages.process(UnsafeBufferPointer(bandBlock), into: featureBlock)
         }
-        if let last = samples.last { lastSample = last }
+        classifier.scan(
+          band: UnsafeBufferPointer(bandBlock), feature: UnsafeBufferPointer(featureBlock), beats: &beats)
+        lastSample = samples[count - 1]
+        return true
       }
     }
 
-    /// Writes `input − offset` to `output`, eight samples at a time.
+    /// Writes `input − offset` to `output`, eight samples at a time; returns whether every sample is finite.
     static func subtract(
       _ offset: Float, from input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>
-    ) {
+    ) -> Bool {
+      // x − x is 0 for a finite x and NaN otherwise, so the samples are finite when the sum of these is 0.
+      var check = SIMD8<Float>()
       var i = 0
       let raw = UnsafeRawPointer(input.baseAddress!)
       while i &+ 8 <= input.count {
         let v = raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<Float>.self)
+        check += v - v
         UnsafeMutableRawPointer(output.baseAddress! + i).storeBytes(of: v - offset, as: SIMD8<Float>.self)
         i &+= 8
       }
+      var tail: Float = 0
       while i < input.count {
+        tail += input[i] - input[i]
         output[i] = input[i] - offset
         i &+= 1
       }
+      return check.sum() + tail == 0
     }
 
     /// Ends the segment as a recording ends (see ``QRSDetector/finish(appendingTo:)``), holding its last
@@ -522,9 +532,15 @@ extension QRSDetector {
     mutating func finish(holding holdCount: Int, appendingTo beats: inout [Int64]) {
       guard origin != nil else { return }
       let end = classifier.rawCount
-      let hold = [Float](repeating: lastSample, count: holdCount)
+      let hold = [Float](repeating: lastSample, count: QRSDetector.blockSize)
       let first = beats.count
-      hold.withUnsafeBufferPointer { process($0, appendingTo: &beats) }
+      hold.withUnsafeBufferPointer { block in
+        var left = holdCount
+        while left > 0 {
+          _ = process(UnsafeBufferPointer(rebasing: block[..<min(left, block.count)]), appendingTo: &beats)
+          left -= block.count
+        }
+      }
       let cut = end - classifier.placementHalfWidth
       beats.removeSubrange((beats[first...].firstIndex { $0 >= cut } ?? beats.endIndex)...)
     }
