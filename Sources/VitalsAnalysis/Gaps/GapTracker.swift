@@ -3,9 +3,10 @@
 /// first sample fed.
 ///
 /// The detectors and estimators of this module take their input through one: a chunk without a missing
-/// sample and outside a gap (the usual case) is found so by one vectorised pass and takes the detector's
-/// own fast path; otherwise the chunk is split into runs of present and missing samples. The runs depend
-/// on the samples only, not on how the signal is chunked.
+/// sample and outside a gap (the usual case) is found so by one vectorised pass (``allPresent(_:)``, or
+/// the detector's own, fused with the first pass over the samples: ``advance(presentCount:)``) and takes
+/// the detector's fast path; otherwise the chunk is split into runs of present and missing samples. The
+/// runs depend on the samples only, not on how the signal is chunked.
 public struct GapTracker: Sendable, Equatable {
   /// Samples fed so far.
   public private(set) var sampleCount: Int64 = 0
