@@ -23,6 +23,9 @@ import VitalsStatistics
 ///
 /// Live (``PipelineContext/live``): the step and motion lists are not kept; the final section has the
 /// counts, walking time and cadence but no bouts.
+///
+/// Gaps (samples with a NaN or infinite axis, ``StepDetector/gaps``): no step inside one, and a walking
+/// bout ends at one.
 public struct AccelerometerPipeline: RecordingPipeline {
   /// The pipeline's settings.
   public struct Configuration: Sendable, Hashable {
@@ -205,11 +208,13 @@ public struct AccelerometerPipeline: RecordingPipeline {
       cadence: walkingSeconds > 0 ? 60 * Double(stepIntervals) / walkingSeconds : 0,
       bouts: live ? nil : bouts,
       sampleRate: sampleRate)
-    return StepsSection(
+    var section = StepsSection(
       channels: axisNames, sampleRate: sampleRate, samples: samplesFed, unit: detector.resolvedUnit,
       walking: walking, steps: steps, motionWindow: configuration.motionWindow, motion: motion,
       motionMean: motionWindows > 0 ? motionSum / Double(motionWindows) : .nan,
       motionMaximum: motionWindows > 0 ? motionMaximum : .nan)
+    section.gapSeconds = Double(detector.gaps.reduce(0) { $0 + $1.count }) / sampleRate
+    return section
   }
 }
 
@@ -217,7 +222,8 @@ public struct AccelerometerPipeline: RecordingPipeline {
 /// `{"channels":[…],"sample_rate":…,"samples":…,"unit":"g","steps":…,"walking_s":…,"cadence_spm":…,
 /// "bouts":[{"start_s":…,"end_s":…,"steps":…}],"motion":{"window_s":…,"mean_g":…,"max_g":…}}`:
 /// the keys of `vitals steps` (``WalkingSummary``, which live streams encode without `bouts`) plus the
-/// motion levels' mean and maximum (null without a level).
+/// motion levels' mean and maximum (null without a level), and `"gap_s"`, the seconds with a missing
+/// axis, only when there are gaps.
 public struct StepsSection: PipelineSection {
   /// The names of the x, y and z axes.
   public var channels: [String]
@@ -237,6 +243,8 @@ public struct StepsSection: PipelineSection {
   public var motion: [MotionLevel]
   /// Mean and maximum motion level, g; NaN without a level.
   public var motionMean: Double, motionMaximum: Double
+  /// Seconds with a missing (NaN or infinite) axis.
+  public var gapSeconds = 0.0
 
   /// A section.
   public init(
@@ -280,7 +288,7 @@ public struct StepsSection: PipelineSection {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case channels, sample_rate, samples, unit, motion
+    case channels, sample_rate, samples, unit, motion, gap_s
   }
 
   /// Encodes the JSON section described in the type's documentation.
@@ -295,5 +303,6 @@ public struct StepsSection: PipelineSection {
       Motion(
         window_s: motionWindow, mean_g: motionMean.isFinite ? motionMean : nil,
         max_g: motionMaximum.isFinite ? motionMaximum : nil), forKey: .motion)
+    try c.encodeIfPresent(gapSeconds > 0 ? gapSeconds : nil, forKey: .gap_s)
   }
 }

@@ -20,6 +20,9 @@ import VitalsIO
 ///    Lipponen & Tarvainen 2019 artefacts dropped, time and frequency domain, Poincaré SD1/SD2); see
 ///    ``ECGSection``.
 ///
+/// Gaps (NaN or infinite samples of the lead, ``QRSDetector/gaps``): no beat inside one; no RR interval
+/// across one counts for a heart-rate reading, the irregular-rhythm detector or the HRV.
+///
 /// Live (``PipelineContext/live``): no whole-record beat list is kept; every
 /// ``Configuration/hrvInterval`` s an ``PipelineEvent/Kind/hrv`` event gives the time-domain HRV of
 /// the last ``Configuration/hrvWindow`` s, and the final section covers that window only. State is
@@ -65,6 +68,8 @@ public struct ECGPipeline: RecordingPipeline {
   var nextReadingSecond: Int64 = 1
   var nextHRVSecond: Int64
   var rhythm: IrregularRhythmTracker
+  /// The lead's gaps so far, as record sample ranges.
+  var gaps: [Range<Int64>] = []
 
   /// A pipeline for the ECG lead `context.channels[0]`; throws when the rate is outside
   /// ``QRSDetector/supportedSampleRates``.
@@ -102,7 +107,18 @@ public struct ECGPipeline: RecordingPipeline {
     decided.removeAll(keepingCapacity: true)
     chunk.channels[lead].withUnsafeBufferPointer { detector.process($0, appendingTo: &decided) }
     samplesFed += Int64(chunk.sampleCount)
+    updateGaps()
     emitDecided(events: &events)
+  }
+
+  /// Takes the detector's gaps, as record sample ranges, when they have changed.
+  private mutating func updateGaps() {
+    let relative = detector.gaps
+    guard
+      relative.count != gaps.count || relative.last.map({ $0.upperBound + origin! }) != gaps.last?.upperBound
+    else { return }
+    gaps = relative.map { $0.lowerBound + origin!..<$0.upperBound + origin! }
+    rhythm.gaps = gaps
   }
 
   /// Appends the events of the beats in `decided` (relative to the first sample), and the readings due
@@ -148,7 +164,8 @@ public struct ECGPipeline: RecordingPipeline {
       if let firstKept = beats.firstIndex(where: { $0 >= oldest }), firstKept > 0 {
         beats.removeFirst(firstKept)
       }
-      let nn = NNSeries.withoutArtefacts(beats: Array(beats.prefix { $0 <= horizon }), sampleRate: sampleRate)
+      let nn = NNSeries.withoutArtefacts(
+        beats: Array(beats.prefix { $0 <= horizon }), sampleRate: sampleRate, gaps: gaps)
       let time = HRVTimeDomain(nn.series)
       if time.meanNN.isFinite {
         events.append(
@@ -164,12 +181,13 @@ public struct ECGPipeline: RecordingPipeline {
   }
 
   /// 60 / median of the last RR intervals closing at or before `horizon` (and not older than the
-  /// maximum age), or nil.
+  /// maximum age, nor across a gap), or nil.
   private func heartRate(horizon: Int64) -> Double? {
     let oldest = horizon - Int64((configuration.heartRateMaximumAge * sampleRate).rounded())
     let known = recent.prefix { $0 <= horizon }
     var intervals: [Int64] = []
     for k in known.indices.dropFirst().reversed() where known[k] >= oldest {
+      if !gaps.isEmpty && gaps.overlapCount(with: known[k - 1]..<known[k]) > 0 { continue }
       intervals.append(known[k] - known[k - 1])
       if intervals.count == configuration.heartRateIntervals { break }
     }
@@ -187,6 +205,7 @@ public struct ECGPipeline: RecordingPipeline {
   public mutating func finish(events: inout [PipelineEvent]) -> any PipelineSection {
     decided.removeAll(keepingCapacity: true)
     detector.finish(appendingTo: &decided)
+    if origin != nil { updateGaps() }
     emitDecided(events: &events)
     let episodes = rhythm.finish(events: &events)
     if live {
@@ -196,10 +215,12 @@ public struct ECGPipeline: RecordingPipeline {
     }
     return ECGSection(
       channel: leadName, sampleRate: sampleRate, samples: samplesFed, beatCount: beatCount,
-      beats: live ? [] : beats, variability: VariabilitySummary(beats: beats, sampleRate: sampleRate),
+      beats: live ? [] : beats,
+      variability: VariabilitySummary(beats: beats, sampleRate: sampleRate, gaps: gaps),
       episodes: episodes,
       irregularSeconds: rhythm.irregularSeconds,
-      hrvWindow: live ? configuration.hrvWindow : nil)
+      hrvWindow: live ? configuration.hrvWindow : nil,
+      gapSeconds: Double(gaps.reduce(0) { $0 + $1.count }) / sampleRate)
   }
 }
 
@@ -210,6 +231,7 @@ public struct ECGPipeline: RecordingPipeline {
 /// `artefact_beats`]. HRV names and units are NeuroKit2's (see ``VariabilitySummary``); values that are
 /// undefined for the record (too short, too few intervals) are JSON null. [`signal_quality`] is the
 /// fraction of the record's duration covered by NN intervals (0–1): noise, artefacts and gaps lower it.
+/// [`gap_s`], present only when the lead has gaps, is their total duration in seconds.
 public struct ECGSection: PipelineSection, Equatable {
   /// The lead's name in the file.
   public var channel: String
@@ -229,13 +251,16 @@ public struct ECGSection: PipelineSection, Equatable {
   public var irregularSeconds: Double
   /// Live streams: the seconds of beats the HRV covers; nil for whole records.
   public var hrvWindow: Double?
+  /// Seconds of the lead missing (its gaps).
+  public var gapSeconds: Double
 
   /// A section.
   public init(
     channel: String, sampleRate: Double, samples: Int64, beatCount: Int, beats: [Int64],
     variability: VariabilitySummary, episodes: [IrregularRhythmEpisode], irregularSeconds: Double,
-    hrvWindow: Double?
+    hrvWindow: Double?, gapSeconds: Double = 0
   ) {
+    self.gapSeconds = gapSeconds
     self.channel = channel
     self.sampleRate = sampleRate
     self.samples = samples
@@ -265,7 +290,7 @@ public struct ECGSection: PipelineSection, Equatable {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case channel, heart_rate_bpm, irregular_rhythm, irregular_rhythm_s, signal_quality, hrv_window_s
+    case channel, heart_rate_bpm, irregular_rhythm, irregular_rhythm_s, signal_quality, hrv_window_s, gap_s
   }
 
   /// Encodes the JSON section described in the type's documentation.
@@ -284,5 +309,6 @@ public struct ECGSection: PipelineSection, Equatable {
     try c.encode(irregularSeconds, forKey: .irregular_rhythm_s)
     try c.encode(signalQuality, forKey: .signal_quality)
     try c.encodeIfPresent(hrvWindow, forKey: .hrv_window_s)
+    try c.encodeIfPresent(gapSeconds > 0 ? gapSeconds : nil, forKey: .gap_s)
   }
 }

@@ -33,6 +33,8 @@ struct IrregularRhythmTracker: Sendable {
   var episodes: [IrregularRhythmEpisode] = []
   /// Seconds in reported episodes.
   var irregularSeconds = 0.0
+  /// The signal's gaps, as record sample ranges: no interval across one is judged.
+  var gaps: [Range<Int64>] = []
 
   init(parameters: AtrialFibrillationDetector.Parameters, sampleRate: Double, keepsEpisodes: Bool) {
     detector = AtrialFibrillationDetector(parameters: parameters)
@@ -67,7 +69,7 @@ struct IrregularRhythmTracker: Sendable {
   /// Runs the detector on the window and takes its coverage up to sample `horizon`.
   private mutating func analyse(through horizon: Int64, events: inout [PipelineEvent]) {
     let from = decidedUntil ?? window.first!
-    for span in detector.analyse(beats: window, sampleRate: sampleRate).coveredSamples {
+    for span in detector.analyse(beats: window, sampleRate: sampleRate, gaps: gaps).coveredSamples {
       let (lower, upper) = (max(span.lowerBound, from), min(span.upperBound, horizon))
       if lower < upper { cover(lower..<upper, events: &events) }
     }

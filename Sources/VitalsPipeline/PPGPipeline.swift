@@ -20,6 +20,10 @@ import VitalsIO
 ///
 /// Live (``PipelineContext/live``): only the pulses of the last ``Configuration/hrvWindow`` seconds are
 /// kept, and the final section's variability covers them.
+///
+/// Gaps (NaN or infinite samples): no pulse inside a gap of the first channel, and no interval across one
+/// in the variability; heart-rate windows over a gap of any channel are NaN (no event) or not reliable (see
+/// ``PPGHeartRateEstimator``).
 public struct PPGPipeline: RecordingPipeline {
   /// The pipeline's settings.
   public struct Configuration: Sendable, Hashable {
@@ -122,13 +126,17 @@ public struct PPGPipeline: RecordingPipeline {
   /// Returns the record's ``PPGSection`` (pulses are reported as soon as they are decided, so none is
   /// pending).
   public mutating func finish(events: inout [PipelineEvent]) -> any PipelineSection {
-    PPGSection(
+    let start = origin ?? 0
+    let gaps = detector.gaps.map { $0.lowerBound + start..<$0.upperBound + start }
+    var section = PPGSection(
       channels: names, sampleRate: sampleRate, samples: samplesFed, motionAxes: axes.count,
       beatCount: beatCount, beats: live ? [] : beats,
-      variability: VariabilitySummary(beats: beats, sampleRate: sampleRate), windows: windows,
+      variability: VariabilitySummary(beats: beats, sampleRate: sampleRate, gaps: gaps), windows: windows,
       reliableWindows: reliable,
       heartRate: reliable > 0 ? (rateSum / Double(reliable), rateMinimum, rateMaximum) : nil,
       hrvWindow: live ? configuration.hrvWindow : nil)
+    section.gapSeconds = Double(estimator.gaps.reduce(0) { $0 + $1.count }) / sampleRate
+    return section
   }
 }
 
@@ -136,7 +144,8 @@ public struct PPGPipeline: RecordingPipeline {
 /// [`channels`], [`sample_rate`], [`samples`], [`duration_s`], accelerometer axes used for motion
 /// [`motion_axes`], pulses [`beats`], [`nn_intervals`], [`artefact_beats`]; heart rate
 /// [`heart_rate_bpm`: `mean`, `min`, `max`] over the reliable windows of ``PPGHeartRateEstimator`` and
-/// the fraction of windows that are reliable [`reliable_fraction`] (null without windows); pulse-rate
+/// the fraction of windows that are reliable [`reliable_fraction`] (null without windows); the seconds
+/// missing in any channel [`gap_s`], present only when there are gaps; pulse-rate
 /// variability [`prv`] with the ECG's HRV names and units (see ``VariabilitySummary``), null when
 /// undefined.
 public struct PPGSection: PipelineSection {
@@ -160,6 +169,8 @@ public struct PPGSection: PipelineSection {
   public var heartRate: (mean: Double, min: Double, max: Double)?
   /// Live streams: the seconds of pulses the variability covers; nil for whole records.
   public var hrvWindow: Double?
+  /// Seconds missing in any channel (the estimator's gaps).
+  public var gapSeconds = 0.0
 
   /// A section.
   public init(
@@ -184,7 +195,7 @@ public struct PPGSection: PipelineSection {
   public var eventTables: [String: [Int64]] { hrvWindow == nil ? ["pulses": beats] : [:] }
 
   private enum CodingKeys: String, CodingKey {
-    case channels, motion_axes, heart_rate_bpm, reliable_fraction, hrv_window_s
+    case channels, motion_axes, heart_rate_bpm, reliable_fraction, hrv_window_s, gap_s
   }
 
   /// Encodes the JSON section described in the type's documentation.
@@ -198,5 +209,6 @@ public struct PPGSection: PipelineSection {
       ["mean": heartRate?.mean, "min": heartRate?.min, "max": heartRate?.max], forKey: .heart_rate_bpm)
     try c.encode(windows > 0 ? Double(reliableWindows) / Double(windows) : nil, forKey: .reliable_fraction)
     try c.encodeIfPresent(hrvWindow, forKey: .hrv_window_s)
+    try c.encodeIfPresent(gapSeconds > 0 ? gapSeconds : nil, forKey: .gap_s)
   }
 }

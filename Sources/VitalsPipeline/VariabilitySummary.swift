@@ -32,9 +32,10 @@ public struct VariabilitySummary: Sendable, Equatable, Encodable {
   }
 
   /// The variability of `beats` (increasing record sample indices at `sampleRate` Hz, positive and
-  /// finite), artefacts left out.
-  public init(beats: [Int64], sampleRate: Double) {
-    let (series, artefacts) = NNSeries.withoutArtefacts(beats: beats, sampleRate: sampleRate)
+  /// finite), artefacts and intervals across the signal's `gaps` (record sample ranges, increasing and
+  /// disjoint) left out.
+  public init(beats: [Int64], sampleRate: Double, gaps: [Range<Int64>] = []) {
+    let (series, artefacts) = NNSeries.withoutArtefacts(beats: beats, sampleRate: sampleRate, gaps: gaps)
     self.init(intervals: series, artefactBeats: artefacts)
   }
 
@@ -81,9 +82,15 @@ public struct VariabilitySummary: Sendable, Equatable, Encodable {
 
 extension NNSeries {
   /// The NN intervals of `beats` (record sample indices at `sampleRate` Hz) without the intervals around
-  /// Lipponen & Tarvainen (2019) artefact beats (``RRArtefacts``), and the number of artefact beats.
-  static func withoutArtefacts(beats: [Int64], sampleRate: Double) -> (series: NNSeries, artefacts: Int) {
-    let artefacts = RRArtefacts.detect(beats: beats, sampleRate: sampleRate).allBeats
-    return (NNSeries(beats: beats, sampleRate: sampleRate, excludingBeats: artefacts), artefacts.count)
+  /// Lipponen & Tarvainen (2019) artefact beats (``RRArtefacts``) and those across `gaps` (record sample
+  /// ranges, increasing and disjoint), and the number of artefact beats. Artefacts are looked for between
+  /// gaps, one stretch at a time, so that the long interval across a gap flags no beat.
+  static func withoutArtefacts(beats: [Int64], sampleRate: Double, gaps: [Range<Int64>] = [])
+    -> (series: NNSeries, artefacts: Int)
+  {
+    let artefacts = RRArtefacts.detect(beats: beats, sampleRate: sampleRate, gaps: gaps).allBeats
+    return (
+      NNSeries(beats: beats, sampleRate: sampleRate, excludingBeats: artefacts, gaps: gaps), artefacts.count
+    )
   }
 }

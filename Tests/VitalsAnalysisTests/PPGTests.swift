@@ -165,12 +165,20 @@ private func meanError(_ windows: [HeartRateWindow], _ recording: SimulatedRecor
     }
   }
 
-  @Test func nonFiniteSamplesAreHeld() throws {
+  @Test func nonFiniteSamplesAreGaps() throws {
     var samples = simulate(heartRate: 70, seconds: 20, channels: 1).channels[0]
-    for i in stride(from: 100, to: samples.count, by: 400) { samples[i] = .nan }
+    samples[1000] = .infinity
     var detector = try PPGPulseDetector(sampleRate: 125)
     let pulses = detector.process(samples)
-    #expect((20...24).contains(pulses.count))
+    // The two sides, each detected as a recording of its own.
+    var first = try PPGPulseDetector(sampleRate: 125)
+    var second = try PPGPulseDetector(sampleRate: 125)
+    let expected =
+      first.process(Array(samples[..<1000]))
+      + second.process(Array(samples[1001...])).map { PPGPulse(peak: $0.peak + 1001, onset: $0.onset + 1001) }
+    #expect(pulses == expected)
+    #expect((18...24).contains(pulses.count))
+    #expect(detector.gaps == [1000..<1001])
   }
 }
 

@@ -359,7 +359,7 @@ struct QRSDetectorTests {
     #expect(beats.map(\.time) == expected.map { start.advanced(bySamples: $0, rate: rate) })
   }
 
-  @Test("a gap of NaN samples reads as a flat line and detection resumes after it")
+  @Test("a gap of NaN samples holds no beat and detection resumes after it")
   func notANumber() throws {
     let rate = 360.0
     var ecg = SyntheticECG(sampleRate: rate, .init(seconds: 30))
@@ -374,18 +374,19 @@ struct QRSDetectorTests {
   }
 
   @Test(
-    "a non-finite sample is held at the last finite one, in any chunking",
+    "a non-finite sample is a gap: the lead before it ends as a record does, the lead after it starts afresh",
     arguments: [Float.nan, .infinity, -.infinity])
-  func nonFiniteSampleIsHeld(value: Float) throws {
+  func nonFiniteSampleIsAGap(value: Float) throws {
     let rate = 360.0
-    var held = SyntheticECG(sampleRate: rate, .init(seconds: 20, noise: 0.02))
-    var spoiled = held
-    // Samples 0 and 2 are not finite too: before the first finite sample, and held at the first.
-    for i in [0, 2, 3001, 3002, 5555] { spoiled.samples[i] = value }
-    held.samples[0] = held.samples[1]
-    for i in [2, 3001, 3002, 5555] { held.samples[i] = held.samples[i - 1] }
-    let expected = try QRSDetector.detect(held.samples, sampleRate: rate)
-    #expect(expected.count >= held.rPeaks.count - 1)
+    let ecg = SyntheticECG(sampleRate: rate, .init(seconds: 20, noise: 0.02))
+    var spoiled = ecg
+    let at = 3001
+    spoiled.samples[at] = value
+    // The two sides, each detected as a recording of its own, with the second's indices moved.
+    let first = try QRSDetector.detect(Array(ecg.samples[..<at]), sampleRate: rate)
+    let second = try QRSDetector.detect(Array(ecg.samples[(at + 1)...]), sampleRate: rate)
+    let expected = first + second.map { $0 + Int64(at + 1) }
+    #expect(expected.count >= ecg.rPeaks.count - 1)
     #expect(try QRSDetector.detect(spoiled.samples, sampleRate: rate) == expected)
     var detector = try QRSDetector(sampleRate: rate)
     var beats: [Int64] = []
@@ -395,7 +396,9 @@ struct QRSDetectorTests {
           UnsafeBufferPointer(rebasing: buffer[start..<min(start + 13, buffer.count)]), appendingTo: &beats)
       }
     }
+    detector.finish(appendingTo: &beats)
     #expect(beats == expected)
+    #expect(detector.gaps == [Int64(at)..<Int64(at + 1)])
   }
 
   @Test("rejects unsupported rates and options")

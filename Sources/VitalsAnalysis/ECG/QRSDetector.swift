@@ -107,12 +107,16 @@ import VitalsCore
 /// 32(3):230–236, 1985. P. S. Hamilton, W. J. Tompkins, "Quantitative investigation of QRS detection rules
 /// using the MIT/BIH arrhythmia database", IEEE Trans. Biomed. Eng. 33(12):1157–1165, 1986.
 ///
-/// Input: samples of one lead in any unit (mV, adu): every threshold is relative. The first finite
-/// sample is subtracted from every sample, so the filters start at rest without a step response. NaN and
-/// infinite samples are replaced by the last finite sample (a gap reads as a flat line).
+/// Input: samples of one lead in any unit (mV, adu): every threshold is relative. The first sample is
+/// subtracted from every sample, so the filters start at rest without a step response. NaN and infinite
+/// samples are missing data (a gap, see ``gaps``): the beats before a gap are decided as at the end of a
+/// recording, none is reported inside it, and detection starts afresh after it (filters at rest, signal
+/// and noise levels and RR history unlearnt), with sample indices still counted from the first sample fed.
 ///
-/// Cost: O(1) per sample and no allocation after initialisation except the appended beats. Each block
-/// of ``blockSize`` input samples runs stage by stage over `Float` buffers (the SIMD FIR decimator and
+/// Cost: O(1) per sample and no allocation after initialisation except the appended beats (and, at each
+/// gap, a fresh copy of the filters and classifier). Each block
+/// of ``blockSize`` input samples runs stage by stage over `Float` buffers (the first finite sample subtracted
+/// in the same SIMD pass that checks for missing samples, the SIMD FIR decimator and
 /// derivatives, both bands' band-passes in the two lanes of one vector, in direct form I, whose recurrence
 /// is shorter than that of ``SOSFilter``'s transposed form, both O(1) moving sums in one vector, one vector
 /// square root for four feature samples), then the classifier scans the feature for peaks eight samples at
@@ -181,20 +185,15 @@ public struct QRSDetector: Sendable {
   /// Samples per second.
   public let sampleRate: Double
 
-  /// Brings the input to the feature rate; nil below 300 Hz, where the input is the feature rate.
-  var decimator: Decimator?
-  /// The QRS band-pass without a high band; nil when `bandpasses` runs it.
-  var bandpass: SOSFilter?
-  /// The QRS band-pass and the high band's, side by side; nil without a high band.
-  var bandpasses: SOSFilterPair?
-  /// Derivative, square and moving average of the QRS band, and of the high band when there is one.
-  var featureStages: FeatureStages
-  var highFeatureStages: FeatureStages?
-  var classifier: QRSClassifier
-  var previousFinite: Float = 0
-  /// The first finite sample, subtracted from every sample so that the filters start at rest.
-  var origin: Float?
-  var blocks: [Float]
+  /// The segment being fed: the filters and classifier since the last gap (or the record's start); nil
+  /// inside a gap.
+  var segment: Segment?
+  /// A segment at rest, copied when the signal resumes after a gap.
+  let freshSegment: Segment
+  /// Index of the first sample of ``segment`` (sample 0 being the first ever fed).
+  var segmentStart: Int64 = 0
+  /// The gaps of the lead.
+  var gapTracker = GapTracker()
   /// Record index of the first sample given in a ``SignalChunk``; nil before the first chunk.
   var chunkIndexOrigin: Int64?
   /// Record index and time of the first sample of the last ``SignalChunk``, for the times of the beats
@@ -234,46 +233,12 @@ public struct QRSDetector: Sendable {
       try check("highBand.lowerBound", band.lowerBound, 1...40)
       try check("highBand.upperBound", band.upperBound, band.lowerBound + 1...100)
     }
-    // The feature needs no more than 150–300 Hz: from 300 Hz on, the input is decimated by an integer
-    // factor first, after a short Hamming-window low-pass at a quarter of the feature rate (37.5–75 Hz).
-    let factor = max(1, Int(sampleRate / 150))
-    let featureRate = sampleRate / Double(factor)
-    let antiAliasTaps = 4 * factor + 1
-    let integration = max(1, Int((c.integrationWindow * featureRate).rounded()))
-    let design = try Self.bandpass(c.passband, name: "passband", sampleRate: featureRate)
-    self.featureStages = FeatureStages(sampleRate: featureRate, integration: integration)
-    if let band = c.highBand {
-      let upper = min(band.upperBound, 0.4 * featureRate)
-      guard upper >= band.lowerBound + 1 else {
-        throw .invalidConfiguration("highBand.lowerBound", band.lowerBound)
-      }
-      self.bandpass = nil
-      self.bandpasses = SOSFilterPair(
-        design, try Self.bandpass(band.lowerBound...upper, name: "highBand", sampleRate: featureRate))
-      self.highFeatureStages = FeatureStages(sampleRate: featureRate, integration: integration)
-    } else {
-      self.bandpass = SOSFilter(design)
-      self.bandpasses = nil
-      self.highFeatureStages = nil
-    }
     self.configuration = c
     self.sampleRate = sampleRate
-    self.decimator =
-      factor == 1
-      ? nil
-      : Decimator(
-        factor: factor,
-        coefficients: FIRDesign.firwin(
-          tapCount: antiAliasTaps, cutoff: [0.5 / Double(factor)], pass: .lowpass))
-    let halfWindow = max(1, Int((c.refractoryPeriod * featureRate).rounded()))
-    let groupDelay = design.groupDelay(
-      atFrequency: (c.passband.lowerBound * c.passband.upperBound).squareRoot(), sampleRate: featureRate)
-    self.classifier = QRSClassifier(
-      configuration: c, sampleRate: sampleRate, decimationFactor: factor, integration: integration,
-      halfWindow: halfWindow, bandpassDelay: groupDelay,
-      derivativeDelay: DerivativeFormula.panTompkins.delay,
-      decimatorDelay: factor == 1 ? 0 : (antiAliasTaps - 1) / 2, blockSize: Self.blockSize)
-    self.blocks = [Float](repeating: 0, count: (highFeatureStages == nil ? 3 : 5) * (Self.blockSize + 1))
+    // Two segments built apart, so that the first does not share (and copy on its first use) the storage
+    // of the one kept at rest.
+    self.segment = try Segment(configuration: c, sampleRate: sampleRate)
+    self.freshSegment = try Segment(configuration: c, sampleRate: sampleRate)
   }
 
   /// The Butterworth band-pass of order 2 for `band` (Hz) at `sampleRate`; errors name the option `name`.
@@ -288,89 +253,70 @@ public struct QRSDetector: Sendable {
     }
   }
 
+  /// The gaps of the lead so far: runs of NaN or infinite samples, as sample ranges counted as the beats
+  /// of ``process(_:appendingTo:)`` are (add ``SignalChunk/firstSampleIndex`` of the first chunk for record
+  /// indices); a gap still open ends at the last sample fed.
+  public var gaps: [Range<Int64>] { gapTracker.gaps }
+
   /// Feeds the next samples of the lead and appends the record indices of the beats decided so far
   /// (sample 0 being the first sample ever fed) to `beats`, in increasing order.
+  ///
+  /// NaN and infinite samples are missing: the detector decides on the beats before a gap as at the end of
+  /// a recording (see ``finish(appendingTo:)``), reports no beat inside it, and starts afresh after it
+  /// (filters at rest, nothing learnt), as at the start of a recording.
   public mutating func process(_ samples: UnsafeBufferPointer<Float>, appendingTo beats: inout [Int64]) {
     precondition(!finished, "the recording was finished: a new one needs a new detector")
-    var blocks: [Float] = []
-    swap(&blocks, &self.blocks)
-    defer { swap(&blocks, &self.blocks) }
-    let size = Self.blockSize
-    let stride = size + 1
-    blocks.withUnsafeMutableBufferPointer { scratch in
-      let raw = UnsafeMutableBufferPointer(rebasing: scratch[0..<size])
-      let band = UnsafeMutableBufferPointer(rebasing: scratch[stride..<stride + stride])
-      let feature = UnsafeMutableBufferPointer(rebasing: scratch[2 * stride..<3 * stride])
-      if origin == nil, let first = samples.first(where: \.isFinite) {
-        origin = first
-        previousFinite = first
-      }
-      let offset = origin ?? 0
-      var start = 0
-      while start < samples.count {
-        let count = min(size, samples.count - start)
-        let rawBlock = UnsafeMutableBufferPointer(rebasing: raw[0..<count])
-        previousFinite = Self.condition(
-          UnsafeBufferPointer(rebasing: samples[start..<start + count]), into: rawBlock, offset: offset,
-          previousFinite: previousFinite)
-        classifier.appendRaw(UnsafeBufferPointer(rawBlock))
-        let decimated =
-          decimator == nil ? count : decimator!.process(UnsafeBufferPointer(rawBlock), into: band)
-        let bandBlock = UnsafeMutableBufferPointer(rebasing: band[0..<decimated])
-        let featureBlock = UnsafeMutableBufferPointer(rebasing: feature[0..<decimated])
-        let input = UnsafeBufferPointer(decimator == nil ? rawBlock : bandBlock)
-        if bandpasses != nil {
-          // The high band's band-passed signal and feature, in the two buffers after the feature's.
-          let highBandBlock = UnsafeMutableBufferPointer(
-            rebasing: scratch[3 * stride..<3 * stride + decimated])
-          let highFeatureBlock = UnsafeMutableBufferPointer(
-            rebasing: scratch[4 * stride..<4 * stride + decimated])
-          bandpasses!.process(input, into: bandBlock, highBandBlock)
-          FeatureStages.process(
-            &featureStages, UnsafeBufferPointer(bandBlock), into: featureBlock,
-            attenuatedBy: &highFeatureStages!,
-            UnsafeBufferPointer(highBandBlock), scratch: highFeatureBlock)
-        } else {
-          bandpass!.process(input, into: bandBlock)
-          featureStages.process(UnsafeBufferPointer(bandBlock), into: featureBlock)
+    // Block by block, so that the check for missing samples reads what the filters read next from cache.
+    var start = 0
+    while start < samples.count {
+      let end = min(samples.count, start + Self.blockSize)
+      processBlock(UnsafeBufferPointer(rebasing: samples[start..<end]), appendingTo: &beats)
+      start = end
+    }
+  }
+
+  /// Feeds up to ``blockSize`` samples: those of a gap end the segment, those after it start a new one.
+  private mutating func processBlock(_ samples: UnsafeBufferPointer<Float>, appendingTo beats: inout [Int64])
+  {
+    // The usual case, no gap open and no sample missing, takes one pass: the segment checks the samples as
+    // it conditions them, and takes none when one is missing.
+    if gapTracker.openGapStart == nil && feed(samples, appendingTo: &beats) {
+      gapTracker.advance(presentCount: samples.count)
+      return
+    }
+    let first = gapTracker.sampleCount
+    // A gap is open or begins here, so there are runs.
+    for run in gapTracker.runs(in: samples) ?? [] {
+      if run.isMissing {
+        endSegment(appendingTo: &beats)
+      } else {
+        if segment == nil {
+          segment = freshSegment
+          segmentStart = first + Int64(run.offsets.lowerBound)
         }
-        classifier.scan(
-          band: UnsafeBufferPointer(bandBlock), feature: UnsafeBufferPointer(featureBlock), beats: &beats)
-        start += count
+        let fed = feed(UnsafeBufferPointer(rebasing: samples[run.offsets]), appendingTo: &beats)
+        assert(fed, "a run of present samples holds a missing one")
       }
     }
   }
 
-  /// Writes `input − offset` to `output`, each non-finite sample replaced by the last finite one before it
-  /// (`previousFinite` before the first); returns the last finite sample. Blocks without a non-finite
-  /// sample, the usual case, take a vectorised path.
-  static func condition(
-    _ input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>, offset: Float,
-    previousFinite: Float
-  ) -> Float {
-    // x − x is 0 for a finite x and NaN otherwise, so the block is finite when the sum of these is 0.
-    var check = SIMD8<Float>()
-    var i = 0
-    let raw = UnsafeRawPointer(input.baseAddress!)
-    while i &+ 8 <= input.count {
-      let v = raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<Float>.self)
-      check += v - v
-      UnsafeMutableRawPointer(output.baseAddress! + i).storeBytes(of: v - offset, as: SIMD8<Float>.self)
-      i &+= 8
-    }
-    var tail: Float = 0
-    while i < input.count {
-      tail += input[i] - input[i]
-      output[i] = input[i] - offset
-      i &+= 1
-    }
-    if check.sum() + tail == 0 { return input.last! }
-    var held = previousFinite
-    for k in input.indices {
-      if input[k].isFinite { held = input[k] }
-      output[k] = held - offset
-    }
-    return held
+  /// Feeds up to ``blockSize`` samples to the current segment and appends its beats as record indices;
+  /// false, having fed nothing, when a sample is missing.
+  private mutating func feed(_ samples: UnsafeBufferPointer<Float>, appendingTo beats: inout [Int64]) -> Bool
+  {
+    let firstNew = beats.count
+    guard segment!.process(samples, appendingTo: &beats) else { return false }
+    if segmentStart != 0 { for k in firstNew..<beats.count { beats[k] += segmentStart } }
+    return true
+  }
+
+  /// Decides on the beats of the current segment as at the end of a recording, and appends them.
+  private mutating func endSegment(appendingTo beats: inout [Int64]) {
+    guard segment != nil else { return }
+    let firstNew = beats.count
+    segment!.finish(holding: Int(latencySamples), appendingTo: &beats)
+    for k in firstNew..<beats.count { beats[k] += segmentStart }
+    segment = nil
   }
 
   /// Feeds the next samples of the lead; returns the record indices of the beats decided by now.
@@ -390,8 +336,8 @@ public struct QRSDetector: Sendable {
     let indexOrigin = chunkIndexOrigin ?? chunk.firstSampleIndex
     chunkIndexOrigin = indexOrigin
     precondition(
-      indexOrigin + classifier.rawCount == chunk.firstSampleIndex,
-      "chunk starts at sample \(chunk.firstSampleIndex), expected \(indexOrigin + classifier.rawCount)")
+      indexOrigin + gapTracker.sampleCount == chunk.firstSampleIndex,
+      "chunk starts at sample \(chunk.firstSampleIndex), expected \(indexOrigin + gapTracker.sampleCount)")
     lastChunkStart = (chunk.firstSampleIndex, chunk.startTime)
     return detectedBeats(process(chunk.channels[lead]))
   }
@@ -420,27 +366,19 @@ public struct QRSDetector: Sendable {
     }
   }
 
-  /// Ends the recording: decides on the peaks still pending, as if the lead stayed at its last finite
-  /// value for the latency bound (every peak before the end has then been decided on), and appends their
-  /// beats to `beats`, but for those within 50 ms of the end (the R-peak placement window): their QRS
-  /// complex is cut off, and the corner the held value makes there raises the feature as a QRS would (on
-  /// the shared MIT-BIH records, keeping them gives 5 false beats, one at the end of each of 5 records).
-  /// Without it the beats of the last ``Configuration-swift.struct/maximumLatency`` of a recording are never
-  /// reported (on the shared MIT-BIH records, 8 beats). The detector takes no more samples afterwards;
-  /// finishing again adds nothing.
+  /// Ends the recording: decides on the peaks still pending, as if the lead stayed at its last value for
+  /// the latency bound (every peak before the end has then been decided on), and appends their beats to
+  /// `beats`, but for those within 50 ms of the end (the R-peak placement window): their QRS complex is cut
+  /// off, and the corner the held value makes there raises the feature as a QRS would (on the shared
+  /// MIT-BIH records, keeping them gives 5 false beats, one at the end of each of 5 records). Without it
+  /// the beats of the last ``Configuration-swift.struct/maximumLatency`` of a recording are never reported
+  /// (on the shared MIT-BIH records, 8 beats). The same rule ends the signal before a gap. The detector
+  /// takes no more samples afterwards; finishing again adds nothing.
   public mutating func finish(appendingTo beats: inout [Int64]) {
     guard !finished else { return }
-    guard origin != nil else {
-      finished = true
-      return
-    }
-    let end = classifier.rawCount
-    let hold = [Float](repeating: previousFinite, count: Int(latencySamples))
-    let first = beats.count
-    hold.withUnsafeBufferPointer { process($0, appendingTo: &beats) }
+    endSegment(appendingTo: &beats)
+    gapTracker.finish()
     finished = true
-    let cut = end - classifier.placementHalfWidth
-    beats.removeSubrange((beats[first...].firstIndex { $0 >= cut } ?? beats.endIndex)...)
   }
 
   /// The beats of a whole recording of one lead, as record sample indices (``process(_:)`` then
@@ -452,6 +390,160 @@ public struct QRSDetector: Sendable {
     var beats = detector.process(samples)
     detector.finish(appendingTo: &beats)
     return beats
+  }
+}
+
+extension QRSDetector {
+  /// The filters and classifier of one stretch of signal without a missing sample, indices counted from
+  /// its first sample.
+  struct Segment: Sendable {
+    /// Brings the input to the feature rate; nil below 300 Hz, where the input is the feature rate.
+    var decimator: Decimator?
+    /// The QRS band-pass without a high band; nil when `bandpasses` runs it.
+    var bandpass: SOSFilter?
+    /// The QRS band-pass and the high band's, side by side; nil without a high band.
+    var bandpasses: SOSFilterPair?
+    /// Derivative, square and moving average of the QRS band, and of the high band when there is one.
+    var featureStages: FeatureStages
+    var highFeatureStages: FeatureStages?
+    var classifier: QRSClassifier
+    /// The last sample fed.
+    var lastSample: Float = 0
+    /// The first sample, subtracted from every sample so that the filters start at rest.
+    var origin: Float?
+    var blocks: [Float]
+
+    /// A segment at rest for `configuration` (valid) at `sampleRate`.
+    init(configuration c: Configuration, sampleRate: Double) throws(QRSDetectorError) {
+      // The feature needs no more than 150–300 Hz: from 300 Hz on, the input is decimated by an integer
+      // factor first, after a short Hamming-window low-pass at a quarter of the feature rate (37.5–75 Hz).
+      let factor = max(1, Int(sampleRate / 150))
+      let featureRate = sampleRate / Double(factor)
+      let antiAliasTaps = 4 * factor + 1
+      let integration = max(1, Int((c.integrationWindow * featureRate).rounded()))
+      let design = try QRSDetector.bandpass(c.passband, name: "passband", sampleRate: featureRate)
+      self.featureStages = FeatureStages(sampleRate: featureRate, integration: integration)
+      if let band = c.highBand {
+        let upper = min(band.upperBound, 0.4 * featureRate)
+        guard upper >= band.lowerBound + 1 else {
+          throw .invalidConfiguration("highBand.lowerBound", band.lowerBound)
+        }
+        self.bandpass = nil
+        self.bandpasses = SOSFilterPair(
+          design, try QRSDetector.bandpass(band.lowerBound...upper, name: "highBand", sampleRate: featureRate)
+        )
+        self.highFeatureStages = FeatureStages(sampleRate: featureRate, integration: integration)
+      } else {
+        self.bandpass = SOSFilter(design)
+        self.bandpasses = nil
+        self.highFeatureStages = nil
+      }
+      self.decimator =
+        factor == 1
+        ? nil
+        : Decimator(
+          factor: factor,
+          coefficients: FIRDesign.firwin(
+            tapCount: antiAliasTaps, cutoff: [0.5 / Double(factor)], pass: .lowpass))
+      let halfWindow = max(1, Int((c.refractoryPeriod * featureRate).rounded()))
+      let groupDelay = design.groupDelay(
+        atFrequency: (c.passband.lowerBound * c.passband.upperBound).squareRoot(), sampleRate: featureRate)
+      self.classifier = QRSClassifier(
+        configuration: c, sampleRate: sampleRate, decimationFactor: factor, integration: integration,
+        halfWindow: halfWindow, bandpassDelay: groupDelay,
+        derivativeDelay: DerivativeFormula.panTompkins.delay,
+        decimatorDelay: factor == 1 ? 0 : (antiAliasTaps - 1) / 2, blockSize: QRSDetector.blockSize)
+      self.blocks = [Float](
+        repeating: 0, count: (highFeatureStages == nil ? 3 : 5) * (QRSDetector.blockSize + 1))
+    }
+
+    /// Feeds the next samples (at most ``QRSDetector/blockSize``) and appends the beats decided so far, as
+    /// segment indices; returns false, having taken none, when one is NaN or infinite.
+    mutating func process(_ samples: UnsafeBufferPointer<Float>, appendingTo beats: inout [Int64]) -> Bool {
+      precondition(samples.count <= QRSDetector.blockSize, "a segment takes a block at a time")
+      guard let first = samples.first else { return true }
+      var blocks: [Float] = []
+      swap(&blocks, &self.blocks)
+      defer { swap(&blocks, &self.blocks) }
+      let size = QRSDetector.blockSize
+      let stride = size + 1
+      return blocks.withUnsafeMutableBufferPointer { scratch in
+        let raw = UnsafeMutableBufferPointer(rebasing: scratch[0..<size])
+        let band = UnsafeMutableBufferPointer(rebasing: scratch[stride..<stride + stride])
+        let feature = UnsafeMutableBufferPointer(rebasing: scratch[2 * stride..<3 * stride])
+        let offset = origin ?? first
+        let count = samples.count
+        let rawBlock = UnsafeMutableBufferPointer(rebasing: raw[0..<count])
+        guard Self.subtract(offset, from: samples, into: rawBlock) else { return false }
+        origin = offset
+        classifier.appendRaw(UnsafeBufferPointer(rawBlock))
+        let decimated =
+          decimator == nil ? count : decimator!.process(UnsafeBufferPointer(rawBlock), into: band)
+        let bandBlock = UnsafeMutableBufferPointer(rebasing: band[0..<decimated])
+        let featureBlock = UnsafeMutableBufferPointer(rebasing: feature[0..<decimated])
+        let input = UnsafeBufferPointer(decimator == nil ? rawBlock : bandBlock)
+        if bandpasses != nil {
+          // The high band's band-passed signal and feature, in the two buffers after the feature's.
+          let highBandBlock = UnsafeMutableBufferPointer(
+            rebasing: scratch[3 * stride..<3 * stride + decimated])
+          let highFeatureBlock = UnsafeMutableBufferPointer(
+            rebasing: scratch[4 * stride..<4 * stride + decimated])
+          bandpasses!.process(input, into: bandBlock, highBandBlock)
+          FeatureStages.process(
+            &featureStages, UnsafeBufferPointer(bandBlock), into: featureBlock,
+            attenuatedBy: &highFeatureStages!,
+            UnsafeBufferPointer(highBandBlock), scratch: highFeatureBlock)
+        } else {
+          bandpass!.process(input, into: bandBlock)
+          featureStages.process(UnsafeBufferPointer(bandBlock), into: featureBlock)
+        }
+        classifier.scan(
+          band: UnsafeBufferPointer(bandBlock), feature: UnsafeBufferPointer(featureBlock), beats: &beats)
+        lastSample = samples[count - 1]
+        return true
+      }
+    }
+
+    /// Writes `input − offset` to `output`, eight samples at a time; returns whether every sample is finite.
+    static func subtract(
+      _ offset: Float, from input: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>
+    ) -> Bool {
+      // x − x is 0 for a finite x and NaN otherwise, so the samples are finite when the sum of these is 0.
+      var check = SIMD8<Float>()
+      var i = 0
+      let raw = UnsafeRawPointer(input.baseAddress!)
+      while i &+ 8 <= input.count {
+        let v = raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<Float>.self)
+        check += v - v
+        UnsafeMutableRawPointer(output.baseAddress! + i).storeBytes(of: v - offset, as: SIMD8<Float>.self)
+        i &+= 8
+      }
+      var tail: Float = 0
+      while i < input.count {
+        tail += input[i] - input[i]
+        output[i] = input[i] - offset
+        i &+= 1
+      }
+      return check.sum() + tail == 0
+    }
+
+    /// Ends the segment as a recording ends (see ``QRSDetector/finish(appendingTo:)``), holding its last
+    /// sample for `holdCount` samples, and appends the beats decided last, as segment indices.
+    mutating func finish(holding holdCount: Int, appendingTo beats: inout [Int64]) {
+      guard origin != nil else { return }
+      let end = classifier.rawCount
+      let hold = [Float](repeating: lastSample, count: QRSDetector.blockSize)
+      let first = beats.count
+      hold.withUnsafeBufferPointer { block in
+        var left = holdCount
+        while left > 0 {
+          _ = process(UnsafeBufferPointer(rebasing: block[..<min(left, block.count)]), appendingTo: &beats)
+          left -= block.count
+        }
+      }
+      let cut = end - classifier.placementHalfWidth
+      beats.removeSubrange((beats[first...].firstIndex { $0 >= cut } ?? beats.endIndex)...)
+    }
   }
 }
 

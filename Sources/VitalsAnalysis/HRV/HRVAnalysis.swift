@@ -24,17 +24,22 @@ public struct HRVAnalysis: Sendable, Equatable, Codable {
   ///     labelled `N` count (PhysioNet HRV Toolkit rule).
   ///   - detectArtefacts: whether to drop the intervals around Lipponen–Tarvainen artefact beats.
   ///   - frequencyOptions: the spectral estimate of the frequency-domain indices.
+  ///   - gaps: the signal's gaps (missing samples, as sample ranges on the beats' scale, increasing and
+  ///     disjoint, e.g. ``QRSDetector/gaps``): no interval across one counts, and artefacts are looked for
+  ///     between gaps (``RRArtefacts/detect(beats:sampleRate:parameters:gaps:)``).
   public init(
     beats: [Int64], sampleRate: Double, labels: [String]? = nil, detectArtefacts: Bool = true,
-    frequencyOptions: HRVFrequencyOptions = HRVFrequencyOptions()
+    frequencyOptions: HRVFrequencyOptions = HRVFrequencyOptions(), gaps: [Range<Int64>] = []
   ) {
     beatCount = beats.count
-    artefacts = detectArtefacts ? RRArtefacts.detect(beats: beats, sampleRate: sampleRate) : RRArtefacts()
+    artefacts =
+      detectArtefacts ? RRArtefacts.detect(beats: beats, sampleRate: sampleRate, gaps: gaps) : RRArtefacts()
     if let labels {
       intervals = NNSeries(
-        beats: beats, labels: labels, sampleRate: sampleRate, excludingBeats: artefacts.allBeats)
+        beats: beats, labels: labels, sampleRate: sampleRate, excludingBeats: artefacts.allBeats, gaps: gaps)
     } else {
-      intervals = NNSeries(beats: beats, sampleRate: sampleRate, excludingBeats: artefacts.allBeats)
+      intervals = NNSeries(
+        beats: beats, sampleRate: sampleRate, excludingBeats: artefacts.allBeats, gaps: gaps)
     }
     time = HRVTimeDomain(intervals)
     frequency = HRVFrequencyDomain(intervals, options: frequencyOptions)

@@ -43,6 +43,23 @@ public struct NNSeries: Sendable, Equatable, Codable {
   ///   - excluded: indices of beats to exclude (e.g. ``RRArtefacts/allBeats``, or beats that are not
   ///     normal).
   public init(beats: [Int64], sampleRate: Double, excludingBeats excluded: some Sequence<Int>) {
+    self.init(beats: beats, sampleRate: sampleRate, excludingBeats: excluded, gaps: [])
+  }
+
+  /// The NN intervals of `beats`, leaving out every interval that starts or ends at an excluded beat and
+  /// every interval across a gap of the signal (missing samples between its two beats): the heart beat
+  /// unseen there, so the interval is unknown. Both are removed as artefacts are: the intervals on either
+  /// side do not follow each other.
+  ///
+  /// - Parameters:
+  ///   - beats: beat positions in samples, strictly increasing.
+  ///   - sampleRate: samples per second.
+  ///   - excluded: indices of beats to exclude.
+  ///   - gaps: the signal's gaps, as sample ranges on the beats' scale, increasing and disjoint (e.g.
+  ///     ``QRSDetector/gaps``).
+  public init(
+    beats: [Int64], sampleRate: Double, excludingBeats excluded: some Sequence<Int>, gaps: [Range<Int64>]
+  ) {
     precondition(sampleRate > 0 && sampleRate.isFinite, "sample rate must be positive and finite")
     precondition(
       beats.indices.dropFirst().allSatisfy { beats[$0 - 1] < beats[$0] }, "beats must be strictly increasing")
@@ -56,7 +73,12 @@ public struct NNSeries: Sendable, Equatable, Codable {
     var follows: [Bool] = []
     intervals.reserveCapacity(Swift.max(0, beats.count - 1))
     var previousKept = -1
+    var gap = 0
     for k in beats.indices.dropFirst() where !isExcluded[k] && !isExcluded[k - 1] {
+      // The first gap not ending at or before the interval's start; the interval spans it when it starts
+      // before the interval's end.
+      while gap < gaps.count && gaps[gap].upperBound <= beats[k - 1] { gap += 1 }
+      if gap < gaps.count && gaps[gap].lowerBound < beats[k] { continue }
       intervals.append(Double(beats[k] - beats[k - 1]) / sampleRate * 1000)
       endTimes.append(Double(beats[k]) / sampleRate)
       follows.append(previousKept == k - 1)
@@ -75,13 +97,15 @@ public struct NNSeries: Sendable, Equatable, Codable {
   ///   - sampleRate: samples per second.
   ///   - normalLabels: labels that count as normal (default `N` only, as the HRV Toolkit).
   ///   - artefacts: beats to exclude in addition to the non-normal ones.
+  ///   - gaps: the signal's gaps, as sample ranges on the beats' scale, increasing and disjoint: no interval
+  ///     across one counts.
   public init(
     beats: [Int64], labels: [String], sampleRate: Double, normalLabels: Set<String> = ["N"],
-    excludingBeats artefacts: some Sequence<Int> = [Int]()
+    excludingBeats artefacts: some Sequence<Int> = [Int](), gaps: [Range<Int64>] = []
   ) {
     precondition(labels.count == beats.count, "one label per beat")
     let abnormal = labels.indices.filter { !normalLabels.contains(labels[$0]) }
-    self.init(beats: beats, sampleRate: sampleRate, excludingBeats: abnormal + Array(artefacts))
+    self.init(beats: beats, sampleRate: sampleRate, excludingBeats: abnormal + Array(artefacts), gaps: gaps)
   }
 
   /// Number of intervals.

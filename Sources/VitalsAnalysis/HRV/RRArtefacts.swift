@@ -62,6 +62,37 @@ public struct RRArtefacts: Sendable, Equatable, Codable {
     public init() {}
   }
 
+  /// Classifies the beats of `beats` as ``detect(beats:sampleRate:parameters:)`` does, one stretch of beats
+  /// between two of the signal's `gaps` (sample ranges on the beats' scale, increasing and disjoint) at a
+  /// time, so that the interval across a gap, which holds the beats unseen there, flags no beat.
+  public static func detect(
+    beats: [Int64], sampleRate: Double, parameters: Parameters = Parameters(), gaps: [Range<Int64>]
+  ) -> RRArtefacts {
+    var result = RRArtefacts()
+    var first = 0
+    var gap = 0
+    while first < beats.count {
+      // The stretch runs up to the first gap after its first beat.
+      while gap < gaps.count && gaps[gap].lowerBound <= beats[first] { gap += 1 }
+      let end =
+        gap < gaps.count
+        ? (beats[first...].firstIndex { $0 > gaps[gap].lowerBound } ?? beats.count) : beats.count
+      let stretch = first == 0 && end == beats.count ? beats : Array(beats[first..<end])
+      let found = detect(beats: stretch, sampleRate: sampleRate, parameters: parameters)
+      if first == 0 {
+        result = found
+      } else {
+        result.ectopic += found.ectopic.lazy.map { $0 + first }
+        result.missed += found.missed.lazy.map { $0 + first }
+        result.extra += found.extra.lazy.map { $0 + first }
+        result.longShort += found.longShort.lazy.map { $0 + first }
+        result.run += found.run.lazy.map { $0 + first }
+      }
+      first = end
+    }
+    return result
+  }
+
   /// Classifies the beats of `beats` by their RR intervals: one pass of Lipponen & Tarvainen (2019),
   /// "A robust algorithm for heart rate variability time series artefact correction using novel beat
   /// classification", J Med Eng Technol 43(3):173–181, exactly as NeuroKit2 0.2.13 implements it

@@ -6,7 +6,7 @@ public struct HeartRateWindow: Sendable, Hashable, Codable {
   /// End of the window (exclusive), seconds from the first sample; the estimate used no later signal.
   public var endTime: Double
   /// Heart rate in beats per minute, within the estimator's plausible range; NaN when the window held no
-  /// usable signal (non-finite or flat samples, fewer than two beats).
+  /// usable signal (flat samples, fewer than two beats, more than a quarter of its samples missing).
   public var beatsPerMinute: Double
   /// Confidence in `0…1`: 0 for no usable signal, 1 for a single clean periodicity (see each estimator
   /// for its definition).
@@ -41,8 +41,13 @@ public enum BeatRateWindows {
   ///   reliable when the quality is at least 0.8 with at least two regular intervals and a median
   ///   between 0.27 and 2 s (220 and 30 BPM). A window with fewer than two beats has a NaN rate and
   ///   quality 0. An irregular rhythm (atrial fibrillation) gives low quality, too.
+  ///   - gaps: the signal's gaps (missing samples), as sample ranges on the beats' scale, increasing and
+  ///     disjoint (e.g. ``QRSDetector/gaps``): an interval across a gap is no interval; a window more than
+  ///     ``PPGHeartRateEstimator/maximumMissingShare`` missing has a NaN rate and quality 0, and one with
+  ///     fewer missing samples is never reliable.
   public static func windows(
-    beats: [Int64], sampleRate: Double, duration: Double, window: Double = 8, step: Double = 2
+    beats: [Int64], sampleRate: Double, duration: Double, window: Double = 8, step: Double = 2,
+    gaps: [Range<Int64>] = []
   ) -> [HeartRateWindow] {
     precondition(sampleRate > 0 && window > 0 && step > 0, "rate, window and step must be positive")
     var result: [HeartRateWindow] = []
@@ -55,13 +60,20 @@ public enum BeatRateWindows {
       guard end <= duration + 1e-9 else { break }
       j += 1
       while first < beats.count && Double(beats[first]) / sampleRate < start { first += 1 }
+      let span = Int64((start * sampleRate).rounded(.up))..<Int64((end * sampleRate).rounded(.up))
+      let missing = gaps.overlapCount(with: span)
       intervals.removeAll(keepingCapacity: true)
       var k = first
       while k + 1 < beats.count && Double(beats[k + 1]) / sampleRate < end {
-        intervals.append(Double(beats[k + 1] - beats[k]) / sampleRate)
+        if missing == 0 || gaps.overlapCount(with: beats[k]..<beats[k + 1]) == 0 {
+          intervals.append(Double(beats[k + 1] - beats[k]) / sampleRate)
+        }
         k += 1
       }
-      guard !intervals.isEmpty else {
+      guard
+        !intervals.isEmpty
+          && Double(missing) <= PPGHeartRateEstimator.maximumMissingShare * Double(span.count)
+      else {
         result.append(
           HeartRateWindow(startTime: start, endTime: end, beatsPerMinute: .nan, quality: 0, isReliable: false)
         )
@@ -77,7 +89,8 @@ public enum BeatRateWindows {
         HeartRateWindow(
           startTime: start, endTime: end, beatsPerMinute: 60 * Double(regular.count) / regular.reduce(0, +),
           quality: quality,
-          isReliable: quality >= 0.8 && regular.count >= 2 && (60.0 / 220...2).contains(median)))
+          isReliable: quality >= 0.8 && regular.count >= 2 && (60.0 / 220...2).contains(median)
+            && missing == 0))
     }
     return result
   }

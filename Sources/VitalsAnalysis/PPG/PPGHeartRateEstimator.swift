@@ -81,8 +81,13 @@ extension PPGAnalysisError {
 /// with one, an estimate on a strong accelerometer line (the pulse may be locked to the cadence) has its
 /// quality scaled by ``motionCoincidenceScale``.
 /// A window is reliable when its quality reaches ``Configuration/reliableQuality``. Windows whose PPG is
-/// flat (or all non-finite) have a NaN rate, quality 0, and leave the tracker as it was; a non-finite sample
-/// is replaced by the channel's last finite sample (0 before the first), so isolated gaps cost little.
+/// flat have a NaN rate, quality 0, and leave the tracker as it was.
+///
+/// Gaps: a sample that is NaN or infinite in any channel is missing (see ``gaps``). The band-passes start
+/// afresh after a gap, in the steady state for the first sample (as at the start of a recording), and the
+/// gap's samples count as 0 in the spectra. A window more than ``maximumMissingShare`` missing has a NaN
+/// rate, quality 0, and leaves the tracker as it was; a window with fewer missing samples is estimated but
+/// never reliable.
 ///
 /// Measured on the IEEE Signal Processing Cup 2015 training set (12 recordings, 2 PPG + 3 axes at
 /// 125 Hz): see README, "Heart rate from PPG".
@@ -116,6 +121,10 @@ public struct PPGHeartRateEstimator: Sendable {
   /// Factor applied to the quality of windows whose estimate falls on a strong accelerometer line (at least
   /// half the strongest motion line): the pulse cannot be told from the cadence there.
   public static let motionCoincidenceScale = 0.5
+  /// Largest share of a window's samples that may be missing for it to be estimated (it is then not
+  /// reliable): a quarter, so that three quarters of the window (6 s of the default 8 s) still hold the
+  /// periodicity the spectrum measures.
+  public static let maximumMissingShare = 0.25
   /// Floor added to the normalised cleaned spectrum before its logarithm (bounds the cost of a bin with
   /// no power).
   static let emissionFloor: Float = 1e-3
@@ -143,8 +152,9 @@ public struct PPGHeartRateEstimator: Sendable {
   let penalties: [Float]
 
   var filters: [SOSFilter]
-  /// Per channel, the last finite input sample (what replaces a non-finite one).
-  var lastFinite: [Float]
+  /// Whether the band-passes have been set to the steady state for the current segment's first samples.
+  var filtersStarted = false
+  var gapTracker = GapTracker()
   /// Per channel (PPG first, then axes), the last band-passed samples at the analysis rate.
   var history: [[Float]]
   var filtered: [Float] = []
@@ -211,7 +221,6 @@ public struct PPGHeartRateEstimator: Sendable {
     let channelCount = ppgChannelCount + accelerationAxisCount
     filters = Array(repeating: bandPass, count: channelCount)
     history = Array(repeating: [], count: channelCount)
-    lastFinite = Array(repeating: 0, count: channelCount)
     for k in history.indices { history[k].reserveCapacity(windowLength + Int(c.step * analysisRate) + 2) }
     fftInput = Array(repeating: 0, count: size)
     fftOutput = Array(repeating: FFTComplex(real: 0, imaginary: 0), count: size / 2 + 1)
@@ -226,6 +235,10 @@ public struct PPGHeartRateEstimator: Sendable {
   func windowEnd(_ j: Int) -> Int64 {
     Int64(((Double(j) * configuration.step + configuration.window) * analysisRate).rounded())
   }
+
+  /// The gaps so far: runs of samples missing (NaN or infinite) in any channel, as input sample ranges
+  /// counted from the first sample fed; a gap still open ends at the last sample fed.
+  public var gaps: [Range<Int64>] { gapTracker.gaps }
 
   /// Feeds the next samples of every channel (all the same count; `ppg` has ``ppgChannelCount`` buffers,
   /// `acceleration` ``accelerationAxisCount``) and appends each window that ends within them.
@@ -251,19 +264,44 @@ public struct PPGHeartRateEstimator: Sendable {
       let piece = Int(min(Int64(count - offset), max(1, lastInput + 1 - inputCount)))
       let firstKept = Int((Int64(factor) - inputCount % Int64(factor)) % Int64(factor))
       if scratch.count < piece { scratch = Array(repeating: 0, count: piece) }
+      // The piece's runs of present and missing samples; nil when all are present outside a gap.
+      var present = gapTracker.openGapStart == nil
+      for channel in channels where present {
+        present = GapTracker.allPresent(UnsafeBufferPointer(rebasing: channel[offset..<offset + piece]))
+      }
+      let runs: [GapTracker.Run]?
+      if present {
+        gapTracker.advance(presentCount: piece)
+        runs = nil
+      } else {
+        runs = gapTracker.runs(
+          in: channels.map { UnsafeBufferPointer(rebasing: $0[offset..<offset + piece]) })
+      }
+      let starting = !filtersStarted
+      filtersStarted = runs?.last.map { !$0.isMissing } ?? true
       for k in channels.indices {
         scratch.withUnsafeMutableBufferPointer { output in
           let slice = UnsafeMutableBufferPointer(rebasing: output[0..<piece])
           let input = UnsafeBufferPointer(rebasing: channels[k][offset..<offset + piece])
-          if input.allSatisfy({ $0.isFinite }) {
-            lastFinite[k] = input.last ?? lastFinite[k]
-            filters[k].process(input, into: slice)
-          } else {
-            for i in 0..<piece {
-              if input[i].isFinite { lastFinite[k] = input[i] }
-              slice[i] = lastFinite[k]
+          // Band-passes a run of present samples; a new segment's filter starts in the steady state.
+          func filter(_ offsets: Range<Int>, restarting: Bool) {
+            if restarting {
+              filters[k] = SOSFilter(filters[k].design, steadyStateFor: Double(input[offsets.lowerBound]))
             }
-            filters[k].process(UnsafeBufferPointer(slice), into: slice)
+            filters[k].process(
+              UnsafeBufferPointer(rebasing: input[offsets]),
+              into: UnsafeMutableBufferPointer(rebasing: slice[offsets]))
+          }
+          if let runs {
+            for run in runs {
+              if run.isMissing {
+                UnsafeMutableBufferPointer(rebasing: slice[run.offsets]).update(repeating: 0)
+              } else {
+                filter(run.offsets, restarting: run.offsets.lowerBound > 0 || starting)
+              }
+            }
+          } else {
+            filter(0..<piece, restarting: starting)
           }
           var i = firstKept
           while i < piece {
@@ -328,6 +366,13 @@ public struct PPGHeartRateEstimator: Sendable {
   mutating func estimateWindow() -> HeartRateWindow {
     let start = Double(nextWindow) * configuration.step
     let end = start + configuration.window
+    let last = windowEnd(nextWindow) * Int64(factor)
+    let span = last - Int64(windowLength * factor)..<last
+    let missing = gapTracker.missingCount(in: span)
+    guard Double(missing) <= Self.maximumMissingShare * Double(span.count) else {
+      return HeartRateWindow(
+        startTime: start, endTime: end, beatsPerMinute: .nan, quality: 0, isReliable: false)
+    }
     for i in 0..<bandCount {
       ppgSpectrum[i] = 0
       motionSpectrum[i] = 0
@@ -382,7 +427,7 @@ public struct PPGHeartRateEstimator: Sendable {
     let rate = (Double(bandStart + best) + offset) * binRate
     return HeartRateWindow(
       startTime: start, endTime: end, beatsPerMinute: rate, quality: quality,
-      isReliable: quality >= configuration.reliableQuality)
+      isReliable: quality >= configuration.reliableQuality && missing == 0)
   }
 
   /// Scales `values` to a maximum of 1 (left alone when the maximum is 0).

@@ -24,13 +24,20 @@ public struct PPGPulse: Sendable, Hashable, Codable {
 /// (``Configuration/beatWindow``, a beat), both centred on the same sample; blocks of interest where the
 /// short one exceeds the long one plus ``Configuration/offset`` times the mean squared signal (here a
 /// running mean over the last 10 s instead of the whole record); a block at least a peak window long
-/// holds one systolic peak, its largest band-passed sample. A peak closer than
+/// holds one systolic peak, its largest band-passed sample, unless it began before the first trough of the
+/// signal (the pulse's foot, its onset, is not in the signal); blocks are looked for only from the first
+/// sample whose long window lies in the signal. A peak closer than
 /// ``Configuration/refractoryPeriod`` to the previous one is dropped. Pulses are reported half a beat
 /// window plus the block's length after their peak.
 ///
-/// The peaks are beat times for pulse-rate variability (``NNSeries``, ``HRVAnalysis``). Non-finite samples
-/// are replaced by the last finite one. Feeding a signal in chunks of any sizes gives exactly the same
-/// pulses.
+/// The band-pass starts in the steady state for the first sample, so a signal's level makes no start-up
+/// transient.
+///
+/// The peaks are beat times for pulse-rate variability (``NNSeries``, ``HRVAnalysis``). NaN and infinite
+/// samples are missing data (a gap, see ``gaps``): a pulse whose block is still open at a gap is dropped, as
+/// at the end of a recording, none is reported inside the gap, and detection starts afresh after it, with
+/// sample indices still counted from the first sample fed. Feeding a signal in chunks of any sizes gives
+/// exactly the same pulses.
 public struct PPGPulseDetector: Sendable {
   /// The detector's parameters (Elgendi et al. 2013's values).
   public struct Configuration: Sendable, Hashable {
@@ -52,6 +59,8 @@ public struct PPGPulseDetector: Sendable {
   public let sampleRate: Double
 
   var filter: SOSFilter
+  /// Whether the band-pass has been set to the steady state for the segment's first sample.
+  var filterStarted = false
   let shortHalf: Int
   let longHalf: Int
   let refractory: Int64
@@ -63,12 +72,17 @@ public struct PPGPulseDetector: Sendable {
   var shortSum = 0.0
   var longSum = 0.0
   var meanSquare = 0.0
-  var lastFinite: Float = 0
+  /// Samples of the current segment (since the last gap or the record's start) and the record index of
+  /// its first.
   var count: Int64 = 0
+  var segmentStart: Int64 = 0
+  var gapTracker = GapTracker()
   var blockLength = 0
   var blockMaximum = -Float.infinity
   var blockPeak: Int64 = 0
-  var blockOnset: Int64 = 0
+  /// The block's onset: the trough before it; nil when the block began before any trough of the segment
+  /// (its pulse's foot lies before the segment's first sample, and it is not reported).
+  var blockOnset: Int64?
   var troughValue = Float.infinity
   var troughIndex: Int64 = 0
   var lastPeak: Int64?
@@ -100,6 +114,10 @@ public struct PPGPulseDetector: Sendable {
     scratch = Array(repeating: 0, count: Self.blockSize)
   }
 
+  /// The gaps of the signal so far: runs of NaN or infinite samples, as sample ranges counted from the first
+  /// sample fed; a gap still open ends at the last sample fed.
+  public var gaps: [Range<Int64>] { gapTracker.gaps }
+
   /// Detects pulses in the next `samples` and appends those whose block has ended.
   public mutating func process(_ samples: UnsafeBufferPointer<Float>, appendingTo pulses: inout [PPGPulse]) {
     var scratch: [Float] = []
@@ -108,16 +126,56 @@ public struct PPGPulseDetector: Sendable {
     scratch.withUnsafeMutableBufferPointer { buffer in
       var start = 0
       while start < samples.count {
-        let block = UnsafeMutableBufferPointer(rebasing: buffer[0..<min(buffer.count, samples.count - start)])
-        for i in block.indices {
-          if samples[start + i].isFinite { lastFinite = samples[start + i] }
-          block[i] = lastFinite
+        let block = UnsafeBufferPointer(rebasing: samples[start..<min(samples.count, start + buffer.count)])
+        let first = gapTracker.sampleCount
+        if let runs = gapTracker.runs(in: block) {
+          for run in runs {
+            if run.isMissing {
+              if count > 0 { restart() }
+              continue
+            }
+            if count == 0 { segmentStart = first + Int64(run.offsets.lowerBound) }
+            processPresent(UnsafeBufferPointer(rebasing: block[run.offsets]), buffer, appendingTo: &pulses)
+          }
+        } else {
+          processPresent(block, buffer, appendingTo: &pulses)
         }
-        filter.process(UnsafeBufferPointer(block), into: block)
-        for x in block { step(x, appendingTo: &pulses) }
         start += block.count
       }
     }
+  }
+
+  /// Band-passes finite samples (into `buffer`, at least as long) and steps through them.
+  mutating func processPresent(
+    _ samples: UnsafeBufferPointer<Float>, _ buffer: UnsafeMutableBufferPointer<Float>,
+    appendingTo pulses: inout [PPGPulse]
+  ) {
+    guard let first = samples.first else { return }
+    if !filterStarted {
+      filter = SOSFilter(filter.design, steadyStateFor: Double(first))
+      filterStarted = true
+    }
+    let block = UnsafeMutableBufferPointer(rebasing: buffer[0..<samples.count])
+    filter.process(samples, into: block)
+    for x in block { step(x, appendingTo: &pulses) }
+  }
+
+  /// Forgets the segment that a gap ends: the pending block, the moving averages, the mean square and the
+  /// last peak; the band-pass is set anew by the next sample.
+  mutating func restart() {
+    filterStarted = false
+    for i in values.indices {
+      values[i] = 0
+      squares[i] = 0
+    }
+    shortSum = 0
+    longSum = 0
+    meanSquare = 0
+    count = 0
+    blockLength = 0
+    troughValue = .infinity
+    troughIndex = 0
+    lastPeak = nil
   }
 
   /// The pulses in the next `samples` (see ``process(_:appendingTo:)``).
@@ -146,14 +204,15 @@ public struct PPGPulseDetector: Sendable {
     if shortLeaving >= 0 { shortSum -= Double(squares[Int(shortLeaving % length)]) }
     meanSquare += max(meanWeight, 1 / Double(n + 1)) * (Double(square) - meanSquare)
     count += 1
-    guard centre >= 0 else { return }
+    // Both moving averages are decided on only once the long one spans the signal.
+    guard centre >= Int64(longHalf) else { return }
     let value = values[Int(centre % length)]
     let shortAverage = shortSum / Double(2 * shortHalf + 1)
     let longAverage = longSum / Double(2 * longHalf + 1)
     if shortAverage > longAverage + configuration.offset * meanSquare {
       if blockLength == 0 {
         blockMaximum = -.infinity
-        blockOnset = troughIndex
+        blockOnset = troughValue.isFinite ? troughIndex : nil
       }
       blockLength += 1
       if value > blockMaximum {
@@ -163,8 +222,11 @@ public struct PPGPulseDetector: Sendable {
       return
     }
     if blockLength > 0 {
-      if blockLength >= 2 * shortHalf + 1 && lastPeak.map({ blockPeak - $0 >= refractory }) ?? true {
-        pulses.append(PPGPulse(peak: blockPeak, onset: min(blockOnset, blockPeak)))
+      if let onset = blockOnset, blockLength >= 2 * shortHalf + 1,
+        lastPeak.map({ blockPeak - $0 >= refractory }) ?? true
+      {
+        pulses.append(
+          PPGPulse(peak: segmentStart + blockPeak, onset: segmentStart + min(onset, blockPeak)))
         lastPeak = blockPeak
         troughValue = .infinity
       }

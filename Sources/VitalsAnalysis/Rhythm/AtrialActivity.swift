@@ -15,14 +15,16 @@ import VitalsCore
 ///    shape precedes the beats (an ectopic beat's window lowers only its own value, not the median's),
 ///    low for independent fibrillatory waves.
 ///
-/// Beats whose window does not fit in the signal get NaN.
+/// Beats whose window does not fit in the signal, or lies within a second of a missing sample, get NaN.
 enum AtrialActivity {
   /// Consistency (Pearson correlation, −1…1, NaN where undefined) of each beat's atrial window with
   /// its neighbours' median window.
   ///
   /// - Parameters:
-  ///   - signal: the lead the beats were found in, any unit; non-finite samples are replaced by the
-  ///     last finite one (0 before the first).
+  ///   - signal: the lead the beats were found in, any unit; NaN and infinite samples are missing: they
+  ///     are replaced by the last finite one (0 before the first) for the filter, and no window within a
+  ///     second of one (the band-pass's settling time at its 1 Hz corner, both ways for a zero-phase
+  ///     filter) is measured.
   ///   - beats: R-peak sample indices into `signal`, increasing.
   ///   - band: pass band, Hz; its upper edge must lie below the Nyquist frequency.
   /// - Returns: nil when the signal is too short to filter or the band does not fit the rate.
@@ -35,9 +37,18 @@ enum AtrialActivity {
         order: 2, band: .bandpass(low: band.lowerBound, high: band.upperBound), sampleRate: sampleRate)
     else { return nil }
     var held: Float = 0
-    let finite = signal.map { value -> Float in
+    // Missing samples up to each index (prefix counts), to find the windows near one.
+    var missingBefore = [Int](repeating: 0, count: signal.count + 1)
+    let finite = signal.enumerated().map { i, value -> Float in
+      missingBefore[i + 1] = missingBefore[i] + (value.isFinite ? 0 : 1)
       if value.isFinite { held = value }
       return held
+    }
+    let settling = Int64(sampleRate.rounded(.up))
+    func nearMissing(_ span: Range<Int64>) -> Bool {
+      let lower = Int(max(0, span.lowerBound - settling))
+      let upper = Int(min(Int64(signal.count), span.upperBound + settling))
+      return lower < upper && missingBefore[upper] > missingBefore[lower]
     }
     guard let filtered = try? design.zeroPhaseFiltered(finite) else { return nil }
     let first = Int64((window.upperBound * sampleRate).rounded())
@@ -50,7 +61,10 @@ enum AtrialActivity {
     let meanT = Double(length - 1) / 2
     var sumTT = 0.0
     for t in 0..<length { sumTT += (Double(t) - meanT) * (Double(t) - meanT) }
-    for (b, beat) in beats.enumerated() where beat - first >= 0 && beat - last <= Int64(filtered.count) {
+    for (b, beat) in beats.enumerated()
+    where beat - first >= 0 && beat - last <= Int64(filtered.count)
+      && !nearMissing(beat - first..<beat - last)
+    {
       let start = Int(beat - first)
       var mean = 0.0
       for t in 0..<length { mean += Double(filtered[start + t]) }

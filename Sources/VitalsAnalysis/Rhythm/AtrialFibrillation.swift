@@ -295,8 +295,13 @@ public struct AtrialFibrillationDetector: Sendable {
   /// with `signal`, the ECG lead the beats were found in (sample 0 = beat position 0, same rate), also
   /// from the consistency of the P waves (atrial windows that do not fit in it, and the whole check when
   /// the lead is shorter than the filter's padding or ``Parameters/atrialBand`` does not fit below the
-  /// Nyquist frequency, are left out).
-  public func analyse(beats: [Int64], sampleRate: Double, signal: [Float]? = nil) -> Analysis {
+  /// Nyquist frequency, are left out). With `gaps`, the signal's gaps (missing samples, as sample ranges on
+  /// the beats' scale, increasing and disjoint: e.g. ``QRSDetector/gaps``), no interval across a gap is
+  /// judged and no gap sample is covered; an episode may still bridge a gap shorter than
+  /// ``Parameters/bridgedGap``, as it bridges any stretch not judged irregular.
+  public func analyse(
+    beats: [Int64], sampleRate: Double, signal: [Float]? = nil, gaps: [Range<Int64>] = []
+  ) -> Analysis {
     let consistency =
       signal.flatMap {
         AtrialActivity.consistency(
@@ -310,7 +315,7 @@ public struct AtrialFibrillationDetector: Sendable {
     let excluded =
       parameters.excludeArtefacts
       ? RRArtefacts.detect(beats: beats, sampleRate: sampleRate, parameters: artefactParameters).allBeats : []
-    let series = NNSeries(beats: beats, sampleRate: sampleRate, excludingBeats: excluded)
+    let series = NNSeries(beats: beats, sampleRate: sampleRate, excludingBeats: excluded, gaps: gaps)
     let rr = series.intervals.map { $0 / 1000 }
     // The pattern check looks at every interval, artefacts included: dropping beats breaks patterns.
     let allIntervals = beats.indices.dropFirst().map { Double(beats[$0] - beats[$0 - 1]) / sampleRate }
@@ -346,6 +351,7 @@ public struct AtrialFibrillationDetector: Sendable {
       previousIrregularEnd = end
       if k + 1 < n && !irregular[k + 1] { previousIrregularEnd = nil }
     }
+    covered = covered.flatMap { gaps.complement(within: $0) }
     let bridge = Int64((parameters.bridgedGap * sampleRate).rounded())
     var joined: [Range<Int64>] = []
     for span in covered {

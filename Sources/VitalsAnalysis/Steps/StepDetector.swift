@@ -67,10 +67,14 @@ public enum StepDetectorError: Error, Sendable, Equatable, CustomStringConvertib
 ///
 /// Input: samples in g or m/s² with gravity. Samples with a magnitude up to 0.1 (in the input's unit: an
 /// accelerometer reading nothing, as some phones write before the sensor starts) before the first valid
-/// one are skipped; NaN and infinite samples later on are replaced by the last finite magnitude.
+/// one are skipped. A sample with a NaN or infinite axis is missing (a gap, see ``gaps``): at a gap the
+/// detector ends as at ``finish(into:)`` (a pending peak is confirmed, an open bout ends at its last step,
+/// a run too short for a bout is dropped), reports nothing inside it, and starts afresh after it (filters,
+/// origin and rhythm anew, as at the start of a recording; the unit found first is kept), with sample
+/// indices still counted from the record's first sample.
 ///
 /// Cost: O(1) per sample and no allocation after initialisation except the appended events and, on first
-/// use, one scratch block (none while the caller takes the magnitudes and they are finite). Blocks of
+/// use, one scratch block (none while the caller takes the magnitudes). Blocks of
 /// ``blockSize`` samples go through a SIMD magnitude pass and the boxcar; the band-pass and the peak and
 /// rhythm logic run at the decimated rate.
 public struct StepDetector: Sendable {
@@ -150,11 +154,14 @@ public struct StepDetector: Sendable {
   var skipped: Int64 = 0
   var hasValidSample = false
   /// Input samples seen.
-  var inputCount: Int64 = 0
+  var inputCount: Int64 { gapTracker.sampleCount }
+  /// The gaps of the input, and whether the detector is inside one (its segment ended, the next one not
+  /// yet begun).
+  var gapTracker = GapTracker()
+  var inGap = false
   /// The first valid magnitude (input unit) and the factor to g.
   var origin: Float = 0
   var scale: Float = 1
-  var lastFinite: Float = 0
   /// The boxcar's running sum and sample count.
   var boxSum: Float = 0
   var boxCount = 0
@@ -171,8 +178,8 @@ public struct StepDetector: Sendable {
   /// Absolute time of record sample 0.
   var recordStart: Timestamp
   var chunkIndexOrigin: Int64?
-  /// Magnitudes of one block, when the caller gives no buffer for them or a block needs its non-finite
-  /// ones replaced (``blockSize`` long once allocated, on first use).
+  /// Magnitudes of one block, when the caller gives no buffer for them (``blockSize`` long once allocated,
+  /// on first use).
   var scratch: [Float] = []
   var decimated: [Float]
   var peakScratch: [Int64] = []
@@ -244,14 +251,18 @@ public struct StepDetector: Sendable {
     public init() {}
   }
 
+  /// The gaps of the input so far: runs of samples with a NaN or infinite axis, as sample ranges counted
+  /// from the record's first sample; a gap still open ends at the last sample fed.
+  public var gaps: [Range<Int64>] { gapTracker.gaps }
+
   /// Feeds the next samples of the three axes (equal counts) and appends the steps and bouts decided so
   /// far to `output`.
   ///
   /// When `magnitudes` is given (at least as long as the axes), each sample's magnitude
   /// `√(x² + y² + z²)` in the input's unit is written to it: the values the detector computes for
-  /// itself (in SIMD lanes) and works on there, as they are before it replaces non-finite ones (NaN
-  /// stays NaN, an infinity stays infinite). A caller that needs them too reads them there instead of
-  /// computing them again; the detector then needs no scratch block of its own.
+  /// itself (in SIMD lanes) and works on there (NaN where an axis is NaN, infinite where one is infinite).
+  /// A caller that needs them too reads them there instead of computing them again; the detector then
+  /// needs no scratch block of its own.
   public mutating func process(
     x: UnsafeBufferPointer<Float>, y: UnsafeBufferPointer<Float>, z: UnsafeBufferPointer<Float>,
     into output: inout Output, magnitudes: UnsafeMutableBufferPointer<Float>? = nil
@@ -261,35 +272,34 @@ public struct StepDetector: Sendable {
     var scratch: [Float] = []
     swap(&scratch, &self.scratch)
     defer { swap(&scratch, &self.scratch) }
-    var blockStart = 0
-    while blockStart < x.count {
-      let count = min(Self.blockSize, x.count - blockStart)
-      let (bx, by, bz) = (
-        x.baseAddress! + blockStart, y.baseAddress! + blockStart, z.baseAddress! + blockStart
-      )
-      if let given = magnitudes.map({
-        UnsafeMutableBufferPointer(rebasing: $0[blockStart..<blockStart + count])
-      }),
-        Self.magnitudes(x: bx, y: by, z: bz, into: given)
-      {
-        // A finite block is only read.
-        processMagnitudes(given, finite: true, into: &output)
-      } else {
-        // Non-finite magnitudes are replaced in place: in the scratch block, allocated on first use.
-        if scratch.isEmpty { scratch = [Float](repeating: 0, count: Self.blockSize) }
-        scratch.withUnsafeMutableBufferPointer { buffer in
-          let block = UnsafeMutableBufferPointer(rebasing: buffer[0..<count])
-          let finite: Bool
-          if let given = magnitudes {
-            block.baseAddress!.update(from: given.baseAddress! + blockStart, count: count)
-            finite = false
-          } else {
-            finite = Self.magnitudes(x: bx, y: by, z: bz, into: block)
+    if magnitudes == nil && scratch.isEmpty { scratch = [Float](repeating: 0, count: Self.blockSize) }
+    scratch.withUnsafeMutableBufferPointer { buffer in
+      var blockStart = 0
+      while blockStart < x.count {
+        let count = min(Self.blockSize, x.count - blockStart)
+        let block =
+          magnitudes.map { UnsafeMutableBufferPointer(rebasing: $0[blockStart..<blockStart + count]) }
+          ?? UnsafeMutableBufferPointer(rebasing: buffer[0..<count])
+        let first = gapTracker.sampleCount
+        let finite = Self.magnitudes(
+          x: x.baseAddress! + blockStart, y: y.baseAddress! + blockStart, z: z.baseAddress! + blockStart,
+          into: block)
+        if finite && !inGap {
+          gapTracker.advance(presentCount: count)
+          processMagnitudes(UnsafeBufferPointer(block), into: &output)
+        } else {
+          for run in gapTracker.runs(in: UnsafeBufferPointer(block)) ?? [] {
+            if run.isMissing {
+              if !inGap { endSegment(into: &output) }
+              inGap = true
+            } else {
+              if inGap { restart(at: first + Int64(run.offsets.lowerBound)) }
+              processMagnitudes(UnsafeBufferPointer(rebasing: block[run.offsets]), into: &output)
+            }
           }
-          processMagnitudes(block, finite: finite, into: &output)
         }
+        blockStart += count
       }
-      blockStart += count
     }
   }
 
@@ -326,6 +336,12 @@ public struct StepDetector: Sendable {
   /// Ends the stream: confirms a pending peak and closes an open bout, appending them to `output`. A run
   /// of candidates too short to start a bout is dropped. The detector is not to be fed afterwards.
   public mutating func finish(into output: inout Output) {
+    if !inGap { endSegment(into: &output) }
+    gapTracker.finish()
+  }
+
+  /// Ends the signal before a gap or at the end: confirms a pending peak, closes an open bout.
+  mutating func endSegment(into output: inout Output) {
     if let c = candidate {
       candidate = nil
       rhythm.accept(c.index, amplitude: c.value, steps: &peakScratch, bouts: &boutScratch)
@@ -382,13 +398,26 @@ public struct StepDetector: Sendable {
     return check.sum() + tail == 0
   }
 
-  /// Runs one block of magnitudes (input unit) through the validity check, the boxcar, the band-pass and
-  /// the peak and rhythm logic.
-  mutating func processMagnitudes(
-    _ block: UnsafeMutableBufferPointer<Float>, finite: Bool, into output: inout Output
-  ) {
+  /// Starts a new segment at record sample `index`, after a gap: filters at rest, no origin, an empty
+  /// rhythm; the unit found before is kept.
+  mutating func restart(at index: Int64) {
+    inGap = false
+    hasValidSample = false
+    skipped = index
+    bandpass.reset()
+    highBand.reset()
+    power = (0, 0)
+    boxSum = 0
+    boxCount = 0
+    decimatedIndex = 0
+    previous = (0, 0)
+    candidate = nil
+  }
+
+  /// Runs one block of finite magnitudes (input unit) through the validity check, the boxcar, the band-pass
+  /// and the peak and rhythm logic.
+  mutating func processMagnitudes(_ block: UnsafeBufferPointer<Float>, into output: inout Output) {
     var start = 0
-    inputCount += Int64(block.count)
     if !hasValidSample {
       guard let first = block.firstIndex(where: { $0 > Self.validMagnitude && $0.isFinite }) else {
         skipped += Int64(block.count)
@@ -400,17 +429,9 @@ public struct StepDetector: Sendable {
       if resolvedUnit == nil { resolvedUnit = value < Self.unitBoundary ? .g : .metersPerSecondSquared }
       scale = resolvedUnit == .g ? 1 : Float(1 / PhysicalConstants.standardGravity)
       origin = value * scale
-      lastFinite = value
       hasValidSample = true
     }
-    let body = UnsafeMutableBufferPointer(rebasing: block[start...])
-    if !finite {
-      for k in body.indices {
-        if body[k].isFinite { lastFinite = body[k] } else { body[k] = lastFinite }
-      }
-    } else if let last = body.last {
-      lastFinite = last
-    }
+    let body = UnsafeBufferPointer(rebasing: block[start...])
     // Boxcar: the mean of each group of `decimationFactor` magnitudes, in g, minus the origin.
     let factor = decimationFactor
     let inverse = scale / Float(factor)
