@@ -146,6 +146,8 @@ struct BeatDetection {
   var beats: [Int64]
   /// Samples read from the lead (the record's length).
   var sampleCount: Int64
+  /// The lead's gaps (missing samples), as record sample ranges: no interval across one is measured.
+  var gaps: [Range<Int64>]
 
   /// Reads the recording at `path` and detects its beats. Throws ``InputError`` for unreadable input
   /// and for a rate the detector does not support.
@@ -172,6 +174,7 @@ struct BeatDetection {
     }
     detector.finish(appendingTo: &beats)
     self.sampleCount = sampleCount
+    self.gaps = detector.gaps
     self.path = path
     self.lead = lead
     self.sampleRate = reader.chunkSampleRate

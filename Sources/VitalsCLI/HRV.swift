@@ -127,6 +127,7 @@ public struct HRV: ParsableCommand {
     let lead: String?
     let rate: Double
     let positions: [Int64]
+    var gaps: [Range<Int64>] = []
     var labels: [String]? = nil
     if let beatFile {
       var fileRate = input.rate
@@ -143,6 +144,7 @@ public struct HRV: ParsableCommand {
     } else {
       let detection = try signal.detect(path: path!, input: input)
       (name, lead, rate, positions) = (path!, detection.lead, detection.sampleRate, detection.beats)
+      gaps = detection.gaps
     }
     if let k = positions.indices.dropFirst().first(where: { positions[$0 - 1] >= positions[$0] }) {
       throw InputError(
@@ -150,7 +152,7 @@ public struct HRV: ParsableCommand {
     }
     let analysis = HRVAnalysis(
       beats: positions, sampleRate: rate, labels: labels, detectArtefacts: !keepArtefacts,
-      frequencyOptions: frequencyOptions)
+      frequencyOptions: frequencyOptions, gaps: gaps)
     return HRVReport(input: name, lead: lead, sampleRate: rate, analysis: analysis, method: psd)
   }
 }

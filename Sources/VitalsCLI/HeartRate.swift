@@ -78,7 +78,8 @@ public struct HeartRate: ParsableCommand {
       let detection = try BeatDetection(path: inputPath, options: input.recordingOptions)
       return BeatRateWindows.windows(
         beats: detection.beats, sampleRate: detection.sampleRate,
-        duration: Double(detection.sampleCount) / detection.sampleRate, window: window, step: step)
+        duration: Double(detection.sampleCount) / detection.sampleRate, window: window, step: step,
+        gaps: detection.gaps)
     case .ppg:
       var recording = try PPGRecording(path: inputPath, input: input)
       var configuration = PPGHeartRateEstimator.Configuration()
@@ -169,5 +170,6 @@ extension BeatDetection {
     self.sampleRate = recording.sampleRate
     self.beats = pulses.map(\.peak)
     self.sampleCount = sampleCount
+    self.gaps = detector.gaps
   }
 }

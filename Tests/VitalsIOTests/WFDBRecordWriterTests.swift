@@ -14,7 +14,7 @@ struct WFDBRecordWriterTests {
       SignalDescription(name: "ECG lead II", unit: "mV", sampleRate: 250, sampleCount: nil),
       SignalDescription(name: "PLETH", unit: "NU", sampleRate: 250, sampleCount: nil),
     ]
-    let start = Timestamp(secondsSinceEpoch: 1_700_000_000.125)
+    let start = Timestamp(nanosecondsSinceEpoch: 1_700_000_000_125_000_000)
     let writer = try WFDBRecordWriter(
       path: directory.appendingPathComponent("out.hea").path, signals: signals, frameRate: 250,
       startTime: start)
