@@ -153,6 +153,12 @@ public struct HRV: ParsableCommand {
     let analysis = HRVAnalysis(
       beats: positions, sampleRate: rate, labels: labels, detectArtefacts: !keepArtefacts,
       frequencyOptions: frequencyOptions, gaps: gaps)
+    guard !analysis.intervals.intervals.isEmpty else {
+      throw InputError(
+        path: name,
+        "nothing to analyse: \(positions.count) beats give \(analysis.intervals.intervals.count) NN intervals, and HRV needs at least one"
+      )
+    }
     return HRVReport(input: name, lead: lead, sampleRate: rate, analysis: analysis, method: psd)
   }
 }

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import VitalsSimulation
 
+@testable import VitalsCLI
+
 /// `seconds` of simulated ECG at 250 Hz.
 private func simulatedECG(seconds: Double) -> [Float] {
   var simulator = ECGSimulator(configuration: ECGConfiguration(), duration: seconds, sampleRate: 250, seed: 3)
@@ -66,5 +68,22 @@ struct StartTimeTests {
   @Test("--start must be a date and time")
   func badStart() {
     #expect(runInProcess(["info", "x.csv", "--start", "yesterday"]) == 2)
+  }
+}
+
+@Suite("vitals hrv: too few beats")
+struct TooFewBeatsTests {
+  @Test("a recording with too few beats for HRV exits 1 with the reason")
+  func tooFewBeats() throws {
+    let (directory, path) = try temporaryCSV("tiny.csv", names: ["ECG"], channels: [[1, 2, 3]], rate: 250)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    #expect(runInProcess(["hrv", path]) == 1)
+    let hrv = try #require(try HRV.parseAsRoot([path]) as? HRV)
+    let failure = try #require(hrv.reports().first)
+    guard case .failure(let error) = failure else {
+      Issue.record("expected a failure, got \(failure)")
+      return
+    }
+    #expect(error.message.contains("nothing to analyse: 0 beats give 0 NN intervals"))
   }
 }
