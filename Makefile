@@ -40,11 +40,15 @@ example: build
 
 # Builds once (debug, with the AVX2 kernels when the machine has them, so that both kernels of the CSV
 # reader are tested) and runs the unit tests; tests that need ../shared/data skip when it is absent.
+# The SHA-256 of every file of Fixtures/ and ../shared/data is compared before and after: no test may
+# modify an input.
 # Then the benchmarks' allocation gate (make bench-check: a release build of Benchmarks/, 5 iterations
 # a benchmark; about 5 minutes on a clean clone).
 test: deps
 	$(SWIFT) build --build-tests $(ARCH_FLAGS)
+	scripts/inputs_unchanged.sh record .build/inputs.sha256
 	$(SWIFT) test --skip-build
+	scripts/inputs_unchanged.sh verify .build/inputs.sha256
 	$(MAKE) bench-check
 
 # The pinned Python packages of Fixtures/generate/requirements.txt, in a local virtual environment.
