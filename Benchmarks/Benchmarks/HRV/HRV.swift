@@ -26,8 +26,8 @@ func syntheticBeats(count: Int, sampleRate: Double) -> [Int64] {
 let benchmarks: @Sendable () -> Void = {
   let sampleRate = 360.0
   let beats = syntheticBeats(count: 2400, sampleRate: sampleRate)
-  let artefacts = RRArtefacts.detect(beats: beats, sampleRate: sampleRate)
-  let series = NNSeries(beats: beats, sampleRate: sampleRate, excludingBeats: artefacts.allBeats)
+  let artefacts = RRArtefacts.detect(beats: beats, sampleRate: sampleRate, gaps: [])
+  let series = NNSeries(beats: beats, sampleRate: sampleRate, excludingBeats: artefacts.allBeats, gaps: [])
   let beatsPerSecond = BenchmarkMetric.rate("beats/s")
   let intervalsPerSecond = BenchmarkMetric.rate("NN intervals/s")
   Benchmark.defaultConfiguration = .gated(rate: intervalsPerSecond, timeUnits: .microseconds)
@@ -37,8 +37,8 @@ let benchmarks: @Sendable () -> Void = {
     configuration: .gated(rate: beatsPerSecond)
   ) { benchmark in
     benchmark.measureRate(beatsPerSecond, work: beats.count) {
-      let artefacts = RRArtefacts.detect(beats: beats, sampleRate: sampleRate)
-      blackHole(NNSeries(beats: beats, sampleRate: sampleRate, excludingBeats: artefacts.allBeats))
+      let artefacts = RRArtefacts.detect(beats: beats, sampleRate: sampleRate, gaps: [])
+      blackHole(NNSeries(beats: beats, sampleRate: sampleRate, excludingBeats: artefacts.allBeats, gaps: []))
     }
   }
 
