@@ -238,7 +238,7 @@ struct MalformedCorpusTests {
       "hea-cut-line", "dat-cut-frame", "dat-cut-mid-frame", "atr-cut-word", "atr-cut-mid-word", "edf-cut-header",
       "edf-cut-signal-headers", "edf-cut-record", "edf-cut-mid-record", "csv-cut-mid-line", "flip", "nsig-",
       "nsamp-", "fs-", "gain-", "format-", "header-bytes-", "record-count-", "samples-per-record-",
-      "record-duration-", "edf-as-csv", "csv-as-edf", "binary-as-hea", "binary-as-atr",
+      "record-duration-", "beat-csv-cut-mid-line", "edf-as-csv", "csv-as-edf", "binary-as-hea", "binary-as-atr",
     ] {
       #expect(cases.contains { $0.name.contains("/" + kind) }, "no case \(kind)")
     }
@@ -402,51 +402,74 @@ enum MalformedCorpus {
       add("flip-atr-\(k)", input.replacing(atr, with: flipBits(annotations, count: k, random: &random)), .cleanExit)
     }
     add("binary-as-atr", input.replacing(atr, with: Array(input.files[name + ".dat"]!.prefix(600))), .cleanExit)
+    // The same positions as a CSV beat file (`sample,label`), cut inside lines and bit-flipped.
+    let csvName = name + ".csv"
+    let csv = Array(
+      ("sample,label\n" + annotationSamples(annotations).map { "\($0),N\n" }.joined()).utf8)
+    let beats = MalformedInput(
+      files: input.files.merging([csvName: csv]) { $1 }, main: csvName,
+      analysis: .score(reference: csvName, test: name + ".qrs"))
+    let ends = lineEnds(csv)
+    for line in Set([0, 1, ends.count / 2, ends.count - 1]).sorted() {
+      let cut = ends[line] - 2
+      add("beat-csv-cut-mid-line-\(line + 1)-at-\(cut)", beats.replacing(csvName, with: Array(csv.prefix(cut))), .cleanExit)
+    }
+    for k in 1...4 {
+      add("flip-beat-csv-\(k)", beats.replacing(csvName, with: flipBits(csv, count: k, random: &random)), .cleanExit)
+    }
     return cases
   }
 
-  /// The byte offset of each annotation of an MIT annotation file but the first (with the SKIP word
-  /// before it, without the NUM, SUB, CHN and AUX words after it), and of the end-of-file word.
-  static func annotationBoundaries(_ bytes: [UInt8]) -> [Int] {
-    var boundaries: [Int] = []
+  /// The words of an MIT annotation file that start an annotation (a SKIP word with the annotation after
+  /// it, an annotation word otherwise; not the NUM, SUB, CHN and AUX words that modify the annotation
+  /// before them): byte offset, code, sample; the end-of-file word last (code 0), when present.
+  static func annotationStarts(_ bytes: [UInt8]) -> [(offset: Int, code: Int, sample: Int64)] {
+    var starts: [(offset: Int, code: Int, sample: Int64)] = []
+    var sample: Int64 = 0
     var offset = 0
+    var skipOffset: Int?
     while offset + 1 < bytes.count {
       let word = Int(bytes[offset]) | Int(bytes[offset + 1]) << 8
       let code = word >> 10
-      // NUM, SUB, CHN and AUX words belong to the annotation before them; a SKIP to the one after it.
-      if offset > 0 && !(60...63).contains(code) { boundaries.append(offset) }
-      if word == 0 { break }
-      offset += 2
-      if code == 59 { offset += 4 }  // SKIP: a 32-bit interval follows
-      if code == 63 { offset += (word & 0x3FF + 1) & ~1 }  // AUX: the text, padded to an even length
+      if word == 0 {
+        starts.append((offset, 0, sample))
+        break
+      }
+      switch code {
+      case 59:  // SKIP: a 32-bit interval follows, high half first
+        guard offset + 6 <= bytes.count else { return starts }
+        let high = Int32(bytes[offset + 2]) | Int32(bytes[offset + 3]) << 8
+        let low = Int32(bytes[offset + 4]) | Int32(bytes[offset + 5]) << 8
+        sample += Int64(high << 16 | low)
+        skipOffset = offset
+        offset += 6
+      case 63:  // AUX: the text, padded to an even length
+        offset += 2 + (word & 0x3FF + 1) & ~1
+      case 60, 61, 62:
+        offset += 2
+      default:
+        sample += Int64(word & 0x3FF)
+        starts.append((skipOffset ?? offset, code, sample))
+        skipOffset = nil
+        offset += 2
+      }
     }
-    return boundaries
+    return starts
+  }
+
+  /// The byte offset of every annotation of an MIT annotation file but the first, and of its end-of-file word.
+  static func annotationBoundaries(_ bytes: [UInt8]) -> [Int] {
+    annotationStarts(bytes).map(\.offset).filter { $0 > 0 }
+  }
+
+  /// The sample of every annotation of an MIT annotation file.
+  static func annotationSamples(_ bytes: [UInt8]) -> [Int64] {
+    annotationStarts(bytes).filter { $0.code != 0 }.map(\.sample)
   }
 
   /// The annotations of `bytes` whose sample is at most `last`, ended with the end-of-file word.
   static func annotationPrefix(_ bytes: [UInt8], throughSample last: Int64) -> [UInt8] {
-    var offset = 0
-    var sample: Int64 = 0
-    var end = 0
-    while offset + 1 < bytes.count {
-      let word = Int(bytes[offset]) | Int(bytes[offset + 1]) << 8
-      if word == 0 { break }
-      let code = word >> 10
-      offset += 2
-      switch code {
-      case 59:
-        let high = Int32(bytes[offset]) | Int32(bytes[offset + 1]) << 8
-        let low = Int32(bytes[offset + 2]) | Int32(bytes[offset + 3]) << 8
-        sample += Int64(high << 16 | low)
-        offset += 4
-      case 63: offset += (word & 0x3FF + 1) & ~1
-      case 60, 61, 62: break
-      default:
-        sample += Int64(word & 0x3FF)
-        if sample > last { return Array(bytes.prefix(end)) + [0, 0] }
-      }
-      end = offset
-    }
+    let end = annotationStarts(bytes).first { $0.code == 0 || $0.sample > last }?.offset ?? bytes.count
     return Array(bytes.prefix(end)) + [0, 0]
   }
 
