@@ -160,7 +160,8 @@ private func check(_ malformed: MalformedCase) throws {
     func expect(_ holds: Bool, _ message: @autoclosure () -> String) {
       #expect(
         holds,
-        Comment(rawValue: "\(malformed.name): vitals \(command): \(message())\nstderr: \(outcome.err.prefix(400))"))
+        Comment(
+          rawValue: "\(malformed.name): vitals \(command): \(message())\nstderr: \(outcome.err.prefix(400))"))
     }
     let known = knownIssues.first { $0.applies(malformed) && $0.command == command }
     try withKnownIssue(Comment(rawValue: known?.issue ?? "")) {
@@ -187,7 +188,8 @@ private func check(_ malformed: MalformedCase) throws {
         expect(
           expected.status == 0 && outcome.out == expected.out,
           "exit 0 without a note, and the output differs from that of the part present\n--- got\n"
-            + "\(outcome.out.prefix(600))\n--- expected (status \(expected.status))\n\(expected.out.prefix(600))")
+            + "\(outcome.out.prefix(600))\n--- expected (status \(expected.status))\n\(expected.out.prefix(600))"
+        )
       }
     } when: {
       known != nil
@@ -235,15 +237,15 @@ struct MalformedCorpusTests {
     let cases = MalformedCorpus.fixtureCases + MalformedCorpus.sharedCases
     #expect(Set(cases.map(\.name)).count == cases.count)
     for kind in [
-      "hea-cut-line", "dat-cut-frame", "dat-cut-mid-frame", "atr-cut-word", "atr-cut-mid-word", "edf-cut-header",
-      "edf-cut-signal-headers", "edf-cut-record", "edf-cut-mid-record", "csv-cut-mid-line", "flip", "nsig-",
-      "nsamp-", "fs-", "gain-", "format-", "header-bytes-", "record-count-", "samples-per-record-",
-      "record-duration-", "beat-csv-cut-mid-line", "edf-as-csv", "csv-as-edf", "binary-as-hea", "binary-as-atr",
+      "hea-cut-line", "dat-cut-frame", "dat-cut-mid-frame", "atr-cut-word", "atr-cut-mid-word",
+      "beat-csv-cut-mid-line", "edf-cut-header", "edf-cut-signal-headers", "edf-cut-record",
+      "edf-cut-mid-record", "csv-cut-mid-line", "flip", "nsig-", "nsamp-", "fs-", "gain-", "format-",
+      "header-bytes-", "record-count-", "samples-per-record-", "record-duration-", "edf-as-csv", "csv-as-edf",
+      "binary-as-hea", "binary-as-atr",
     ] {
       #expect(cases.contains { $0.name.contains("/" + kind) }, "no case \(kind)")
     }
   }
-
 }
 
 /// Derives the cases. Every mutation is deterministic (bit flips from a fixed-seed ``SplitMix64``), so
@@ -254,7 +256,8 @@ enum MalformedCorpus {
     let fmt16 = MalformedInput(
       files: [
         "fmt16.hea": fixture(records + "fmt16.hea"), "fmt16.dat": fixture(records + "fmt16.dat"),
-        "fmt16.atr": fixture("wfdb/annotations/written.atr"), "fmt16.qrs": fixture("wfdb/annotations/written.atr"),
+        "fmt16.atr": fixture("wfdb/annotations/written.atr"),
+        "fmt16.qrs": fixture("wfdb/annotations/written.atr"),
       ], main: "fmt16.hea", analysis: .beats)
     return wfdbCases("fmt16", fmt16, record: "fmt16", frameBytes: 4, seed: 1)
       + annotationCases("fmt16", fmt16, record: "fmt16", seed: 2)
@@ -289,7 +292,9 @@ enum MalformedCorpus {
   // MARK: - WFDB records
 
   /// Cases from a WFDB record `record` (`record.hea`, `record.dat` of frames of `frameBytes` bytes).
-  static func wfdbCases(_ base: String, _ input: MalformedInput, record: String, frameBytes: Int, seed: UInt64)
+  static func wfdbCases(
+    _ base: String, _ input: MalformedInput, record: String, frameBytes: Int, seed: UInt64
+  )
     -> [MalformedCase]
   {
     let hea = record + ".hea"
@@ -327,7 +332,8 @@ enum MalformedCorpus {
     let extremes = ["0", "1", "max", "-1"]
     for value in extremes {
       let count = value == "max" ? "2147483647" : value
-      add("nsig-\(value)", input.replacing(hea, with: setRecordField(header, field: 1, to: count)), .cleanExit)
+      add(
+        "nsig-\(value)", input.replacing(hea, with: setRecordField(header, field: 1, to: count)), .cleanExit)
       let rate = value == "max" ? "1.7976931348623157e308" : value
       add("fs-\(value)", input.replacing(hea, with: setRecordField(header, field: 2, to: rate)), .cleanExit)
       let length = value == "max" ? "9223372036854775807" : value
@@ -337,7 +343,9 @@ enum MalformedCorpus {
       let gain = value == "max" ? "1.7976931348623157e308" : value
       add("gain-\(value)", input.replacing(hea, with: setSignalGain(header, to: gain)), .cleanExit)
       let format = value == "max" ? "2147483647" : value
-      add("format-\(value)", input.replacing(hea, with: setSignalField(header, field: 1, to: format)), .cleanExit)
+      add(
+        "format-\(value)", input.replacing(hea, with: setSignalField(header, field: 1, to: format)),
+        .cleanExit)
     }
     // A length beyond what any file holds, with a signal file of one frame.
     add(
@@ -347,8 +355,11 @@ enum MalformedCorpus {
     // Bit flips in the header and in the signal file.
     var random = SplitMix64(state: seed)
     for k in 1...6 {
-      add("flip-hea-\(k)", input.replacing(hea, with: flipBits(header, count: k, random: &random)), .cleanExit)
-      add("flip-dat-\(k)", input.replacing(dat, with: flipBits(signal, count: k * 3, random: &random)), .cleanExit)
+      add(
+        "flip-hea-\(k)", input.replacing(hea, with: flipBits(header, count: k, random: &random)), .cleanExit)
+      add(
+        "flip-dat-\(k)", input.replacing(dat, with: flipBits(signal, count: k * 3, random: &random)),
+        .cleanExit)
     }
     // Binary bytes behind a header's name.
     add("binary-as-hea", input.replacing(hea, with: Array(signal.prefix(512))), .failureOrNote)
@@ -384,7 +395,9 @@ enum MalformedCorpus {
     let step = max(1, boundaries.count / 24)
     for (k, cut) in boundaries.enumerated() where k % step == 0 {
       let reference = input.replacing(atr, with: Array(annotations.prefix(cut)) + [0, 0])
-      add("atr-cut-word-at-\(cut)", input.replacing(atr, with: Array(annotations.prefix(cut))), .matches(reference: reference))
+      add(
+        "atr-cut-word-at-\(cut)", input.replacing(atr, with: Array(annotations.prefix(cut))),
+        .matches(reference: reference))
       if k % (step * 6) == 0 {
         add(
           "atr-cut-mid-word-at-\(cut + 1)", input.replacing(atr, with: Array(annotations.prefix(cut + 1))),
@@ -394,14 +407,19 @@ enum MalformedCorpus {
     // SKIP words with the largest and the most negative interval before the annotations.
     for (label, interval) in [("max", Int32.max), ("min", Int32.min)] {
       let bits = UInt32(bitPattern: interval)
-      let skip: [UInt8] = [0, 59 << 2, UInt8(bits >> 16 & 0xFF), UInt8(bits >> 24), UInt8(bits & 0xFF), UInt8(bits >> 8 & 0xFF)]
+      let skip: [UInt8] = [
+        0, 59 << 2, UInt8(bits >> 16 & 0xFF), UInt8(bits >> 24), UInt8(bits & 0xFF), UInt8(bits >> 8 & 0xFF),
+      ]
       add("atr-skip-\(label)", input.replacing(atr, with: skip + annotations), .cleanExit)
     }
     var random = SplitMix64(state: seed)
     for k in 1...6 {
-      add("flip-atr-\(k)", input.replacing(atr, with: flipBits(annotations, count: k, random: &random)), .cleanExit)
+      add(
+        "flip-atr-\(k)", input.replacing(atr, with: flipBits(annotations, count: k, random: &random)),
+        .cleanExit)
     }
-    add("binary-as-atr", input.replacing(atr, with: Array(input.files[name + ".dat"]!.prefix(600))), .cleanExit)
+    add(
+      "binary-as-atr", input.replacing(atr, with: Array(input.files[name + ".dat"]!.prefix(600))), .cleanExit)
     // The same positions as a CSV beat file (`sample,label`), cut inside lines and bit-flipped.
     let csvName = name + ".csv"
     let csv = Array(
@@ -412,10 +430,14 @@ enum MalformedCorpus {
     let ends = lineEnds(csv)
     for line in Set([0, 1, ends.count / 2, ends.count - 1]).sorted() {
       let cut = ends[line] - 2
-      add("beat-csv-cut-mid-line-\(line + 1)-at-\(cut)", beats.replacing(csvName, with: Array(csv.prefix(cut))), .cleanExit)
+      add(
+        "beat-csv-cut-mid-line-\(line + 1)-at-\(cut)", beats.replacing(csvName, with: Array(csv.prefix(cut))),
+        .cleanExit)
     }
     for k in 1...4 {
-      add("flip-beat-csv-\(k)", beats.replacing(csvName, with: flipBits(csv, count: k, random: &random)), .cleanExit)
+      add(
+        "flip-beat-csv-\(k)", beats.replacing(csvName, with: flipBits(csv, count: k, random: &random)),
+        .cleanExit)
     }
     return cases
   }
@@ -489,13 +511,20 @@ enum MalformedCorpus {
     }
     func cut(_ count: Int) -> MalformedInput { input.replacing(name, with: Array(edf.prefix(count))) }
     func consistent(records: Int) -> MalformedInput {
-      input.replacing(name, with: setText(Array(edf.prefix(headerBytes + records * recordBytes)), 236, 8, "\(records)"))
+      input.replacing(
+        name, with: setText(Array(edf.prefix(headerBytes + records * recordBytes)), 236, 8, "\(records)"))
     }
     for count in [100, 256] { add("edf-cut-header-at-\(count)", cut(count), .failureOrNote) }
-    add("edf-cut-signal-headers-at-\(256 + signalCount * 16 + 5)", cut(256 + signalCount * 16 + 5), .failureOrNote)
-    add("edf-cut-signal-headers-at-\(headerBytes)", cut(headerBytes), .matches(reference: consistent(records: 0)))
+    add(
+      "edf-cut-signal-headers-at-\(256 + signalCount * 16 + 5)", cut(256 + signalCount * 16 + 5),
+      .failureOrNote)
+    add(
+      "edf-cut-signal-headers-at-\(headerBytes)", cut(headerBytes),
+      .matches(reference: consistent(records: 0)))
     for records in 1..<recordCount {
-      add("edf-cut-record-\(records)", cut(headerBytes + records * recordBytes), .matches(reference: consistent(records: records)))
+      add(
+        "edf-cut-record-\(records)", cut(headerBytes + records * recordBytes),
+        .matches(reference: consistent(records: records)))
     }
     for records in Set([0, recordCount / 2, recordCount - 1]).sorted() {
       for extra in [1, recordBytes / 2, recordBytes - 1] {
@@ -522,7 +551,8 @@ enum MalformedCorpus {
     for k in 1...6 {
       // Half the flips in the headers, where a flip changes the most.
       add(
-        "flip-header-\(k)", input.replacing(name, with: flipBits(edf, count: k, in: 0..<headerBytes, random: &random)),
+        "flip-header-\(k)",
+        input.replacing(name, with: flipBits(edf, count: k, in: 0..<headerBytes, random: &random)),
         .cleanExit)
       add("flip-\(k)", input.replacing(name, with: flipBits(edf, count: k * 4, random: &random)), .cleanExit)
     }
@@ -553,14 +583,18 @@ enum MalformedCorpus {
     let ends = lineEnds(csv)
     for line in Set([0, 1, 5, ends.count / 2, ends.count - 2]).sorted() where line < ends.count {
       let cut = ends[line] - 3
-      add("csv-cut-mid-line-\(line + 1)-at-\(cut)", input.replacing(name, with: Array(csv.prefix(cut))), .cleanExit)
+      add(
+        "csv-cut-mid-line-\(line + 1)-at-\(cut)", input.replacing(name, with: Array(csv.prefix(cut))),
+        .cleanExit)
     }
     var random = SplitMix64(state: seed)
     for k in 1...6 {
       add("flip-\(k)", input.replacing(name, with: flipBits(csv, count: k, random: &random)), .cleanExit)
     }
     let renamed = base + ".edf"
-    add("csv-as-edf", MalformedInput(files: [renamed: csv], main: renamed, analysis: .beats), .matches(reference: input))
+    add(
+      "csv-as-edf", MalformedInput(files: [renamed: csv], main: renamed, analysis: .beats),
+      .matches(reference: input))
     return cases
   }
 
@@ -583,14 +617,17 @@ enum MalformedCorpus {
 
   /// The space-separated fields of line `index` (0-based) of a text file.
   static func fields(ofLine index: Int, _ bytes: [UInt8]) -> [String] {
-    let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+    let lines = String(decoding: bytes, as: UTF8.self).split(
+      separator: "\n", omittingEmptySubsequences: false)
     return lines[index].split(separator: " ").map(String.init)
   }
 
   /// The header with field `field` of line `line` replaced by `value`.
   static func setField(_ header: [UInt8], line: Int, field: Int, to value: String) -> [UInt8] {
-    var lines = String(decoding: header, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-      .map(String.init)
+    var lines = String(decoding: header, as: UTF8.self).split(
+      separator: "\n", omittingEmptySubsequences: false
+    )
+    .map(String.init)
     var parts = lines[line].split(separator: " ").map(String.init)
     parts[field] = value
     lines[line] = parts.joined(separator: " ")
@@ -623,7 +660,8 @@ enum MalformedCorpus {
   /// `bytes` with the fixed-width field at `offset` holding `value`, padded with spaces.
   static func setText(_ bytes: [UInt8], _ offset: Int, _ width: Int, _ value: String) -> [UInt8] {
     var copy = bytes
-    let field = Array(value.utf8.prefix(width)) + Array(repeating: 0x20, count: max(0, width - value.utf8.count))
+    let field =
+      Array(value.utf8.prefix(width)) + Array(repeating: 0x20, count: max(0, width - value.utf8.count))
     copy.replaceSubrange(offset..<offset + width, with: field)
     return copy
   }

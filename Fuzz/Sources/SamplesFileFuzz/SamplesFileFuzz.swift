@@ -5,7 +5,8 @@ import Vitals
 /// `InputError`, never traps.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSamplesFile(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-  let reader = SamplesFileReader(bytes: Array(UnsafeBufferPointer(start: data, count: size)), name: "fuzz.jsonl")
+  let reader = SamplesFileReader(
+    bytes: Array(UnsafeBufferPointer(start: data, count: size)), name: "fuzz.jsonl")
   while let sample = try? reader.next() { _ = sample }
   return 0
 }

@@ -18,8 +18,9 @@ public func fuzzStream(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   var signals: [(kind: SignalKind, channels: [Int])] = [(lead, [0])]
   if configuration >= 96 && channelCount >= 4 { signals.append((.accelerometer, [1, 2, 3])) }
   let piece = 1 + Int(data[1])
-  guard var analysis = try? LiveAnalysis(
-    signals: signals, sampleRate: rate, format: format, channelCount: channelCount)
+  guard
+    var analysis = try? LiveAnalysis(
+      signals: signals, sampleRate: rate, format: format, channelCount: channelCount)
   else { return 0 }
   let body = UnsafeRawBufferPointer(start: data + 2, count: size - 2)
   do {
