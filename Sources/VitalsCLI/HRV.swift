@@ -13,9 +13,10 @@ public struct HRV: ParsableCommand {
     abstract: "Heart-rate variability: time, frequency and nonlinear indices, with NeuroKit2's names.",
     discussion: """
       Beats are detected in each INPUT as `vitals beats` does (--signal ppg: systolic peaks, giving \
-      pulse-rate variability), or read from each --beats FILE (a WFDB \
-      annotation file such as mitdb/100.atr, or a CSV file with a sample column; the rate from the \
-      record header beside FILE, else from the header of the INPUT in the same place, else --rate). \
+      pulse-rate variability), or read from each --beats FILE (a WFDB annotation file such as \
+      mitdb/100.atr, a CSV file with a sample column, or an EDF+ file's annotations, as `vitals score` \
+      reads them; the rate from the EDF's ECG lead or the record header beside FILE, else from the \
+      INPUT in the same place, else --rate; a --rate that contradicts the file is an error). \
       --beats may be repeated, with no INPUT or one INPUT per beat file. Artefact beats (Lipponen & \
       Tarvainen 2019, and the runs of premature beats next to them) are found from the RR series and the \
       intervals around them dropped (--no-artefacts keeps every interval); with an annotation file, only intervals between two N beats count \
@@ -127,10 +128,15 @@ public struct HRV: ParsableCommand {
     var labels: [String]? = nil
     if let beatFile {
       var fileRate = input.rate
-      if try BeatFile.headerRate(besideFile: beatFile) == nil, let path {
-        fileRate = try RecordingOpener.open(path: path, options: input.recordingOptions).chunkSampleRate
+      var recordLength: Int64?
+      if try !BeatFile.statesRate(path: beatFile), let path {
+        let recording = try RecordingOpener.open(path: path, options: input.recordingOptions)
+        fileRate = recording.chunkSampleRate
+        recordLength = recording.signals.first?.sampleCount
       }
-      let file = try BeatFile(path: beatFile, rate: fileRate)
+      let file = try BeatFile(
+        beatsAt: beatFile, rate: fileRate, recordLength: recordLength,
+        channels: input.recordingOptions.channels)
       (name, lead, rate, positions, labels) = (beatFile, nil, file.sampleRate, file.samples, file.labels)
     } else {
       let detection = try signal.detect(path: path!, input: input)

@@ -1,5 +1,4 @@
 import ArgumentParser
-import FoundationEssentials
 import Vitals
 
 /// `vitals score --reference REF --test TEST … [--window 0.15] [--skip 300] [--json]`: beat-by-beat
@@ -13,9 +12,13 @@ public struct Score: ParsableCommand {
       arguments REF TEST [REF TEST …]; both forms may be mixed (options first). Each file is a WFDB \
       annotation file (anything but .csv/.tsv/.txt, e.g. mitdb/100.atr or 100.qrs: only beat \
       annotations N L R B A a J S V r F e j n E / f Q ? count; the rate comes from the record's \
-      header beside it, 100.hea) or a CSV file with a `sample` column (the rate from a header beside \
-      it, NAME.hea, else --rate). A detection matches an unmatched reference beat within --window \
-      seconds (inclusive; rounded to whole samples); every reference beat and detection matches at \
+      header beside it, 100.hea), a CSV file with a `sample` column (whole sample indices ≥ 0, \
+      strictly increasing; the rate from a header beside it, NAME.hea, else --rate, else the \
+      reference's), or an EDF+ file, whose annotation onsets are the beats (only those named QRS, R, \
+      R-peak, beat, heartbeat or an MIT beat mnemonic when the texts differ) at the rate of its ECG \
+      lead. A --rate that contradicts the header or the EDF is an error; so is a file whose structure \
+      is broken (named with the line or byte). A detection matches an unmatched reference beat within \
+      --window seconds (inclusive; rounded to whole samples); every reference beat and detection matches at \
       most once (the matching with the most pairs, then the least total distance). Reference beats \
       and detections inside the reference's ventricular flutter episodes (from [ to ]) are left out, \
       as EC57 specifies, unless --include-flutter is given. Each record is \
@@ -42,7 +45,8 @@ public struct Score: ParsableCommand {
   @Option(help: "Learning period left out of the second statistics, seconds (EC57: 300).")
   public var skip = BeatComparison.standardLearningPeriod
 
-  @Option(help: "Samples per second of CSV beat files without a header beside them.")
+  @Option(
+    help: "Samples per second of beat files without a header beside them (checked against it otherwise).")
   public var rate: Double?
 
   @Flag(help: "One JSON object instead of the table.")
@@ -91,8 +95,11 @@ public struct Score: ParsableCommand {
     var errors: [InputError] = []
     for pair in allPairs {
       do throws(InputError) {
-        let reference = try BeatFile(path: pair.reference, rate: rate)
-        let test = try BeatFile(path: pair.test, rate: rate)
+        let reference = try BeatFile(beatsAt: pair.reference, rate: rate)
+        // A test file that states no rate indexes the reference's record.
+        var testRate = rate
+        if rate == nil, try !BeatFile.statesRate(path: pair.test) { testRate = reference.sampleRate }
+        let test = try BeatFile(beatsAt: pair.test, rate: testRate, recordLength: reference.recordLength)
         guard reference.sampleRate == test.sampleRate else {
           throw InputError(
             path: pair.test,
@@ -183,121 +190,19 @@ public struct Score: ParsableCommand {
   }
 }
 
-/// Beat positions read from a WFDB annotation file or a CSV file with a `sample` column.
-struct BeatFile {
-  /// Beat sample indices, sorted.
-  var samples: [Int64]
-  /// MIT mnemonics of the beats (annotation files only).
-  var labels: [String]?
-  /// Ventricular flutter episodes marked in the file (annotation files only).
-  var flutter = FlutterEpisodes()
-  var sampleRate: Double
-
-  /// Reads `path`: CSV for `.csv`/`.tsv`/`.txt`, a WFDB annotation file otherwise. The rate comes from
-  /// the record header beside the file (`dir/100.atr` → `dir/100.hea`), else `rate`; without either,
-  /// the file is refused (its sample indices would be meaningless).
-  init(path: String, rate: Double?) throws(InputError) {
-    let lower = path.lowercased()
-    let isText = [".csv", ".tsv", ".txt"].contains { lower.hasSuffix($0) }
-    if isText {
-      samples = try Self.readCSV(path: path)
-      labels = nil
-    } else {
-      let annotations = try WFDBAnnotationFile.read(path: path)
-      let beats = annotations.filter(\.isBeat)
-      samples = beats.map(\.sample)
-      labels = beats.map(\.symbol)
-      flutter = FlutterEpisodes(samples: annotations.map(\.sample), symbols: annotations.map(\.symbol))
-    }
-    if let headerRate = try Self.headerRate(besideFile: path) {
-      sampleRate = headerRate
-    } else if let rate {
-      sampleRate = rate
-    } else {
-      throw InputError(
-        path: path,
-        "no record header beside it (\(Self.recordPath(path)).hea) to give the rate: pass --rate HZ")
-    }
-    guard samples.indices.dropFirst().allSatisfy({ samples[$0 - 1] <= samples[$0] }) else {
-      throw InputError(path: path, "beats are not in increasing sample order")
-    }
+extension BeatFile {
+  /// Reads a beat file for `score` and `hrv`: EDF+ onsets at the rate of the file's ECG lead
+  /// (``BeatDetection/leadRule``) unless `channels` picks another signal.
+  init(beatsAt path: String, rate: Double?, recordLength: Int64? = nil, channels: [ChannelSelector]? = nil)
+    throws(InputError)
+  {
+    try self.init(
+      path: path, rate: rate, recordLength: recordLength,
+      channels: channels ?? [.rule(BeatDetection.leadRule)])
   }
 
-  /// The path without its last extension (`dir/100.atr` → `dir/100`).
-  static func recordPath(_ path: String) -> String { FileSystem.deletingPathExtension(path) }
-
-  /// The record name for tables: the file name without extension (`dir/100.atr` → `100`).
-  static func recordName(_ path: String) -> String { FileSystem.lastPathComponent(recordPath(path)) }
-
-  /// The frame rate of the header `recordPath(path).hea`, or nil when there is no such file.
-  static func headerRate(besideFile path: String) throws(InputError) -> Double? {
-    let headerPath = recordPath(path) + ".hea"
-    guard headerPath != path, let bytes = FileManager.default.contents(atPath: headerPath) else { return nil }
-    return try WFDBHeader.parse(Array(bytes), path: headerPath).frameRate
-  }
-
-  /// The integer `sample` column of a delimited text file with a header line: lines end at LF, CR LF, CR,
-  /// VT or FF; fields are split at the header's delimiter (tab, else `;` without `,`, else `,`) and
-  /// trimmed of spaces, tabs and quotes; lines that are empty are skipped.
-  static func readCSV(path: String) throws(InputError) -> [Int64] {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw InputError(path: path, "cannot read the file")
-    }
-    let bytes = [UInt8](data)
-    var lines: [Range<Int>] = []
-    // A UTF-8 byte-order mark (spreadsheet exports) is not part of the header.
-    var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-    var k = start
-    while k < bytes.count {
-      let byte = bytes[k]
-      if byte == 0x0A || byte == 0x0D || byte == 0x0B || byte == 0x0C {
-        lines.append(start..<k)
-        if byte == 0x0D && k + 1 < bytes.count && bytes[k + 1] == 0x0A { k += 1 }
-        start = k + 1
-      }
-      k += 1
-    }
-    lines.append(start..<bytes.count)
-    while lines.last?.isEmpty == true { lines.removeLast() }
-    guard let header = lines.first else {
-      throw InputError(path: path, "empty file: expected a header with a sample column")
-    }
-    let headerBytes = bytes[header]
-    let delimiter: UInt8 =
-      headerBytes.contains(0x09)
-      ? 0x09 : headerBytes.contains(0x3B) && !headerBytes.contains(0x2C) ? 0x3B : 0x2C
-    // The fields of a line (up to `limit` of them), without the blanks and quotes around them.
-    func fields(_ line: Range<Int>, limit: Int = .max) -> [Range<Int>] {
-      var result: [Range<Int>] = []
-      var fieldStart = line.lowerBound
-      for end in line.lowerBound...line.upperBound where end == line.upperBound || bytes[end] == delimiter {
-        var lower = fieldStart
-        var upper = end
-        let padding = { (byte: UInt8) in byte == 0x22 || byte == 0x20 || byte == 0x09 }
-        while lower < upper && padding(bytes[lower]) { lower += 1 }
-        while upper > lower && padding(bytes[upper - 1]) { upper -= 1 }
-        result.append(lower..<upper)
-        if result.count == limit { break }
-        fieldStart = end + 1
-      }
-      return result
-    }
-    let names = fields(header).map { String(decoding: bytes[$0], as: UTF8.self).lowercased() }
-    guard let column = names.firstIndex(of: "sample") else {
-      throw InputError(
-        path: path, location: .line(1),
-        "expected a column named sample, found \(names.joined(separator: ", "))")
-    }
-    var samples: [Int64] = []
-    samples.reserveCapacity(lines.count - 1)
-    for (offset, line) in lines.enumerated().dropFirst() where !line.isEmpty {
-      let row = fields(line, limit: column + 1)
-      guard column < row.count, let value = Int64(String(decoding: bytes[row[column]], as: UTF8.self)) else {
-        throw InputError(
-          path: path, location: .field(line: offset + 1, column: column + 1), "expected a whole sample index")
-      }
-      samples.append(value)
-    }
-    return samples
+  /// The ventricular flutter episodes (`[` to `]`) an annotation file marks; none for other kinds.
+  var flutter: FlutterEpisodes {
+    FlutterEpisodes(samples: annotations.map(\.sample), symbols: annotations.map(\.symbol))
   }
 }

@@ -171,8 +171,8 @@ public struct RecordingSummary: Sendable, Equatable {
   public var annotationCount: Int?
   /// Discontinuities (EDF+D).
   public var gapCount: Int?
-  /// Other facts, by name (Apple Health classification, lead, device; CSV timing). Never personal
-  /// data.
+  /// Other facts, by name (Apple Health classification, lead, device; CSV timing; `notes`: what the
+  /// WFDB or EDF header reader assumed, joined by `; `). Never personal data.
   public var metadata: [String: String]
   /// Per-signal scans of every sample, when asked for (``RecordingOpener/summarize(path:options:scanning:)``).
   public var scans: [SignalScan]?
@@ -194,6 +194,7 @@ extension RecordingOpener {
       let reader = try WFDBRecordReader(path: path)
       var metadata = ["record": reader.header.recordName]
       if reader.header.frameCount == nil { metadata["length"] = "from the signal file's size" }
+      if !reader.header.notes.isEmpty { metadata["notes"] = reader.header.notes.joined(separator: "; ") }
       let annotators = WFDBAnnotationFile.annotators(besideRecord: path)
       for (annotator, count) in annotators { metadata["annotations.\(annotator)"] = "\(count)" }
       return RecordingSummary(
@@ -208,6 +209,7 @@ extension RecordingOpener {
       let index = try reader.readAnnotations()
       var metadata = ["record_duration_s": "\(reader.header.recordDuration)"]
       if !reader.header.recording.isEmpty { metadata["recording"] = reader.header.recording }
+      if !reader.header.notes.isEmpty { metadata["notes"] = reader.header.notes.joined(separator: "; ") }
       // A scan reads the signals of the rate group the reader yields; the summary then lists those.
       return RecordingSummary(
         path: path, kind: kind, format: reader.formatName, startTime: reader.startTime,

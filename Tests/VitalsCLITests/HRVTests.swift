@@ -129,4 +129,38 @@ struct HRVTests {
     #expect(
       analysis.frequency.hf.isFinite && analysis.frequency.lf.isFinite && analysis.nonlinear.sampEn.isFinite)
   }
+
+  @Test(
+    "beats from an EDF+ file at its own rate; a contradicting --rate and a non-numeric CSV cell are errors")
+  func edfAndBrokenBeatFiles() throws {
+    let record = try GeneratedRecord(seconds: 60)
+    defer { record.remove() }
+    let mixed = TestData.fixture("io/edf/mixed.edf").path
+    let fromEDF = try #require(try VitalsCommand.parseAsRoot(["hrv", "--beats", mixed]) as? HRV).reports()
+    #expect(try fromEDF[0].get().sampleRate == 200)
+    #expect(runInProcess(["hrv", "--beats", mixed, "--rate", "250"]) == 1)
+    let bad = try record.write("bad.csv", "sample\n100\n400\nx\n")
+    let reports = try #require(
+      try VitalsCommand.parseAsRoot(["hrv", "--beats", bad, "--rate", "360"]) as? HRV
+    )
+    .reports()
+    let error = try #require(throws: InputError.self) { try reports[0].get() }
+    #expect(error.location == .field(line: 4, column: 1))
+  }
+
+  @Test(
+    "EDF+ r01's annotations give the HRV of r01.edf.qrs",
+    .enabled(if: TestData.hasSharedData, "needs ../shared/data"))
+  func sharedEDFBeats() throws {
+    let edf = TestData.sharedData("edf/r01.edf").path
+    let qrs = TestData.sharedData("edf/r01.edf.qrs").path
+    let reports = try #require(
+      try VitalsCommand.parseAsRoot(["hrv", "--beats", edf, "--beats", qrs, "--rate", "1000"]) as? HRV
+    ).reports()
+    // The --rate agrees with the EDF; the .qrs has no header beside it and needs it.
+    let fromEDF = try reports[0].get().analysis
+    let fromQRS = try reports[1].get().analysis
+    #expect(fromEDF.beatCount == fromQRS.beatCount && fromEDF.beatCount > 600)
+    #expect(abs(fromEDF.time.meanNN - fromQRS.time.meanNN) < 0.01)
+  }
 }

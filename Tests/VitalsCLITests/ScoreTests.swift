@@ -40,29 +40,30 @@ struct ScoreTests {
     annotations.insert(WFDBAnnotation(sample: 0, code: 28, aux: "(N"), at: 0)  // rhythm: not a beat
     annotations[3].code = 5  // V
     try Data(WFDBAnnotationFile.encode(annotations)).write(to: URL(fileURLWithPath: record.path + ".atr"))
-    let atr = try BeatFile(path: record.path + ".atr", rate: nil)
+    let atr = try BeatFile(beatsAt: record.path + ".atr", rate: nil)
     #expect(atr.samples == record.peaks && atr.sampleRate == GeneratedRecord.rate)
     #expect(atr.labels?[2] == "V" && atr.labels?[0] == "N")
 
     let csv = try record.write("ecg.csv", "time_s;sample\n0.5;180\n1.25;450\n")
-    let fromCSV = try BeatFile(path: csv, rate: nil)  // rate from ecg.hea beside it
+    let fromCSV = try BeatFile(beatsAt: csv, rate: nil)  // rate from ecg.hea beside it
     #expect(fromCSV.samples == [180, 450] && fromCSV.sampleRate == GeneratedRecord.rate)
 
-    let padded = try record.write("padded.csv", "x\t \"Sample\" \r\n1\t -20 \r\n\r\n2\t\"10\"\r\n\n")
-    #expect(try BeatFile(path: padded, rate: 250).samples == [-20, 10])
+    let padded = try record.write("padded.csv", "x\t \"Sample\" \r\n1\t 20 \r\n\r\n2\t\"30\"\r\n\n")
+    #expect(try BeatFile(beatsAt: padded, rate: 250).samples == [20, 30])
     let marked = try record.write("marked.csv", "\u{FEFF}sample\n7\n9\n")
-    #expect(try BeatFile(path: marked, rate: 250).samples == [7, 9])
+    #expect(try BeatFile(beatsAt: marked, rate: 250).samples == [7, 9])
     let alone = try record.write("other.csv", "sample\n10\n20\n")
-    #expect(throws: InputError.self) { try BeatFile(path: alone, rate: nil) }
-    #expect(try BeatFile(path: alone, rate: 250).sampleRate == 250)
+    #expect(throws: InputError.self) { try BeatFile(beatsAt: alone, rate: nil) }
+    #expect(try BeatFile(beatsAt: alone, rate: 250).sampleRate == 250)
     let bad = try record.write("bad.csv", "sample\n10\nx\n")
     #expect(
-      throws: InputError(path: bad, location: .field(line: 3, column: 1), "expected a whole sample index")
+      throws: InputError(
+        path: bad, location: .field(line: 3, column: 1), "expected a whole sample index ≥ 0, found 'x'")
     ) {
-      try BeatFile(path: bad, rate: 250)
+      try BeatFile(beatsAt: bad, rate: 250)
     }
     let noColumn = try record.write("none.csv", "time\n1\n")
-    #expect(throws: InputError.self) { try BeatFile(path: noColumn, rate: 250) }
+    #expect(throws: InputError.self) { try BeatFile(beatsAt: noColumn, rate: 250) }
   }
 
   @Test("a bad pair among good ones: exit 1, the good pairs still scored")
@@ -116,7 +117,7 @@ struct ScoreTests {
     .enabled(if: TestData.hasSharedData, "needs ../shared/data"))
   func flutter() throws {
     let record = TestData.sharedData("mitdb/207").path
-    let reference = try BeatFile(path: record + ".atr", rate: nil)
+    let reference = try BeatFile(beatsAt: record + ".atr", rate: nil)
     #expect(reference.flutter.episodes.count >= 1)
     // The reference scored against itself plus a beat every 0.25 s inside the flutter episodes.
     let extra = reference.flutter.episodes.flatMap { episode in
@@ -135,5 +136,80 @@ struct ScoreTests {
       try VitalsCommand.parseAsRoot(["score", record + ".atr", csv, "--rate", "360", "--include-flutter"])
         as? Score)
     #expect(try #require(all.scoreAll().records.first).wholeRecord.falsePositives > 0)
+  }
+
+  /// The first error of scoring `arguments` (`score …`), and the exit code of running them.
+  private func scoringError(_ arguments: [String]) throws -> (error: InputError?, exitCode: Int32) {
+    let command = try #require(try VitalsCommand.parseAsRoot(arguments) as? Score)
+    return (command.scoreAll().errors.first, runInProcess(arguments))
+  }
+
+  @Test("a program binary or a truncated annotation file as reference: exit 1 naming the byte, not 0 beats")
+  func brokenAnnotationFiles() throws {
+    let record = try GeneratedRecord(seconds: 30)
+    defer { record.remove() }
+    let test = try record.write(
+      "test.csv", "sample\n" + record.peaks.map(String.init).joined(separator: "\n"))
+    let atr = try Data(contentsOf: URL(fileURLWithPath: record.path + ".atr"))
+    // The generated record's annotation file cut short: the beats of its first half only.
+    try atr.prefix(atr.count / 4 * 2).write(to: URL(fileURLWithPath: record.directory + "/cut.atr"))
+    try FileManager.default.copyItem(atPath: "/bin/true", toPath: record.directory + "/true.atr")
+    for name in ["cut.atr", "true.atr"] {
+      let path = record.directory + "/" + name
+      let (error, exitCode) = try scoringError(["score", path, test, "--rate", "360"])
+      #expect(exitCode == 1 && error?.path == path)
+      guard case .byteOffset = error?.location else {
+        Issue.record("\(name): \(String(describing: error))")
+        continue
+      }
+    }
+  }
+
+  @Test("unsorted or non-numeric CSV beats: exit 1 naming the line")
+  func brokenCSV() throws {
+    let record = try GeneratedRecord(seconds: 5)
+    defer { record.remove() }
+    for (text, line) in [("sample\n100\n460\n300\n", 4), ("sample\n100\nnan\n", 3)] {
+      let test = try record.write("test.csv", text)
+      let (error, exitCode) = try scoringError(["score", record.path + ".atr", test])
+      #expect(
+        exitCode == 1 && error?.location == .field(line: line, column: 1), "\(String(describing: error))")
+    }
+  }
+
+  @Test("an EDF+ reference: its annotations at the EDF's rate; a contradicting --rate or a plain EDF exits 1")
+  func edfReference() throws {
+    let mixed = TestData.fixture("io/edf/mixed.edf").path
+    let record = try GeneratedRecord(seconds: 1)
+    defer { record.remove() }
+    // mixed.edf: R at 0.7 s and 2.9 s (200 Hz) among Arousal and Spindle annotations.
+    let test = try record.write("test.csv", "sample\n141\n580\n")
+    let command = try #require(try VitalsCommand.parseAsRoot(["score", mixed, test]) as? Score)
+    let (records, errors) = command.scoreAll()
+    #expect(errors.isEmpty)
+    let score = try #require(records.first).wholeRecord
+    #expect(score.truePositives == 2 && score.falseNegatives == 0 && score.falsePositives == 0)
+    let (wrongRate, exitCode) = try scoringError(["score", mixed, test, "--rate", "1000"])
+    #expect(exitCode == 1 && wrongRate?.path == mixed && wrongRate?.message.contains("200.0 Hz") == true)
+    let plain = TestData.fixture("io/edf/plain.edf").path
+    let (notPlus, plainExit) = try scoringError(["score", plain, test, "--rate", "50"])
+    #expect(plainExit == 1 && notPlus?.location == .byteOffset(192))
+  }
+
+  @Test(
+    "EDF+ r01 as reference scores r01.edf.qrs perfectly, without --rate; --rate 360 exits 1",
+    .enabled(if: TestData.hasSharedData, "needs ../shared/data"))
+  func sharedEDFReference() throws {
+    let edf = TestData.sharedData("edf/r01.edf").path
+    let qrs = TestData.sharedData("edf/r01.edf.qrs").path
+    let command = try #require(try VitalsCommand.parseAsRoot(["score", edf, qrs]) as? Score)
+    let (records, errors) = command.scoreAll()
+    #expect(errors.isEmpty)
+    let beats = try WFDBAnnotationFile.read(path: qrs).filter(\.isBeat).count
+    let score = try #require(records.first).wholeRecord
+    #expect(
+      beats > 600 && score.truePositives == beats && score.falseNegatives == 0 && score.falsePositives == 0)
+    let (error, exitCode) = try scoringError(["score", edf, qrs, "--rate", "360"])
+    #expect(exitCode == 1 && error?.path == edf)
   }
 }

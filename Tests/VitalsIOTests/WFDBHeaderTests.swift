@@ -1,6 +1,8 @@
+import Foundation
 import Testing
 import VitalsCore
 import VitalsIO
+import VitalsTestSupport
 
 @Suite("WFDB header")
 struct WFDBHeaderTests {
@@ -63,6 +65,12 @@ struct WFDBHeaderTests {
     ("r 1 360 -5\n", 1, "number of samples"),
     ("r 1 360 10 25:99\n", 1, "base time"),
     ("r 1 360 10 10:00:00 32/01/2000\n", 1, "base date"),
+    ("r 1 360 10 10:00:00 31/02/2000\n", 1, "base date"),
+    ("r 1 360 10 2014-13-01 10:00:00\n", 1, "base date"),
+    ("r 1 360 10 10:00:00 01/01/2000 02/02/2000\n", 1, "one base date"),
+    ("r 1 360 10 10:00:00 10:00:00\n", 1, "base date"),
+    ("r 1 360 10 10:00:00 01/01/2000 x\n", 1, "base date"),
+    ("r 1 360 10.5\n", 1, "number of samples"),
     // Found by WFDBHeaderFuzz: a year outside Timestamp's range trapped in `startTime`.
     ("r 1 360 10 10:20:30.5 02/02/1010\n", 1, "between the years 1678 and 2261"),
     ("r/x 2 360\n", 1, "number of segments"),
@@ -91,6 +99,62 @@ struct WFDBHeaderTests {
     #expect(error.path == "r.hea")
     #expect(error.location == (example.line.map { .line($0) } ?? .file))
     #expect(error.message.contains(example.message), "\(error)")
+  }
+
+  /// Record lines whose start other tools write in other forms: the start they give (UTC) and the
+  /// words every note must contain (no notes when the form is `header(5)`'s).
+  static let startLines: [(line: String, start: String, frameCount: Int64?, notes: [String])] = [
+    ("r 0 300 9000 05:05:15 08/05/2014", "2014-05-08T05:05:15Z", 9000, []),
+    (
+      "r 0 300 9000 2014-05-08 05:05:15", "2014-05-08T05:05:15Z", 9000,
+      ["the date before the time, an ISO 8601 date"]
+    ),
+    ("r 0 300 9000 05:05:15 2014-05-08", "2014-05-08T05:05:15Z", 9000, ["ISO 8601"]),
+    ("r 0 300 9000 2014-05-08T05:05:15", "2014-05-08T05:05:15Z", 9000, ["ISO 8601"]),
+    ("r 0 300 9000 2014-05-08T05:05:15.125Z", "2014-05-08T05:05:15.125Z", 9000, ["ISO 8601"]),
+    ("r 0 300 9000 05:05:15.5 08/05/2014", "2014-05-08T05:05:15.5Z", 9000, []),
+    ("r 0 300 9000 08/05/2014", "2014-05-08T00:00:00Z", 9000, ["no time (the record starts at midnight)"]),
+    (
+      "r 0 300 9000 05:05:15 05/28/2014", "2014-05-28T05:05:15Z", 9000,
+      ["the date as MM/DD/YYYY (28 cannot be a month)"]
+    ),
+    ("r 0 300 05:05:15 08/05/2014", "2014-05-08T05:05:15Z", nil, ["no sample count"]),
+    ("r\t0\t300\t9000\t05:05:15\t08/05/2014 \t", "2014-05-08T05:05:15Z", 9000, []),
+    ("r 0 300 9000 29/02/2016", "2016-02-29T00:00:00Z", 9000, ["no time (the record starts at midnight)"]),
+  ]
+
+  @Test(
+    "start times as other tools write them are read, with a note of what was assumed", arguments: startLines)
+  func startForms(_ example: (line: String, start: String, frameCount: Int64?, notes: [String])) throws {
+    for ending in ["\n", "\r\n"] {
+      let header = try WFDBHeader.parse(Array((example.line + ending).utf8), path: "r.hea")
+      #expect(header.startTime.iso8601 == example.start, "\(example.line)")
+      #expect(header.frameCount == example.frameCount && header.frameRate == 300)
+      #expect(header.notes.count == example.notes.count, "\(header.notes)")
+      for words in example.notes { #expect(header.notes.contains { $0.contains(words) }, "\(header.notes)") }
+    }
+  }
+
+  @Test(
+    "every CinC 2017 header (ISO date, CRLF, trailing blank) opens with the start its record line states",
+    .enabled(if: TestData.hasSharedData, "needs ../shared/data"))
+  func cinc2017() throws {
+    let directory = TestData.sharedData("cinc2017").path
+    let headers = try FileManager.default.contentsOfDirectory(atPath: directory).filter {
+      $0.hasSuffix(".hea")
+    }
+    #expect(headers.count >= 100)
+    for name in headers.sorted() {
+      let path = directory + "/" + name
+      let fields = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\r\n")[0]
+        .split(separator: " ")
+      // `A00001 1 300 9000 2014-05-08 05:05:15`
+      let reader = try WFDBRecordReader(path: path)
+      #expect(reader.startTime.iso8601 == "\(fields[4])T\(fields[5])Z", "\(name)")
+      #expect(reader.header.notes.count == 1 && reader.header.notes[0].contains("ISO 8601"))
+      let samples = try readAll(reader).channels[0]
+      #expect(Int64(samples.count) == Int64(fields[3]), "\(name)")
+    }
   }
 
   @Test("byte counts of partial packing groups")

@@ -41,11 +41,43 @@ public struct EDFAnnotationIndex: Sendable, Equatable {
 enum TALParser {
   /// Calls `body(onset, duration, text)` for every annotation text (an empty text for the
   /// time-keeping TAL); returns the onset of the record's first TAL.
+  ///
+  /// Checks each TAL's structure and throws an ``InputError`` naming the byte offset (`byteOffset` is
+  /// that of `slice`'s first byte) where it breaks: an onset that is not a sign (`+` or `-`) and a
+  /// decimal number (`.` or `,` before the fraction), a `\u{15}` not followed by such a duration, no
+  /// `\u{14}` after the time stamp, no `\u{0}` before the end of the record's annotation bytes, or
+  /// a last text not closed by `\u{14}` before the `\u{0}`.
   static func parse(
     _ slice: ArraySlice<UInt8>, path: String, byteOffset: Int64,
     _ body: (Double, Double?, String) -> Void
   ) throws(InputError) -> Double? {
     let bytes = Array(slice)
+    func fail(_ at: Int, _ message: String) -> InputError {
+      InputError(path: path, location: .byteOffset(byteOffset + Int64(at)), message)
+    }
+    func shown(_ at: Int) -> String {
+      at < bytes.count ? describe(bytes[at]) : "the end of the record's annotation bytes"
+    }
+    /// The decimal number at `start` (digits, at most one `.` or `,`), and the index after it.
+    func number(at start: Int) -> (value: Double, end: Int)? {
+      var end = start
+      var digits = 0
+      var separators = 0
+      while end < bytes.count {
+        let byte = bytes[end]
+        if (0x30...0x39).contains(byte) {
+          digits += 1
+        } else if (byte == 0x2E || byte == 0x2C) && separators == 0 {
+          separators += 1
+        } else {
+          break
+        }
+        end += 1
+      }
+      let text = String(decoding: bytes[start..<end], as: UTF8.self).replacingCommas()
+      guard digits > 0, let value = Double(text), value.isFinite else { return nil }
+      return (value, end)
+    }
     var first: Double?
     var i = 0
     let n = bytes.count
@@ -54,30 +86,28 @@ enum TALParser {
         i += 1
         continue
       }
-      let talStart = i
-      // Onset and optional duration up to the first 0x14.
-      var j = i
-      while j < n && bytes[j] != 0x14 && bytes[j] != 0 { j += 1 }
-      guard j < n, bytes[j] == 0x14 else {
-        throw InputError(
-          path: path, location: .byteOffset(byteOffset + Int64(talStart)),
-          "expected a TAL \"+onset\\u{14}…\" ending in \\u{14}\\u{0}")
+      let sign = bytes[i]
+      guard sign == 0x2B || sign == 0x2D else {
+        throw fail(i, "expected a TAL starting with the onset's sign + or -, found \(shown(i))")
       }
-      let stamp = Array(bytes[i..<j])
-      let parts = stamp.split(separator: 0x15, omittingEmptySubsequences: false)
-      guard let onsetBytes = parts.first, let sign = onsetBytes.first, sign == 0x2B || sign == 0x2D,
-        let onset = Double(String(decoding: onsetBytes, as: UTF8.self).replacingCommas())
-      else {
-        throw InputError(
-          path: path, location: .byteOffset(byteOffset + Int64(talStart)),
-          "expected a TAL onset like +12.5, found \"\(String(decoding: stamp.prefix(40), as: UTF8.self))\"")
+      guard let (magnitude, onsetEnd) = number(at: i + 1) else {
+        throw fail(i + 1, "expected the TAL's onset in seconds after the sign, found \(shown(i + 1))")
       }
+      let onset = sign == 0x2D ? -magnitude : magnitude
+      var j = onsetEnd
       var duration: Double?
-      if parts.count > 1, !parts[1].isEmpty {
-        duration = Double(String(decoding: parts[1], as: UTF8.self).replacingCommas())
+      if j < n, bytes[j] == 0x15 {
+        guard let (value, end) = number(at: j + 1) else {
+          throw fail(j + 1, "expected a duration in seconds after \\u{15}, found \(shown(j + 1))")
+        }
+        duration = value
+        j = end
+      }
+      guard j < n, bytes[j] == 0x14 else {
+        throw fail(j, "expected \\u{14} after the TAL's onset and duration, found \(shown(j))")
       }
       if first == nil { first = onset }
-      // Texts separated by 0x14 until 0x00.
+      // Texts, each closed by 0x14, until 0x00.
       j += 1
       var textStart = j
       var texts = 0
@@ -89,9 +119,19 @@ enum TALParser {
         }
         j += 1
       }
+      guard j < n else { throw fail(i, "expected the TAL to end with \\u{0} within the record") }
+      guard textStart == j else {
+        throw fail(j, "expected \\u{14} to close the annotation text before the TAL's \\u{0}")
+      }
       if texts == 0 { body(onset, duration, "") }
       i = j + 1
     }
     return first
   }
+}
+
+/// `byte` as a message shows it: the character when printable ASCII, else `0xNN`.
+private func describe(_ byte: UInt8) -> String {
+  if (0x21...0x7E).contains(byte) { return "'\(Character(UnicodeScalar(byte)))'" }
+  return "0x" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
 }

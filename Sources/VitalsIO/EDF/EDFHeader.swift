@@ -2,10 +2,16 @@ import VitalsCore
 
 /// The header of an EDF or EDF+ file (Kemp et al. 1992; Kemp & Olivan 2003), as declared.
 ///
-/// Parsing is tolerant where real files break the rules without ambiguity: fields padded with
-/// leading spaces or NULs, labels with trailing spaces, two-digit years (`01.01.11`: 1985–2084,
-/// as the spec's clipping rule), anonymised `Startdate X X X`, `,` as a decimal separator, a record
-/// count of `-1` (recording not closed: counted from the file size).
+/// Parsing is tolerant where real files break the rules without ambiguity, as pyedflib (edflib) and
+/// MNE are, and ``notes`` says what was assumed: fields padded with leading spaces or NULs, labels
+/// with trailing spaces, two-digit years (`01.01.11`: 1985–2084, the spec's clipping rule; `yy` and
+/// years after 2084 from the EDF+ `Startdate`), date and time separators other than `.`, anonymised
+/// `Startdate X X X X`, `,` as a decimal separator, integers written as `1.0`, a record count of `-1`
+/// (recording not closed: counted from the file size), bytes after the last whole record (ignored),
+/// a physical minimum equal to the maximum (samples read as digital values: gain 1, offset 0), and a
+/// reserved field holding something other than `EDF+C`/`EDF+D` (read as plain EDF). A digital
+/// minimum not below the maximum, a size that does not match the signal count, a count of records
+/// the file does not hold and unreadable fields are refused with the byte offset of the field.
 public struct EDFHeader: Sendable, Equatable {
   /// One signal's declaration.
   public struct Signal: Sendable, Equatable {
@@ -31,13 +37,17 @@ public struct EDFHeader: Sendable, Equatable {
     /// Whether this is the EDF+ annotation signal.
     public var isAnnotation: Bool { label == "EDF Annotations" }
 
-    /// Physical value per digital step: `(pmax − pmin) / (dmax − dmin)`.
+    /// Whether the physical minimum and maximum differ (a range samples can be scaled to).
+    public var hasPhysicalRange: Bool { physicalMinimum != physicalMaximum }
+
+    /// Physical value per digital step: `(pmax − pmin) / (dmax − dmin)`; 1 without a physical range.
     public var scale: Double {
-      (physicalMaximum - physicalMinimum) / Double(digitalMaximum - digitalMinimum)
+      hasPhysicalRange ? (physicalMaximum - physicalMinimum) / Double(digitalMaximum - digitalMinimum) : 1
     }
 
-    /// Physical value of digital 0: physical = digital × ``scale`` + ``offset`` (edflib's mapping).
-    public var offset: Double { physicalMaximum - scale * Double(digitalMaximum) }
+    /// Physical value of digital 0: physical = digital × ``scale`` + ``offset`` (edflib's mapping); 0
+    /// without a physical range.
+    public var offset: Double { hasPhysicalRange ? physicalMaximum - scale * Double(digitalMaximum) : 0 }
   }
 
   /// `EDF`, `EDF+C` or `EDF+D`.
@@ -56,6 +66,9 @@ public struct EDFHeader: Sendable, Equatable {
   public var recordDuration: Double
   /// Every signal, in file order, the annotation signal included.
   public var signals: [Signal]
+  /// What the parser assumed where the header departs from the EDF/EDF+ specification, one
+  /// sentence each, for `vitals info`; empty for a header that follows it.
+  public var notes: [String] = []
 
   /// Bytes per data record (2 per sample).
   public var recordBytes: Int { signals.reduce(0) { $0 + 2 * $1.samplesPerRecord } }
@@ -111,6 +124,9 @@ public struct EDFHeader: Sendable, Equatable {
       variant = "EDF+C"
     } else {
       variant = "EDF"
+      if !reserved.isEmpty {
+        notes.append("the reserved header field holds \"\(reserved)\", not EDF+C or EDF+D: read as plain EDF")
+      }
     }
     let ns = signalCount
     var labels = [String]()
@@ -144,18 +160,31 @@ public struct EDFHeader: Sendable, Equatable {
           path: path, location: .byteOffset(Int64(countsOffset + 8 * i)),
           "signal \(i) (\(s.label)): expected 1 to 10000000 samples per record, found \(s.samplesPerRecord)")
       }
-      guard s.isAnnotation || (s.digitalMinimum < s.digitalMaximum && s.physicalMinimum != s.physicalMaximum)
-      else {
+      if s.isAnnotation { continue }
+      guard s.digitalMinimum < s.digitalMaximum else {
         throw InputError(
-          path: path, location: .byteOffset(Int64(256 + ns * 104 + 8 * i)),
-          "signal \(i) (\(s.label)): expected digital minimum < maximum and physical minimum ≠ maximum")
+          path: path, location: .byteOffset(Int64(256 + ns * 120 + 8 * i)),
+          "signal \(i) (\(s.label)): expected the digital minimum (\(s.digitalMinimum)) below the digital "
+            + "maximum (\(s.digitalMaximum))")
       }
+      if !s.hasPhysicalRange {
+        notes.append(
+          "signal \(i) (\(s.label)): physical minimum = maximum (\(s.physicalMinimum)): samples are read as "
+            + "their digital values (gain 1, offset 0)")
+      }
+    }
+    if variant != "EDF", !signals.contains(where: \.isAnnotation) {
+      notes.append("\(variant) without an \"EDF Annotations\" signal: records taken to follow one another")
     }
     let recordBytes = signals.reduce(0) { $0 + 2 * $1.samplesPerRecord }
     if let fileSize {
-      let available = max(0, fileSize - Int64(headerBytes)) / Int64(recordBytes)
+      let dataBytes = max(0, fileSize - Int64(headerBytes))
+      let available = dataBytes / Int64(recordBytes)
       if declaredRecords == -1 {
         recordCount = Int(available)
+        notes.append(
+          "the number of data records is -1 (not stated): \(available) records of \(recordBytes) bytes "
+            + "counted from the file size")
       } else {
         guard declaredRecords >= 0 else {
           throw InputError(
@@ -170,12 +199,19 @@ public struct EDFHeader: Sendable, Equatable {
         }
         recordCount = declaredRecords
       }
+      let extra = dataBytes - Int64(recordCount) * Int64(recordBytes)
+      if extra > 0 {
+        notes.append(
+          "\(extra) bytes after the \(recordCount) data records (\(extra / Int64(recordBytes)) whole records "
+            + "and \(extra % Int64(recordBytes)) bytes) are not read")
+      }
     } else {
       recordCount = max(declaredRecords, 0)
     }
-    let day = try Self.startDate(date, recording: recording, path: path, offset: dateOffset)
-    let seconds = try Self.clockSeconds(time, path: path, offset: dateOffset + 8)
+    let day = try Self.startDate(date, recording: recording, path: path, offset: dateOffset, notes: &notes)
+    let seconds = try Self.clockSeconds(time, path: path, offset: dateOffset + 8, notes: &notes)
     startTime = Timestamp(nanosecondsSinceEpoch: (day * 86_400 + seconds) * 1_000_000_000)
+    if reader.sawNUL { notes.append("header fields padded with NUL bytes: read as spaces") }
   }
 
   /// The header size the first 256 bytes declare (so the caller reads exactly that much).
@@ -195,30 +231,47 @@ public struct EDFHeader: Sendable, Equatable {
     return size
   }
 
-  /// Days since the epoch of the start date: `dd.mm.yy` (any non-digit separator); the EDF+
-  /// recording field's `Startdate dd-MMM-yyyy` wins when present and plausible (it carries the
-  /// century). Years outside 1800–2200 are refused (they would overflow `Timestamp`).
-  private static func startDate(_ text: String, recording: String, path: String, offset: Int)
-    throws(InputError)
-    -> Int64
-  {
+  /// Days since the epoch of the start date `dd.mm.yy` (any non-digit separator, with a note when
+  /// not `.`; years 85–99 are 1985–1999, 00–84 are 2000–2084). The EDF+ recording field's
+  /// `Startdate dd-MMM-yyyy` carries the century and wins when present and plausible (with a note
+  /// when the two disagree); it is the only date when the header's year is `yy` (years after 2084).
+  /// Years outside 1800–2200 are refused (they would overflow `Timestamp`).
+  private static func startDate(
+    _ text: String, recording: String, path: String, offset: Int, notes: inout [String]
+  ) throws(InputError) -> Int64 {
     let months = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"]
     let words = recording.split(separator: " ")
+    var startdate: (year: Int, month: Int, day: Int)?
     if words.count >= 2, words[0] == "Startdate" {
       let parts = words[1].split(separator: "-")
       if parts.count == 3, let d = Int(parts[0]), (1...31).contains(d), let y = Int(parts[2]),
         (1800...2200).contains(y), let m = months.firstIndex(of: parts[1].uppercased())
       {
-        return Timestamp.daysSinceEpoch(year: y, month: m + 1, day: d)
+        startdate = (y, m + 1, d)
       }
+    }
+    let pieces = text.split(whereSeparator: { !$0.isNumber && !$0.isLetter })
+    if pieces.count == 3, pieces[2].lowercased() == "yy", let startdate {
+      return Timestamp.daysSinceEpoch(year: startdate.year, month: startdate.month, day: startdate.day)
     }
     let numbers = text.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
     guard numbers.count == 3, (1...31).contains(numbers[0]), (1...12).contains(numbers[1]) else {
       throw InputError(
         path: path, location: .byteOffset(Int64(offset)), "expected a start date dd.mm.yy, found \"\(text)\"")
     }
+    if text.contains(where: { !$0.isNumber && $0 != "." }) {
+      notes.append("the start date \"\(text)\" is not separated by '.': read as dd.mm.yy")
+    }
     let yy = numbers[2]
     let year = yy >= 100 ? yy : (yy >= 85 ? 1900 + yy : 2000 + yy)
+    if let startdate {
+      if (startdate.year, startdate.month, startdate.day) != (year, numbers[1], numbers[0]) {
+        notes.append(
+          "the start date \"\(text)\" (\(year)) differs from the recording field's \(words[1]): the "
+            + "Startdate is used")
+      }
+      return Timestamp.daysSinceEpoch(year: startdate.year, month: startdate.month, day: startdate.day)
+    }
     guard (1800...2200).contains(year) else {
       throw InputError(
         path: path, location: .byteOffset(Int64(offset)),
@@ -227,12 +280,17 @@ public struct EDFHeader: Sendable, Equatable {
     return Timestamp.daysSinceEpoch(year: year, month: numbers[1], day: numbers[0])
   }
 
-  /// Seconds since midnight of `hh.mm.ss`.
-  private static func clockSeconds(_ text: String, path: String, offset: Int) throws(InputError) -> Int64 {
+  /// Seconds since midnight of `hh.mm.ss` (any non-digit separator, with a note when not `.`).
+  private static func clockSeconds(_ text: String, path: String, offset: Int, notes: inout [String])
+    throws(InputError) -> Int64
+  {
     let numbers = text.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
     guard numbers.count == 3, numbers[0] < 24, numbers[1] < 60, numbers[2] < 61 else {
       throw InputError(
         path: path, location: .byteOffset(Int64(offset)), "expected a start time hh.mm.ss, found \"\(text)\"")
+    }
+    if text.contains(where: { !$0.isNumber && $0 != "." }) {
+      notes.append("the start time \"\(text)\" is not separated by '.': read as hh.mm.ss")
     }
     return Int64(numbers[0] * 3600 + numbers[1] * 60 + numbers[2])
   }
@@ -243,6 +301,8 @@ private struct FieldReader {
   let bytes: [UInt8]
   let path: String
   var offset = 0
+  /// Whether a field read so far held a NUL byte (read as a space).
+  var sawNUL = false
 
   /// The next `width` bytes as text, NULs and surrounding spaces removed.
   mutating func text(_ width: Int, _ what: String) throws(InputError) -> String {
@@ -250,7 +310,9 @@ private struct FieldReader {
       throw InputError(
         path: path, location: .byteOffset(Int64(bytes.count)), "truncated header: expected the \(what) field")
     }
-    let field = bytes[offset..<offset + width].map { $0 == 0 ? 0x20 : ($0 < 0x20 || $0 > 0x7E ? 0x3F : $0) }
+    let raw = bytes[offset..<offset + width]
+    if raw.contains(0) { sawNUL = true }
+    let field = raw.map { $0 == 0 ? 0x20 : ($0 < 0x20 || $0 > 0x7E ? 0x3F : $0) }
     offset += width
     return String(decoding: field, as: UTF8.self).trimmingSpaces()
   }

@@ -79,7 +79,8 @@ public struct EDFReader: SignalReader {
     annotationSignal = header.isPlus ? header.signals.firstIndex(where: \.isAnnotation) : nil
     let ordinary = header.signals.indices.filter { !header.signals[$0].isAnnotation }
     guard !ordinary.isEmpty else {
-      throw InputError(path: path, "expected at least one signal besides the annotations")
+      throw InputError(
+        path: path, location: .byteOffset(256), "expected at least one signal besides the annotations")
     }
     guard header.recordDuration > 0 else {
       throw InputError(path: path, location: .byteOffset(244), "expected a data record duration > 0")

@@ -70,9 +70,9 @@ public enum WFDBAnnotationFile {
   }
 
   /// The annotation files beside the record at `recordPath` (`dir/100` or `dir/100.hea`): every
-  /// `dir/100.EXT` other than headers and signal files that ends with the end-of-file word `0x0000`
-  /// that annotation writers append and reads as an MIT annotation file, by annotator name (`atr`,
-  /// `qrs`, …) with its number of annotations, sorted by name.
+  /// `dir/100.EXT` other than headers and signal files that reads as an MIT annotation file (so ends
+  /// with the end-of-file word `0x0000`), by annotator name (`atr`, `qrs`, …) with its number of
+  /// annotations, sorted by name.
   public static func annotators(besideRecord recordPath: String) -> [(annotator: String, count: Int)] {
     let record = recordPath.hasSuffix(".hea") ? String(recordPath.dropLast(4)) : recordPath
     let slash = record.lastIndex(of: "/")
@@ -84,7 +84,6 @@ public enum WFDBAnnotationFile {
       let annotator = String(name.dropFirst(prefix.count))
       guard !annotator.isEmpty, !signalFiles.contains(annotator),
         let bytes = try? ByteInput(path: directory + name).readAll(),
-        bytes.count >= 2, bytes.count % 2 == 0, bytes.suffix(2).allSatisfy({ $0 == 0 }),
         let annotations = try? parse(bytes, path: directory + name)
       else { continue }
       found.append((annotator, annotations.count))
@@ -92,14 +91,24 @@ public enum WFDBAnnotationFile {
     return found.sorted { $0.annotator < $1.annotator }
   }
 
+  /// The largest annotation time accepted, in samples: 2^53, the integers a `Double` holds exactly.
+  public static let maximumTime: Int64 = 1 << 53
+
   /// Parses annotation bytes as wfdb-python's `rdann` does (NUM and SUB as signed bytes, CHN
-  /// unsigned; NUM and CHN carried over). Stops at the end-of-file word `0x0000` or the last
-  /// whole word. Drops code-0 entries and NOTE (`"`) entries at sample 0 — the file's own
-  /// definitions, e.g. `## time resolution` or the writing program — as `rdann` does. `path`
-  /// names the file in errors.
+  /// unsigned; NUM and CHN carried over), checking the structure `annot(5)` gives the file. Drops
+  /// code-0 entries (a word of code 0 and a non-zero time difference, which WFDB writes after the
+  /// file's definitions) and NOTE (`"`) entries at sample 0 — the file's own definitions, e.g.
+  /// `## time resolution` or the writing program — as `rdann` does. `path` names the file in errors.
+  ///
+  /// Throws an ``InputError`` naming the byte offset when the bytes are not such a file: an empty
+  /// file or an odd number of bytes; no end-of-file word `0x0000`, or bytes after it (a truncated
+  /// file, or another kind of file); a code of 50–58; `SKIP` without its 4-byte interval, or `AUX`
+  /// without the text its byte count announces; `NUM`, `SUB`, `CHN` or `AUX` before any annotation;
+  /// an annotation at a negative time, earlier than the one before it, or after ``maximumTime``.
   public static func parse(_ bytes: [UInt8], path: String) throws(InputError) -> [WFDBAnnotation] {
     var annotations: [WFDBAnnotation] = []
-    annotations.reserveCapacity(bytes.count / 2)
+    // At most one annotation per word; bounded, as the bytes may be any file.
+    annotations.reserveCapacity(min(bytes.count / 2, 1 << 20))
     var time: Int64 = 0
     var channel = 0
     var number = 0
@@ -109,11 +118,27 @@ public enum WFDBAnnotationFile {
       InputError(path: path, location: .byteOffset(Int64(at)), message)
     }
     if bytes.isEmpty { throw InputError(path: path, "empty annotation file") }
-    while index + 1 < bytes.count {
+    guard bytes.count % 2 == 0 else {
+      throw fail(
+        bytes.count - 1,
+        "odd number of bytes (\(bytes.count)): an MIT annotation file is a sequence of 16-bit words")
+    }
+    while index < bytes.count {
       let value = word(index)
       let code = value >> 10
       let low = value & 0x3FF
-      if value == 0 { break }
+      if value == 0 {
+        guard index + 2 == bytes.count else {
+          throw fail(
+            index + 2,
+            "\(bytes.count - index - 2) bytes after the end-of-file word 0x0000 at byte \(index): "
+              + "not an MIT annotation file")
+        }
+        // Not annotations: code 0 (NOTQRS) and NOTEs at sample 0, which hold the file's own
+        // definitions (time resolution, label tables, the writing program), as `rdann` drops them.
+        annotations.removeAll { $0.code == 0 || ($0.code == 22 && $0.sample == 0) }
+        return annotations
+      }
       switch code {
       case skip:
         guard index + 6 <= bytes.count else { throw fail(index, "truncated SKIP: expected 4 more bytes") }
@@ -143,16 +168,26 @@ public enum WFDBAnnotationFile {
         guard let last = annotations.indices.last else { throw fail(index, "AUX before any annotation") }
         annotations[last].aux = String(decoding: bytes[(index + 2)..<(index + 2 + length)], as: UTF8.self)
         index += 2 + (length + 1) / 2 * 2
-      default:
+      case 0...49:
         time += Int64(low)
+        guard (0...maximumTime).contains(time) else {
+          throw fail(index, "annotation at sample \(time): expected a time from 0 to 2^53 samples")
+        }
+        if let previous = annotations.last?.sample, time < previous {
+          throw fail(index, "annotation at sample \(time) after one at \(previous): expected time order")
+        }
         annotations.append(WFDBAnnotation(sample: time, code: code, channel: channel, number: number))
         index += 2
+      default:
+        throw fail(
+          index,
+          "invalid annotation code \(code): expected 1–49, or 59–63 (SKIP, NUM, SUB, CHN, AUX), "
+            + "or the end-of-file word 0x0000")
       }
     }
-    // Not annotations: code 0 (NOTQRS) and NOTEs at sample 0, which hold the file's own
-    // definitions (time resolution, label tables, the writing program), as `rdann` drops them.
-    annotations.removeAll { $0.code == 0 || ($0.code == 22 && $0.sample == 0) }
-    return annotations
+    throw fail(
+      bytes.count,
+      "no end-of-file word 0x0000: the annotation file is truncated (or is not an MIT annotation file)")
   }
 
   /// The bytes of an annotation file holding `annotations` (sorted by sample), as wfdb-python's

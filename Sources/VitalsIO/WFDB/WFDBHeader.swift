@@ -163,6 +163,10 @@ public struct WFDBHeader: Sendable, Equatable {
   public var segments: [WFDBSegment]
   /// Text of the `#` comment lines, without the `#`, in order.
   public var comments: [String]
+  /// What the parser assumed where the header departs from `header(5)` (an ISO 8601 date, a date
+  /// without a time, no sample count before the time, …), one sentence each, for `vitals info`;
+  /// empty for a header that follows the manual page.
+  public var notes: [String]
 
   /// Field-by-field equality (the base date is a tuple, so it is spelled out).
   public static func == (lhs: WFDBHeader, rhs: WFDBHeader) -> Bool {
@@ -172,23 +176,32 @@ public struct WFDBHeader: Sendable, Equatable {
       && lhs.baseDate?.year == rhs.baseDate?.year && lhs.baseDate?.month == rhs.baseDate?.month
       && lhs.baseDate?.day == rhs.baseDate?.day && lhs.signals == rhs.signals
       && lhs.signalCount == rhs.signalCount && lhs.segments == rhs.segments && lhs.comments == rhs.comments
+      && lhs.notes == rhs.notes
   }
 
   /// Absolute time of the first sample: base date and time read as UTC (WFDB stores no time
   /// zone); the time of day after the epoch when only the time is given; the epoch otherwise.
   public var startTime: Timestamp {
-    var seconds = baseTimeOfDay ?? 0
+    // In whole nanoseconds: the time of day's fraction survives (a Double of nanoseconds since the
+    // epoch keeps only 256-ns steps).
+    var nanoseconds = Int64(((baseTimeOfDay ?? 0) * 1e9).rounded())
     if let date = baseDate {
-      seconds += Double(Timestamp.daysSinceEpoch(year: date.year, month: date.month, day: date.day)) * 86_400
+      nanoseconds +=
+        Timestamp.daysSinceEpoch(year: date.year, month: date.month, day: date.day) * 86_400_000_000_000
     }
-    return Timestamp(secondsSinceEpoch: seconds)
+    return Timestamp(nanosecondsSinceEpoch: nanoseconds)
   }
 
   /// Parses the text of a header file. `path` names the file in errors.
   ///
-  /// Accepts LF or CRLF line ends, blank lines and `#` comments anywhere, and multi-segment
-  /// headers (`name/nseg` followed by one `segment nsamp` line per segment). Every malformed field
-  /// throws an ``InputError`` naming its line.
+  /// Accepts LF or CRLF line ends, spaces or tabs between fields, trailing blanks, blank lines and
+  /// `#` comments anywhere, and multi-segment headers (`name/nseg` followed by one `segment nsamp`
+  /// line per segment). The record line's base time and date may also be written as other tools
+  /// write them (see ``notes``): an ISO 8601 date before or after the time (`2014-05-08 05:05:15`,
+  /// `05:05:15 2014-05-08`), one ISO date-time field (`2014-05-08T05:05:15`, optionally ending in
+  /// `Z`), a date without a time (midnight), a time without the sample count before it, and
+  /// `MM/DD/YYYY` when the middle number cannot be a month. Every malformed field throws an
+  /// ``InputError`` naming its line.
   public static func parse(_ bytes: some Collection<UInt8>, path: String) throws(InputError) -> WFDBHeader {
     if bytes.isEmpty { throw InputError(path: path, "empty header file: expected a WFDB record line") }
     var comments: [String] = []
@@ -289,39 +302,117 @@ public struct WFDBHeader: Sendable, Equatable {
       }
       if rate > 0 { frameRate = rate }
     }
-    var frameCount: Int64?
-    if fields.count >= 4 {
-      guard let count = Int64(fields[3]), count >= 0 else {
-        throw fail(
-          "expected the number of samples per signal as a non-negative integer, found '\(fields[3])'")
-      }
-      frameCount = count > 0 ? count : nil
-    }
-    var baseTime: Double?
-    if fields.count >= 5 {
-      guard let time = parseTime(fields[4]) else {
-        throw fail("expected the base time as [[HH:]MM:]SS[.sss], found '\(fields[4])'")
-      }
-      baseTime = time
-    }
-    var baseDate: (Int, Int, Int)?
-    if fields.count >= 6 {
-      let parts = fields[5].split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
-      guard parts.count == 3, let day = parts[0], let month = parts[1], let year = parts[2],
-        (1...31).contains(day), (1...12).contains(month)
-      else { throw fail("expected the base date as DD/MM/YYYY, found '\(fields[5])'") }
-      // Timestamp's Int64 nanoseconds span 1677-09-21 to 2262-04-11.
-      guard (1678...2261).contains(year) else {
-        throw fail("expected a base date between the years 1678 and 2261, found '\(fields[5])'")
-      }
-      baseDate = (year, month, day)
-    }
+    let (frameCount, baseTime, baseDate, notes) = try parseLengthAndStart(fields.dropFirst(3), fail: fail)
     let header = WFDBHeader(
       recordName: String(nameField), frameRate: frameRate, counterFrequency: counterFrequency ?? frameRate,
       baseCounter: baseCounter, frameCount: frameCount, baseTimeOfDay: baseTime,
-      baseDate: baseDate.map { (year: $0.0, month: $0.1, day: $0.2) }, signals: [], signalCount: signalCount,
-      segments: [], comments: [])
+      baseDate: baseDate, signals: [], signalCount: signalCount, segments: [], comments: [], notes: notes)
     return (header, segmentCount)
+  }
+
+  /// The record line's fields after the frequency: `[nsamp [basetime [basedate]]]`, in the forms
+  /// ``parse(_:path:)`` accepts, with a note for each departure from `header(5)`.
+  private static func parseLengthAndStart(
+    _ fields: ArraySlice<Substring>, fail: (String) -> InputError
+  ) throws(InputError) -> (
+    frameCount: Int64?, baseTime: Double?, baseDate: (year: Int, month: Int, day: Int)?, notes: [String]
+  ) {
+    var rest = fields
+    var notes: [String] = []
+    var frameCount: Int64?
+    if let first = rest.first {
+      if let count = Int64(first) {
+        guard count >= 0 else {
+          throw fail("expected the number of samples per signal as a non-negative integer, found '\(first)'")
+        }
+        frameCount = count > 0 ? count : nil
+        rest = rest.dropFirst()
+      } else if !first.contains(where: { $0 == ":" || $0 == "/" || $0 == "-" }) {
+        throw fail("expected the number of samples per signal as a non-negative integer, found '\(first)'")
+      } else {
+        notes.append("no sample count before the base time '\(first)': the length comes from the signal file")
+      }
+    }
+    var time: Double?
+    var date: StartDate?
+    // How the start departs from `HH:MM:SS DD/MM/YYYY`, for the note.
+    var readings: [String] = []
+    for field in rest {
+      let parts: [(text: Substring, isDate: Bool)]
+      if let t = field.firstIndex(of: "T"), field[..<t].contains("-") {
+        var timeText = field[field.index(after: t)...]
+        if timeText.last == "Z" { timeText = timeText.dropLast() }
+        parts = [(field[..<t], true), (timeText, false)]
+      } else {
+        parts = [(field, field.contains("/") || field.contains("-"))]
+      }
+      for part in parts {
+        if part.isDate {
+          guard date == nil else { throw fail("expected one base date, found a second: '\(field)'") }
+          date = try startDate(part.text, fail: fail)
+          if time == nil && parts.count == 1 && rest.count == 2 {
+            readings.append("the date before the time")
+          }
+        } else {
+          guard time == nil else {
+            throw fail("expected the base date as DD/MM/YYYY, found '\(field)'")
+          }
+          guard let value = parseTime(part.text) else {
+            throw fail("expected the base time as [[HH:]MM:]SS[.sss], found '\(field)'")
+          }
+          time = value
+        }
+      }
+    }
+    if let reading = date?.reading { readings.append(reading) }
+    if date != nil && time == nil { readings.append("no time (the record starts at midnight)") }
+    if !readings.isEmpty {
+      notes.append(
+        "the start '\(rest.joined(separator: " "))' is read with \(readings.joined(separator: ", ")) "
+          + "(header(5) writes HH:MM:SS DD/MM/YYYY)")
+    }
+    return (frameCount, time, date.map { ($0.year, $0.month, $0.day) }, notes)
+  }
+
+  /// A base date, with how it was read when that is not `header(5)`'s form.
+  private struct StartDate {
+    var year: Int, month: Int, day: Int
+    var reading: String?
+  }
+
+  /// `DD/MM/YYYY` (or `MM/DD/YYYY` when the middle number exceeds 12 and the first does not) or ISO
+  /// 8601 `YYYY-MM-DD`; years within `Timestamp`'s range.
+  private static func startDate(_ text: Substring, fail: (String) -> InputError) throws(InputError)
+    -> StartDate
+  {
+    let iso = text.contains("-")
+    let parts = text.split(separator: iso ? "-" : "/", omittingEmptySubsequences: false)
+    let numbers = parts.map { part in part.allSatisfy(\.isASCII) ? Int(part) : nil }
+    guard numbers.count == 3, let a = numbers[0], let b = numbers[1], let c = numbers[2] else {
+      throw fail("expected the base date as DD/MM/YYYY or YYYY-MM-DD, found '\(text)'")
+    }
+    var date = StartDate(year: c, month: b, day: a, reading: nil)
+    if iso {
+      date = StartDate(year: a, month: b, day: c, reading: "an ISO 8601 date (year-month-day)")
+    } else if b > 12, (1...12).contains(a) {
+      date = StartDate(year: c, month: a, day: b, reading: "the date as MM/DD/YYYY (\(b) cannot be a month)")
+    }
+    guard (1...12).contains(date.month), (1...daysIn(month: date.month, year: date.year)).contains(date.day)
+    else { throw fail("expected the base date as DD/MM/YYYY or YYYY-MM-DD, found '\(text)'") }
+    // Timestamp's Int64 nanoseconds span 1677-09-21 to 2262-04-11.
+    guard (1678...2261).contains(date.year) else {
+      throw fail("expected a base date between the years 1678 and 2261, found '\(text)'")
+    }
+    return date
+  }
+
+  /// Days in `month` (1–12) of the proleptic Gregorian `year`.
+  private static func daysIn(month: Int, year: Int) -> Int {
+    switch month {
+    case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+    case 4, 6, 9, 11: 30
+    default: 31
+    }
   }
 
   private static func parseSignalLine(

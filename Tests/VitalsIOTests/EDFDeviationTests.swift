@@ -1,0 +1,227 @@
+import Foundation
+import Testing
+import VitalsCore
+import VitalsIO
+
+/// The bytes of a small EDF/EDF+ file, each header field written as given, for the deviations real
+/// files show: one ordinary signal `ECG` (−100…100 uV over the full 16-bit range by default) of
+/// `samplesPerRecord` samples, 1-s records, and optionally an annotation signal.
+struct GeneratedEDF {
+  var recording = "Startdate 01-JAN-2011 X X X"
+  var date = "01.01.11"
+  var time = "10.20.30"
+  /// The reserved field; `EDF+C` with annotations and empty without when `nil`.
+  var reserved: String?
+  var label = "ECG"
+  var physicalMinimum = "-100"
+  var physicalMaximum = "100"
+  var digitalMinimum = "-32768"
+  var digitalMaximum = "32767"
+  var samplesPerRecord = 4
+  /// The number-of-records field; the number of `records` when `nil`.
+  var recordCountField: String?
+  /// The digital samples of each record.
+  var records: [[Int16]] = [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]
+  /// The annotation signal's bytes of each record (`nil`: no annotation signal), padded with NULs to
+  /// `annotationBytes`.
+  var annotations: [String]?
+  var annotationBytes = 40
+  /// The byte that pads header fields (a space, as the specification says, or NUL).
+  var padding: UInt8 = 0x20
+  /// Bytes after the last record.
+  var trailing: [UInt8] = []
+
+  var signalCount: Int { annotations == nil ? 1 : 2 }
+
+  /// The byte offset of the first byte of the data records.
+  var headerBytes: Int { 256 * (signalCount + 1) }
+
+  var bytes: [UInt8] {
+    var out: [UInt8] = []
+    func field(_ text: String, _ width: Int) {
+      let utf8 = Array(text.utf8.prefix(width))
+      out += utf8 + Array(repeating: padding, count: width - utf8.count)
+    }
+    let withAnnotations = annotations != nil
+    field("0", 8)
+    field("X X X X", 80)
+    field(recording, 80)
+    field(date, 8)
+    field(time, 8)
+    field(String(headerBytes), 8)
+    field(reserved ?? (withAnnotations ? "EDF+C" : ""), 44)
+    field(recordCountField ?? String(records.count), 8)
+    field("1", 8)
+    field(String(signalCount), 4)
+    let columns: [(String, String, Int)] = [
+      (label, "", 16), ("", "", 80), ("uV", "", 8), (physicalMinimum, "-1", 8), (physicalMaximum, "1", 8),
+      (digitalMinimum, "-32768", 8), (digitalMaximum, "32767", 8), ("", "", 80),
+      (String(samplesPerRecord), String(annotationBytes / 2), 8), ("", "", 32),
+    ]
+    for (ordinary, annotation, width) in columns {
+      field(ordinary, width)
+      if withAnnotations { field(width == 16 ? "EDF Annotations" : annotation, width) }
+    }
+    precondition(out.count == headerBytes)
+    for (r, record) in records.enumerated() {
+      for sample in record {
+        out += [UInt8(truncatingIfNeeded: sample), UInt8(truncatingIfNeeded: sample >> 8)]
+      }
+      if let annotations {
+        let text = Array(annotations[r].utf8)
+        out += text + Array(repeating: 0, count: annotationBytes - text.count)
+      }
+    }
+    return out + trailing
+  }
+
+  /// Time-keeping TALs `+r\u{14}\u{14}\u{0}` for each record, followed by `extra[r]`.
+  static func timeKeeping(_ extra: [String]) -> [String] {
+    extra.enumerated().map { "+\($0.offset)\u{14}\u{14}\u{0}" + $0.element }
+  }
+}
+
+@Suite("EDF reader: vendor deviations")
+struct EDFDeviationTests {
+  static let startDates: [(date: String, time: String, recording: String, start: String, notes: [String])] = [
+    ("01.01.11", "10.20.30", "Startdate X X X X", "2011-01-01T10:20:30Z", []),
+    ("01.01.85", "10.20.30", "Startdate X X X X", "1985-01-01T10:20:30Z", []),
+    ("31.12.84", "10.20.30", "Startdate X X X X", "2084-12-31T10:20:30Z", []),
+    ("01.01.11", "10.20.30", "Startdate 01-JAN-2011 X X X", "2011-01-01T10:20:30Z", []),
+    ("02.03.yy", "10.20.30", "Startdate 02-MAR-2099 X X X", "2099-03-02T10:20:30Z", []),
+    ("02.03.99", "10.20.30", "Startdate 02-MAR-2099 X X X", "2099-03-02T10:20:30Z", ["differs"]),
+    ("01/01/11", "10:20:30", "Startdate X X X X", "2011-01-01T10:20:30Z", ["start date", "start time"]),
+  ]
+
+  @Test(
+    "start dates: two-digit years clipped to 1985–2084, Startdate's century, other separators",
+    arguments: startDates)
+  func startDate(_ example: (date: String, time: String, recording: String, start: String, notes: [String]))
+    throws
+  {
+    var file = GeneratedEDF()
+    (file.date, file.time, file.recording) = (example.date, example.time, example.recording)
+    let header = try EDFReader(contents: file.bytes).header
+    #expect(header.startTime.iso8601 == example.start)
+    #expect(header.notes.count == example.notes.count, "\(header.notes)")
+    for words in example.notes { #expect(header.notes.contains { $0.contains(words) }, "\(header.notes)") }
+  }
+
+  @Test("fields padded with NULs read as with spaces, with a note")
+  func nulPadding() throws {
+    var file = GeneratedEDF()
+    file.label = "ECG   "  // trailing spaces, then the padding
+    let spaced = try EDFReader(contents: file.bytes)
+    file.padding = 0
+    let padded = try EDFReader(contents: file.bytes)
+    #expect(padded.header.signals == spaced.header.signals && padded.startTime == spaced.startTime)
+    #expect(padded.header.signals[0].label == "ECG")
+    #expect(spaced.header.notes.isEmpty && padded.header.notes.count == 1)
+    #expect(padded.header.notes.first?.contains("NUL") == true)
+    let (paddedChannels, spacedChannels) = (try readAll(padded).channels, try readAll(spaced).channels)
+    #expect(paddedChannels == spacedChannels)
+  }
+
+  @Test("a record count of -1 is counted from the file size, with a note")
+  func unknownRecordCount() throws {
+    var file = GeneratedEDF()
+    let declared = try readAll(EDFReader(contents: file.bytes)).channels
+    file.recordCountField = "-1"
+    let reader = try EDFReader(contents: file.bytes)
+    #expect(reader.header.recordCount == 3)
+    #expect(reader.header.notes.contains { $0.contains("-1") })
+    #expect(try readAll(reader).channels == declared)
+  }
+
+  @Test("bytes after the last whole record are left unread, with a note; missing records are an error")
+  func fileSize() throws {
+    var file = GeneratedEDF()
+    let whole = try readAll(EDFReader(contents: file.bytes)).channels
+    file.trailing = [1, 2, 3, 4, 5]
+    let partial = try EDFReader(contents: file.bytes)
+    let partialChannels = try readAll(partial).channels
+    #expect(partial.header.recordCount == 3 && partialChannels == whole)
+    #expect(partial.header.notes.contains { $0.contains("5 bytes after the 3 data records") })
+    file.recordCountField = "-1"
+    file.trailing = [0, 0, 0]
+    let counted = try EDFReader(contents: file.bytes)
+    #expect(counted.header.recordCount == 3 && counted.header.notes.count == 2)
+    file.recordCountField = "4"
+    let error = try #require(inputError { _ = try EDFReader(contents: file.bytes, name: "t.edf") })
+    #expect(error.path == "t.edf" && error.message.contains("truncated data"))
+    #expect(error.location == .byteOffset(Int64(file.bytes.count)))
+  }
+
+  @Test("physical minimum = maximum: samples read as digital values, with a note")
+  func noPhysicalRange() throws {
+    var file = GeneratedEDF()
+    (file.physicalMinimum, file.physicalMaximum) = ("0", "0")
+    let reader = try EDFReader(contents: file.bytes)
+    #expect(reader.header.notes.contains { $0.contains("physical minimum = maximum") })
+    #expect(try readAll(reader).channels[0] == (1...12).map(Float.init))
+  }
+
+  @Test(
+    "digital minimum not below the maximum: an error naming the signal and the field's byte offset",
+    arguments: [("100", "100"), ("200", "100")])
+  func digitalRange(minimum: String, maximum: String) throws {
+    var file = GeneratedEDF()
+    (file.digitalMinimum, file.digitalMaximum) = (minimum, maximum)
+    file.annotations = GeneratedEDF.timeKeeping(["", "", ""])
+    let error = try #require(inputError { _ = try EDFReader(contents: file.bytes, name: "d.edf") })
+    // The digital minimum of signal 0 of 2: 256 + 2 × (16 + 80 + 8 + 8 + 8).
+    #expect(error.location == .byteOffset(256 + 2 * 120) && error.message.contains("signal 0 (ECG)"))
+  }
+
+  @Test("a reserved field with other content reads as plain EDF; EDF+C without annotations as contiguous")
+  func reservedField() throws {
+    var file = GeneratedEDF()
+    file.reserved = "ACME v2"
+    let other = try EDFReader(contents: file.bytes)
+    #expect(other.formatName == "EDF" && other.header.notes.contains { $0.contains("ACME v2") })
+    file.reserved = "EDF+C"
+    let plus = try EDFReader(contents: file.bytes)
+    #expect(plus.formatName == "EDF+C" && plus.header.notes.contains { $0.contains("without an") })
+    #expect(try readAll(plus).channels[0].count == 12)
+  }
+
+  /// Broken TALs in record 0 (after its time-keeping TAL, which is 5 bytes long) and the offset
+  /// within the record's annotation bytes where the error must point.
+  static let brokenTALs: [(tal: String, offset: Int, message: String)] = [
+    ("1\u{14}QRS\u{14}\u{0}", 5, "sign"),
+    ("+x\u{14}QRS\u{14}\u{0}", 6, "onset"),
+    ("+inf\u{14}QRS\u{14}\u{0}", 6, "onset"),
+    ("+1\u{15}\u{14}QRS\u{14}\u{0}", 8, "duration"),
+    ("+1\u{15}0.5 QRS\u{14}\u{0}", 11, "after the TAL's onset"),
+    ("+1 QRS\u{14}\u{0}", 7, "after the TAL's onset"),
+    ("+1\u{14}QRS\u{0}", 11, "close the annotation text"),
+    ("+1\u{14}" + String(repeating: "Q", count: 32), 5, "end with \\u{0}"),
+  ]
+
+  @Test("TAL structure is checked; errors name the byte offset", arguments: brokenTALs)
+  func brokenTAL(_ example: (tal: String, offset: Int, message: String)) throws {
+    var file = GeneratedEDF()
+    file.annotations = GeneratedEDF.timeKeeping([example.tal, "", ""])
+    let error = try #require(
+      inputError { _ = try EDFReader(contents: file.bytes, name: "a.edf").readAnnotations() })
+    // Record 0's annotation bytes follow its 4 ECG samples.
+    #expect(error.location == .byteOffset(Int64(file.headerBytes + 8 + example.offset)), "\(error)")
+    #expect(error.message.contains(example.message), "\(error)")
+  }
+
+  @Test("well-formed TALs: durations, several texts, negative onsets")
+  func goodTALs() throws {
+    var file = GeneratedEDF()
+    file.annotations = GeneratedEDF.timeKeeping([
+      "+0.5\u{15}0.25\u{14}A\u{14}B\u{14}\u{0}", "-0,5\u{14}C\u{14}\u{0}", "",
+    ])
+    let index = try EDFReader(contents: file.bytes).readAnnotations()
+    #expect(
+      index.annotations == [
+        EDFAnnotation(onset: 0.5, duration: 0.25, text: "A"),
+        EDFAnnotation(onset: 0.5, duration: 0.25, text: "B"),
+        EDFAnnotation(onset: -0.5, duration: nil, text: "C"),
+      ])
+    #expect(index.recordOnsets == [0, 1, 2])
+  }
+}
