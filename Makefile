@@ -80,7 +80,7 @@ bench-fftw-c: deps
 # timeouts and out-of-memory inputs land in Fuzz/artifacts/TARGET/); fails when any target found one.
 FUZZ_SECONDS ?= 120
 FUZZ_TARGETS ?= WFDBHeaderFuzz WFDBSignalFuzz WFDBAnnotationFuzz EDFFuzz CSVFuzz AppleHealthECGFuzz \
-  HealthExportFuzz SamplesFileFuzz StreamFuzz
+  HealthExportFuzz SamplesFileFuzz StreamFuzz BeatCSVFuzz
 fuzz: deps
 	scripts/fuzz.sh build
 	failed=""; for t in $(FUZZ_TARGETS); do FUZZ_BUILD=0 scripts/fuzz.sh $$t $(FUZZ_SECONDS) || failed="$$failed $$t"; done; \

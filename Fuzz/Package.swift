@@ -9,7 +9,7 @@ import PackageDescription
 // unit test that reads it.
 let fuzzTargets = [
   "WFDBHeaderFuzz", "WFDBSignalFuzz", "WFDBAnnotationFuzz", "EDFFuzz", "CSVFuzz", "AppleHealthECGFuzz",
-  "HealthExportFuzz", "SamplesFileFuzz", "StreamFuzz",
+  "HealthExportFuzz", "SamplesFileFuzz", "StreamFuzz", "BeatCSVFuzz",
 ]
 
 let package = Package(

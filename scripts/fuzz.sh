@@ -70,6 +70,13 @@ case "$target" in
       echo '{"type":"irregularHeartRhythmEvent","start":"2024-03-09T23:00:00-05:00","end":"2024-03-10T00:30:00-05:00","source":"Vitals"}'
       echo '{"type":"stepCount","start":"2024-01-01T00:00:00Z","end":"2024-01-01T00:01:00Z","value":12,"unit":"count","source":"Watch"}'
     } > "$corpus/samples.jsonl" ;;
+  BeatCSV*)
+    # A byte that picks the record's length (below 128: unknown; see BeatCSVFuzz.swift), then the file.
+    { printf '\000'; head -c 3000 "$root/Fixtures/examples/simulated-ecg.truth.csv"; } > "$corpus/truth-csv"
+    { printf '\377'; head -c 3000 "$root/Fixtures/examples/simulated-ecg.truth.csv"; } > "$corpus/truth-csv-bounded"
+    for beats in "$shared"/cpsc2019/data_00014_ann.csv "$shared"/nstdb-118/118e00_ann.csv; do
+      if [ -f "$beats" ]; then { printf '\000'; head -c 2000 "$beats"; } > "$corpus/shared-$(basename "$beats")"; fi
+    done ;;
   Stream*)
     # A configuration byte (see StreamFuzz.swift), a piece size, then samples: CSV text for the csv
     # configurations (0: one channel, 3: two), Int16 and Float32 frames for the binary ones.
