@@ -88,9 +88,10 @@ fuzz: deps
 
 # The malformed-input corpus alone (Tests/VitalsCLITests/MalformedCorpusTests.swift): truncated, bit-flipped
 # and mislabelled inputs through the debug `vitals` binary, each run bounded in time and memory.
+# MALFORMED_OUT=DIR also writes the corpus there, one directory per case.
 malformed: deps
 	$(SWIFT) build --build-tests $(ARCH_FLAGS)
-	$(SWIFT) test --skip-build --filter MalformedCorpusTests
+	VITALS_MALFORMED_OUT=$(MALFORMED_OUT) $(SWIFT) test --skip-build --filter MalformedCorpusTests
 
 # ECG detector accuracy on ../shared/data (MIT-BIH, NSTDB): per-record and gross Se, +P, F1.
 eval-ecg: deps

@@ -34,6 +34,11 @@ private let processTimeLimit: Double = 10
 /// Address space of one `vitals` run, KiB (`ulimit -v` in the child): 2 GiB.
 private let processMemoryLimitKiB = 2 << 20
 
+/// Where ``MalformedCorpusTests/writeCorpus()`` writes the corpus: `$VITALS_MALFORMED_OUT` when set and not empty.
+private let corpusOutput = ProcessInfo.processInfo.environment["VITALS_MALFORMED_OUT"].flatMap {
+  $0.isEmpty ? nil : $0
+}
+
 /// One input of the corpus and what its result must satisfy.
 struct MalformedCase: Sendable, CustomTestStringConvertible {
   /// What a run must satisfy beyond the process rules every case holds to.
@@ -226,6 +231,24 @@ struct MalformedCorpusTests {
     arguments: MalformedCorpus.sharedCases)
   func sharedCase(_ malformed: MalformedCase) throws {
     try check(malformed)
+  }
+
+  /// With `VITALS_MALFORMED_OUT=DIR` (`make malformed MALFORMED_OUT=DIR`), writes every case's files to
+  /// `DIR/CASE/` (the case name's `/` as `-`), to inspect a case or seed a fuzz target with the corpus.
+  @Test(
+    "writes the corpus to $VITALS_MALFORMED_OUT",
+    .enabled(if: corpusOutput != nil, "VITALS_MALFORMED_OUT unset"))
+  func writeCorpus() throws {
+    let root = URL(fileURLWithPath: corpusOutput!)
+    for malformed in MalformedCorpus.fixtureCases + MalformedCorpus.sharedCases {
+      let directory = root.appendingPathComponent(malformed.name.replacingOccurrences(of: "/", with: "-"))
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      for (name, bytes) in malformed.input.files {
+        try Data(bytes).write(to: directory.appendingPathComponent(name))
+      }
+      #expect(
+        FileManager.default.fileExists(atPath: directory.appendingPathComponent(malformed.input.main).path))
+    }
   }
 
   @Test("the corpus covers every kind of damage on every format, with unique names")
