@@ -5,7 +5,7 @@ EXAMPLE ?= Fixtures/examples/simulated-ecg.csv
 # Wide SIMD lanes (AVX2, FMA) when the building machine has them: see README, "Build settings".
 ARCH_FLAGS ?= $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo -Xcc -march=x86-64-v3)
 
-.PHONY: deps build run example test fixtures format bench-fftw-c fuzz eval-ecg memory compare-readers compare-ecg \
+.PHONY: deps build run example test fixtures format bench-fftw-c fuzz malformed eval-ecg memory compare-readers compare-ecg \
   eval-steps compare-stats check-pipeline eval-ppg compare-ppg bench bench-check bench-thresholds compare scaling demo-derived
 
 # Installs the system packages the build needs when they are missing (Debian/Ubuntu).
@@ -80,11 +80,22 @@ bench-fftw-c: deps
 	.build/fftw-bench 4096 estimate
 	.build/fftw-bench 4096 measure
 
-# Runs every libFuzzer target of Fuzz/ for FUZZ_SECONDS each (crashes land in Fuzz/ as crash-* files).
+# Builds the libFuzzer targets of Fuzz/ once, then runs each of FUZZ_TARGETS for FUZZ_SECONDS (crashes,
+# timeouts and out-of-memory inputs land in Fuzz/artifacts/TARGET/); fails when any target found one.
 FUZZ_SECONDS ?= 120
+FUZZ_TARGETS ?= WFDBHeaderFuzz WFDBSignalFuzz WFDBAnnotationFuzz EDFFuzz CSVFuzz AppleHealthECGFuzz \
+  HealthExportFuzz SamplesFileFuzz StreamFuzz BeatCSVFuzz
 fuzz: deps
-	for t in WFDBHeaderFuzz WFDBSignalFuzz WFDBAnnotationFuzz EDFFuzz CSVFuzz AppleHealthECGFuzz; do \
-	  scripts/fuzz.sh $$t $(FUZZ_SECONDS) || exit 1; done
+	scripts/fuzz.sh build
+	failed=""; for t in $(FUZZ_TARGETS); do FUZZ_BUILD=0 scripts/fuzz.sh $$t $(FUZZ_SECONDS) || failed="$$failed $$t"; done; \
+	if [ -n "$$failed" ]; then echo "findings in:$$failed"; exit 1; fi
+
+# The malformed-input corpus alone (Tests/VitalsCLITests/MalformedCorpusTests.swift): truncated, bit-flipped
+# and mislabelled inputs through the debug `vitals` binary, each run bounded in time and memory.
+# MALFORMED_OUT=DIR also writes the corpus there, one directory per case.
+malformed: deps
+	$(SWIFT) build --build-tests $(ARCH_FLAGS)
+	VITALS_MALFORMED_OUT=$(MALFORMED_OUT) $(SWIFT) test --skip-build --filter MalformedCorpusTests
 
 # ECG detector accuracy on ../shared/data (MIT-BIH, NSTDB): per-record and gross Se, +P, F1.
 eval-ecg: deps

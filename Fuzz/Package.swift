@@ -5,9 +5,11 @@ import PackageDescription
 // them. Each target exports `LLVMFuzzerTestOneInput`; build and run one for a bounded time with
 // `scripts/fuzz.sh TARGET SECONDS` (it adds `-sanitize=fuzzer,address` and `-parse-as-library`;
 // each target's `<Target>_main`, the entry SwiftPM links executables to, hands over to libFuzzer's
-// `LLVMFuzzerRunDriver`). A crash found becomes a unit test in `Tests/VitalsIOTests`.
+// `LLVMFuzzerRunDriver`). A crash found is minimized and kept under `Regressions/<Target>/`, with a
+// unit test that reads it.
 let fuzzTargets = [
   "WFDBHeaderFuzz", "WFDBSignalFuzz", "WFDBAnnotationFuzz", "EDFFuzz", "CSVFuzz", "AppleHealthECGFuzz",
+  "HealthExportFuzz", "SamplesFileFuzz", "StreamFuzz", "BeatCSVFuzz",
 ]
 
 let package = Package(
