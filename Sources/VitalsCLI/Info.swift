@@ -31,6 +31,7 @@ public struct Info: ParsableCommand {
         let summary = try RecordingOpener.summarize(
           path: path, options: input.recordingOptions, scanning: scan)
         print(json ? Self.json(summary) : Self.text(summary))
+        summary.problems.forEach(printError)
         if json && summary.startTime == nil {
           printError("\(path): the recording states no start time: start_time is null (--start supplies one)")
         }

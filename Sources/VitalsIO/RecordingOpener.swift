@@ -216,6 +216,9 @@ public struct RecordingSummary: Sendable, Equatable {
   /// What a time-stamped CSV file's stamps showed (gaps, jitter), read to its end; `nil` for other
   /// formats and CSV without a time column.
   public var timeStamps: TimeStampTimeline?
+  /// Files of the recording that could not be read and were left out (a damaged annotation file
+  /// beside a WFDB record), each with the reason naming the file and place.
+  public var problems: [String]
   /// Per-signal scans of every sample, when asked for (``RecordingOpener/summarize(path:options:scanning:)``).
   public var scans: [SignalScan]?
 }
@@ -237,15 +240,25 @@ extension RecordingOpener {
       var metadata = ["record": reader.header.recordName]
       if reader.header.frameCount == nil { metadata["length"] = "from the signal file's size" }
       if !reader.header.notes.isEmpty { metadata["notes"] = reader.header.notes.joined(separator: "; ") }
-      let annotators = WFDBAnnotationFile.annotators(besideRecord: path)
-      for (annotator, count) in annotators { metadata["annotations.\(annotator)"] = "\(count)" }
+      var annotators: [(annotator: String, count: Int)] = []
+      var problems: [String] = []
+      for (annotator, result) in WFDBAnnotationFile.filesBeside(record: path) {
+        switch result {
+        case .success(let count):
+          annotators.append((annotator, count))
+          metadata["annotations.\(annotator)"] = "\(count)"
+        case .failure(let error):
+          problems.append("not read as an annotation file: \(error)")
+        }
+      }
       return RecordingSummary(
         path: path, kind: kind, format: reader.formatName, startTime: options.startTime ?? reader.startTime,
         signals: try selected(reader.signals, options.channels, path: path).map {
           withCount($0, reader.frameCount)
         },
         annotationCount: annotators.isEmpty ? nil : annotators.reduce(0) { $0 + $1.count }, gapCount: nil,
-        metadata: metadata, timeStamps: nil, scans: scanning ? try scans(open(path: path, options: options)) : nil)
+        metadata: metadata, timeStamps: nil, problems: problems,
+        scans: scanning ? try scans(open(path: path, options: options)) : nil)
     case .edf:
       let reader = try EDFReader(path: path, channels: options.channels)
       let index = try reader.readAnnotations()
@@ -257,7 +270,7 @@ extension RecordingOpener {
         path: path, kind: kind, format: reader.formatName, startTime: options.startTime ?? reader.startTime,
         signals: options.channels == nil && !scanning ? reader.availableSignals : reader.signals,
         annotationCount: index.annotations.count, gapCount: reader.header.isPlus ? index.gaps.count : nil,
-        metadata: metadata, timeStamps: nil, scans: scanning ? try scans(reader) : nil)
+        metadata: metadata, timeStamps: nil, problems: [], scans: scanning ? try scans(reader) : nil)
     case .csv:
       let reader = try CSVSignalReader(path: path, options: options.csv, channels: options.channels)
       let scans = scanning ? try scans(reader) : nil
@@ -274,7 +287,7 @@ extension RecordingOpener {
       return RecordingSummary(
         path: path, kind: kind, format: reader.formatName, startTime: options.startTime ?? reader.startTime,
         signals: reader.signals.map { withCount($0, count) }, annotationCount: nil, gapCount: timeStamps?.gapCount,
-        metadata: metadata, timeStamps: timeStamps, scans: scans)
+        metadata: metadata, timeStamps: timeStamps, problems: [], scans: scans)
     case .appleHealthECG:
       let reader = try AppleHealthECGReader(path: path)
       let scans = scanning ? try scans(reader) : nil
@@ -290,7 +303,7 @@ extension RecordingOpener {
       return RecordingSummary(
         path: path, kind: kind, format: reader.formatName, startTime: options.startTime ?? reader.startTime,
         signals: reader.signals.map { withCount($0, count) }, annotationCount: nil, gapCount: nil,
-        metadata: metadata, timeStamps: nil, scans: scans)
+        metadata: metadata, timeStamps: nil, problems: [], scans: scans)
     }
   }
 

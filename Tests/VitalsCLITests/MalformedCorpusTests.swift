@@ -24,11 +24,6 @@ import VitalsTestSupport
 // is a shorter but valid text the reader cannot tell from a complete one, and a bit flip or a field set
 // to an extreme value may yield another valid input: for those only the process rules hold.
 
-/// The built `vitals` binary beside the test bundle.
-private let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-  .appendingPathComponent("vitals")
-private let hasBinary = FileManager.default.isExecutableFile(atPath: binary.path)
-
 /// Wall-clock seconds one `vitals` run may take (the inputs are at most 10 s of signal).
 private let processTimeLimit: Double = 10
 /// Address space of one `vitals` run, KiB (`ulimit -v` in the child): 2 GiB.
@@ -117,7 +112,7 @@ private func runBounded(_ arguments: [String], scratch: URL) throws -> RunOutcom
   let process = Process()
   process.executableURL = URL(fileURLWithPath: "/bin/sh")
   process.arguments =
-    ["-c", "ulimit -v \(processMemoryLimitKiB) && exec \"$0\" \"$@\"", binary.path] + arguments
+    ["-c", "ulimit -v \(processMemoryLimitKiB) && exec \"$0\" \"$@\"", VitalsProcess.binary.path] + arguments
   process.standardOutput = out
   process.standardError = err
   process.standardInput = FileHandle.nullDevice
@@ -155,8 +150,7 @@ private func runInput(_ input: MalformedInput) throws -> [(arguments: [String], 
   }
 }
 
-/// Checks every rule for `malformed`; records an issue per broken rule, as a known issue where
-/// ``knownIssues`` lists the case and command.
+/// Checks every rule for `malformed`; records an issue per broken rule.
 private func check(_ malformed: MalformedCase) throws {
   let runs = try runInput(malformed.input)
   var references: [(arguments: [String], outcome: RunOutcome)]?
@@ -168,51 +162,34 @@ private func check(_ malformed: MalformedCase) throws {
         Comment(
           rawValue: "\(malformed.name): vitals \(command): \(message())\nstderr: \(outcome.err.prefix(400))"))
     }
-    let known = knownIssues.first { $0.applies(malformed) && $0.command == command }
-    try withKnownIssue(Comment(rawValue: known?.issue ?? "")) {
-      expect(!outcome.timedOut, "took over \(processTimeLimit) s")
-      expect(!outcome.killedBySignal, "ended by signal \(outcome.status)")
-      guard !outcome.timedOut && !outcome.killedBySignal else { return }
-      expect([0, 1, 2].contains(outcome.status), "exit status \(outcome.status)")
-      if outcome.status != 0 {
-        // A file of the input, or one its header names (a missing signal file, say).
-        expect(
-          outcome.err.contains("<dir>/") || malformed.input.files.keys.contains { outcome.err.contains($0) },
-          "the error names no file of the input")
-        return
-      }
-      let noted = !outcome.err.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-      switch malformed.expectation {
-      case .cleanExit: break
-      case .failureOrNote:
-        expect(noted, "exit 0 without a note although the input declares more than it holds")
-      case .matches(let reference):
-        if noted { break }
-        if references == nil { references = try runInput(reference) }
-        let expected = references![k].outcome
-        expect(
-          expected.status == 0 && outcome.out == expected.out,
-          "exit 0 without a note, and the output differs from that of the part present\n--- got\n"
-            + "\(outcome.out.prefix(600))\n--- expected (status \(expected.status))\n\(expected.out.prefix(600))"
-        )
-      }
-    } when: {
-      known != nil
+    expect(!outcome.timedOut, "took over \(processTimeLimit) s")
+    expect(!outcome.killedBySignal, "ended by signal \(outcome.status)")
+    guard !outcome.timedOut && !outcome.killedBySignal else { continue }
+    expect([0, 1, 2].contains(outcome.status), "exit status \(outcome.status)")
+    if outcome.status != 0 {
+      // A file of the input, or one its header names (a missing signal file, say).
+      expect(
+        outcome.err.contains("<dir>/") || malformed.input.files.keys.contains { outcome.err.contains($0) },
+        "the error names no file of the input")
+      continue
+    }
+    let noted = !outcome.err.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+    switch malformed.expectation {
+    case .cleanExit: break
+    case .failureOrNote:
+      expect(noted, "exit 0 without a note although the input declares more than it holds")
+    case .matches(let reference):
+      if noted { break }
+      if references == nil { references = try runInput(reference) }
+      let expected = references![k].outcome
+      expect(
+        expected.status == 0 && outcome.out == expected.out,
+        "exit 0 without a note, and the output differs from that of the part present\n--- got\n"
+          + "\(outcome.out.prefix(600))\n--- expected (status \(expected.status))\n\(expected.out.prefix(600))"
+      )
     }
   }
 }
-
-/// Runs of the corpus that break a rule today because of code outside this suite: the cases `applies`
-/// holds for, under `command`, with what goes wrong. Each stays visible as a known issue until fixed (a
-/// fixed one then fails as an unexpected pass: remove it here).
-private let knownIssues: [(applies: @Sendable (MalformedCase) -> Bool, command: String, issue: String)] = [
-  (
-    { $0.name.contains("/atr-cut-") },
-    "info",
-    "an annotation file beside the record cut before its end-of-file word is left out of `info` without a "
-      + "note (WFDBAnnotationFile.annotators(besideRecord:) skips it): the annotation count changes silently"
-  )
-]
 
 @Suite("malformed corpus")
 struct MalformedCorpusTests {

@@ -74,19 +74,33 @@ public enum WFDBAnnotationFile {
   /// with the end-of-file word `0x0000`), by annotator name (`atr`, `qrs`, …) with its number of
   /// annotations, sorted by name.
   public static func annotators(besideRecord recordPath: String) -> [(annotator: String, count: Int)] {
+    filesBeside(record: recordPath).compactMap { file in
+      (try? file.annotations.get()).map { (file.annotator, $0) }
+    }
+  }
+
+  /// Every `dir/100.EXT` beside the record at `recordPath` other than headers and signal files, by
+  /// annotator name (sorted), with its number of annotations or why it does not read as an MIT
+  /// annotation file (cut short, or not one at all).
+  public static func filesBeside(record recordPath: String)
+    -> [(annotator: String, annotations: Result<Int, InputError>)]
+  {
     let record = recordPath.hasSuffix(".hea") ? String(recordPath.dropLast(4)) : recordPath
     let slash = record.lastIndex(of: "/")
     let directory = slash.map { String(record[...$0]) } ?? ""
     let prefix = (slash.map { String(record[record.index(after: $0)...]) } ?? record) + "."
     let signalFiles = ["hea", "dat", "mat", "xyz", "flac"]
-    var found: [(annotator: String, count: Int)] = []
+    var found: [(annotator: String, annotations: Result<Int, InputError>)] = []
     for name in FileSystem.entries(of: directory) where name.hasPrefix(prefix) {
       let annotator = String(name.dropFirst(prefix.count))
-      guard !annotator.isEmpty, !signalFiles.contains(annotator),
-        let bytes = try? ByteInput(path: directory + name).readAll(),
-        let annotations = try? parse(bytes, path: directory + name)
-      else { continue }
-      found.append((annotator, annotations.count))
+      guard !annotator.isEmpty, !signalFiles.contains(annotator) else { continue }
+      found.append(
+        (
+          annotator,
+          Result { () throws(InputError) in
+            try parse(try ByteInput(path: directory + name).readAll(), path: directory + name).count
+          }
+        ))
     }
     return found.sorted { $0.annotator < $1.annotator }
   }
