@@ -81,7 +81,8 @@ public struct Timestamp: Hashable, Comparable, Sendable, Codable, CustomStringCo
 
 /// `a / b` rounded towards −∞ (`b > 0`): the index of the length-`b` interval holding `a` on a grid
 /// that starts at 0 (nanoseconds before the epoch included).
-package func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
+@inlinable
+package func floorDivide<Integer: BinaryInteger>(_ a: Integer, _ b: Integer) -> Integer {
   let q = a / b
   return (a % b != 0 && a < 0) ? q - 1 : q
 }

@@ -79,7 +79,9 @@ public struct NNSeries: Sendable, Equatable, Codable {
       // before the interval's end.
       while gap < gaps.count && gaps[gap].upperBound <= beats[k - 1] { gap += 1 }
       if gap < gaps.count && gaps[gap].lowerBound < beats[k] { continue }
-      intervals.append(Double(beats[k] - beats[k - 1]) / sampleRate * 1000)
+      // Beats increase, so the wrapped difference read as unsigned is the exact one, whatever the beats.
+      let samples = Double(UInt64(bitPattern: beats[k] &- beats[k - 1]))
+      intervals.append(samples / sampleRate * 1000)
       endTimes.append(Double(beats[k]) / sampleRate)
       follows.append(previousKept == k - 1)
       previousKept = k
