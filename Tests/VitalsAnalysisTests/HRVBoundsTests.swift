@@ -16,6 +16,32 @@ struct HRVBoundsTests {
     #expect(widest.intervals == [Double(UInt64.max) * 1000])
   }
 
+  @Test("time domain of beats 0, 1000 and 9e18 at 1 Hz: HTI, TINN and SDANN are NaN, the rest computed")
+  func farBeatsTimeDomain() {
+    let series = NNSeries(beats: [0, 1000, 1800, 2600, 3500, 9_000_000_000_000_000_000], sampleRate: 1)
+    let started = ContinuousClock.now
+    let time = HRVTimeDomain(series)
+    #expect(ContinuousClock.now - started < .seconds(5))
+    #expect(time.hti.isNaN && time.tinn.isNaN && time.sdann5.isNaN && time.sdnni1.isNaN)
+    #expect(time.minNN == 800_000 && time.maxNN > 8.9e21)
+    // An interval of 2.3 hours still has its histogram.
+    let long = HRVTimeDomain(NNSeries(beats: [0, 1000, 1800, 2600, 8_000_000], sampleRate: 1000))
+    #expect(long.hti.isFinite)
+  }
+
+  @Test("artefacts and atrial fibrillation of beats spread over all of Int64: no overflow")
+  func extremeBeatsRhythm() {
+    // The third interval, 1.8e19 samples, exceeds Int64.max.
+    let beats: [Int64] = [
+      -9_000_000_000_000_000_000, -8_999_999_999_999_999_000, -8_999_999_999_999_998_000,
+      9_000_000_000_000_000_000, 9_000_000_000_000_001_000,
+    ]
+    let artefacts = RRArtefacts.detect(beats: beats, sampleRate: 1)
+    #expect(artefacts.allBeats.allSatisfy { beats.indices.contains($0) })
+    let analysis = AtrialFibrillationDetector().analyse(beats: beats, sampleRate: 1)
+    #expect(analysis.episodes.allSatisfy { $0.startSample <= $0.endSample })
+  }
+
   @Test("a tachogram grid beyond 2^25 points is refused")
   func gridLimit() throws {
     #expect(TachogramInterpolation.gridTimes(from: 0, to: 9e18, rate: 4)?.count == nil)

@@ -127,7 +127,7 @@ public struct RRArtefacts: Sendable, Equatable, Codable {
     let n = beats.count
     guard n >= 4 else { return RRArtefacts() }
     var rr = [Double](repeating: 0, count: n)
-    for k in 1..<n { rr[k] = Double(beats[k] - beats[k - 1]) / sampleRate }
+    for k in 1..<n { rr[k] = samplesBetween(beats[k - 1], beats[k]) / sampleRate }
     rr[0] = Statistics.mean(rr[1...])
     var drrs = [Double](repeating: 0, count: n)
     for k in 1..<n { drrs[k] = rr[k] - rr[k - 1] }
