@@ -98,7 +98,8 @@ public struct BeatFile: Sendable {
             + "rate of \(rate) Hz was given")
       }
     } else if let rate {
-      sampleRate = try supportedSampleRate(rate, field: "rate given for the beats", path: path, location: .file)
+      sampleRate = try supportedSampleRate(
+        rate, field: "rate given for the beats", path: path, location: .file)
     } else {
       throw InputError(
         path: path,

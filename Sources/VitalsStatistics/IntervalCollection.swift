@@ -161,7 +161,8 @@ public struct IntervalCollection: Hashable, Sendable, Codable {
   public init(single range: Range<Timestamp>) {
     precondition(!range.isEmpty, "the interval must not be empty")
     let length = Int64(
-      clamping: Int128(range.upperBound.nanosecondsSinceEpoch) - Int128(range.lowerBound.nanosecondsSinceEpoch))
+      clamping: Int128(range.upperBound.nanosecondsSinceEpoch)
+        - Int128(range.lowerBound.nanosecondsSinceEpoch))
     self.init(
       length: .fixed(nanoseconds: length), anchor: range.lowerBound, timeZone: .utc,
       covering: range)

@@ -13,7 +13,8 @@ struct FileValueBoundsCLITests {
     var record: String { directory + "/rec" }
 
     init(rate: String) throws {
-      directory = FileManager.default.temporaryDirectory.appendingPathComponent("vitals-bounds-\(UUID())").path
+      directory =
+        FileManager.default.temporaryDirectory.appendingPathComponent("vitals-bounds-\(UUID())").path
       try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
       let beats = WFDBAnnotationFile.encode([2, 5, 8].map { WFDBAnnotation(sample: $0, code: 1) })
       let files: [String: [UInt8]] = [

@@ -21,9 +21,12 @@ struct FileValueBoundsTests {
     arguments: ["1e300", "0.5", "1000001"])
   func wfdbRate(rate: String) throws {
     let text = "# comment\nrec 1 \(rate) 10\nrec.dat 16 200 16 0 0 0 0 ECG\n"
-    let error = try #require(throws: InputError.self) { _ = try WFDBHeader.parse(Array(text.utf8), path: "rec.hea") }
+    let error = try #require(throws: InputError.self) {
+      _ = try WFDBHeader.parse(Array(text.utf8), path: "rec.hea")
+    }
     #expect(error.path == "rec.hea" && error.location == .line(2), "\(error)")
-    #expect(error.message.contains("sampling frequency") && error.message.contains("1 to 1000000 Hz"), "\(error)")
+    #expect(
+      error.message.contains("sampling frequency") && error.message.contains("1 to 1000000 Hz"), "\(error)")
     // The limits themselves are read.
     for rate in ["1", "1000000"] {
       let header = try WFDBHeader.parse(Array("rec 1 \(rate) 10\nrec.dat 16\n".utf8), path: "rec.hea")
@@ -47,7 +50,9 @@ struct FileValueBoundsTests {
     for duration in ["0.000001", "5"] {
       var file = GeneratedEDF()
       file.recordDuration = duration
-      let error = try #require(throws: InputError.self) { _ = try EDFReader(contents: file.bytes, name: "a.edf") }
+      let error = try #require(throws: InputError.self) {
+        _ = try EDFReader(contents: file.bytes, name: "a.edf")
+      }
       // The samples-per-record field of signal 0: 256 + 216 bytes of signal fields before it.
       #expect(error.path == "a.edf" && error.location == .byteOffset(472), "\(duration): \(error)")
       #expect(error.message.contains("1 to 1000000 Hz"), "\(error)")
@@ -58,7 +63,9 @@ struct FileValueBoundsTests {
   func edfLength() throws {
     var file = GeneratedEDF()
     file.recordDuration = "2e7"
-    let error = try #require(throws: InputError.self) { _ = try EDFReader(contents: file.bytes, name: "a.edf") }
+    let error = try #require(throws: InputError.self) {
+      _ = try EDFReader(contents: file.bytes, name: "a.edf")
+    }
     #expect(error.location == .byteOffset(236) && error.message.contains("366 days"), "\(error)")
   }
 
@@ -138,7 +145,9 @@ struct FileValueBoundsTests {
     let header = try #require(throws: InputError.self) { _ = try BeatFile(path: path("fast.csv")) }
     #expect(header.path == path("fast.hea") && header.location == .line(1), "\(header)")
 
-    let given = try #require(throws: InputError.self) { _ = try BeatFile(path: path("edge.csv"), rate: 1e300) }
+    let given = try #require(throws: InputError.self) {
+      _ = try BeatFile(path: path("edge.csv"), rate: 1e300)
+    }
     #expect(given.message.contains("1 to 1000000 Hz"), "\(given)")
   }
 }

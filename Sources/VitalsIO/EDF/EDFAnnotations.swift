@@ -98,7 +98,8 @@ enum TALParser {
       }
       guard magnitude <= SignalChunk.longestRecordingSeconds else {
         throw fail(
-          i, "the TAL's onset \(magnitude) s lies beyond the longest recording read, "
+          i,
+          "the TAL's onset \(magnitude) s lies beyond the longest recording read, "
             + "\(SignalChunk.longestRecordingSeconds) s (366 days)")
       }
       let onset = sign == 0x2D ? -magnitude : magnitude

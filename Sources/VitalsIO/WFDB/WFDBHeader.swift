@@ -309,7 +309,8 @@ public struct WFDBHeader: Sendable, Equatable {
         throw fail("expected the sampling frequency in Hz, found '\(fields[2])'")
       }
       if rate > 0 {
-        frameRate = try supportedSampleRate(rate, field: "sampling frequency", path: path, location: .line(line))
+        frameRate = try supportedSampleRate(
+          rate, field: "sampling frequency", path: path, location: .line(line))
       }
     }
     let (frameCount, baseTime, baseDate, notes) = try parseLengthAndStart(fields.dropFirst(3), fail: fail)
