@@ -87,6 +87,14 @@ package func floorDivide<Integer: BinaryInteger>(_ a: Integer, _ b: Integer) -> 
   return (a % b != 0 && a < 0) ? q - 1 : q
 }
 
+/// `later − earlier` (`earlier ≤ later`) as a `Double`: exact for any two `Int64` values, where the
+/// `Int64` difference would overflow beyond `Int64.max`, then rounded to the nearest `Double`.
+@inlinable
+package func distance(from earlier: Int64, to later: Int64) -> Double {
+  // The wrapped difference read as unsigned is the exact one.
+  Double(UInt64(bitPattern: later &- earlier))
+}
+
 extension Int64 {
   /// `value` rounded to the nearest whole number (halves away from zero), saturating at `Int64.min` and
   /// `Int64.max` (the infinities included), where `Int64(_:)` would trap.

@@ -47,4 +47,18 @@ struct IntervalBoundsTests {
     #expect(intervals.index(of: Self.early.nanosecondsSinceEpoch) == 0)
     #expect(intervals.index(of: Self.late.nanosecondsSinceEpoch - 1) == intervals.count - 1)
   }
+
+  @Test("a cumulative sample over 570 years is shared by its overlap, not an overflow")
+  func wideSample() throws {
+    let day: Int64 = 86_400_000_000_000
+    let intervals = IntervalCollection(
+      length: .fixed(nanoseconds: day), anchor: Self.early, timeZone: .utc,
+      covering: Self.early..<Self.early.advanced(byNanoseconds: 2 * day))
+    var accumulator = IntervalAccumulator(intervals: intervals, style: .cumulative)
+    accumulator.add(
+      start: Self.early.nanosecondsSinceEpoch, end: Self.late.nanosecondsSinceEpoch, value: 1.8e19)
+    // One day's share of 1.8e19 over 1.8e19 ns.
+    let sum = try #require(accumulator.statistics(0).sum)
+    #expect(abs(sum - Double(day)) < 1e-6 * Double(day))
+  }
 }

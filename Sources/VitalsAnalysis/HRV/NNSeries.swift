@@ -1,3 +1,5 @@
+import VitalsCore
+
 /// Normal-to-normal (NN) intervals: the RR intervals HRV is computed from, with the gaps left by
 /// excluded intervals kept explicit.
 ///
@@ -79,7 +81,7 @@ public struct NNSeries: Sendable, Equatable, Codable {
       // before the interval's end.
       while gap < gaps.count && gaps[gap].upperBound <= beats[k - 1] { gap += 1 }
       if gap < gaps.count && gaps[gap].lowerBound < beats[k] { continue }
-      intervals.append(samplesBetween(beats[k - 1], beats[k]) / sampleRate * 1000)
+      intervals.append(distance(from: beats[k - 1], to: beats[k]) / sampleRate * 1000)
       endTimes.append(Double(beats[k]) / sampleRate)
       follows.append(previousKept == k - 1)
       previousKept = k
@@ -111,11 +113,4 @@ public struct NNSeries: Sendable, Equatable, Codable {
   /// Number of intervals.
   @inlinable
   public var count: Int { intervals.count }
-}
-
-/// The samples from `earlier` to `later` (`earlier ≤ later`), exact for any two positions (up to
-/// 2⁶⁴ − 1, where `later − earlier` would overflow `Int64`), rounded to the nearest `Double`.
-func samplesBetween(_ earlier: Int64, _ later: Int64) -> Double {
-  // The wrapped difference read as unsigned is the exact one.
-  Double(UInt64(bitPattern: later &- earlier))
 }
