@@ -320,7 +320,9 @@ public struct AtrialFibrillationDetector: Sendable {
     let series = NNSeries(beats: beats, sampleRate: sampleRate, excludingBeats: excluded, gaps: gaps)
     let rr = series.intervals.map { $0 / 1000 }
     // The pattern check looks at every interval, artefacts included: dropping beats breaks patterns.
-    let allIntervals = beats.indices.dropFirst().map { distance(from: beats[$0 - 1], to: beats[$0]) / sampleRate }
+    let allIntervals = beats.indices.dropFirst().map {
+      distance(from: beats[$0 - 1], to: beats[$0]) / sampleRate
+    }
     let n = rr.count
     let width = parameters.windowBeats
     var irregular = [Bool](repeating: false, count: n)
