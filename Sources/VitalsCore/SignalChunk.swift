@@ -30,6 +30,11 @@ public struct SignalChunk: Sendable, Equatable {
   /// other rates given as options.
   public static let supportedSampleRates: ClosedRange<Double> = 1...1_000_000
 
+  /// The longest recording Vitals reads, in seconds: 366 days. Readers refuse beat positions and
+  /// annotation times beyond it. At the highest supported rate it is 3.2 × 10¹³ samples and in
+  /// nanoseconds 3.2 × 10¹⁶, so sample indices, times and their sums stay far inside `Int64`.
+  public static let longestRecordingSeconds: Double = 366 * 86_400
+
   /// The chunk size, in samples per channel, that whole-record passes ask readers for: 64 KiB of
   /// `Float` per channel stays under glibc's 128 KiB `mmap` threshold, so a long record's chunks reuse
   /// heap memory instead of faulting in fresh pages for every chunk (a whole-file scan of a 64 MB

@@ -81,9 +81,18 @@ public struct Timestamp: Hashable, Comparable, Sendable, Codable, CustomStringCo
 
 /// `a / b` rounded towards −∞ (`b > 0`): the index of the length-`b` interval holding `a` on a grid
 /// that starts at 0 (nanoseconds before the epoch included).
-package func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
+@inlinable
+package func floorDivide<Integer: BinaryInteger>(_ a: Integer, _ b: Integer) -> Integer {
   let q = a / b
   return (a % b != 0 && a < 0) ? q - 1 : q
+}
+
+/// `later − earlier` (`earlier ≤ later`) as a `Double`: exact for any two `Int64` values, where the
+/// `Int64` difference would overflow beyond `Int64.max`, then rounded to the nearest `Double`.
+@inlinable
+package func distance(from earlier: Int64, to later: Int64) -> Double {
+  // The wrapped difference read as unsigned is the exact one.
+  Double(UInt64(bitPattern: later &- earlier))
 }
 
 extension Int64 {

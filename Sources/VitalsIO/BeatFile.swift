@@ -1,3 +1,5 @@
+import VitalsCore
+
 /// Beat positions read from a file, checked: an MIT annotation file (`100.atr`, `100.qrs`), a CSV
 /// file with a `sample` column, or the annotations of an EDF+ file.
 ///
@@ -12,6 +14,9 @@
 ///   a non-negative whole sample index (`180`, or `180.0` with only zeros after the point), strictly
 ///   increasing, and below the record's length when it is known. Blank lines are skipped; other
 ///   columns are not read.
+/// - Every kind: no beat beyond the longest recording read (``SignalChunk/longestRecordingSeconds``,
+///   366 days, at the file's rate; EDF+ onsets are bounded by ``EDFReader``), so that intervals and
+///   times computed from the beats stay far inside `Int64` and HRV's grids stay bounded.
 /// - EDF+: the onsets of the annotation signal's annotations. When the texts differ, only the
 ///   beat-like ones count: `QRS`, `R`, `R-peak`, `beat`, `heartbeat` (any case) and the MIT beat
 ///   mnemonics (`N`, `V`, …); a file with several texts and none of these is refused. An onset
@@ -93,7 +98,8 @@ public struct BeatFile: Sendable {
             + "rate of \(rate) Hz was given")
       }
     } else if let rate {
-      sampleRate = rate
+      sampleRate = try supportedSampleRate(
+        rate, field: "rate given for the beats", path: path, location: .file)
     } else {
       throw InputError(
         path: path,
@@ -106,7 +112,7 @@ public struct BeatFile: Sendable {
     let lower = path.lowercased()
     if [".csv", ".tsv", ".txt"].contains(where: { lower.hasSuffix($0) }) {
       kind = .csv
-      samples = try Self.parseCSV(bytes, path: path, recordLength: self.recordLength)
+      samples = try Self.parseCSV(bytes, path: path, recordLength: self.recordLength, sampleRate: sampleRate)
     } else {
       kind = .wfdbAnnotations
       do {
@@ -121,6 +127,13 @@ public struct BeatFile: Sendable {
           error.message + " (the file looks like text: a CSV beat file needs a .csv, .tsv or .txt name)")
       }
       let beats = annotations.filter(\.isBeat)
+      let longest = Self.longestRecordingSamples(at: sampleRate)
+      if let beyond = beats.firstIndex(where: { $0.sample > longest }) {
+        throw InputError(
+          path: path,
+          "beat \(beyond + 1) lies at sample \(beats[beyond].sample), beyond the longest recording read "
+            + "(\(longest) samples: 366 days at \(sampleRate) Hz)")
+      }
       samples = beats.map(\.sample)
       labels = beats.map(\.symbol)
     }
@@ -219,11 +232,19 @@ public struct BeatFile: Sendable {
     self.samples = samples
   }
 
+  /// The last sample of the longest recording read (``SignalChunk/longestRecordingSeconds``) at `rate`
+  /// Hz (a supported rate): beats beyond it are refused.
+  public static func longestRecordingSamples(at rate: Double) -> Int64 {
+    Int64(saturating: SignalChunk.longestRecordingSeconds * rate)
+  }
+
   /// The `sample` column of the CSV beat file `bytes`, checked as the type's documentation states;
-  /// `path` names the file in errors, and samples must lie below `recordLength` when it is given.
-  public static func parseCSV(_ bytes: [UInt8], path: String, recordLength: Int64?) throws(InputError)
-    -> [Int64]
+  /// `path` names the file in errors, and samples must lie below `recordLength` when it is given and
+  /// at most ``longestRecordingSamples(at:)`` at `sampleRate` Hz.
+  public static func parseCSV(_ bytes: [UInt8], path: String, recordLength: Int64?, sampleRate: Double)
+    throws(InputError) -> [Int64]
   {
+    let longest = longestRecordingSamples(at: sampleRate)
     var lines: [Range<Int>] = []
     // A UTF-8 byte-order mark (spreadsheet exports) is not part of the header.
     var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
@@ -294,6 +315,12 @@ public struct BeatFile: Sendable {
         throw InputError(
           path: path, location: place,
           "sample \(value) lies beyond the record's end (\(recordLength) samples)")
+      }
+      if value > longest {
+        throw InputError(
+          path: path, location: place,
+          "sample \(value) lies beyond the longest recording read (\(longest) samples: 366 days at "
+            + "\(sampleRate) Hz)")
       }
       samples.append(value)
       previousLine = number

@@ -359,15 +359,15 @@ public struct IntervalAccumulator: Equatable, Sendable, Codable {
     let from = Swift.max(start, intervals.start.nanosecondsSinceEpoch)
     let to = Swift.min(end, intervals.end.nanosecondsSinceEpoch)
     guard from < to, var k = intervals.index(of: from) else { return }
-    let length = Double(end - start)
+    let length = distance(from: start, to: end)
     while k < intervals.count {
       let low = Swift.max(from, intervals.boundary(k).nanosecondsSinceEpoch)
       let high = Swift.min(to, intervals.boundary(k + 1).nanosecondsSinceEpoch)
       guard low < high else { break }
       let j = slot(k)
       cells[j].count += 1
-      cells[j].sum += value * (Double(high - low) / length)
-      cells[j].duration += high - low
+      cells[j].sum += value * (distance(from: low, to: high) / length)
+      cells[j].duration &+= high - low
       k += 1
     }
   }

@@ -72,14 +72,16 @@ public struct IntervalCollection: Hashable, Sendable, Codable {
   ) {
     self.length = length
     let low = range.lowerBound.nanosecondsSinceEpoch
-    let high = max(range.upperBound.nanosecondsSinceEpoch, low + 1)
+    let high = max(range.upperBound.nanosecondsSinceEpoch, low == .max ? low : low + 1)
     switch length {
     case .fixed(let nanoseconds):
       precondition(nanoseconds > 0, "an interval length must be positive")
-      let first = floorDivide(low - anchor.nanosecondsSinceEpoch, nanoseconds)
-      let last = floorDivide(high - 1 - anchor.nanosecondsSinceEpoch, nanoseconds)
-      start = Timestamp(nanosecondsSinceEpoch: anchor.nanosecondsSinceEpoch + first * nanoseconds)
-      count = Int(last - first + 1)
+      // In 128 bits: the range and the anchor may lie up to 2⁶⁴ ns apart.
+      let origin = Int128(anchor.nanosecondsSinceEpoch)
+      let first = floorDivide(Int128(low) - origin, Int128(nanoseconds))
+      let last = floorDivide(Int128(high) - 1 - origin, Int128(nanoseconds))
+      start = Timestamp(nanosecondsSinceEpoch: Int64(clamping: origin + first * Int128(nanoseconds)))
+      count = Int(clamping: Swift.max(1, last - first + 1))
       step = nanoseconds
       boundaries = []
       cellInterval = []
@@ -99,15 +101,18 @@ public struct IntervalCollection: Hashable, Sendable, Codable {
   /// The one-hour cell table of calendar `boundaries`: per cell from the first boundary, the interval
   /// holding the cell's start and the boundary inside the cell (`Int64.max` when none).
   private static func cells(_ boundaries: [Int64]) -> (interval: [Int32], boundary: [Int64]) {
-    let cells = Int((boundaries[boundaries.count - 1] - boundaries[0] - 1) / hour) + 1
+    // The boundaries increase, so the wrapped span read as unsigned is the exact one (up to 2⁶⁴ ns).
+    let span = UInt64(bitPattern: boundaries[boundaries.count - 1] &- boundaries[0])
+    let cells = Int((span - 1) / UInt64(hour)) + 1
     var cellInterval = [Int32](repeating: 0, count: cells)
     var cellBoundary = [Int64](repeating: .max, count: cells)
     var interval = 0
     for cell in 0..<cells {
-      let cellStart = boundaries[0] + Int64(cell) * hour
+      // Wrapping: the offset may exceed Int64.max, the sum (at most the last boundary) does not.
+      let cellStart = boundaries[0] &+ Int64(cell) &* hour
       while boundaries[interval + 1] <= cellStart { interval += 1 }
       cellInterval[cell] = Int32(interval)
-      if boundaries[interval + 1] < cellStart + hour { cellBoundary[cell] = boundaries[interval + 1] }
+      if boundaries[interval + 1] - cellStart < hour { cellBoundary[cell] = boundaries[interval + 1] }
     }
     return (cellInterval, cellBoundary)
   }
@@ -151,10 +156,13 @@ public struct IntervalCollection: Hashable, Sendable, Codable {
     }
   }
 
-  /// One interval, `[range.lowerBound, range.upperBound)`: the scope of a single statistics query.
+  /// One interval, `[range.lowerBound, range.upperBound)`: the scope of a single statistics query. A
+  /// range longer than `Int64.max` ns (292 years) is covered by two intervals of that length.
   public init(single range: Range<Timestamp>) {
     precondition(!range.isEmpty, "the interval must not be empty")
-    let length = range.upperBound.nanosecondsSinceEpoch - range.lowerBound.nanosecondsSinceEpoch
+    let length = Int64(
+      clamping: Int128(range.upperBound.nanosecondsSinceEpoch)
+        - Int128(range.lowerBound.nanosecondsSinceEpoch))
     self.init(
       length: .fixed(nanoseconds: length), anchor: range.lowerBound, timeZone: .utc,
       covering: range)
@@ -164,7 +172,10 @@ public struct IntervalCollection: Hashable, Sendable, Codable {
   @inlinable
   public func boundary(_ index: Int) -> Timestamp {
     precondition(index >= 0 && index <= count, "interval \(index) is not in 0...\(count)")
-    if boundaries.isEmpty { return start.advanced(byNanoseconds: Int64(index) * step) }
+    if boundaries.isEmpty {
+      let (offset, overflow) = Int64(index).multipliedReportingOverflow(by: step)
+      return start.advanced(byNanoseconds: overflow ? .max : offset)
+    }
     return Timestamp(nanosecondsSinceEpoch: boundaries[index])
   }
 
@@ -175,9 +186,10 @@ public struct IntervalCollection: Hashable, Sendable, Codable {
   /// The interval holding the instant `nanoseconds` (since the epoch), or `nil` outside the collection.
   @inlinable
   public func index(of nanoseconds: Int64) -> Int? {
-    let offset = nanoseconds &- start.nanosecondsSinceEpoch
-    guard offset >= 0 else { return nil }
-    let cell = Int(offset / step)
+    guard nanoseconds >= start.nanosecondsSinceEpoch else { return nil }
+    // Exact as unsigned: the instant may lie up to 2⁶⁴ ns after the start.
+    let offset = UInt64(bitPattern: nanoseconds &- start.nanosecondsSinceEpoch)
+    let cell = Int(clamping: offset / UInt64(step))
     if boundaries.isEmpty { return cell < count ? cell : nil }
     guard cell < cellInterval.count else { return nil }
     let index = Int(cellInterval[cell]) + (nanoseconds >= cellBoundary[cell] ? 1 : 0)
@@ -199,7 +211,8 @@ public struct IntervalCollection: Hashable, Sendable, Codable {
       (months ? timeZone.adding(months: k * unit, to: anchor) : timeZone.adding(days: k * unit, to: anchor))
         .nanosecondsSinceEpoch
     }
-    var k = Int((Double(low - anchor.nanosecondsSinceEpoch) / 86_400e9 / approximateDays).rounded(.down))
+    var k = Int(
+      ((Double(low) - Double(anchor.nanosecondsSinceEpoch)) / 86_400e9 / approximateDays).rounded(.down))
     while boundary(k) > low { k -= 1 }
     while boundary(k + 1) <= low { k += 1 }
     var result = [boundary(k)]

@@ -113,7 +113,7 @@ public struct SourcePriority: Hashable, Sendable, Codable {
         var part = sample
         part.start = Timestamp(nanosecondsSinceEpoch: from)
         part.end = Timestamp(nanosecondsSinceEpoch: to)
-        part.value = sample.value * (Double(to - from) / Double(end - start))
+        part.value = sample.value * (distance(from: from, to: to) / distance(from: start, to: end))
         result.append(part)
       }
       while k < spans.count && spans[k].start < end {

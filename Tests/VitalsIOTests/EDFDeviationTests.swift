@@ -20,6 +20,8 @@ struct GeneratedEDF {
   var samplesPerRecord = 4
   /// The number-of-records field; the number of `records` when `nil`.
   var recordCountField: String?
+  /// The record duration field, seconds.
+  var recordDuration = "1"
   /// The digital samples of each record.
   var records: [[Int16]] = [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]
   /// The annotation signal's bytes of each record (`nil`: no annotation signal), padded with NULs to
@@ -51,7 +53,7 @@ struct GeneratedEDF {
     field(String(headerBytes), 8)
     field(reserved ?? (withAnnotations ? "EDF+C" : ""), 44)
     field(recordCountField ?? String(records.count), 8)
-    field("1", 8)
+    field(recordDuration, 8)
     field(String(signalCount), 4)
     let columns: [(String, String, Int)] = [
       (label, "", 16), ("", "", 80), ("uV", "", 8), (physicalMinimum, "-1", 8), (physicalMaximum, "1", 8),

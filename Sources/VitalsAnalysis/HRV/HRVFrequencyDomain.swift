@@ -120,7 +120,9 @@ public struct HRVFrequencyDomain: Sendable, Equatable, Codable {
 
   /// The indices of `series` with `options`; every value is NaN when the series has too few
   /// intervals (Welch: fewer than `degree + 1` of the interpolant or a grid under 4 points;
-  /// Lomb–Scargle: fewer than 3 intervals).
+  /// Lomb–Scargle: fewer than 3 intervals) or spans too long a time for bounded memory (Welch: a
+  /// grid of more than ``TachogramInterpolation/maximumGridCount`` points; Lomb–Scargle: more than
+  /// 1/20 of that many frequencies, whose sums use a grid 20 times finer).
   public init(_ series: NNSeries, options: HRVFrequencyOptions = HRVFrequencyOptions()) {
     let spectrum = Self.spectrum(of: series, options: options)
     var powers: [Double] = []
@@ -180,9 +182,11 @@ public struct HRVFrequencyDomain: Sendable, Equatable, Codable {
   {
     guard series.count > options.interpolation.degree else { return nil }
     let rate = options.interpolationRate
-    let grid = TachogramInterpolation.gridTimes(
-      from: series.endTimes[0], to: series.endTimes[series.count - 1], rate: rate)
-    guard grid.count >= 4 else { return nil }
+    guard
+      let grid = TachogramInterpolation.gridTimes(
+        from: series.endTimes[0], to: series.endTimes[series.count - 1], rate: rate),
+      grid.count >= 4
+    else { return nil }
     var values = options.interpolation.interpolate(times: series.endTimes, values: series.intervals, at: grid)
     let mean = values.reduce(0, +) / Double(values.count)
     for k in values.indices { values[k] -= mean }
@@ -202,6 +206,15 @@ public struct HRVFrequencyDomain: Sendable, Equatable, Codable {
     }
   }
 
+  /// The oversampling of the Lomb–Scargle sums' extirpolation grid.
+  private static let lombScargleOversampling = 20
+
+  /// The most Lomb–Scargle frequencies computed: the extirpolation grid then holds at most
+  /// ``TachogramInterpolation/maximumGridCount`` points, as Welch's tachogram does (about 7 days of
+  /// beats at the default 5 samples per peak up to 0.5 Hz).
+  private static let lombScargleMaximumFrequencyCount =
+    TachogramInterpolation.maximumGridCount / lombScargleOversampling
+
   /// The Lomb–Scargle spectrum at `f_min + k·df` up to `top` Hz, and `f_min`.
   private static func lombScargle(_ series: NNSeries, options: HRVFrequencyOptions, top: Double)
     -> (spectrum: PowerSpectrum, minimum: Double)?
@@ -213,8 +226,9 @@ public struct HRVFrequencyDomain: Sendable, Equatable, Codable {
     let minimum = options.minimumFrequency ?? (2 * median) / (Double(n) / 2)
     let baseline = last - first
     let df = 1 / baseline / options.samplesPerPeak
-    guard minimum <= top else { return nil }
-    let count = Int(((top - minimum) / df).rounded(.down)) + 1
+    let steps = ((top - minimum) / df).rounded(.down)
+    guard minimum <= top, steps < Double(lombScargleMaximumFrequencyCount) else { return nil }
+    let count = Int(steps) + 1
     let frequencies = (0..<count).map { minimum + df * Double($0) }
     let mean = series.intervals.reduce(0, +) / Double(n)
     let centred = series.intervals.map { $0 - mean }
@@ -223,7 +237,7 @@ public struct HRVFrequencyDomain: Sendable, Equatable, Codable {
       power = try LombScargle.fastPeriodogram(
         times: times, values: centred, firstAngularFrequency: 2 * Double.pi * minimum,
         angularFrequencyStep: 2 * Double.pi * df, count: count, floatingMean: true, normalization: .power,
-        oversampling: 20, extirpolationOrder: 8)
+        oversampling: lombScargleOversampling, extirpolationOrder: 8)
     } catch {
       preconditionFailure("Lomb–Scargle arguments derived from a valid series were rejected: \(error)")
     }

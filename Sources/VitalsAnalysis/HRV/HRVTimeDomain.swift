@@ -4,8 +4,9 @@
 /// ratios and percentages unitless.
 ///
 /// Values that cannot be computed are NaN: SDANNx/SDNNIx when the series spans fewer than 3 windows of
-/// x minutes (after rounding), standard deviations of fewer than 2 values, everything of an empty
-/// series. The NN values are used in order; gaps matter only for successive differences.
+/// x minutes (after rounding) or more than ``maximumWindowCount``, HTI and TINN when the longest
+/// interval needs more than ``maximumHistogramBins`` bins, standard deviations of fewer than 2 values,
+/// everything of an empty series. The NN values are used in order; gaps matter only for successive differences.
 public struct HRVTimeDomain: Sendable, Equatable, Codable {
   /// Mean NN interval (ms).
   public var meanNN: Double
@@ -51,6 +52,12 @@ public struct HRVTimeDomain: Sendable, Equatable, Codable {
 
   /// The NeuroKit2 histogram bin width of HTI and TINN: 1/128 s in milliseconds (7.8125, exact).
   public static let histogramBinWidth = 1000.0 / 128.0
+
+  /// The most bins of the HTI and TINN histogram: 2²⁰ (8 MiB; a longest interval of 2.3 hours).
+  public static let maximumHistogramBins = 1 << 20
+
+  /// The most SDANN/SDNNI windows: 2²⁰ (a span of 2 years in 1-minute windows).
+  public static let maximumWindowCount = 1 << 20
 
   /// Computes every metric of `series` in O(n log n) (one sort) plus at most O(b²) for TINN over the b
   /// histogram bins above the mode.
@@ -108,8 +115,9 @@ public struct HRVTimeDomain: Sendable, Equatable, Codable {
     }
     let first = cumulative[0]
     for k in rri.indices { cumulative[k] = (cumulative[k] - first) * 1000 + rri[0] }
-    let windows = Int((cumulative[rri.count - 1] / windowSize).rounded(.toNearestOrEven))
-    guard windows >= 3 else { return (.nan, .nan) }
+    let span = (cumulative[rri.count - 1] / windowSize).rounded(.toNearestOrEven)
+    guard span >= 3, span <= Double(maximumWindowCount) else { return (.nan, .nan) }
+    let windows = Int(span)
     var means: [Double] = []
     var deviations: [Double] = []
     var startIndex = 0
@@ -143,7 +151,9 @@ public struct HRVTimeDomain: Sendable, Equatable, Codable {
   {
     guard !rri.isEmpty else { return (.nan, .nan) }
     let width = histogramBinWidth
-    let edgeCount = Int(((maxNN + width) / width).rounded(.up))
+    let edges = ((maxNN + width) / width).rounded(.up)
+    guard edges <= Double(maximumHistogramBins + 1) else { return (.nan, .nan) }
+    let edgeCount = Int(edges)
     let binCount = edgeCount - 1
     var counts = [Double](repeating: 0, count: binCount)
     for value in rri {

@@ -1,3 +1,5 @@
+import VitalsCore
+
 /// Normal-to-normal (NN) intervals: the RR intervals HRV is computed from, with the gaps left by
 /// excluded intervals kept explicit.
 ///
@@ -79,7 +81,7 @@ public struct NNSeries: Sendable, Equatable, Codable {
       // before the interval's end.
       while gap < gaps.count && gaps[gap].upperBound <= beats[k - 1] { gap += 1 }
       if gap < gaps.count && gaps[gap].lowerBound < beats[k] { continue }
-      intervals.append(Double(beats[k] - beats[k - 1]) / sampleRate * 1000)
+      intervals.append(distance(from: beats[k - 1], to: beats[k]) / sampleRate * 1000)
       endTimes.append(Double(beats[k]) / sampleRate)
       follows.append(previousKept == k - 1)
       previousKept = k

@@ -1,3 +1,5 @@
+import VitalsCore
+
 /// Beats whose RR intervals look wrong, by class, after Lipponen & Tarvainen (2019).
 ///
 /// Indices are beat indices (into the beat positions given to ``detect(beats:sampleRate:parameters:)``);
@@ -127,7 +129,7 @@ public struct RRArtefacts: Sendable, Equatable, Codable {
     let n = beats.count
     guard n >= 4 else { return RRArtefacts() }
     var rr = [Double](repeating: 0, count: n)
-    for k in 1..<n { rr[k] = Double(beats[k] - beats[k - 1]) / sampleRate }
+    for k in 1..<n { rr[k] = distance(from: beats[k - 1], to: beats[k]) / sampleRate }
     rr[0] = Statistics.mean(rr[1...])
     var drrs = [Double](repeating: 0, count: n)
     for k in 1..<n { drrs[k] = rr[k] - rr[k - 1] }

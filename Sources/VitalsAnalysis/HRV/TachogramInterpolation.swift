@@ -29,13 +29,19 @@ public enum TachogramInterpolation: String, Sendable, Hashable, Codable, CaseIte
     }
   }
 
+  /// The most points ``gridTimes(from:to:rate:)`` returns: 2²⁵, 256 MiB of `Double` (97 days at 4 Hz).
+  public static let maximumGridCount = 1 << 25
+
   /// The grid times NeuroKit2 uses for `times` at `rate` Hz: `numpy.arange(times[0], times.last + 1/rate,
-  /// 1/rate)`, computed as NumPy computes it (`start + i·Δ` with `Δ = (start + 1/rate) − start`).
-  public static func gridTimes(from start: Double, to end: Double, rate: Double) -> [Double] {
+  /// 1/rate)`, computed as NumPy computes it (`start + i·Δ` with `Δ = (start + 1/rate) − start`); `nil`
+  /// when that grid would hold more than ``maximumGridCount`` points (or `start` or `end` is not finite).
+  public static func gridTimes(from start: Double, to end: Double, rate: Double) -> [Double]? {
     precondition(rate > 0 && rate.isFinite, "interpolation rate must be positive and finite")
     let step = 1 / rate
     let stop = end + step
-    let count = Swift.max(0, Int(((stop - start) / step).rounded(.up)))
+    let points = ((stop - start) / step).rounded(.up)
+    guard points <= Double(maximumGridCount) else { return nil }
+    let count = Int(Swift.max(0, points))
     let delta = (start + step) - start
     return (0..<count).map { i in i == 0 ? start : start + Double(i) * delta }
   }

@@ -1,3 +1,5 @@
+import VitalsCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -173,7 +175,7 @@ public struct AtrialFibrillationDetector: Sendable {
 
   /// Index in the full RR series of the interval that ends at `time` seconds.
   private func intervalIndex(closingAt time: Double, _ beats: [Int64], _ sampleRate: Double) -> Int {
-    let sample = Int64((time * sampleRate).rounded())
+    let sample = Int64(saturating: time * sampleRate)
     var low = 0
     var high = beats.count - 1
     while low < high {
@@ -318,7 +320,9 @@ public struct AtrialFibrillationDetector: Sendable {
     let series = NNSeries(beats: beats, sampleRate: sampleRate, excludingBeats: excluded, gaps: gaps)
     let rr = series.intervals.map { $0 / 1000 }
     // The pattern check looks at every interval, artefacts included: dropping beats breaks patterns.
-    let allIntervals = beats.indices.dropFirst().map { Double(beats[$0] - beats[$0 - 1]) / sampleRate }
+    let allIntervals = beats.indices.dropFirst().map {
+      distance(from: beats[$0 - 1], to: beats[$0]) / sampleRate
+    }
     let n = rr.count
     let width = parameters.windowBeats
     var irregular = [Bool](repeating: false, count: n)
@@ -340,8 +344,11 @@ public struct AtrialFibrillationDetector: Sendable {
     var covered: [Range<Int64>] = []
     var previousIrregularEnd: Int64? = nil
     for k in 0..<n where irregular[k] {
-      let end = Int64((series.endTimes[k] * sampleRate).rounded())
-      let start = end - Int64((series.intervals[k] / 1000 * sampleRate).rounded())
+      // Saturating: beats may lie anywhere in Int64, and their times are rounded through Double.
+      let end = Int64(saturating: series.endTimes[k] * sampleRate)
+      let (difference, overflow) = end.subtractingReportingOverflow(
+        Int64(saturating: series.intervals[k] / 1000 * sampleRate))
+      let start = overflow ? Int64.min : difference
       let from = previousIrregularEnd.map { Swift.min($0, start) } ?? start
       if let last = covered.last, last.upperBound >= from {
         covered[covered.count - 1] = last.lowerBound..<end

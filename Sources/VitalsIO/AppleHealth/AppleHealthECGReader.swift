@@ -127,7 +127,8 @@ public final class AppleHealthECGReader: SignalReader {
             path: input.path, location: .line(lines.lineNumber),
             "expected a sample rate like \"512 hertz\", found \"\(value)\"")
         }
-        metadata.sampleRate = rate
+        metadata.sampleRate = try supportedSampleRate(
+          rate, field: "Sample Rate field", path: input.path, location: .line(lines.lineNumber))
       case .lead: metadata.lead = value
       case .unit: metadata.unit = value
       }

@@ -9,8 +9,8 @@ struct CSVLayout {
   var names: [String]
   var timeColumn: Int?
   var timeParse: CSVRowParser.TimeParse
-  /// A rate stated in the preamble (`Acquisition frequency: 100 Hz`).
-  var preambleRate: Double?
+  /// A rate stated in the preamble (`Acquisition frequency: 100 Hz`), and its 1-based line.
+  var preambleRate: (value: Double, line: Int)?
 
   static func detect(_ lines: [[UInt8]], lineNumbers: [Int], options: CSVOptions, path: String)
     throws(InputError)
@@ -113,7 +113,9 @@ struct CSVLayout {
         timeParse = .numeric(exponent: unit.nanosecondExponent)
       }
     }
-    let preambleRate = lines.prefix(preamble).lazy.compactMap { statedRate($0) }.first
+    let preambleRate = lines.prefix(preamble).indices.lazy.compactMap { index in
+      statedRate(lines[index]).map { (value: $0, line: index + 1) }
+    }.first
     return CSVLayout(
       delimiter: delimiter, decimalSeparator: separator, preamble: preamble,
       firstDataLine: firstData, names: names,

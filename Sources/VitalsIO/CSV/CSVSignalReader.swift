@@ -149,10 +149,15 @@ public final class CSVSignalReader: SignalReader {
     let timing: CSVTiming
     var start = Timestamp.epoch
     var gapThreshold = Int64.max
+    // Where the rate comes from, for an error.
+    var rateSource = (field: "sample rate option", location: InputError.Location.file)
     try parser.fillRaw()
     if layout.timeParse == .none {
-      guard let r = options.sampleRate ?? layout.preambleRate else {
+      guard let r = options.sampleRate ?? layout.preambleRate?.value else {
         throw InputError(path: path, "no time column: the sample rate is unknown (pass --rate HZ)")
+      }
+      if options.sampleRate == nil, let stated = layout.preambleRate {
+        rateSource = ("rate stated in the preamble", .line(stated.line))
       }
       rate = r
       timing = .fixedRate
@@ -165,6 +170,9 @@ public final class CSVSignalReader: SignalReader {
           path: path, location: .line(probeLines.first?.line ?? 1),
           "cannot measure the sample rate: the time stamps do not advance (pass --rate HZ)")
       }
+      if options.sampleRate == nil {
+        rateSource = ("time stamps' interval", .line(probeLines.first?.line ?? 1))
+      }
       rate = r
       if first.isUniform(rate: r) {
         timing = .uniformTimestamps
@@ -174,10 +182,8 @@ public final class CSVSignalReader: SignalReader {
         gapThreshold = Int64(min(threshold * 1e9, 9e18).rounded(.up))
       }
     }
-    guard rate > 0, rate.isFinite else {
-      throw InputError(path: path, "expected a positive sample rate, found \(rate)")
-    }
-    chunkSampleRate = rate
+    chunkSampleRate = try supportedSampleRate(
+      rate, field: rateSource.field, path: path, location: rateSource.location)
     self.timing = timing
     self.gapThreshold = gapThreshold
     if case .resampled(let method) = timing {

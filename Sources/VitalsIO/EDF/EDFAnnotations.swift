@@ -1,3 +1,5 @@
+import VitalsCore
+
 /// One EDF+ annotation: a text at an onset, from a time-stamped annotation list (TAL).
 public struct EDFAnnotation: Sendable, Equatable, Codable {
   /// Seconds from the file's start time (the header's start date and time).
@@ -46,7 +48,8 @@ enum TALParser {
   /// that of `slice`'s first byte) where it breaks: an onset that is not a sign (`+` or `-`) and a
   /// decimal number (`.` or `,` before the fraction), a `\u{15}` not followed by such a duration, no
   /// `\u{14}` after the time stamp, no `\u{0}` before the end of the record's annotation bytes, or
-  /// a last text not closed by `\u{14}` before the `\u{0}`.
+  /// a last text not closed by `\u{14}` before the `\u{0}`, or an onset of more than
+  /// ``SignalChunk/longestRecordingSeconds`` either side of the start.
   static func parse(
     _ slice: ArraySlice<UInt8>, path: String, byteOffset: Int64,
     _ body: (Double, Double?, String) -> Void
@@ -92,6 +95,12 @@ enum TALParser {
       }
       guard let (magnitude, onsetEnd) = number(at: i + 1) else {
         throw fail(i + 1, "expected the TAL's onset in seconds after the sign, found \(shown(i + 1))")
+      }
+      guard magnitude <= SignalChunk.longestRecordingSeconds else {
+        throw fail(
+          i,
+          "the TAL's onset \(magnitude) s lies beyond the longest recording read, "
+            + "\(SignalChunk.longestRecordingSeconds) s (366 days)")
       }
       let onset = sign == 0x2D ? -magnitude : magnitude
       var j = onsetEnd

@@ -87,6 +87,12 @@ public struct EDFReader: SignalReader {
       throw InputError(path: path, location: .byteOffset(244), "expected a data record duration > 0")
     }
     let duration = header.recordDuration
+    guard Double(header.recordCount) * duration <= SignalChunk.longestRecordingSeconds else {
+      throw InputError(
+        path: path, location: .byteOffset(236),
+        "\(header.recordCount) data records of \(duration) s: expected a recording of at most "
+          + "\(SignalChunk.longestRecordingSeconds) s (366 days)")
+    }
     let allSignals = header.signals
     let rate = { (i: Int) in Double(allSignals[i].samplesPerRecord) / duration }
     let available = ordinary.map { i in
@@ -115,13 +121,18 @@ public struct EDFReader: SignalReader {
     selectedSignals = chosen
     signals = chosen.map { i in available[ordinary.firstIndex(of: i)!] }
     samplesPerRecord = header.signals[chosen[0]].samplesPerRecord
-    chunkSampleRate = rate(chosen[0])
+    chunkSampleRate = try supportedSampleRate(
+      rate(chosen[0]),
+      field: "signal \(chosen[0]) (\(header.signals[chosen[0]].label)): \(samplesPerRecord) samples per "
+        + "record of \(duration) s",
+      path: path,
+      location: .byteOffset(Int64(256 + 216 * header.signals.count + 8 * chosen[0])))
     var start = header.startTime
     if header.recordCount > 0,
       let onset = try Self.recordOnset(
         0, header: header, input: input, annotationSignal: annotationSignal, offsets: offsets)
     {
-      start = start.advanced(byNanoseconds: Int64((onset * 1e9).rounded()))
+      start = start.advanced(byNanoseconds: Int64(saturating: onset * 1e9))
     }
     startTime = start
   }
@@ -242,7 +253,7 @@ public struct EDFReader: SignalReader {
     }
     guard produced > 0 else { return nil }
     samplesYielded += Int64(produced)
-    let start = header.startTime.advanced(byNanoseconds: Int64(((chunkOnset ?? 0) * 1e9).rounded()))
+    let start = header.startTime.advanced(byNanoseconds: Int64(saturating: (chunkOnset ?? 0) * 1e9))
     return SignalChunk(
       channels: channels, sampleRate: chunkSampleRate, startTime: start, firstSampleIndex: firstIndex)
   }

@@ -141,7 +141,8 @@ public struct WFDBSegment: Sendable, Equatable {
 public struct WFDBHeader: Sendable, Equatable {
   /// The record's name (the first field of the record line).
   public var recordName: String
-  /// Frames per second (the record's base sampling frequency; 250 when the header omits it).
+  /// Frames per second (the record's base sampling frequency; 250 when the header omits it), within
+  /// ``SignalChunk/supportedSampleRates``.
   public var frameRate: Double
   /// Counter ticks per second (equal to ``frameRate`` when not stated).
   public var counterFrequency: Double
@@ -232,12 +233,19 @@ public struct WFDBHeader: Sendable, Equatable {
           path: path, location: .line(lines.last!.number),
           "the record line declares \(segmentCount) segments but \(segmentLines.count) segment lines follow")
       }
+      var totalFrames: Int64 = 0
       for line in segmentLines.prefix(segmentCount) {
         let fields = line.text.split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard fields.count >= 2, let frames = Int64(fields[1]), (0...1 << 48).contains(frames) else {
           throw InputError(
             path: path, location: .line(line.number),
             "expected a segment line 'name frames', found '\(line.text)'")
+        }
+        totalFrames += frames
+        guard totalFrames <= 1 << 48 else {
+          throw InputError(
+            path: path, location: .line(line.number),
+            "the segments up to this line hold \(totalFrames) frames: expected at most 2^48 in all")
         }
         header.segments.append(WFDBSegment(name: String(fields[0]), frameCount: frames))
       }
@@ -300,7 +308,10 @@ public struct WFDBHeader: Sendable, Equatable {
       guard let rate = finite(rateText), rate >= 0 else {
         throw fail("expected the sampling frequency in Hz, found '\(fields[2])'")
       }
-      if rate > 0 { frameRate = rate }
+      if rate > 0 {
+        frameRate = try supportedSampleRate(
+          rate, field: "sampling frequency", path: path, location: .line(line))
+      }
     }
     let (frameCount, baseTime, baseDate, notes) = try parseLengthAndStart(fields.dropFirst(3), fail: fail)
     let header = WFDBHeader(
