@@ -25,18 +25,29 @@ public struct VitalsCommand: ParsableCommand {
   }
 
   /// Parses `arguments` (the process's when `nil`), runs the command and exits with the contract's code.
+  /// A usage error found while parsing is printed with the subcommand's usage; one found once the
+  /// command runs (an output that is an input, an unknown statistics type) with its message alone, as
+  /// the usage of the root command would not help.
   public static func runAndExit(_ arguments: [String]? = nil) -> Never {
+    var command: ParsableCommand
     do {
-      var command = try parseAsRoot(arguments)
+      command = try parseAsRoot(arguments)
+    } catch {
+      exit(withUsageError: error, message: fullMessage(for: error))
+    }
+    do {
       try command.run()
       exit(withError: nil)
     } catch {
-      let code = contractExitCode(for: error)
-      if code == 2 {
-        FileSystem.writeStandardError(fullMessage(for: error) + "\n")
-        exit(withError: ExitCode(2))
-      }
-      exit(withError: error)
+      exit(withUsageError: error, message: "Error: " + message(for: error))
     }
+  }
+
+  /// Exits with the contract's code for `error`, writing `message` to standard error for a usage error
+  /// (code 2), else as ArgumentParser does.
+  private static func exit(withUsageError error: Error, message: String) -> Never {
+    guard contractExitCode(for: error) == 2 else { exit(withError: error) }
+    FileSystem.writeStandardError(message + "\n")
+    exit(withError: ExitCode(2))
   }
 }

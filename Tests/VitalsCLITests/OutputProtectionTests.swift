@@ -148,6 +148,8 @@ struct OutputProtectionTests {
       let result = try VitalsProcess.run(arguments)
       #expect(result.status == 2, "\(arguments): \(result.err)")
       #expect(result.err.contains(output) && result.err.contains(input), "\(arguments): \(result.err)")
+      // The root command's usage would not help: the message stands alone.
+      #expect(!result.err.contains("Usage:"), "\(arguments): \(result.err)")
       #expect(try VitalsProcess.snapshot(directory) == before, "\(arguments) changed the folder")
     }
     // Outputs beside the inputs that are not inputs are written.
