@@ -16,92 +16,13 @@ import VitalsCore
 /// ``finish(appendingTo:)`` decides on the beats of its last latency bound
 /// (``detect(_:sampleRate:configuration:)`` does so for a whole recording).
 ///
-/// The method is Pan & Tompkins' (1985), with every filter and window designed from the sample rate:
-/// 0. from 300 Hz on the input is decimated by `⌊rate / 150⌋` (a `4·factor + 1`-tap Hamming low-pass at a
-///    quarter of the new rate, then every factor-th sample), so the feature runs at 150–300 Hz, the rate
-///    Pan & Tompkins designed it for; the R peak is still placed at the input rate;
-/// 1. a Butterworth band-pass (5–15 Hz, order 2: SciPy `butter`) keeps the QRS energy and removes
-///    baseline wander, P and T waves and mains interference;
-/// 2. the five-point Pan–Tompkins derivative, squared, and a 130 ms moving average (the "moving-window
-///    integration"; Pan & Tompkins: 150 ms) give a feature whose peaks mark QRS complexes. The same is computed in a second, higher
-///    band (``Configuration-swift.struct/highBand``, 20–45 Hz, order 2, this project's rule), and where the
-///    high band's feature is the smaller of the two the feature is their geometric mean: the QRS band's
-///    feature is scaled down by the square root of the ratio. A QRS complex is steep enough to carry as much
-///    slope energy above 20 Hz as in its own band; electrode-motion artefacts, whose energy lies mostly
-///    below 20 Hz, lose height against it, while muscle noise, rich in high frequencies, is not raised (a
-///    plain geometric mean, which raises it, gives MIT-BIH 108 22 false beats instead of 13, and its RMSSD
-///    from detected beats 5.1 % off instead of 2.9 %). On the shared
-///    records (`make eval-ecg`, with the rules of 6) the high band takes NSTDB 118 at 6 dB from F1 88.2 % to
-///    96.4 % and at 0 dB from 71.4 % to 76.7 %, and MIT-BIH non-paced sensitivity from 99.78 % to 99.85 %
-///    at +P 99.92 % to 99.89 %; of the lower corners tried with the plain geometric mean, 20 and 25 Hz
-///    scored best at 6 dB (F1 91.2 % and 91.9 %; 15 and 18 Hz 86.9 % and 89.7 %);
-/// 3. a feature peak is a sample that is the maximum of the feature within ±200 ms (the refractory
-///    period), tested only at the feature's local maxima;
-/// 4. the first peak is taken for a beat and sets the signal level (there is no learning period, which
-///    would delay the first beats beyond the latency bound; a recording that starts with noise may
-///    therefore start with a false beat); later peaks are classified with Pan & Tompkins' adaptive
-///    thresholds, applied to the square root of the feature (an amplitude: a wide ectopic beat of half
-///    the normal slope keeps half, not a quarter, of the normal beat's height): signal and noise levels
-///    learnt at rate 1/8, threshold `T1 = NPK + 0.25·(SPK − NPK)`; a peak within 360 ms of the previous
-///    beat whose steepest slope is under half that beat's is a T wave (Pan & Tompkins 1985, §III.D);
-/// 5. search-back (Pan & Tompkins 1985; Hamilton & Tompkins 1986): when no beat has come for 1.66 median
-///    RR intervals (median of the last 8, Hamilton & Tompkins' robust RR estimate), the largest
-///    candidate above `T2 = T1 / 2` is taken as a beat, and the signal level learns from it at rate 1/4.
-///    To keep the latency bounded, only candidates whose R peak lies within the latency bound are
-///    searched. When a search finds nothing and no beat has come for
-///    ``Configuration-swift.struct/amplitudeDropPause`` (1 s), the signal level is halved (not below the
-///    noise level), so that the detector recovers from a sudden drop in amplitude; the pause keeps false
-///    beats in noise (which shorten the median RR interval and so bring searches before the next true
-///    beat) from halving it beat after beat;
-/// 6. the interloper check (this project's rule; the idea of choosing between candidates by the rhythm
-///    that follows them within the latency budget): a peak taken by the rules above that comes sooner than
-///    ``Configuration-swift.struct/interloperPrematurity`` (0.75) median RR intervals after the last beat,
-///    is lower than ``Configuration-swift.struct/interloperHeightRatio`` (0.9) of the signal level, and
-///    interrupts a steady rhythm (the last 8 RR intervals within a ratio of
-///    ``Configuration-swift.struct/interloperRegularity``, 2) is held until the latency bound; it is
-///    rejected when by then a QRS-like rise of the feature (above the threshold, with a QRS's slope) has
-///    come within ±15 % of one median RR interval after the last beat: the rhythm went on undisturbed, as
-///    around an electrode-motion artefact, where a premature beat is followed by a compensatory pause or
-///    a reset sinus rhythm. Premature beats of normal or larger size (most ventricular ectopics) are never
-///    held; a couplet of small premature beats in a steady rhythm can lose its first beat. The next beat is
-///    seen only when it comes early enough for its feature to rise before the latency bound (about 0.35 s
-///    after the held peak), so artefacts late in the RR interval are caught, early ones not. A held peak
-///    taken before the window where the next beat is expected has passed is unconfirmed: the two RR
-///    intervals around it stay out of the RR history (in the spirit of Pan & Tompkins' second RR average,
-///    which keeps only regular intervals), so one early artefact neither shortens the median RR interval
-///    nor makes the steady rhythm look irregular, which would turn the check off for the next 8 beats and
-///    let the artefacts after it through (on NSTDB 118 at 12 dB, F1 97.6 % to 98.5 % at 360 and 500 Hz,
-///    unchanged at 250 Hz; MIT-BIH unchanged but for one beat of 203); a run of such beats (bigeminy of
-///    small, very early premature beats) leaves the RR history as it was before the run. The three
-///    settings were chosen by a sweep on the shared MIT-BIH and NSTDB records (`make eval-ecg`): there
-///    they take NSTDB 118 at 12 dB from F1 94.2 % to 97.6 % and at 6 dB from 83.8 % to 85.5 %, and cost
-///    MIT-BIH non-paced sensitivity 0.02 points (99.83 % to 99.81 %, mostly atrial couplets in 209 and 220
-///    and beats in the atrial fibrillation of 203), so those scores flatter the rule;
-///    a peak above the threshold whose slopes are one-sided — its slope symmetry, the smaller of the input's
-///    steepest rise and steepest fall over 10 ms within ±80 ms of the R peak divided by the larger, is under
-///    ``Configuration-swift.struct/stepSlopeSymmetry`` (0.2) — is taken for an electrode-motion step, not
-///    a QRS complex, which rises and falls within that window (this project's rule). Such a step, often taller
-///    than the beats, can hide a QRS complex that came up to 400 ms before it within its ±200 ms peak window:
-///    when the highest local maximum of the feature from 400 to 100 ms before the step's feature peak stands
-///    for a two-sided QRS above the threshold, a refractory period after the last beat and not a T wave, that
-///    QRS is the beat and the step is rejected; otherwise a premature step (sooner than the same 0.75 median
-///    RR intervals) is rejected, whatever its height, and a later one is classified as any peak (a one-sided
-///    beat that comes on time is kept). The values: 80 ms, the narrowest window in which every premature beat
-///    of the shared MIT-BIH records has both edges (at ±60 ms some wide ventricular beats show one); 0.2, a
-///    1 : 5 ratio of the edges, above the electrode-motion steps of NSTDB 118 (0.10–0.19) and below nearly all
-///    premature MIT-BIH beats (0.18 and up); the search's 100–400 ms, the half-width to twice the half-width of
-///    the peak window, where the steps of NSTDB 118 hide their beats (0.16–0.29 s before them; F1 at 6 dB is
-///    the same for searches from 80–280 to 120–400 ms). On the shared records (`make eval-ecg`, with the high
-///    band) the two rules take NSTDB 118 at 6 dB from F1 91.5 % to 96.4 % (2 missed and 10 false beats of 162)
-///    and at 12 dB from 99.1 % to 100 %, and MIT-BIH non-paced sensitivity from 99.851 % to 99.845 % at +P
-///    99.880 % to 99.894 %; of the 6 dB gain the search gives 3.3 points (with the geometric mean for a
-///    feature, F1 92.5 % to 95.8 %) and rejecting premature steps of any height rather than only those below
-///    the signal level 1.3 points, at 4 MIT-BIH beats;
-/// 7. each beat is placed on the R peak: within ±50 ms of the band-passed QRS extremum moved back by half
-///    the band-pass group delay, the input's distance from the straight line joining the window's ends
-///    (so baseline wander does not move it) is measured, and its first peak that reaches half the
-///    largest is taken: the R wave even where a deeper S wave follows, the deepest point of a QS complex
-///    (the dominant deflection), and the same one of the peaks of a notched complex beat after beat.
+/// Method: Pan & Tompkins (1985) with the search-back and RR rules of Hamilton & Tompkins (1986), every
+/// filter and window designed from the sample rate: decimation to 150–300 Hz, a 5–15 Hz band-pass, the
+/// squared derivative and a 130 ms moving integration, scaled down where a 20–45 Hz band holds less slope
+/// energy; adaptive thresholds on the feature's peaks, T-wave and search-back rules, and two rules of this
+/// project against electrode-motion artefacts (premature interlopers in a steady rhythm, one-sided
+/// steps); each beat placed on the R peak. <doc:QRSDetection> describes every stage, its settings and
+/// what each rule gains and costs on the shared records.
 ///
 /// References: J. Pan, W. J. Tompkins, "A real-time QRS detection algorithm", IEEE Trans. Biomed. Eng.
 /// 32(3):230–236, 1985. P. S. Hamilton, W. J. Tompkins, "Quantitative investigation of QRS detection rules
@@ -110,17 +31,11 @@ import VitalsCore
 /// Input: samples of one lead in any unit (mV, adu): every threshold is relative. The first sample is
 /// subtracted from every sample, so the filters start at rest without a step response. NaN and infinite
 /// samples are missing data (a gap, see ``gaps``): the beats before a gap are decided as at the end of a
-/// recording, none is reported inside it, and detection starts afresh after it (filters at rest, signal
-/// and noise levels and RR history unlearnt), with sample indices still counted from the first sample fed.
+/// recording, none is reported inside it, and detection starts afresh after it, with sample indices still
+/// counted from the first sample fed.
 ///
 /// Cost: O(1) per sample and no allocation after initialisation except the appended beats (and, at each
-/// gap, a fresh copy of the filters and classifier). Each block
-/// of ``blockSize`` input samples runs stage by stage over `Float` buffers (the first finite sample subtracted
-/// in the same SIMD pass that checks for missing samples, the SIMD FIR decimator and
-/// derivatives, both bands' band-passes in the two lanes of one vector, in direct form I, whose recurrence
-/// is shorter than that of ``SOSFilter``'s transposed form, both O(1) moving sums in one vector, one vector
-/// square root for four feature samples), then the classifier scans the feature for peaks eight samples at
-/// a time and decides on each peak and deadline it meets.
+/// gap, a fresh copy of the filters and classifier).
 public struct QRSDetector: Sendable {
   /// The sample rates the detector accepts, in Hz.
   public static let supportedSampleRates: ClosedRange<Double> = 100...2000

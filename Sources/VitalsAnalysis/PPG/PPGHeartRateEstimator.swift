@@ -49,50 +49,22 @@ extension PPGAnalysisError {
 /// Motion-robust heart rate from one or more PPG channels and, when there is one, a 3-axis accelerometer:
 /// one estimate per window (default 8 s every 2 s), causal — window `j` covers `[j·step, j·step + window)`
 /// seconds from the first sample and is reported once its last sample has arrived, from that signal and
-/// the earlier windows only.
+/// the earlier windows only. Feeding a recording in chunks of any sizes gives exactly the same windows.
 ///
-/// Method, per window:
-/// 1. Every channel is band-passed 0.5–4 Hz (Butterworth, order 2 per corner, causal) and kept at an
-///    integer fraction of the input rate, 25–50 Hz.
-/// 2. Periodogram of each channel (mean removed, rectangular window — its narrow main lobe separates the
-///    pulse from a nearby cadence line better than a taper — zero-padded to a power of two with bins of at
-///    most 0.73 BPM) by ``RealFFT`` with cached plans, restricted to the searched band
-///    (``Configuration/rateRange``) and normalised to a maximum of 1. The PPG channels' spectra are
-///    averaged; the accelerometer axes' are combined by their bin-wise maximum, so that a line that is
-///    strong on any one axis counts fully.
-/// 3. Motion removal by spectral subtraction of the normalised accelerometer spectrum
-///    (`max(P − λ·A, 0)`, λ = ``Configuration/motionSubtraction``), the spectral-subtraction step of
-///    TROIKA (Zhang, Pi & Liu 2015, "TROIKA: a general framework for heart rate monitoring using wrist-type
-///    photoplethysmographic signals during intensive physical exercise", IEEE TBME 62(2)) and of the
-///    WFPV/SpaMA family (Salehizadeh et al. 2016, Sensors 16(1):10).
-/// 4. Tracking: a causal Viterbi recursion over the spectral bins — each bin's score is the best earlier
-///    path plus the log of the cleaned spectrum, with a quadratic penalty on the rate's change per second
-///    (``Configuration/transitionPenalty``) and no jump beyond ``Configuration/maximumChange`` — and the
-///    estimate is the best path's current bin (the forward pass only, so no later window is used), moved
-///    to the vertex of the parabola through it and its neighbours when it is a local maximum of the
-///    cleaned spectrum (quadratic peak interpolation, Smith & Serra 1987). This is
-///    the continuity tracking of TROIKA's spectral peak tracking stage done as dynamic programming, as in
-///    the HMM trackers of the SPC literature (e.g. Chung et al. 2018, "Motion artifact removal…", via
-///    Viterbi decoding), without its look-ahead.
+/// Method, per window: band-pass 0.5–4 Hz and decimation to 25–50 Hz; periodograms of the PPG channels
+/// (averaged) and of the accelerometer axes (bin-wise maximum); spectral subtraction of the motion
+/// spectrum (TROIKA: Zhang, Pi & Liu 2015, IEEE TBME 62(2)); a causal Viterbi tracker over the spectral
+/// bins with a penalty on the rate's change, the estimate refined by quadratic peak interpolation
+/// (Smith & Serra 1987). <doc:PPGHeartRate> gives each step and its settings.
 ///
-/// Quality is the share of the cleaned spectrum's power within one main-lobe width (1 / window Hz) of the
-/// estimate: 1 for a lone line, about 0.1 for a flat spectrum. Without an accelerometer a periodic motion
-/// artefact cannot be told from the pulse, so the quality is then scaled by ``unverifiedQualityScale``;
-/// with one, an estimate on a strong accelerometer line (the pulse may be locked to the cadence) has its
-/// quality scaled by ``motionCoincidenceScale``.
-/// A window is reliable when its quality reaches ``Configuration/reliableQuality``. Windows whose PPG is
-/// flat have a NaN rate, quality 0, and leave the tracker as it was.
+/// Quality is the share of the cleaned spectrum's power within one main-lobe width of the estimate,
+/// scaled by ``unverifiedQualityScale`` without an accelerometer and by ``motionCoincidenceScale`` on a
+/// strong accelerometer line; a window is reliable when it reaches ``Configuration/reliableQuality``.
+/// Windows whose PPG is flat have a NaN rate, quality 0, and leave the tracker as it was.
 ///
-/// Gaps: a sample that is NaN or infinite in any channel is missing (see ``gaps``). The band-passes start
-/// afresh after a gap, in the steady state for the first sample (as at the start of a recording), and the
-/// gap's samples count as 0 in the spectra. A window more than ``maximumMissingShare`` missing has a NaN
-/// rate, quality 0, and leaves the tracker as it was; a window with fewer missing samples is estimated but
-/// never reliable.
-///
-/// Measured on the IEEE Signal Processing Cup 2015 training set (12 recordings, 2 PPG + 3 axes at
-/// 125 Hz): see README, "Heart rate from PPG".
-///
-/// Feeding a recording in chunks of any sizes gives exactly the same windows.
+/// Gaps: a sample that is NaN or infinite in any channel is missing (see ``gaps``). A window more than
+/// ``maximumMissingShare`` missing has a NaN rate and quality 0; a window with fewer missing samples is
+/// estimated but never reliable.
 public struct PPGHeartRateEstimator: Sendable {
   /// The method's parameters (defaults are the ones measured in the README).
   public struct Configuration: Sendable, Hashable {

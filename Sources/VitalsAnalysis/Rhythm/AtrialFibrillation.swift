@@ -29,83 +29,23 @@ public struct IrregularRhythmEpisode: Sendable, Equatable, Codable {
   public var duration: Double { end - start }
 }
 
-/// Atrial-fibrillation detection from RR intervals alone, with the coefficient of sample entropy
-/// (COSEn) of Lake & Moorman (2011), "Accurate estimation of entropy in very short physiological time
-/// series: the problem of atrial fibrillation detection in implanted ventricular devices", Am J Physiol
-/// Heart Circ Physiol 300:H319–H325.
+/// Atrial-fibrillation detection from RR intervals, with the coefficient of sample entropy (COSEn) of
+/// Lake & Moorman (2011, Am J Physiol Heart Circ Physiol 300:H319–H325), and optionally the ECG lead.
 ///
-/// Steps:
-/// 1. Ectopic and artefact beats are found with ``RRArtefacts/detect(beats:sampleRate:parameters:)``
-///    (Lipponen & Tarvainen 2019's four classes, without ``RRArtefacts/run``: in fibrillation a stretch
-///    of short intervals is the irregularity itself) and the intervals around them dropped
-///    (``NNSeries``), so isolated premature beats do not read as irregular rhythm (the role ectopic
-///    filtering plays in Petrėnas et al. 2015).
-/// 2. For every remaining interval, a window of ``Parameters/windowBeats`` intervals centred on it
-///    (shifted inside the series at its ends) gives COSEn = SampEn(m = 1, r) + ln(2r) − ln(mean RR),
-///    r and the mean in seconds; SampEn = −ln(A/B) over the first N − 1 templates (Richman & Moorman
-///    2000), and +∞ when A or B is 0 (no regularity at all). The interval is irregular when COSEn
-///    exceeds ``Parameters/threshold`` and the window's normalised RMSSD (RMSSD / mean RR, after Dash
-///    et al. 2009, "Automatic real time detection of atrial fibrillation", Ann Biomed Eng 37:1701)
-///    exceeds ``Parameters/minimumNormalisedRMSSD``: large but slow sinus-arrhythmia swings alone can
-///    push 16-beat COSEn over its threshold, while fibrillation is also irregular beat to beat. Nor is
-///    it irregular when the window's ``linearPredictionGain(_:)`` reaches
-///    ``Parameters/maximumPredictionGain``: respiratory sinus arrhythmia is a smooth oscillation that a
-///    second-order linear predictor follows, at any amplitude and rate (at a high rate with a large
-///    SDNN its nRMSSD passes 0.1), while the ventricular response to AF is close to white noise.
-///    Repeating patterns are then set aside, in the spirit of the bigeminy suppression of Petrėnas et
-///    al. (2015, Comput Biol Med 65:184): in a window of ``Parameters/patternWindowBeats`` intervals
-///    of the full RR series (artefact intervals included, since dropping beats breaks a pattern),
-///    for each period p of ``Parameters/patternPeriods`` and each phase, the sums of p consecutive
-///    intervals (one cycle of bigeminy or trigeminy) are formed; if, for some p, their lowest
-///    normalised RMSSD is at most ``Parameters/minimumNormalisedRMSSD`` / √p, the rhythm is a regular
-///    pattern, not AF. The √p keeps the rule neutral for fibrillation: sums of p independent intervals
-///    have a normalised RMSSD √p times smaller.
-///    With the ECG lead, an interval is also not irregular when P waves of one shape precede the
-///    beats of its window: the median, over the beats closing the window's intervals (ectopic beats
-///    and the beats after them are left out with their intervals), of each beat's atrial consistency (``Analysis/atrialConsistency``: the correlation of the 250–70 ms
-///    before its R peak with the median of its neighbours', after Babaeizadeh et al. 2009's use of
-///    P-wave morphology similarity) reaches ``Parameters/organisedAtrialConsistency``. Sinus rhythm
-///    with dense ectopy is irregular by RR but keeps its P waves; fibrillatory waves are not alike.
-/// 3. Irregular intervals cover their span of time; a dropped stretch between two irregular intervals
-///    is covered too. Per-segment decisions use this coverage.
-/// 4. Episodes: covered spans joined across regular gaps shorter than ``Parameters/bridgedGap``;
-///    episodes shorter than ``Parameters/minimumEpisodeDuration`` are not reported.
+/// Steps: ectopic and artefact beats (``RRArtefacts``) and the intervals around them are dropped; each
+/// remaining interval is irregular when the COSEn of the ``Parameters/windowBeats`` intervals around it
+/// exceeds ``Parameters/threshold`` and the window's normalised RMSSD exceeds
+/// ``Parameters/minimumNormalisedRMSSD`` (after Dash et al. 2009), unless a second-order linear predictor
+/// follows the window (``Parameters/maximumPredictionGain``: sinus arrhythmia), the rhythm repeats a
+/// bigeminy or trigeminy pattern (after Petrėnas et al. 2015), or, with the ECG, P waves of one shape
+/// precede its beats (``Parameters/organisedAtrialConsistency``, after Babaeizadeh et al. 2009).
+/// Irregular intervals cover their span; episodes join covered spans across gaps shorter than
+/// ``Parameters/bridgedGap`` and last at least ``Parameters/minimumEpisodeDuration``.
+/// <doc:AtrialFibrillation> gives every rule, where each setting comes from, and the scores on the
+/// shared records (which flatter the rules chosen on them).
 ///
-/// No threshold was fitted to records: the COSEn settings are Lake & Moorman's (16 beats, r = 30 ms,
-/// threshold −1.4), the nRMSSD limit is 0.1 as in Dash et al., and the pattern limit follows from it.
-/// The nRMSSD condition and the pattern check were, however, added after looking at false alarms on
-/// the MIT-BIH records of `../shared/data` (sinus arrhythmia in 115, dense ectopy in 106 and 208), and
-/// the atrial-consistency limit 0.6 was chosen from the per-segment medians of 201 and 203 (sinus
-/// segments 0.6–1, AF segments mostly 0.1–0.5), so scores on those records flatter the detector. The
-/// prediction-gain limit 3 lies above the gains of fibrillation: the 99th percentile is 2.3 for 16
-/// independent uniform intervals and 2.6–2.8 for the 16-interval windows of normal beats in the AF
-/// segments of 201 and 203 (0.5 % of them reach 3); it was added for simulated sinus rhythm (SDNN 50
-/// ms, 38–130 bpm, ``RhythmGenerator``), where it cuts the time covered over 3 × 2 h per rate from
-/// 4,600 s to 220 s while AF coverage drops 0.3 %.
 /// Cost: O(N · W²) for N intervals and W beats per window, plus, with the ECG, a zero-phase filter of
 /// the lead and O(N · W · L log W) for L samples per atrial window.
-///
-/// Measured on those 26 records (360 Hz, lead MLII), per 30-s segment, from reference beats | from
-/// the ``QRSDetector``'s beats (`make eval-ecg`):
-/// - RR alone: Se 100 % / Sp 40 % | 100 % / 38 % on 201 and 203, whose non-AF segments are atrial
-///   flutter, ventricular trigeminy and sinus rhythm with dense ectopy — irregular by RR alone;
-///   Se 97.5 % / Sp 95.9 % | 97.5 % / 94.8 % over all 26 records (without the prediction gain, Sp 95.5 %
-///   | 94.5 %);
-/// - with the ECG: Se 98.6 % / Sp 76 % | 100 % / 76 % on 201 and 203 (201: 1 false segment of 39; all 11
-///   atrial-flutter segments of 203 remain false: flutter waves with variable conduction are neither
-///   P waves of one shape nor regular RR); Se 96.2 % / Sp 98.6 % | 93.7 % / 98.4 % over all 26 records
-///   (paced 217 loses sensitivity on detected beats, 4 of 9: pacing spikes make atrial windows alike).
-///
-/// Atrial flutter is not told from fibrillation. In 203, nothing measured on the ECG or the RR
-/// intervals separates its 11 flutter segments from its 49 fibrillation segments (per 30-s segment,
-/// ROC area of flutter against fibrillation, 0.5 = no separation): with the QRST complexes cancelled
-/// (each beat minus the median of the 10 of its 30 neighbours most alike in the QRS, after Stridh &
-/// Sörnmo 2001's average-beat subtraction) the residual's autocorrelation peak at 150–320 ms (flutter
-/// cycle lengths) gives 0.51 in MLII and 0.50 in V1, the organisation index of its 3–12 Hz spectrum
-/// (Everett et al. 2001) 0.55 and 0.43, its dominant frequency 0.37 and 0.68 (V1: 6.7 against 6.3
-/// Hz, beyond flutter rates); mean RR 0.29, nRMSSD 0.64. Both rhythms in 203 show coarse waves near
-/// 6.5 Hz in V1 and a ventricular response as irregular, so a rule that rejected these flutter
-/// segments would reject its fibrillation as well.
 public struct AtrialFibrillationDetector: Sendable {
   /// Detector settings.
   public struct Parameters: Sendable, Equatable, Codable {

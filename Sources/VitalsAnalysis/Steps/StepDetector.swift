@@ -26,57 +26,26 @@ public enum StepDetectorError: Error, Sendable, Equatable, CustomStringConvertib
 /// anywhere — hand, trouser pocket, bag, armband, neck pouch, wrist, lower back — at 15 Hz to 1 kHz. The
 /// same steps and bouts come out whatever the sizes of the blocks the signal is fed in.
 ///
-/// Method:
-/// 1. the magnitude `√(x² + y² + z²)` of each sample: it does not depend on how the device is oriented, and
-///    a limb's swing, which turns gravity between the axes, leaves it unchanged (Zhao 2010; Brajdic &
-///    Harle 2013 found it the most robust input across placements);
-/// 2. the magnitude in g (``Configuration-swift.struct/unit``; by default recognised from the first valid
-///    sample: under 3.2 is g, else m/s²), minus the first valid magnitude, averaged over blocks of
-///    `⌊rate / 25⌋` samples (a boxcar low-pass and decimation to 15–50 Hz; the steps' energy lies under
-///    3 Hz);
-/// 3. a Butterworth band-pass (``Configuration-swift.struct/passband``, 0.5–2.5 Hz, order 2: SciPy
-///    `butter`) around the step frequency removes gravity, posture changes, vibration and taps;
-/// 4. candidate steps are the band-passed signal's local maxima above
-///    ``Configuration-swift.struct/threshold`` (0.03 g) that are the largest within
-///    ``Configuration-swift.struct/refractoryPeriod`` (0.3 s) on both sides (SciPy `find_peaks` with
-///    `height` and `distance`, decided causally one refractory period after the peak), while the
-///    vibration band (3.5–8 Hz) holds no more than ``Configuration-swift.struct/maximumVibrationRatio``
-///    (3) times the RMS of the step band: shaking the device makes steady peaks at a step-like rhythm,
-///    but most of its energy lies above the step frequencies;
-/// 5. walking detection by rhythm: candidates count only once ``Configuration-swift.struct/stepsToStartBout``
-///    (10) of them have come at a regular stride, no interval longer than
-///    ``Configuration-swift.struct/maximumStepInterval`` (1.5 s); the stride (two steps, so one per foot,
-///    which keeps the left–right asymmetry of a pocket device from breaking the rhythm) may change by the
-///    ratio ``Configuration-swift.struct/strideRatio`` (0.7–1.4) from one step to the next, and a peak's
-///    size by ``Configuration-swift.struct/amplitudeRatio`` (2) from the same foot's last (the ringing of
-///    a road bump decays from peak to peak). Inside a bout,
-///    each candidate within ``Configuration-swift.struct/continuationRatio`` (1.6) step periods of the last
-///    step counts at once; none by then ends the bout. This is the periodicity verification of Brajdic &
-///    Harle 2013 and of phone step counters: shaking, typing, gestures, vehicle bumps and isolated jolts
-///    start no bout.
+/// Method: the acceleration magnitude (orientation-free: Zhao 2010), in g, decimated to 15–50 Hz and
+/// band-passed around the step frequency (``Configuration-swift.struct/passband``); candidate steps are
+/// its peaks above ``Configuration-swift.struct/threshold`` spaced by at least
+/// ``Configuration-swift.struct/refractoryPeriod``, unless vibration dominates; steps count once
+/// ``Configuration-swift.struct/stepsToStartBout`` candidates have come at a regular stride (the
+/// periodicity check of Brajdic & Harle 2013). <doc:StepDetection> gives each stage and its settings.
 ///
 /// References: N. Zhao, "Full-featured pedometer design realized with 3-axis digital accelerometer",
 /// Analog Dialogue 44(6), 2010. A. Brajdic, R. Harle, "Walk detection and step counting on unconstrained
-/// smartphones", UbiComp 2013, 225–234. L. Ying et al., "Automatic step detection in the accelerometer
-/// signal", BSN 2007.
+/// smartphones", UbiComp 2013, 225–234.
 ///
-/// Latency: a step inside a bout is reported one refractory period plus the filters' delay (about 0.5 s)
-/// after its peak; the first steps of a bout wait for the bout to be recognised, at most
-/// `stepsToStartBout × maximumStepInterval + refractoryPeriod` (15.3 s by default) after the first one. A
-/// bout is reported when it has ended (``process(x:y:z:into:magnitudes:)``) or at ``finish(into:)``.
+/// Latency: a step inside a bout is reported about 0.5 s after its peak; the first steps of a bout wait
+/// for the bout to be recognised, at most 15.3 s by default.
 ///
-/// Input: samples in g or m/s² with gravity. Samples with a magnitude up to 0.1 (in the input's unit: an
-/// accelerometer reading nothing, as some phones write before the sensor starts) before the first valid
-/// one are skipped. A sample with a NaN or infinite axis is missing (a gap, see ``gaps``): at a gap the
-/// detector ends as at ``finish(into:)`` (a pending peak is confirmed, an open bout ends at its last step,
-/// a run too short for a bout is dropped), reports nothing inside it, and starts afresh after it (filters,
-/// origin and rhythm anew, as at the start of a recording; the unit found first is kept), with sample
-/// indices still counted from the record's first sample.
+/// Input: samples in g or m/s² with gravity. A sample with a NaN or infinite axis is missing (a gap, see
+/// ``gaps``): at a gap the detector ends as at ``finish(into:)``, reports nothing inside it, and starts
+/// afresh after it, with sample indices still counted from the record's first sample.
 ///
 /// Cost: O(1) per sample and no allocation after initialisation except the appended events and, on first
-/// use, one scratch block (none while the caller takes the magnitudes). Blocks of
-/// ``blockSize`` samples go through a SIMD magnitude pass and the boxcar; the band-pass and the peak and
-/// rhythm logic run at the decimated rate.
+/// use, one scratch block.
 public struct StepDetector: Sendable {
   /// The sample rates the detector accepts, in Hz.
   public static let supportedSampleRates: ClosedRange<Double> = 15...1000
