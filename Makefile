@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 EXAMPLE ?= Fixtures/examples/simulated-ecg.csv
-# Wide SIMD lanes (AVX2, FMA) when the building machine has them: see README, "Build settings".
+# Wide SIMD lanes (AVX2, FMA) when the building machine has them: see docs/architecture.md, "Build settings".
 ARCH_FLAGS ?= $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo -Xcc -march=x86-64-v3)
 
 .PHONY: deps build run example test fixtures format bench-fftw-c fuzz malformed eval-ecg memory compare-readers compare-ecg \
@@ -150,6 +150,6 @@ scaling: build .venv-fixtures/ready
 	.venv-fixtures/bin/python scripts/bench/scaling.py --csv docs/scaling.csv --plot docs/scaling.svg
 
 # Derived HealthKit metrics end to end: a simulated two-day ECG + accelerometer recording through
-# vitals analyze (samples file) and vitals stats (README, "From signals to samples").
+# vitals analyze (samples file) and vitals stats (docs/guide/statistics.md, "From signals to samples").
 demo-derived: build
 	scripts/derived_metrics_demo.sh

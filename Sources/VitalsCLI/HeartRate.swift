@@ -12,7 +12,7 @@ public struct HeartRate: ParsableCommand {
       seconds from the first sample, j = 0, 1, … while the window ends within the record; each estimate \
       uses no signal after its window's end.
 
-      PPG (default): the motion-robust spectral tracker (README, "Heart rate from PPG"): the PPG channels \
+      PPG (default): the motion-robust spectral tracker (docs/guide/ppg.md): the PPG channels \
       given with --channel, else every signal named ppg… or pleth… (or containing PLETH), else the \
       recording's only signal that is not an accelerometer axis, unless it is an ECG lead; the \
       accelerometer axes given with --accel, else those `vitals analyze` recognises (--accel's default), \

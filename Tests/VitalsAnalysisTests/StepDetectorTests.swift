@@ -230,7 +230,7 @@ func stepBandPhaseDelay() throws {
   #expect(abs(design.phaseDelay(atFrequency: 1.8, sampleRate: 25) / 25 - 0.07266) < 1e-4)
 }
 
-@Test("the README's steps example: a reader's chunks in, steps and bouts out")
+@Test("the steps guide's example: a reader's chunks in, steps and bouts out")
 func readmeStepsExample() throws {
   var simulator = AccelerometerSimulator(
     configuration: AccelerometerConfiguration(activity: .walking, placement: .frontPocket), duration: 60,
@@ -241,7 +241,7 @@ func readmeStepsExample() throws {
       channels: recording.channels.map { Array($0[start..<start + 1000]) }, sampleRate: 50,
       startTime: Timestamp(secondsSinceEpoch: Double(start) / 50), firstSampleIndex: Int64(start))
   }
-  // The README's code, with the chunks for a reader's.
+  // The code of docs/guide/steps.md, with the chunks for a reader's.
   var detector = try StepDetector(sampleRate: 50)
   var found = StepDetector.Output()
   for chunk in chunks { detector.process(chunk, into: &found) }  // axes 0, 1, 2 = x, y, z

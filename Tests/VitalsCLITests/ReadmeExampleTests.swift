@@ -3,7 +3,7 @@ import Testing
 import Vitals
 import VitalsTestSupport
 
-/// The README's library example, on the bundled simulated ECG written as a WFDB record.
+/// The library example of docs/guide/analysis.md, on the bundled simulated ECG written as a WFDB record.
 @Suite struct ReadmeExampleTests {
   @Test func libraryExampleFindsTheSimulatedBeats() throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vitals-readme-\(UUID())")
@@ -15,7 +15,7 @@ import VitalsTestSupport
     while let chunk = try source.nextChunk(maxSamples: 4096) { try writer.append(chunk) }
     try writer.finish()
 
-    // The README's code.
+    // The guide's code.
     let record = try WFDBRecordReader(path: path)
     var detector = try QRSDetector(sampleRate: record.chunkSampleRate)
     var beats: [Int64] = []

@@ -6,8 +6,8 @@ import VitalsSimulation
 
 @testable import VitalsPipeline
 
-/// The README's pipeline example ("Analyse a whole study"), on simulated records with atrial fibrillation.
-@Suite("README pipeline example")
+/// The pipeline example of docs/guide/analysis.md ("Analyse a whole study"), on simulated records with atrial fibrillation.
+@Suite("pipeline example of the analysis guide")
 struct PipelineReadmeExampleTests {
   @Test func exampleRuns() throws {
     let directory = try temporaryDirectory()
@@ -16,7 +16,7 @@ struct PipelineReadmeExampleTests {
     try FileManager.default.createDirectory(atPath: directory + "/mitdb", withIntermediateDirectories: true)
     try FileManager.default.moveItem(atPath: record + ".hea", toPath: directory + "/mitdb/201.hea")
     try FileManager.default.moveItem(atPath: record + ".dat", toPath: directory + "/mitdb/201.dat")
-    // The README's code, with its output collected and the paths made absolute.
+    // The guide's code, with its output collected and the paths made absolute.
     var starts: [Double] = []
     let start = Timestamp(dateTime: "2024-03-10T08:00:00Z")
     let options = AnalysisOptions(recording: RecordingOptions(startTime: start))

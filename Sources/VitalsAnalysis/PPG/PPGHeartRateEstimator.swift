@@ -66,7 +66,7 @@ extension PPGAnalysisError {
 /// ``maximumMissingShare`` missing has a NaN rate and quality 0; a window with fewer missing samples is
 /// estimated but never reliable.
 public struct PPGHeartRateEstimator: Sendable {
-  /// The method's parameters (defaults are the ones measured in the README).
+  /// The method's parameters (defaults are the ones measured in docs/guide/ppg.md).
   public struct Configuration: Sendable, Hashable {
     /// Window length, seconds (2…60).
     public var window = 8.0
