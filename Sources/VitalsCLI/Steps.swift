@@ -71,8 +71,6 @@ struct StepCounting {
   var sampleRate: Double
   /// Record sample indices and times of the steps, and the bouts.
   var output: StepDetector.Output
-  /// Absolute time of the record's first sample.
-  var startTime: Timestamp
 
   /// Reads the recording at `path` and counts its steps on the axes ``ChannelRoles`` recognises (with a
   /// channel selection in `options`: its three channels). Throws ``InputError`` for unreadable input,
@@ -108,7 +106,6 @@ struct StepCounting {
     detector.finish(into: &output)
     self.sampleRate = reader.chunkSampleRate
     self.output = output
-    self.startTime = reader.startTime ?? .epoch
   }
 
   /// The summary as one JSON object (see ``Steps``' discussion and ``WalkingSummary``).
