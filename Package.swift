@@ -69,5 +69,6 @@ let package = Package(
     .testTarget(name: "VitalsStatisticsTests", dependencies: ["VitalsStatistics", "VitalsTestSupport"]),
     .testTarget(name: "VitalsPipelineTests", dependencies: ["VitalsPipeline", "VitalsTestSupport"]),
     .testTarget(name: "VitalsCLITests", dependencies: ["VitalsCLI", "VitalsTestSupport"]),
+    .testTarget(name: "ReadmeExampleTests", dependencies: ["Vitals", "VitalsTestSupport"]),
   ]
 )
