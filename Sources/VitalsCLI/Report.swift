@@ -8,7 +8,7 @@ public struct Report: ParsableCommand {
     commandName: "report",
     abstract: "Draw a recording and what was found in it, as a self-contained SVG or HTML file.",
     discussion: """
-      The report shows the main numbers, then the panels of every kind of signal analysed, one under the \
+      The report shows the main numbers, then the panels of every kind of signal analyzed, one under the \
       other. ECG: the whole lead (min/max per pixel column, irregular-rhythm episodes shaded), its first and \
       last seconds with the detected beats marked (and steps ticked), heart rate over time, the RR tachogram, \
       the Poincaré plot with its SD1/SD2 ellipse and the HRV spectrum (Welch) with the VLF, LF and HF bands \

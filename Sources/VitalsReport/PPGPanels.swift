@@ -52,7 +52,7 @@ extension ReportLayout {
   mutating func qualityPanel(_ readings: [HeartRateReading]) {
     let unit = scale.unit
     panel(
-      title: "Heart-rate quality per window (0–1; reliable from the estimator's threshold)",
+      title: "Heart-rate quality per window (0–1)",
       yLabel: "quality", yRange: PlotFrame.padded(0, 1)
     ) { frame, c in
       c.polyline(

@@ -4,24 +4,24 @@ import VitalsIO
 import VitalsPipeline
 
 /// What a report shows of one recording, gathered in one streaming pass
-/// (``collect(path:options:excerptSeconds:)``): the summary, each analysed signal at screen resolution
+/// (``collect(path:options:excerptSeconds:)``): the summary, each analyzed signal at screen resolution
 /// with two excerpts at full resolution, the heart-rate readings and the steps.
 public struct RecordingReport: Sendable {
   /// The recording's summary (its sections carry the beats, pulses, steps and variability drawn).
   public var analysis: RecordingAnalysis
-  /// The signals drawn, for each kind whose pipeline ran: the ECG lead (``SignalKind/ecg``), the first
-  /// PPG channel (``SignalKind/ppg``) and the acceleration magnitude √(x² + y² + z²) of the three axes
-  /// (``SignalKind/accelerometer``).
+  /// The signals drawn, for each kind whose pipeline ran: the ECG lead (`SignalKind/ecg`), the first
+  /// PPG channel (`SignalKind/ppg`) and the acceleration magnitude √(x² + y² + z²) of the three axes
+  /// (`SignalKind/accelerometer`).
   public var traces: [SignalKind: SignalTrace]
   /// Heart-rate readings, by the kind of signal they come from: ECG (every second, no quality) and PPG
   /// (one per window, with its quality).
   public var heartRate: [SignalKind: [HeartRateReading]]
-  /// Step times, seconds from the start of the record: the ``StepsSection``'s steps (empty without one).
+  /// Step times, seconds from the start of the record: the `StepsSection`'s steps (empty without one).
   public var steps: [Double]
 
-  /// Analyses the recording at `path` (as ``RecordingAnalyzer/analyze(path:options:onOpen:onChunk:onEvent:)``)
-  /// and keeps what the report draws. Throws ``InputError`` for unreadable input and when no ECG, PPG or
-  /// accelerometer pipeline could analyse the recording.
+  /// Analyzes the recording at `path` (as `RecordingAnalyzer/analyze(path:options:onOpen:onChunk:onEvent:)`)
+  /// and keeps what the report draws. Throws `InputError` for unreadable input and when no ECG, PPG or
+  /// accelerometer pipeline could analyze the recording.
   public static func collect(
     path: String, options: AnalysisOptions = AnalysisOptions(), excerptSeconds: Double = 10
   ) throws(InputError) -> RecordingReport {
@@ -59,7 +59,7 @@ public struct RecordingReport: Sendable {
   }
 
   /// The report as a self-contained SVG document, 1400 px wide: a heading with the main numbers, then the
-  /// panels of each analysed kind, stacked — ECG, then PPG, then accelerometer (the module's
+  /// panels of each analyzed kind, stacked — ECG, then PPG, then accelerometer (the module's
   /// documentation lists them) — and a footnote naming the methods.
   public func svg() -> String {
     let rate = analysis.sampleRate
@@ -100,7 +100,7 @@ public struct RecordingReport: Sendable {
   }
 
   /// The heading's lines: the recording (format, the channels drawn, rate, length), the main numbers of
-  /// each analysed kind, and the kinds recognised but not analysed.
+  /// each analyzed kind, and the kinds recognized but not analyzed.
   func facts(scale: TimeScale, duration: Double) -> [String] {
     let ecg = analysis.section(ECGSection.self)
     let ppg = analysis.section(PPGSection.self)
@@ -113,9 +113,9 @@ public struct RecordingReport: Sendable {
     let recording =
       ([analysis.format] + channels + ["\(Self.number(analysis.sampleRate)) Hz", scale.describe(duration)])
       .joined(separator: ", ")
-    let notAnalysed = analysis.notAnalysed.map { "not analysed: \($0.kind.sectionName) (\($0.reason))" }
+    let notAnalyzed = analysis.notAnalysed.map { "not analyzed: \($0.kind.sectionName) (\($0.reason))" }
     return [recording] + (ecg.map(ecgFacts) ?? []) + (ppg.map(ppgFacts) ?? [])
-      + (motion.map { stepsFacts($0, scale: scale) } ?? []) + notAnalysed
+      + (motion.map { stepsFacts($0, scale: scale) } ?? []) + notAnalyzed
   }
 
   /// The unit of channel `channel` for axis labels ("a.u." when the recording states none).
@@ -152,7 +152,7 @@ public struct HeartRateReading: Sendable, Equatable {
     self.isReliable = isReliable
   }
 
-  /// The reading a ``PipelineEvent/Kind/heartRate`` event carries (values `bpm`, and for PPG `quality`
+  /// The reading a `PipelineEvent/Kind/heartRate` event carries (values `bpm`, and for PPG `quality`
   /// and `reliable`); nil for other events. The one place the report reads event values.
   init?(_ event: PipelineEvent) {
     guard event.kind == .heartRate, let bpm = event.values["bpm"] else { return nil }

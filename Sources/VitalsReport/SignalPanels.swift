@@ -68,7 +68,7 @@ extension ReportLayout {
   }
 
   /// Heart rate over time, on the 0.5th to 99.5th percentile of the readings (so that a few start-up or
-  /// artefact readings do not flatten the trace), over `shading`, with `marks` drawn over the trace.
+  /// artifact readings do not flatten the trace), over `shading`, with `marks` drawn over the trace.
   mutating func heartRatePanel(
     _ readings: [HeartRateReading], shading: Shading?, title: String,
     marks: (PlotFrame, inout SVGCanvas) -> Void = { _, _ in }

@@ -3,7 +3,7 @@ import VitalsPipeline
 
 extension ReportLayout {
   /// The RR tachogram: the NN intervals over time, the line broken where an interval does not follow the
-  /// previous one (around artefact beats), over `shading`.
+  /// previous one (around artifact beats), over `shading`.
   mutating func tachogramPanel(_ nn: NNSeries, shading: Shading?) {
     let unit = scale.unit
     panel(
@@ -67,7 +67,7 @@ extension ReportLayout {
     }
   }
 
-  /// The HRV spectrum (Welch, ``HRVFrequencyDomain/spectrum(of:options:)``) from 0 to 0.5 Hz with the
+  /// The HRV spectrum (Welch, `HRVFrequencyDomain/spectrum(of:options:)`) from 0 to 0.5 Hz with the
   /// VLF, LF and HF bands shaded and their powers written in them.
   mutating func spectrumPlot(_ hrv: VariabilitySummary, left: Double, height: Double) {
     let spectrum = HRVFrequencyDomain.spectrum(of: hrv.intervals)

@@ -210,9 +210,32 @@ struct ReportTests {
         == marksExpected(steps.steps.map(\.sampleIndex), in: report.traces[.accelerometer]!))
   }
 
-  @Test("a recording no pipeline can analyse cannot be reported")
-  func nothingToReport() throws {
+  @Test("a recording no pipeline can analyze cannot be reported")
+  func nothingToAnalyze() throws {
     let path = try writeCSV(names: ["pressure"], channels: [(0..<500).map { Float($0 % 50) }], rate: 50)
     #expect(throws: InputError.self) { _ = try RecordingReport.collect(path: path) }
   }
+
+  @Test("a recording analyzed only by pipelines the report cannot draw cannot be reported")
+  func nothingToDraw() throws {
+    let path = try writeCSV(names: ["ppg"], channels: [(0..<500).map { Float($0 % 50) }], rate: 50)
+    var registry = PipelineRegistry()
+    registry.register(.ppg) { _ in UndrawnPipeline() }
+    let error = #expect(throws: InputError.self) {
+      _ = try RecordingReport.collect(path: path, options: AnalysisOptions(registry: registry))
+    }
+    #expect(error?.description.contains("nothing to report: no ECG, PPG or accelerometer analysis") == true)
+  }
+}
+
+/// A pipeline whose section the report has no panels for.
+private struct UndrawnPipeline: RecordingPipeline {
+  struct Section: PipelineSection {
+    var sampleRate = 50.0
+    var eventTables: [String: [Int64]] { [:] }
+  }
+
+  var kind: SignalKind { .ppg }
+  mutating func process(_ chunk: SignalChunk, events: inout [PipelineEvent]) {}
+  mutating func finish(events: inout [PipelineEvent]) -> any PipelineSection { Section() }
 }
