@@ -1,9 +1,9 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-/// Modules, from the bottom up (see docs/architecture.md):
+/// Modules, from the bottom up (see the Vitals catalog's Architecture article):
 /// - `CFFTW`: the system FFTW 3 library (GPL), reached only through `VitalsFFT`.
-/// - `CWideLanes`: a marker module importable only in builds that target AVX2 (see docs/architecture.md, "Build settings").
+/// - `CWideLanes`: a marker module importable only in builds that target AVX2 (see the Vitals catalog's "Build settings" article).
 /// - `VitalsCore`: samples, time, ring buffers, filter design, SOS/FIR filtering, resampling, SIMD kernels.
 /// - `VitalsFFT`: cached FFTW plans, real FFTs, Welch PSD, Lomb–Scargle.
 /// - `VitalsIO`: readers and writers for WFDB, EDF/EDF+, CSV/TSV and Apple Health files.
