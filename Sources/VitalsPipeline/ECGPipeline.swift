@@ -152,7 +152,7 @@ public struct ECGPipeline: RecordingPipeline {
       if let bpm = heartRate(horizon: at - latency) {
         events.append(
           PipelineEvent(
-            .heartRate, signal: .ecg, sampleIndex: at, sampleRate: sampleRate, values: ["bpm": bpm]))
+            .heartRate(bpm: bpm, quality: nil), signal: .ecg, sampleIndex: at, sampleRate: sampleRate))
       }
       nextReadingSecond += 1
     }
@@ -170,11 +170,10 @@ public struct ECGPipeline: RecordingPipeline {
       if time.meanNN.isFinite {
         events.append(
           PipelineEvent(
-            .hrv, signal: .ecg, sampleIndex: at, sampleRate: sampleRate,
-            values: [
-              "SDNN": time.sdnn, "RMSSD": time.rmssd, "MeanNN": time.meanNN, "MeanHR": time.meanHR,
-              "window_s": configuration.hrvWindow,
-            ]))
+            .hrv(
+              sdnn: time.sdnn, rmssd: time.rmssd, meanNN: time.meanNN, meanHR: time.meanHR,
+              window: configuration.hrvWindow),
+            signal: .ecg, sampleIndex: at, sampleRate: sampleRate))
       }
       nextHRVSecond += Int64(configuration.hrvInterval.rounded())
     }

@@ -101,7 +101,7 @@ struct IrregularRhythmTracker: Sendable {
     if keepsEpisodes { episodes.append(episode) }
     events.append(
       PipelineEvent(
-        .irregularRhythmEnd, signal: .ecg, sampleIndex: current.end, sampleRate: sampleRate,
-        values: ["duration_s": episode.duration]))
+        .irregularRhythmEnd(duration: episode.duration), signal: .ecg, sampleIndex: current.end,
+        sampleRate: sampleRate))
   }
 }

@@ -114,12 +114,11 @@ public struct PPGPipeline: RecordingPipeline {
       }
       events.append(
         PipelineEvent(
-          .heartRate, signal: .ppg, sampleIndex: start + Int64((window.endTime * sampleRate).rounded()),
-          sampleRate: sampleRate,
-          values: [
-            "bpm": window.beatsPerMinute, "quality": window.quality, "reliable": window.isReliable ? 1 : 0,
-          ]
-        ))
+          .heartRate(
+            bpm: window.beatsPerMinute,
+            quality: PipelineEvent.WindowQuality(score: window.quality, isReliable: window.isReliable)),
+          signal: .ppg, sampleIndex: start + Int64((window.endTime * sampleRate).rounded()),
+          sampleRate: sampleRate))
     }
   }
 

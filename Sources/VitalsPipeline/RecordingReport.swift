@@ -55,7 +55,7 @@ public struct RecordingReport: Sendable {
             firstSampleIndex: chunk.firstSampleIndex))
       },
       onEvent: { event in
-        if event.kind == .heartRate, let bpm = event.values["bpm"] { heartRate.append((event.seconds, bpm)) }
+        if case .heartRate(let bpm, _) = event.value { heartRate.append((event.seconds, bpm)) }
       })
     guard analysis.section(ECGSection.self) != nil else {
       let reason =
