@@ -39,7 +39,7 @@ public struct HRV: ParsableCommand {
       Output: per input a heading line and `name value unit` lines by domain; --json writes one JSON \
       object per input and line (JSON Lines, keyed by "input": the recording or beat file), with \
       undefined values (too short a record for SDANN5, VLF, …) as null. An input that fails is reported \
-      on standard error (file and place) and the others are analysed; the exit code is then 1.
+      on standard error (file and place) and the others are analyzed; the exit code is then 1.
       """)
 
   @Argument(help: "Recordings (WFDB record, EDF/EDF+, CSV/TSV, Apple Health ECG CSV, or - for CSV on stdin).")
@@ -111,7 +111,7 @@ public struct HRV: ParsableCommand {
   /// The report of each input, or why it failed, in input order.
   func reports() -> [Result<HRVReport, InputError>] {
     sources.map { source in
-      Result { () throws(InputError) in try analyse(path: source.path, beatFile: source.beats) }
+      Result { () throws(InputError) in try analyze(path: source.path, beatFile: source.beats) }
     }
   }
 
@@ -122,7 +122,7 @@ public struct HRV: ParsableCommand {
   }
 
   /// Beats of one input (detected, or from the beat file) and their HRV.
-  func analyse(path: String?, beatFile: String?) throws(InputError) -> HRVReport {
+  func analyze(path: String?, beatFile: String?) throws(InputError) -> HRVReport {
     let name: String
     let lead: String?
     let rate: Double
@@ -156,7 +156,7 @@ public struct HRV: ParsableCommand {
     guard !analysis.intervals.intervals.isEmpty else {
       throw InputError(
         path: name,
-        "nothing to analyse: \(positions.count) beats give \(analysis.intervals.intervals.count) NN intervals, and HRV needs at least one"
+        "nothing to analyze: \(positions.count) beats give \(analysis.intervals.intervals.count) NN intervals, and HRV needs at least one"
       )
     }
     return HRVReport(input: name, lead: lead, sampleRate: rate, analysis: analysis, method: psd)

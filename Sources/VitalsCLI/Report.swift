@@ -25,7 +25,7 @@ public struct Report: ParsableCommand {
   @Option(help: "Seconds of signal in each excerpt, \(optionRange(OptionRange.excerpt)).")
   public var excerpt = 10.0
 
-  @Option(help: "The ECG lead, by name or 0-based index (default: recognised).")
+  @Option(help: "The ECG lead, by name or 0-based index (default: recognized).")
   public var ecg: String?
 
   @OptionGroup public var input: InputOptions

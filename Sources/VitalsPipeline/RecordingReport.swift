@@ -59,7 +59,7 @@ public struct RecordingReport: Sendable {
       })
     guard analysis.section(ECGSection.self) != nil else {
       let reason =
-        analysis.notAnalysed.first { $0.kind == .ecg }?.reason ?? "no ECG lead recognised (use --ecg)"
+        analysis.notAnalyzed.first { $0.kind == .ecg }?.reason ?? "no ECG lead recognized (use --ecg)"
       throw InputError(path: path, "nothing to report: \(reason)")
     }
     var excerpts: [(start: Int64, samples: [Float])] = [(0, first)]

@@ -84,7 +84,7 @@ public struct PPGSimulator: SignalSimulator {
 
   /// A pulse in progress: systolic centre (s), height and the RR-scaled width factor √RR.
   struct Pulse: Sendable {
-    var centre: Double
+    var center: Double
     var height: Double
     var scale: Double
   }
@@ -178,15 +178,15 @@ public struct PPGSimulator: SignalSimulator {
       let index = renderedSamples
       let time = Double(index) / sampleRate
       while nextBeat.time + configuration.pulseArrivalTime - 1 < time { admit() }
-      pulses.removeAll { $0.centre + 1.2 * $0.scale < time }
+      pulses.removeAll { $0.center + 1.2 * $0.scale < time }
       let breathing =
         1 + configuration.respiratoryAmplitudeModulation * sin(respiratoryOmega * time + respiratoryPhase)
       var values = (0.0, 0.0)
       for pulse in pulses {
-        let shape = Self.pulse(time - pulse.centre, scale: pulse.scale)
+        let shape = Self.pulse(time - pulse.center, scale: pulse.scale)
         values.0 += pulse.height * (shape.systolic + 0.45 * shape.diastolic)
         if ppgChannels == 2 {
-          let second = Self.pulse(time - pulse.centre - 0.015, scale: pulse.scale)
+          let second = Self.pulse(time - pulse.center - 0.015, scale: pulse.scale)
           values.1 += 0.8 * pulse.height * (second.systolic + 0.6 * second.diastolic)
         }
       }
@@ -234,12 +234,12 @@ public struct PPGSimulator: SignalSimulator {
     nextBeat = rhythm.next()!
     let sinus = 60 / configuration.rhythm.heartRate.value(at: beat.time)
     let height = Swift.min(1.2, Swift.max(0.3, beat.rr / sinus))
-    let centre = beat.time + configuration.pulseArrivalTime
-    pulses.append(Pulse(centre: centre, height: height, scale: beat.rr.squareRoot()))
+    let center = beat.time + configuration.pulseArrivalTime
+    pulses.append(Pulse(center: center, height: height, scale: beat.rr.squareRoot()))
     let halfWindow = Swift.min(0.12, 0.4 * beat.rr)
     tracker.expect(
-      first: Int64(((centre - halfWindow) * sampleRate).rounded(.up)),
-      last: Int64(((centre + halfWindow) * sampleRate).rounded(.down)), label: beat.label, rate: 60 / beat.rr)
+      first: Int64(((center - halfWindow) * sampleRate).rounded(.up)),
+      last: Int64(((center + halfWindow) * sampleRate).rounded(.down)), label: beat.label, rate: 60 / beat.rr)
   }
 
   /// The systolic (split Gaussian) and diastolic waves at `t` seconds from the systolic centre.

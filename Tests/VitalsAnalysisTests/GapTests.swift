@@ -456,7 +456,7 @@ struct BeatSeriesGapTests {
     }
     let gap: Range<Int64> = 14_000..<16_000
     beats.removeAll { gap.contains($0) }
-    let analysis = AtrialFibrillationDetector().analyse(beats: beats, sampleRate: 100, gaps: [gap])
+    let analysis = AtrialFibrillationDetector().analyze(beats: beats, sampleRate: 100, gaps: [gap])
     #expect(!analysis.coveredSamples.isEmpty)
     #expect(analysis.coveredSamples.allSatisfy { !$0.overlaps(gap) })
     let spanning = zip(analysis.intervals.intervals, analysis.intervals.endTimes).contains { interval, end in

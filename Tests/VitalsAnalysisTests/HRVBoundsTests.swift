@@ -38,7 +38,7 @@ struct HRVBoundsTests {
     ]
     let artefacts = RRArtefacts.detect(beats: beats, sampleRate: 1)
     #expect(artefacts.allBeats.allSatisfy { beats.indices.contains($0) })
-    let analysis = AtrialFibrillationDetector().analyse(beats: beats, sampleRate: 1)
+    let analysis = AtrialFibrillationDetector().analyze(beats: beats, sampleRate: 1)
     #expect(analysis.episodes.allSatisfy { $0.startSample <= $0.endSample })
   }
 

@@ -118,7 +118,7 @@ struct AccelerometerPipelineTests {
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let path = try recording.writeWFDB(in: directory, name: "day")
     let analysis = try RecordingAnalyzer.analyze(path: path)
-    #expect(analysis.notAnalysed.isEmpty)
+    #expect(analysis.notAnalyzed.isEmpty)
     #expect(analysis.sections.map(\.kind) == [.ecg, .accelerometer])
     let line = analysis.jsonLine()
     #expect(line.contains("\"steps\":{\"bouts\":[{\"end_s\":"))

@@ -133,7 +133,7 @@ struct IrregularRhythmTrackerTests {
     var events: [PipelineEvent] = []
     for beat in beats { tracker.add(beat, events: &events) }
     let streamed = tracker.finish(events: &events)
-    let batch = AtrialFibrillationDetector().analyse(beats: beats, sampleRate: 360).episodes
+    let batch = AtrialFibrillationDetector().analyze(beats: beats, sampleRate: 360).episodes
     #expect(streamed.count == 2)
     #expect(streamed.count == batch.count)
     for (s, b) in zip(streamed, batch) {

@@ -59,7 +59,7 @@ struct PPGPipelineTests {
       #expect(a == b, "\(signal) \(kind) events differ")
     }
     let analysis = analyses[0]
-    #expect(analysis.sections.map(\.kind) == [.ppg, .accelerometer] && analysis.notAnalysed.isEmpty)
+    #expect(analysis.sections.map(\.kind) == [.ppg, .accelerometer] && analysis.notAnalyzed.isEmpty)
     let ppg = try #require(analysis.section(PPGSection.self))
     let truth = simulated.events.count
     #expect(ppg.motionAxes == 3 && abs(ppg.beatCount - truth) <= truth / 50)
