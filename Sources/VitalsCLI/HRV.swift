@@ -17,9 +17,9 @@ public struct HRV: ParsableCommand {
       mitdb/100.atr, a CSV file with a sample column, or an EDF+ file's annotations, as `vitals score` \
       reads them; the rate from the EDF's ECG lead or the record header beside FILE, else from the \
       INPUT in the same place, else --rate; a --rate that contradicts the file is an error). \
-      --beats may be repeated, with no INPUT or one INPUT per beat file. Artefact beats (Lipponen & \
+      --beats may be repeated, with no INPUT or one INPUT per beat file. Artifact beats (Lipponen & \
       Tarvainen 2019, and the runs of premature beats next to them) are found from the RR series and the \
-      intervals around them dropped (--no-artefacts keeps every interval); with an annotation file, only intervals between two N beats count \
+      intervals around them dropped (--no-artifacts keeps every interval); with an annotation file, only intervals between two N beats count \
       (PhysioNet HRV Toolkit).
 
       Indices, as NeuroKit2 0.2.13 names them (intervals in ms, powers in ms², frequencies in Hz, rates \
@@ -57,8 +57,12 @@ public struct HRV: ParsableCommand {
   @Flag(help: "One JSON object per input, one per line.")
   public var json = false
 
-  @Flag(name: .customLong("no-artefacts"), help: "Keep the intervals around RR artefact beats.")
-  public var keepArtefacts = false
+  @Flag(name: .customLong("no-artifacts"), help: "Keep the intervals around RR artifact beats.")
+  public var keepArtifacts = false
+
+  /// `--no-artefacts`, the former spelling of `--no-artifacts`, still accepted.
+  @Flag(name: .customLong("no-artefacts"), help: .hidden)
+  public var keepArtifactsFormerSpelling = false
 
   @Option(help: "Spectral estimate: welch or lombScargle.")
   public var psd: HRVFrequencyOptions.Method = .welch
@@ -151,7 +155,8 @@ public struct HRV: ParsableCommand {
         path: name, "beats must be strictly increasing: sample \(positions[k]) follows \(positions[k - 1])")
     }
     let analysis = HRVAnalysis(
-      beats: positions, sampleRate: rate, labels: labels, detectArtefacts: !keepArtefacts,
+      beats: positions, sampleRate: rate, labels: labels,
+      detectArtifacts: !(keepArtifacts || keepArtifactsFormerSpelling),
       frequencyOptions: frequencyOptions, gaps: gaps)
     guard !analysis.intervals.intervals.isEmpty else {
       throw InputError(
@@ -217,7 +222,7 @@ struct HRVReport {
     let source = lead.map { "lead \($0), " } ?? ""
     return
       "\(input): \(analysis.beatCount) beats (\(source)\(sampleRate) Hz), \(analysis.intervals.count) NN intervals, "
-      + "\(analysis.artefacts.allBeats.count) artefact beats; frequency domain by \(method.rawValue)"
+      + "\(analysis.artifacts.allBeats.count) artifact beats; frequency domain by \(method.rawValue)"
   }
 
   func text() -> String {
@@ -239,7 +244,7 @@ struct HRVReport {
     var sample_rate: Double
     var beats: Int
     var nn_intervals: Int
-    var artefact_beats: Int
+    var artifact_beats: Int
     var frequency_method: String
     var time: [String: JSONNumber]
     var frequency: [String: JSONNumber]
@@ -257,7 +262,7 @@ struct HRVReport {
     return encodeJSON(
       Document(
         input: input, lead: lead, sample_rate: sampleRate, beats: analysis.beatCount,
-        nn_intervals: analysis.intervals.count, artefact_beats: analysis.artefacts.allBeats.count,
+        nn_intervals: analysis.intervals.count, artifact_beats: analysis.artifacts.allBeats.count,
         frequency_method: method.rawValue, time: byDomain["time"]!, frequency: byDomain["frequency"]!,
         nonlinear: byDomain["nonlinear"]!))
   }

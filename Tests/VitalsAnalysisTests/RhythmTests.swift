@@ -92,7 +92,7 @@ struct RhythmTests {
     let beats = Self.beats(rr)
     #expect(AtrialFibrillationDetector().analyze(beats: beats, sampleRate: Self.rate).episodes.isEmpty)
     var withoutExclusion = AtrialFibrillationDetector.Parameters()
-    withoutExclusion.excludeArtefacts = false
+    withoutExclusion.excludeArtifacts = false
     let kept = AtrialFibrillationDetector(parameters: withoutExclusion).analyze(
       beats: beats, sampleRate: Self.rate)
     #expect(kept.episodes.isEmpty)

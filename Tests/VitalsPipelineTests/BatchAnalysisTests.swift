@@ -149,7 +149,7 @@ struct RecordingSummaryTests {
     #expect(
       line.contains(
         "\"signals\":[{\"kind\":\"ecg\",\"name\":\"MLII\",\"unit\":\"\"},{\"kind\":null,\"name\":\"resp\""))
-    #expect(line.contains("\"ppg\":{\"artefact_beats\":"))
+    #expect(line.contains("\"ppg\":{\"artifact_beats\":"))
     #expect(
       line.contains(
         "\"not_analyzed\":[{\"channels\":[\"acc_x\",\"acc_y\"],\"kind\":\"accelerometer\",\"reason\":\"step counting needs three acceleration axes, found 2\"}]"

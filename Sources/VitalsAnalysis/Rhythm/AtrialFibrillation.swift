@@ -32,7 +32,7 @@ public struct IrregularRhythmEpisode: Sendable, Equatable, Codable {
 /// Atrial-fibrillation detection from RR intervals, with the coefficient of sample entropy (COSEn) of
 /// Lake & Moorman (2011, Am J Physiol Heart Circ Physiol 300:H319–H325), and optionally the ECG lead.
 ///
-/// Steps: ectopic and artefact beats (``RRArtefacts``) and the intervals around them are dropped; each
+/// Steps: ectopic and artefact beats (``RRArtifacts``) and the intervals around them are dropped; each
 /// remaining interval is irregular when the COSEn of the ``Parameters/windowBeats`` intervals around it
 /// exceeds ``Parameters/threshold`` and the window's normalised RMSSD exceeds
 /// ``Parameters/minimumNormalizedRMSSD`` (after Dash et al. 2009), unless a second-order linear predictor
@@ -67,7 +67,7 @@ public struct AtrialFibrillationDetector: Sendable {
     /// Pattern periods checked: a window whose sums of `p` consecutive intervals are regular is not AF.
     public var patternPeriods = [2, 3]
     /// Whether to drop the intervals around Lipponen–Tarvainen artefact beats first.
-    public var excludeArtefacts = true
+    public var excludeArtifacts = true
     /// Regular stretches shorter than this between irregular ones are bridged, in seconds.
     public var bridgedGap = 10.0
     /// Shortest episode reported, in seconds.
@@ -252,11 +252,11 @@ public struct AtrialFibrillationDetector: Sendable {
       } ?? []
     // The paper's four classes only: in fibrillation a stretch of short intervals after a flagged beat
     // is the irregularity itself, not a run of ectopic beats.
-    var artefactParameters = RRArtefacts.Parameters()
-    artefactParameters.maximumRunBeats = 0
+    var artifactParameters = RRArtifacts.Parameters()
+    artifactParameters.maximumRunBeats = 0
     let excluded =
-      parameters.excludeArtefacts
-      ? RRArtefacts.detect(beats: beats, sampleRate: sampleRate, parameters: artefactParameters).allBeats : []
+      parameters.excludeArtifacts
+      ? RRArtifacts.detect(beats: beats, sampleRate: sampleRate, parameters: artifactParameters).allBeats : []
     let series = NNSeries(beats: beats, sampleRate: sampleRate, excludingBeats: excluded, gaps: gaps)
     let rr = series.intervals.map { $0 / 1000 }
     // The pattern check looks at every interval, artefacts included: dropping beats breaks patterns.
