@@ -28,7 +28,7 @@ public struct Report: ParsableCommand {
   @Option(help: "Seconds of signal in each excerpt, \(optionRange(OptionRange.excerpt)).")
   public var excerpt = 10.0
 
-  @Option(help: "The ECG lead, by name or 0-based index (default: recognised).")
+  @Option(help: "The ECG lead, by name or 0-based index (default: recognized).")
   public var ecg: String?
 
   @Option(help: "The PPG channels, by name or index, comma-separated (default: recognised).")

@@ -46,7 +46,7 @@ public struct RecordingReport: Sendable {
       traces[recorder.kind] = recorder.trace(sampleCount: analysis.samples)
     }
     guard !traces.isEmpty else {
-      let reasons = analysis.notAnalysed.map { "\($0.kind.sectionName): \($0.reason)" }
+      let reasons = analysis.notAnalyzed.map { "\($0.kind.sectionName): \($0.reason)" }
       throw InputError(
         path: path,
         "nothing to report: "
@@ -113,7 +113,7 @@ public struct RecordingReport: Sendable {
     let recording =
       ([analysis.format] + channels + ["\(Self.number(analysis.sampleRate)) Hz", scale.describe(duration)])
       .joined(separator: ", ")
-    let notAnalyzed = analysis.notAnalysed.map { "not analyzed: \($0.kind.sectionName) (\($0.reason))" }
+    let notAnalyzed = analysis.notAnalyzed.map { "not analyzed: \($0.kind.sectionName) (\($0.reason))" }
     return [recording] + (ecg.map(ecgFacts) ?? []) + (ppg.map(ppgFacts) ?? [])
       + (motion.map { stepsFacts($0, scale: scale) } ?? []) + notAnalyzed
   }
@@ -152,12 +152,11 @@ public struct HeartRateReading: Sendable, Equatable {
     self.isReliable = isReliable
   }
 
-  /// The reading a `PipelineEvent/Kind/heartRate` event carries (values `bpm`, and for PPG `quality`
-  /// and `reliable`); nil for other events. The one place the report reads event values.
+  /// The reading a heart-rate event carries (its rate, and for PPG its window's quality); nil for other
+  /// events. The one place the report reads event values.
   init?(_ event: PipelineEvent) {
-    guard event.kind == .heartRate, let bpm = event.values["bpm"] else { return nil }
+    guard case .heartRate(let bpm, let quality) = event.value else { return nil }
     self.init(
-      seconds: event.seconds, bpm: bpm, quality: event.values["quality"],
-      isReliable: event.values["reliable"].map { $0 != 0 } ?? true)
+      seconds: event.seconds, bpm: bpm, quality: quality?.score, isReliable: quality?.isReliable ?? true)
   }
 }

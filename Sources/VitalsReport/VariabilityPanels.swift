@@ -7,7 +7,7 @@ extension ReportLayout {
   mutating func tachogramPanel(_ nn: NNSeries, shading: Shading?) {
     let unit = scale.unit
     panel(
-      title: "RR tachogram (NN intervals; the intervals around artefact beats left out)",
+      title: "RR tachogram (NN intervals; the intervals around artifact beats left out)",
       yLabel: "NN interval (ms)",
       yRange: PlotFrame.padded(nn.intervals.min() ?? 500, nn.intervals.max() ?? 1200),
       shading: shading
