@@ -45,6 +45,20 @@ import VitalsTestSupport
     #expect(whole == frames(scalarReference(channels)))
   }
 
+  /// Nine channels: a group of eight loaded straight from the frames and one through the scratch.
+  @Test func interleavedChunksEqualTheWhole() {
+    let channels = (0..<9).map { testSignal(900, seed: UInt64($0 + 20)) }
+    let input = frames(channels)
+    let whole = expectChunkInvariant(count: input.count, chunkings: StreamTesting.chunkings) {
+      MultichannelSOSFilter(design, channelCount: 9)
+    } feed: { filter, range in
+      var samples = input[range].flatMap { $0 }
+      samples.withUnsafeMutableBufferPointer { filter.process(interleaved: UnsafeBufferPointer($0), into: $0) }
+      return stride(from: 0, to: samples.count, by: 9).map { Array(samples[$0..<$0 + 9]) }
+    }
+    #expect(whole == frames(scalarReference(channels)))
+  }
+
   @Test func channelStatesAreIndependent() {
     var filter = MultichannelSOSFilter(design, channelCount: 3)
     var one = SOSFilter(design, steadyStateFor: 2)
