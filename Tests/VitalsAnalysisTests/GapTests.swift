@@ -78,8 +78,12 @@ struct GapTrackerTests {
     let found = expectChunkInvariant(count: samples.count, chunkings: chunkings) {
       GapTracker()
     } feed: { tracker, range in
-      let runs = samples.withUnsafeBufferPointer { tracker.runs(in: UnsafeBufferPointer(rebasing: $0[range])) }
-      return (runs ?? []).filter(\.isMissing).flatMap { $0.offsets.map { Found.missing($0 + range.lowerBound) } }
+      let runs = samples.withUnsafeBufferPointer {
+        tracker.runs(in: UnsafeBufferPointer(rebasing: $0[range]))
+      }
+      return (runs ?? []).filter(\.isMissing).flatMap {
+        $0.offsets.map { Found.missing($0 + range.lowerBound) }
+      }
     } finish: { tracker in
       let before = state(tracker)
       tracker.finish()
@@ -207,7 +211,12 @@ struct QRSDetectorGapTests {
       return beats.map(Report.event) + [.gaps(detector.gaps)]
     }
     #expect(reports.compactMap(\.event).count > 30)
-    #expect(reports.last == .gaps([0..<2, 2047..<2049, 4095..<4097, 9000..<9001, 10_000..<12_345, Int64(spoiledSamples.count - 1)..<Int64(spoiledSamples.count)]))
+    #expect(
+      reports.last
+        == .gaps([
+          0..<2, 2047..<2049, 4095..<4097, 9000..<9001, 10_000..<12_345,
+          Int64(spoiledSamples.count - 1)..<Int64(spoiledSamples.count),
+        ]))
   }
 
   @Test("chunks: record indices of beats after a gap")
@@ -232,7 +241,9 @@ struct QRSDetectorGapTests {
     let expected = try QRSDetector.detect(samples, sampleRate: rate)
     #expect(reports.compactMap(\.event) == expected.map { $0 + offset })
     #expect(reports.last == .gaps([3600..<5400]))
-    withKnownIssue("a beat's time is its chunk's start time advanced to the nanosecond: 1 ns apart between chunkings") {
+    withKnownIssue(
+      "a beat's time is its chunk's start time advanced to the nanosecond: 1 ns apart between chunkings"
+    ) {
       _ = try expectInvariant { $0 }
     }
   }
@@ -315,7 +326,8 @@ struct PPGGapTests {
     let gapped = spoiled(samples, gap)
     // Compared as text, where NaN equals NaN.
     let result = try expectChunkInvariant(
-      count: gapped.count, chunkings: Chunking.standard + [.fixed(333), .fixed(1000)], by: { "\($0)" == "\($1)" }
+      count: gapped.count, chunkings: Chunking.standard + [.fixed(333), .fixed(1000)],
+      by: { "\($0)" == "\($1)" }
     ) {
       try PPGHeartRateEstimator(sampleRate: rate)
     } feed: { estimator, range in
@@ -403,7 +415,9 @@ struct StepDetectorGapTests {
       let chunk = gapped.map { Array($0[range]) }
       chunk[0].withUnsafeBufferPointer { x in
         chunk[1].withUnsafeBufferPointer { y in
-          chunk[2].withUnsafeBufferPointer { z in stage.detector.process(x: x, y: y, z: z, into: &stage.output) }
+          chunk[2].withUnsafeBufferPointer { z in
+            stage.detector.process(x: x, y: y, z: z, into: &stage.output)
+          }
         }
       }
       return [Report<StepDetector.Output>]()

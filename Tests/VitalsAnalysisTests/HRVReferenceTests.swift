@@ -30,7 +30,8 @@ struct HRVReference: Decodable {
 /// Approximately equal (`isApproximatelyEqual`, `relative` and `absolute` tolerances) to a NeuroKit2
 /// value; where NeuroKit2 has none (null), `actual` must be NaN, or also infinite when `allowsInfinity`.
 func expectClose(
-  _ actual: Double, _ expected: Double?, relative: Double, absolute: Double = 1e-12, allowsInfinity: Bool = true,
+  _ actual: Double, _ expected: Double?, relative: Double, absolute: Double = 1e-12,
+  allowsInfinity: Bool = true,
   _ label: String, sourceLocation: SourceLocation = #_sourceLocation
 ) {
   guard let expected else {

@@ -92,7 +92,8 @@ private func meanError(_ windows: [HeartRateWindow], _ recording: SimulatedRecor
     let whole = try expectChunkInvariant(
       count: recording.channels[0].count, chunkings: Chunking.standard + [7, 250, 1001].map(Chunking.fixed)
     ) {
-      try PPGHeartRateEstimator(sampleRate: recording.sampleRate, ppgChannelCount: 2, accelerationAxisCount: 3)
+      try PPGHeartRateEstimator(
+        sampleRate: recording.sampleRate, ppgChannelCount: 2, accelerationAxisCount: 3)
     } feed: { estimator, range in
       estimator.process(
         ppg: recording.channels[..<2].map { Array($0[range]) }, acceleration: axes.map { Array($0[range]) })

@@ -273,7 +273,9 @@ struct QRSDetectorTests {
       try QRSDetector(sampleRate: rate)
     } feed: { detector, range in
       var beats: [Int64] = []
-      ecg.samples.withUnsafeBufferPointer { detector.process(UnsafeBufferPointer(rebasing: $0[range]), appendingTo: &beats) }
+      ecg.samples.withUnsafeBufferPointer {
+        detector.process(UnsafeBufferPointer(rebasing: $0[range]), appendingTo: &beats)
+      }
       return beats
     } finish: { detector in
       var beats: [Int64] = []

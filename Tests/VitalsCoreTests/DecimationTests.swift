@@ -22,7 +22,8 @@ private struct DecimateFixture: Decodable {
     let reference = try #require(fixture.cases.first { $0.factor == factor })
     var decimator = Decimator(factor: factor)
     let y = decimator.processed(fixture.input)
-    expectApproximatelyEqual(y.map(Double.init), reference.output, absoluteTolerance: 1e-5, "factor \(factor)")
+    expectApproximatelyEqual(
+      y.map(Double.init), reference.output, absoluteTolerance: 1e-5, "factor \(factor)")
   }
 
   @Test(arguments: [2, 3, 7])

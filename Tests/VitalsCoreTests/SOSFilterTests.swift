@@ -34,10 +34,12 @@ func testSignal(_ count: Int, seed: UInt64 = 1) -> [Float] {
 
 /// Expects every |actual − expected| to be at most `tolerance` times the largest |expected|.
 func expectWithinPeak(
-  _ actual: [Float], _ expected: [Float], _ tolerance: Float, sourceLocation: SourceLocation = #_sourceLocation
+  _ actual: [Float], _ expected: [Float], _ tolerance: Float,
+  sourceLocation: SourceLocation = #_sourceLocation
 ) {
   let peak = expected.map(\.magnitude).max()!
-  expectApproximatelyEqual(actual, expected, absoluteTolerance: tolerance * peak, sourceLocation: sourceLocation)
+  expectApproximatelyEqual(
+    actual, expected, absoluteTolerance: tolerance * peak, sourceLocation: sourceLocation)
 }
 
 @Suite struct SOSFilterTests {

@@ -53,7 +53,9 @@ import VitalsTestSupport
       MultichannelSOSFilter(design, channelCount: 9)
     } feed: { filter, range in
       var samples = input[range].flatMap { $0 }
-      samples.withUnsafeMutableBufferPointer { filter.process(interleaved: UnsafeBufferPointer($0), into: $0) }
+      samples.withUnsafeMutableBufferPointer {
+        filter.process(interleaved: UnsafeBufferPointer($0), into: $0)
+      }
       return stride(from: 0, to: samples.count, by: 9).map { Array(samples[$0..<$0 + 9]) }
     }
     #expect(whole == frames(scalarReference(channels)))

@@ -52,7 +52,8 @@ struct UniformGridInterpolatorTests {
     }
   }
 
-  @Test("chunked input gives exactly the whole-input output", arguments: UniformGridInterpolator.Method.allCases)
+  @Test(
+    "chunked input gives exactly the whole-input output", arguments: UniformGridInterpolator.Method.allCases)
   func chunkEqualsWhole(method: UniformGridInterpolator.Method) {
     let times = jitteredTimes(count: 500, rate: 97, jitter: 0.5)
     let values = [times.map { Float(sin(7 * $0)) }, times.map { Float(cos(3 * $0)) }]

@@ -32,7 +32,8 @@ struct AppleHealthECGTests {
     #expect(reader.startTime == Timestamp(nanosecondsSinceEpoch: expected.start_ns))
     #expect(reader.signals.map(\.name) == [expected.lead])
     let result = try readAll(reader, maxSamples: 100)
-    expectApproximatelyEqual(result.channels[0].map(Double.init), expected.values, absoluteTolerance: 1e-6, relativeTolerance: 1e-6)
+    expectApproximatelyEqual(
+      result.channels[0].map(Double.init), expected.values, absoluteTolerance: 1e-6, relativeTolerance: 1e-6)
     #expect(result.chunks.map(\.firstSampleIndex) == [0, 100, 200])
     let samples = try expectReaderChunkInvariant(count: result.channels[0].count) {
       try AppleHealthECGReader(path: ioFixture("apple/" + name))

@@ -54,7 +54,10 @@ struct CSVReaderTests {
     let result = try readAll(reader, maxSamples: 77)
     if let count = expected.count { #expect(result.channels[0].count == count) }
     if let values = expected.values {
-      for c in values.indices { expectApproximatelyEqual(result.channels[c].map(Double.init), values[c], absoluteTolerance: 1e-6, relativeTolerance: 1e-6) }
+      for c in values.indices {
+        expectApproximatelyEqual(
+          result.channels[c].map(Double.init), values[c], absoluteTolerance: 1e-6, relativeTolerance: 1e-6)
+      }
     }
     if let origin = expected.ramp_origin, let slope = expected.ramp_slope, let duration = expected.duration_s
     {
@@ -85,11 +88,13 @@ struct CSVReaderTests {
   func chunkEqualsWhole(name: String) throws {
     let whole = try readAll(CSVSignalReader(path: ioFixture("csv/" + name)))
     let samples = try expectReaderChunkInvariant(
-      count: whole.channels[0].count, chunkings: Chunking.standard + [3, 64, 8191, 8192, 100_000].map(Chunking.fixed)
+      count: whole.channels[0].count,
+      chunkings: Chunking.standard + [3, 64, 8191, 8192, 100_000].map(Chunking.fixed)
     ) {
       try CSVSignalReader(path: ioFixture("csv/" + name))
     }
-    #expect(samples.map(\.bits) == whole.channels[0].indices.map { k in whole.channels.map { $0[k].bitPattern } })
+    #expect(
+      samples.map(\.bits) == whole.channels[0].indices.map { k in whole.channels.map { $0[k].bitPattern } })
     #expect(samples.first?.time == whole.chunks.first?.startTime)
   }
 

@@ -124,14 +124,16 @@ struct WFDBRecordReaderTests {
       try WFDBRecordReader(path: path)
     }
     #expect(samples.map(\.index) == Array(0..<Int64(whole.channels[0].count)))
-    #expect(samples.map(\.bits) == whole.channels[0].indices.map { k in whole.channels.map { $0[k].bitPattern } })
+    #expect(
+      samples.map(\.bits) == whole.channels[0].indices.map { k in whole.channels.map { $0[k].bitPattern } })
     // Each chunk starts at the header's time advanced by its first sample.
     for size in [1, 2, 7, 37, 64] {
       let reader = try WFDBRecordReader(path: path)
       while let chunk = try reader.nextChunk(maxSamples: size) {
         #expect(
           chunk.startTime
-            == reader.header.startTime.advanced(bySamples: chunk.firstSampleIndex, rate: reader.chunkSampleRate))
+            == reader.header.startTime.advanced(
+              bySamples: chunk.firstSampleIndex, rate: reader.chunkSampleRate))
       }
     }
   }

@@ -22,7 +22,8 @@ private func context(live: Bool = false) -> PipelineContext {
   let signals = zip(SimulatedActivityRecording.names, SimulatedActivityRecording.units).map {
     SignalDescription(name: $0, unit: $1, sampleRate: recording.rate, sampleCount: nil)
   }
-  return PipelineContext(path: "x", signals: signals, sampleRate: recording.rate, channels: [1, 2, 3], live: live)
+  return PipelineContext(
+    path: "x", signals: signals, sampleRate: recording.rate, channels: [1, 2, 3], live: live)
 }
 
 /// The accelerometer pipeline over the recording's axes in chunks of `chunkSize`.

@@ -74,7 +74,9 @@ struct ECGPipelineTests {
       try ECGPipeline(context: context(rate: ecg.rate))
     }
     let events = try #require(reports.first?.events)
-    #expect(events.contains { $0.kind == .irregularRhythmStart } && events.contains { $0.kind == .irregularRhythmEnd })
+    #expect(
+      events.contains { $0.kind == .irregularRhythmStart }
+        && events.contains { $0.kind == .irregularRhythmEnd })
   }
 
   @Test("live: periodic HRV events over a bounded window, no whole-record beat list")

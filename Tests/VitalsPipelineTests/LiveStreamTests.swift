@@ -119,7 +119,8 @@ struct LiveStreamTests {
   func liveChunkInvariance() throws {
     let ecg = SimulatedECG(seconds: 30)
     for format in [StreamSampleFormat.f32, .csv] {
-      let bytes = format == .f32 ? float32Bytes(ecg.samples) : Array(ecg.samples.map { "\($0)\n" }.joined().utf8)
+      let bytes =
+        format == .f32 ? float32Bytes(ecg.samples) : Array(ecg.samples.map { "\($0)\n" }.joined().utf8)
       let reports = try expectChunkInvariant(count: bytes.count, "\(format)") {
         LiveRun(
           analysis: try LiveAnalysis(

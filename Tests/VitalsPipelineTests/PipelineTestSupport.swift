@@ -106,7 +106,8 @@ func sortedJSON(_ section: some Encodable) throws -> String {
 /// reports of the whole recording.
 @discardableResult
 func expectPipelineChunkInvariant<Pipeline: RecordingPipeline, Event: Equatable>(
-  _ channels: [[Float]], rate: Double, startTime: Timestamp = .epoch, chunkings: [Chunking] = Chunking.standard,
+  _ channels: [[Float]], rate: Double, startTime: Timestamp = .epoch,
+  chunkings: [Chunking] = Chunking.standard,
   canonical: ([PipelineEvent]) -> [Event], sourceLocation: SourceLocation = #_sourceLocation,
   makePipeline: () throws -> Pipeline
 ) throws -> [PipelineReport<Event>] {

@@ -107,12 +107,17 @@ import VitalsTestSupport
     var configuration = AccelerometerConfiguration(activity: .walking, placement: .frontPocket)
     configuration.timingJitter = 0.003
     let whole = Self.record(configuration, duration: 20, rate: 50, seed: 9)
-    let samples = expectSimulatorChunkInvariant(chunkings: Chunking.standard + [33, 1000].map(Chunking.fixed)) {
+    let samples = expectSimulatorChunkInvariant(
+      chunkings: Chunking.standard + [33, 1000].map(Chunking.fixed)
+    ) {
       AccelerometerSimulator(configuration: configuration, duration: 20, sampleRate: 50, seed: 9)
     }
     for size in [1, 33, 1000] {
-      var simulator = AccelerometerSimulator(configuration: configuration, duration: 20, sampleRate: 50, seed: 9)
-      while let chunk = simulator.next(maxSamples: size) { #expect(chunk.signal.startTime == chunk.sampleTimes!.first) }
+      var simulator = AccelerometerSimulator(
+        configuration: configuration, duration: 20, sampleRate: 50, seed: 9)
+      while let chunk = simulator.next(maxSamples: size) {
+        #expect(chunk.signal.startTime == chunk.sampleTimes!.first)
+      }
     }
     let times = samples.compactMap(\.time)
     #expect(samples.map(\.values) == whole.channels[0].indices.map { k in whole.channels.map { $0[k] } })

@@ -26,7 +26,9 @@ import VitalsTestSupport
   @Test func chunkedEqualsOneShot() {
     var configuration = ECGConfiguration.ambulatory
     configuration.rhythm.ventricularEctopicProbability = 0.1
-    let samples = expectSimulatorChunkInvariant(chunkings: Chunking.standard + [7, 250, 4096].map(Chunking.fixed)) {
+    let samples = expectSimulatorChunkInvariant(
+      chunkings: Chunking.standard + [7, 250, 4096].map(Chunking.fixed)
+    ) {
       ECGSimulator(configuration: configuration, duration: 30, sampleRate: 360, seed: 5)
     }
     var oneShot = ECGSimulator(configuration: configuration, duration: 30, sampleRate: 360, seed: 5)

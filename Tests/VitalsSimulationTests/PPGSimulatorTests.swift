@@ -82,7 +82,9 @@ import VitalsTestSupport
     configuration.artefactBurstsPerMinute = 6
     var oneShot = PPGSimulator(configuration: configuration, duration: 20, sampleRate: 100, seed: 7)
     let whole = oneShot.generateAll(chunkSize: 1 << 20)
-    let samples = expectSimulatorChunkInvariant(chunkings: Chunking.standard + [50, 4096].map(Chunking.fixed)) {
+    let samples = expectSimulatorChunkInvariant(
+      chunkings: Chunking.standard + [50, 4096].map(Chunking.fixed)
+    ) {
       PPGSimulator(configuration: configuration, duration: 20, sampleRate: 100, seed: 7)
     }
     #expect(samples.map(\.values) == whole.channels[0].indices.map { k in whole.channels.map { $0[k] } })

@@ -25,14 +25,17 @@ func expectSimulatorChunkInvariant<Simulator: SignalSimulator>(
   /// The samples of one call of at most `maxSamples`.
   func generate(_ simulator: inout Simulator, maxSamples: Int) -> [GeneratedSample]? {
     guard let chunk = simulator.next(maxSamples: maxSamples) else { return nil }
-    let samples = chunk.signal.firstSampleIndex..<chunk.signal.firstSampleIndex + Int64(chunk.signal.sampleCount)
+    let samples =
+      chunk.signal.firstSampleIndex..<chunk.signal.firstSampleIndex + Int64(chunk.signal.sampleCount)
     #expect(
-      !samples.isEmpty && samples.count <= maxSamples && chunk.events.allSatisfy { samples.contains($0.sampleIndex) },
+      !samples.isEmpty && samples.count <= maxSamples
+        && chunk.events.allSatisfy { samples.contains($0.sampleIndex) },
       sourceLocation: sourceLocation)
     return (0..<chunk.signal.sampleCount).map { k in
       GeneratedSample(
         index: samples.lowerBound + Int64(k), values: chunk.signal.channels.map { $0[k] },
-        time: chunk.sampleTimes?[k], events: chunk.events.filter { $0.sampleIndex == samples.lowerBound + Int64(k) })
+        time: chunk.sampleTimes?[k],
+        events: chunk.events.filter { $0.sampleIndex == samples.lowerBound + Int64(k) })
     }
   }
   return expectChunkInvariant(

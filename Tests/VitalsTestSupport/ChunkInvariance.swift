@@ -15,7 +15,8 @@ public struct Chunking: Sendable, CustomStringConvertible {
   /// The chunk sizes for `count` samples; they sum to `count`.
   public func sizes(count: Int) -> [Int] {
     let sizes = makeSizes(count)
-    precondition(sizes.allSatisfy { $0 >= 0 } && sizes.reduce(0, +) == count, "\(self) does not cover \(count)")
+    precondition(
+      sizes.allSatisfy { $0 >= 0 } && sizes.reduce(0, +) == count, "\(self) does not cover \(count)")
     return sizes
   }
 
