@@ -62,7 +62,7 @@ struct AccelerometerPipelineTests {
     ) {
       try AccelerometerPipeline(context: context())
     }
-    #expect(try reports == [.events(groupedByKind(whole.events)), .section(sortedJSON(whole.section))])
+    #expect(try reports == [.events(groupedByKind(whole.events)), .section(of: whole.section)])
     #expect(whole.section.steps == expected.steps && whole.section.walking.bouts == expected.bouts)
     #expect(abs(whole.section.walking.stepCount - recording.steps.count) <= 3)
     #expect(whole.events.filter { $0.kind == .step }.map(\.sampleIndex) == expected.steps.map(\.sampleIndex))

@@ -134,7 +134,7 @@ struct LiveStreamTests {
         var emitted: [PipelineEvent] = []
         let sections = try run.analysis.finish { emitted.append($0) }
         var reports: [PipelineReport<PipelineEvent>] = [.events(groupedByKind(run.events + emitted))]
-        for (_, section) in sections { reports.append(.section(try sortedJSON(section))) }
+        for (_, section) in sections { reports.append(try .section(of: section)) }
         return reports
       }
       let events = try #require(reports.first?.events)

@@ -75,10 +75,16 @@ extension SimulatedActivityRecording {
 }
 
 /// What a pipeline reports over a whole recording: its events, each kind of each signal in its own run
-/// (runs of different kinds interleave by chunk), then its section as sorted-key JSON.
+/// (runs of different kinds interleave by chunk), then its section as sorted-key JSON and its event
+/// tables.
 enum PipelineReport<Event: Equatable>: Equatable {
   case events([Event])
-  case section(String)
+  case section(json: String, tables: [String: [Int64]])
+
+  /// The report of `section`.
+  static func section(of section: any PipelineSection) throws -> Self {
+    .section(json: try sortedJSON(section), tables: section.eventTables)
+  }
 
   /// The events, when this report holds them.
   var events: [Event]? {
@@ -124,6 +130,6 @@ func expectPipelineChunkInvariant<Pipeline: RecordingPipeline, Event: Equatable>
     },
     finish: { stage in
       let section = stage.pipeline.finish(events: &stage.events)
-      return [.events(canonical(stage.events)), .section(try sortedJSON(section))]
+      return [.events(canonical(stage.events)), try .section(of: section)]
     })
 }
