@@ -68,7 +68,10 @@ let package = Package(
     .executableTarget(name: "vitals", dependencies: ["VitalsCLI"]),
 
     // Test support: fixture and shared-data paths (a plain target, so test targets can share it).
-    .target(name: "VitalsTestSupport", dependencies: ["VitalsSimulation"], path: "Tests/VitalsTestSupport"),
+    .target(
+      name: "VitalsTestSupport",
+      dependencies: ["VitalsSimulation", .product(name: "RealModule", package: "swift-numerics")],
+      path: "Tests/VitalsTestSupport"),
     .testTarget(name: "VitalsCoreTests", dependencies: ["VitalsCore", "VitalsTestSupport"]),
     .testTarget(name: "VitalsFFTTests", dependencies: ["VitalsFFT", "VitalsTestSupport"]),
     .testTarget(name: "VitalsIOTests", dependencies: ["VitalsIO", "VitalsTestSupport"]),
