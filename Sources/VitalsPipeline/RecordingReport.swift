@@ -2,6 +2,7 @@ import VitalsAnalysis
 import VitalsCore
 import VitalsFFT
 import VitalsIO
+import VitalsSupport
 
 /// What a report shows of one recording, gathered in one streaming pass
 /// (``collect(path:options:excerptSeconds:)``): the summary, the ECG lead at screen resolution, two

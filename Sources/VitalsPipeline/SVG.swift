@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import VitalsSupport
 
 /// A streaming min/max envelope of a signal, for drawing long signals at screen resolution: every bin
 /// keeps the minimum and maximum of its samples, and when the bins reach twice ``columns`` neighbouring
