@@ -4,8 +4,8 @@ import PackageDescription
 /// Modules, from the bottom up (see docs/architecture.md):
 /// - `CFFTW`: the system FFTW 3 library (GPL), reached only through `VitalsFFT`.
 /// - `CWideLanes`: a marker module importable only in builds that target AVX2 (see docs/architecture.md, "Build settings").
-/// - `VitalsSupport`: package-internal (never re-exported): the C library, file-system calls, text formatting and
-///   descriptive statistics that several modules share.
+/// - `VitalsSupport`: package-internal, never re-exported: the C library, file-system calls, text
+///   formatting and descriptive statistics that several modules share.
 /// - `VitalsCore`: samples, time, ring buffers, filter design, SOS/FIR filtering, resampling, SIMD kernels.
 /// - `VitalsFFT`: cached FFTW plans, real FFTs, Welch PSD, Lomb–Scargle.
 /// - `VitalsIO`: readers and writers for WFDB, EDF/EDF+, CSV/TSV and Apple Health files.
@@ -48,7 +48,12 @@ let package = Package(
     .target(name: "VitalsFFT", dependencies: ["CFFTW", "VitalsCore", "VitalsSupport"]),
     // Importable only when the build targets AVX2: selects the 256-bit kernels at compile time.
     .systemLibrary(name: "CWideLanes"),
-    .target(name: "VitalsIO", dependencies: ["VitalsCore", "VitalsSupport", "CWideLanes"]),
+    .target(
+      name: "VitalsIO",
+      dependencies: [
+        "VitalsCore", "VitalsSupport", "CWideLanes", .product(name: "SystemPackage", package: "swift-system"),
+      ]
+    ),
     .target(name: "VitalsSimulation", dependencies: ["VitalsCore", "VitalsSupport"]),
     .target(name: "VitalsAnalysis", dependencies: ["VitalsCore", "VitalsFFT", "VitalsSupport"]),
     .target(name: "VitalsStatistics", dependencies: ["VitalsCore", "VitalsIO", "VitalsSupport"]),

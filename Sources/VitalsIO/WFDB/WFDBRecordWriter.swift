@@ -274,7 +274,8 @@ public final class WFDBRecordWriter {
     OutputError(
       path: dataFile.path,
       "signal \(signal) (\(signals[signal].name)), sample \(sample): \(value) cannot be written in format "
-        + "\(format.rawValue) with gain \(shortestText(signals[signal].gain)) and baseline \(signals[signal].baseline)"
+        + "\(format.rawValue) with gain \(shortestText(signals[signal].gain)) "
+        + "and baseline \(signals[signal].baseline)"
         + " (digital values \(valid.lowerBound)...\(valid.upperBound))")
   }
 
@@ -350,8 +351,8 @@ public final class WFDBRecordWriter {
       let first = initialValues[index] ?? Int32(signal.adcZero)
       let checksum = Int16(truncatingIfNeeded: checksums[index])
       text +=
-        "\(fileName) \(format) \(shortestText(signal.gain))(\(signal.baseline))\(unit) \(signal.adcResolution) "
-        + "\(signal.adcZero) \(first) \(checksum) 0 \(Self.oneLine(signal.name))\n"
+        "\(fileName) \(format) \(shortestText(signal.gain))(\(signal.baseline))\(unit) "
+        + "\(signal.adcResolution) \(signal.adcZero) \(first) \(checksum) 0 \(Self.oneLine(signal.name))\n"
     }
     for comment in record.comments {
       for line in comment.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
