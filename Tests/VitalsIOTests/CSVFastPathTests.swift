@@ -44,7 +44,7 @@ private let shortFieldEdges = [
 /// any sign, leading zeros), some longer or malformed.
 private func shortField(_ index: Int, _ rng: inout SplitMix) -> String {
   if index < shortFieldEdges.count { return shortFieldEdges[index] }
-  var text = ["", "-", "+"][Int.random(in: 0..<3, using: &rng)]
+  let text = ["", "-", "+"][Int.random(in: 0..<3, using: &rng)]
   let digits = Int.random(in: 0...9, using: &rng)
   var body = String((0..<digits).map { _ in Character(String(Int.random(in: 0...9, using: &rng))) })
   if Bool.random(using: &rng) {
