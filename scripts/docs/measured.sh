@@ -2,8 +2,8 @@
 # Writes a measurements page of docs/ from the output of make targets, so that no figure in docs/ is
 # typed by hand: a header naming the commit, the date, the CPU and the toolchain, then one section per
 # target with what it printed. Usage: measured.sh OUT.md TITLE TARGET[=FILE]...
-# TARGET=FILE includes the file the target wrote instead of what it printed. Output that begins with a
-# Markdown table or heading is included as Markdown, any other as a code block. The page is replaced
+# TARGET=FILE includes the Markdown file the target wrote, as it is, instead of what it printed. Printed
+# output that begins with a Markdown table or heading is included as Markdown, any other as a code block. The page is replaced
 # only when every target succeeded.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -25,12 +25,12 @@ trap 'rm -f "$partial"' EXIT
     echo
     echo "## \`make $target\`"
     echo
-    if [ "$target" = "$section" ]; then
-      output="$(make --no-print-directory -s "$target")"
-    else
+    if [ "$target" != "$section" ]; then
       make --no-print-directory -s "$target" >&2
-      output="$(cat "${section#*=}")"
+      cat "${section#*=}"
+      continue
     fi
+    output="$(make --no-print-directory -s "$target")"
     case "$output" in
       '|'* | '#'*) echo "$output" ;;
       *) printf '```text\n%s\n```\n' "$output" ;;
