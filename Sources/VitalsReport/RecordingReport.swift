@@ -1,3 +1,4 @@
+import VitalsSupport
 import VitalsAnalysis
 import VitalsCore
 import VitalsIO

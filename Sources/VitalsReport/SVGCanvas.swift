@@ -1,3 +1,4 @@
+import VitalsSupport
 import RealModule
 
 /// Hand-written SVG: shapes, text and plot frames with axes, in pixel coordinates (y down).
