@@ -104,12 +104,12 @@ public struct HRV: ParsableCommand {
   public func run() throws {
     try exitingOneOnFileErrors(of: reports()) { result in
       let report = try result.get()
-      print(json ? report.json() : report.text())
+      print(json ? report.jsonLine() : report.text())
     }
   }
 
   /// The report of each input, or why it failed, in input order.
-  func reports() -> [Result<HRVReport, InputError>] {
+  func reports() -> [Result<RecordingHRV, InputError>] {
     sources.map { source in
       Result { () throws(InputError) in try analyse(path: source.path, beatFile: source.beats) }
     }
@@ -122,18 +122,15 @@ public struct HRV: ParsableCommand {
   }
 
   /// Beats of one input (detected, or from the beat file) and their HRV.
-  func analyse(path: String?, beatFile: String?) throws(InputError) -> HRVReport {
-    let hrv =
-      if let beatFile {
-        try RecordingHRV(
-          beatFile: beatFile, recording: path, rate: input.rate, options: input.recordingOptions,
-          detectArtefacts: !keepArtefacts, frequencyOptions: frequencyOptions)
-      } else {
-        try RecordingHRV(
-          beats: signal.detect(path: path!, input: input), detectArtefacts: !keepArtefacts,
-          frequencyOptions: frequencyOptions)
-      }
-    return HRVReport(
-      input: hrv.input, lead: hrv.lead, sampleRate: hrv.sampleRate, analysis: hrv.analysis, method: psd)
+  func analyse(path: String?, beatFile: String?) throws(InputError) -> RecordingHRV {
+    if let beatFile {
+      try RecordingHRV(
+        beatFile: beatFile, recording: path, rate: input.rate, options: input.recordingOptions,
+        detectArtefacts: !keepArtefacts, frequencyOptions: frequencyOptions)
+    } else {
+      try RecordingHRV(
+        beats: signal.detect(path: path!, input: input), detectArtefacts: !keepArtefacts,
+        frequencyOptions: frequencyOptions)
+    }
   }
 }

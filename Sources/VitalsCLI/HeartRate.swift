@@ -50,25 +50,7 @@ public struct HeartRate: ParsableCommand {
   }
 
   public func run() throws {
-    try exitingOneOnFileErrors { try writeOutput(Data(Self.csv(try windows()).utf8), to: "-") }
-  }
-
-  /// The windows as the command prints them: bpm to 0.01, quality to 0.001, NaN as `nan`.
-  static func csv(_ windows: [HeartRateWindow]) -> String {
-    var text = "window_start_s,window_end_s,bpm,quality\n"
-    for w in windows {
-      let bpm = w.beatsPerMinute.isFinite ? String(cFormat: "%.2f", w.beatsPerMinute) : "nan"
-      text += "\(seconds(w.startTime)),\(seconds(w.endTime)),\(bpm),\(String(cFormat: "%.3f", w.quality))\n"
-    }
-    return text
-  }
-
-  /// Window times to the millisecond, without trailing zeros.
-  static func seconds(_ value: Double) -> String {
-    var text = String(cFormat: "%.3f", value)
-    while text.hasSuffix("0") { text.removeLast() }
-    if text.hasSuffix(".") { text.removeLast() }
-    return text
+    try exitingOneOnFileErrors { try writeOutput(Data(HeartRateWindow.csv(try windows()).utf8), to: "-") }
   }
 
   /// The windows of the input for the chosen signal.

@@ -88,7 +88,8 @@ public struct Score: ParsableCommand {
   public func run() throws {
     let (records, errors) = scoreAll()
     for error in errors { printError(error.description) }
-    print(json ? Self.json(records, window: window, skip: skip) : Self.table(records, skip: skip))
+    let table = BeatScoreTable(records: records, matchWindow: window, learningPeriod: skip)
+    print(json ? table.json() : table.text())
     if !errors.isEmpty { throw ExitCode(1) }
   }
 

@@ -115,8 +115,7 @@ public struct Stats: ParsableCommand {
     // Without --timezone, the system's zone (read from its file once, here).
     let zone = timezone ?? .current
     let option = option ?? .defaultOption(for: type.aggregationStyle)
-    let priority = SourcePriority(
-      sourcePriority?.split(separator: ",").map { $0.trimmingBlanks() } ?? [])
+    let priority = sourcePriority.map(SourcePriority.init(commaSeparated:)) ?? SourcePriority()
     let files = try QuantitySampleFiles(
       inputs: inputs, type: type, unit: unit.map(HealthUnit.init) ?? type.canonicalUnit)
     var result: StatisticsQuery.Result?
@@ -136,12 +135,13 @@ public struct Stats: ParsableCommand {
     } else {
       try explainAbsence(of: type, found: files.typesFound, note: note)
     }
-    let table = StatsTable(
-      result: result, option: option, unit: option == .duration ? .seconds : files.unit ?? .count,
-      sources: result.map { priority.ranked(sources: $0.bySource.keys) } ?? [], zone: zone)
+    let table = StatisticsTable(
+      result: result, type: type, option: option, unit: option == .duration ? .seconds : files.unit ?? .count,
+      sources: result.map { priority.ranked(sources: $0.bySource.keys) } ?? [], perSource: perSource,
+      timeZone: zone)
     switch format {
-    case .csv: return table.csv(perSource: perSource)
-    case .json: return table.json(type: type, perSource: perSource)
+    case .csv: return table.csv()
+    case .json: return table.json()
     }
   }
 }

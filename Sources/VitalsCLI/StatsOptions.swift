@@ -65,4 +65,30 @@ extension Stats {
         + "\(optionNumber(count)) intervals, more than \(optionNumber(OptionRange.statisticsIntervals)); "
         + "give a longer --interval")
   }
+
+  /// What to say when the inputs hold no sample of `type`, whose types are `found`: a known type gives
+  /// an empty table and `note` is told so; a type neither known nor found is a usage error listing the
+  /// types found and known, with the nearest name when one is close.
+  func explainAbsence(
+    of type: QuantityType, found: Set<QuantityType>, note: (String) -> Void
+  ) throws(ValidationError) {
+    let inInputs =
+      found.isEmpty
+      ? "the inputs hold no quantity samples"
+      : "types in the inputs: \(found.map(\.rawValue).sorted().joined(separator: ", "))"
+    guard type.isKnown else {
+      let known = QuantityType.knownTypes
+      let nearest = QuantityType.nearestName(
+        to: type.rawValue, among: known.map(\.rawValue) + found.map(\.rawValue))
+      let suggestion = nearest.map { "; did you mean \($0)?" } ?? ""
+      throw ValidationError(
+        """
+        --type '\(self.type)' is neither in the inputs nor a known quantity type\(suggestion)
+        \(inInputs)
+        types known: \(known.map(\.rawValue).joined(separator: ", "))
+        or as HealthKit identifiers: \(known.map(\.identifier).joined(separator: ", "))
+        """)
+    }
+    note("no \(type) samples in \(inputs.joined(separator: ", ")); \(inInputs)")
+  }
 }

@@ -13,6 +13,8 @@ public struct RecordingHRV: Sendable {
   public var sampleRate: Double
   /// The variability.
   public var analysis: HRVAnalysis
+  /// The spectral estimate of the frequency-domain indices.
+  public var frequencyMethod: HRVFrequencyOptions.Method
 
   /// The variability of `beats`, detected in a recording: artefacts dropped when `detectArtefacts`, no
   /// interval across the signal's gaps.
@@ -67,5 +69,6 @@ public struct RecordingHRV: Sendable {
     self.input = input
     self.lead = lead
     self.sampleRate = sampleRate
+    frequencyMethod = frequencyOptions.method
   }
 }

@@ -42,7 +42,7 @@ struct HeartRateTests {
 
   @Test("CSV format: header, times without trailing zeros, bpm to 0.01, quality to 0.001, nan")
   func csvFormat() {
-    let text = HeartRate.csv([
+    let text = HeartRateWindow.csv([
       HeartRateWindow(startTime: 0, endTime: 8, beatsPerMinute: 72.346, quality: 0.5, isReliable: true),
       HeartRateWindow(startTime: 0.5, endTime: 8.5, beatsPerMinute: .nan, quality: 0, isReliable: false),
     ])

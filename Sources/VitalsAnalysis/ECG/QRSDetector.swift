@@ -301,7 +301,8 @@ public struct QRSDetector: Sendable {
   /// ``finish(appendingTo:)``. `RecordingBeats` (VitalsPipeline) reads a recording file and detects
   /// its beats.
   public static func detect(
-    _ samples: [Float], sampleRate: Double, configuration: Configuration = Configuration(), chunkSize: Int? = nil
+    _ samples: [Float], sampleRate: Double, configuration: Configuration = Configuration(),
+    chunkSize: Int? = nil
   ) throws(QRSDetectorError) -> [Int64] {
     var detector = try QRSDetector(sampleRate: sampleRate, configuration: configuration)
     var beats: [Int64] = []
