@@ -1,4 +1,3 @@
-import FoundationEssentials
 import VitalsAnalysis
 
 /// The beat-by-beat scores of several records as `vitals score` prints them: a table (``text()``) or
@@ -103,12 +102,6 @@ public struct BeatScoreTable: Sendable {
       records: records.map {
         Record(record: $0.record, whole: Score($0.wholeRecord), after_skip: Score($0.afterLearningPeriod))
       }, gross: gross)
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    do {
-      return String(decoding: try encoder.encode(document), as: UTF8.self)
-    } catch {
-      preconditionFailure("counts, finite numbers and nulls always encode: \(error)")
-    }
+    return compactJSON(document)
   }
 }

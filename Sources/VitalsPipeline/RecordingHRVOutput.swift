@@ -1,4 +1,3 @@
-import FoundationEssentials
 import VitalsAnalysis
 
 extension RecordingHRV {
@@ -57,12 +56,6 @@ extension RecordingHRV {
       nn_intervals: analysis.intervals.count, artefact_beats: analysis.artefacts.allBeats.count,
       frequency_method: frequencyMethod.rawValue, time: byDomain[.time]!, frequency: byDomain[.frequency]!,
       nonlinear: byDomain[.nonlinear]!)
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    do {
-      return String(decoding: try encoder.encode(document), as: UTF8.self)
-    } catch {
-      preconditionFailure("finite numbers and nulls always encode: \(error)")
-    }
+    return compactJSON(document)
   }
 }

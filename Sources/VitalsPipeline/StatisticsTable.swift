@@ -1,4 +1,3 @@
-import FoundationEssentials
 import VitalsCore
 import VitalsIO
 import VitalsStatistics
@@ -98,13 +97,7 @@ public struct StatisticsTable: Sendable {
       type: type.rawValue, option: option.rawValue, unit: unit.symbol, intervals: intervals(result?.merged),
       sources: perSource
         ? Dictionary(uniqueKeysWithValues: sources.map { ($0, intervals(result?.bySource[$0])) }) : nil)
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    do {
-      return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"
-    } catch {
-      preconditionFailure("strings, counts, finite numbers and nulls always encode: \(error)")
-    }
+    return compactJSON(document) + "\n"
   }
 }
 
