@@ -1,14 +1,25 @@
-# Vitals: the two commands of the README's quick start are `make run` and `make test`.
+# Vitals: the two commands of the README's quick start are `make run` and `make test`; `make help` lists
+# every target. A line starting with `##` just above a target is its entry in `make help`.
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 EXAMPLE ?= Fixtures/examples/simulated-ecg.csv
-# Wide SIMD lanes (AVX2, FMA) when the building machine has them: see docs/architecture.md, "Build settings".
+# Wide SIMD lanes (AVX2, FMA) when the building machine has them: see the Vitals catalog's
+# "Build settings" article.
 ARCH_FLAGS ?= $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo -Xcc -march=x86-64-v3)
+# The debug build of the tests, the malformed corpus and the docs: every warning is an error.
+DEBUG_FLAGS = $(ARCH_FLAGS) -Xswiftc -warnings-as-errors
+FORMAT_PATHS = Sources Tests Benchmarks/Benchmarks Benchmarks/Support Benchmarks/Package.swift Package.swift \
+  scripts/eval/Sources scripts/eval/Package.swift Fuzz
 
-.PHONY: deps build run example test fixtures format bench-fftw-c fuzz malformed eval-ecg memory compare-readers compare-ecg \
-  eval-steps compare-stats check-pipeline eval-ppg compare-ppg bench bench-check bench-thresholds compare scaling demo-derived
+.PHONY: help deps build run example test lint docs fixtures format bench-fftw-c fuzz malformed eval-ecg \
+  memory compare-readers compare-ecg eval-steps compare-stats check-pipeline eval-ppg compare-ppg bench \
+  bench-check bench-thresholds compare scaling demo-derived accuracy performance
 
-# Installs the system packages the build needs when they are missing (Debian/Ubuntu).
+## Lists the targets with a line each.
+help:
+	@awk '/^## /{text=substr($$0, 4); next} /^[a-z][a-z-]*:/{if (text != "") printf "  %-18s %s\n", substr($$1, 1, length($$1) - 1), text} {text=""}' $(MAKEFILE_LIST)
+
+## Installs libfftw3-dev, pkg-config and tzdata when missing (Debian/Ubuntu; every build target runs it).
 deps:
 	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists fftw3 fftw3f; then \
 	  echo "Installing libfftw3-dev and pkg-config"; \
@@ -21,35 +32,49 @@ deps:
 
 # The standard library linked statically: every `vitals` process starts about 2 ms sooner (no dynamic
 # symbol binding), which pipelines that start one per file notice; the binary is 39 MB instead of 18.
+## The release `vitals` binary in .build/release (wide SIMD lanes on AVX2 machines).
 build: deps
 	$(SWIFT) build -c release $(ARCH_FLAGS) --static-swift-stdlib --product vitals
 
-# Builds in release and runs the main job on the bundled example: what the file holds, its beats scored
-# against the simulator's truth, and its heart-rate variability.
+## Quick start: builds in release and runs the main job on the bundled example.
 run: build
 	.build/release/vitals info $(EXAMPLE)
 	.build/release/vitals beats $(EXAMPLE) -o .build/example-beats.csv
 	.build/release/vitals score --reference $(EXAMPLE:.csv=.truth.csv) --test .build/example-beats.csv --rate 250 --skip 30
 	.build/release/vitals hrv $(EXAMPLE)
 
-# Regenerates the bundled example (2 minutes of ambulatory ECG at 250 Hz with 3 % premature
-# ventricular beats) and its truth.
+# 2 minutes of ambulatory ECG at 250 Hz with 3 % premature ventricular beats, and its truth.
+## Regenerates the bundled example and its truth with `vitals simulate`.
 example: build
 	.build/release/vitals simulate --signal ecg --duration 120 --rate 250 --seed 7 --pvc 0.03 \
 	  --noise ambulatory -o $(EXAMPLE)
 
-# Builds once (debug, with the AVX2 kernels when the machine has them, so that both kernels of the CSV
-# reader are tested) and runs the unit tests; tests that need ../shared/data skip when it is absent.
-# The SHA-256 of every file of Fixtures/ and ../shared/data is compared before and after: no test may
-# modify an input.
-# Then the benchmarks' allocation gate (make bench-check: a release build of Benchmarks/, 5 iterations
-# a benchmark; about 5 minutes on a clean clone).
-test: deps
-	$(SWIFT) build --build-tests $(ARCH_FLAGS)
+# Builds once (debug, warnings as errors, with the AVX2 kernels when the machine has them, so that both
+# kernels of the CSV reader are tested), checks the formatting, and runs the unit tests; tests that need
+# ../shared/data skip when it is absent. The SHA-256 of every file of Fixtures/ and ../shared/data is
+# compared before and after: no test may modify an input. Then the DocC catalogs (make docs, from the same
+# build) and the benchmarks' allocation gate (make bench-check: a release build of Benchmarks/).
+## Quick start: the whole check that CI runs (.ci/run).
+test: deps lint
+	$(SWIFT) build --build-tests $(DEBUG_FLAGS)
 	scripts/inputs_unchanged.sh record .build/inputs.sha256
 	$(SWIFT) test --skip-build
 	scripts/inputs_unchanged.sh verify .build/inputs.sha256
+	scripts/docs/build.sh
 	$(MAKE) bench-check
+
+## `swift format lint --strict` over the Swift sources of the repository.
+lint:
+	$(SWIFT) format lint --strict --recursive $(FORMAT_PATHS)
+
+## Rewrites the Swift sources of the repository in the house format (.swift-format).
+format:
+	$(SWIFT) format --in-place --recursive $(FORMAT_PATHS)
+
+## The DocC catalog of every public module, warnings as errors, into .build/docs/MODULE.doccarchive.
+docs: deps
+	$(SWIFT) build $(DEBUG_FLAGS)
+	scripts/docs/build.sh
 
 # The pinned Python packages of Fixtures/generate/requirements.txt, in a local virtual environment.
 .venv-fixtures/ready: Fixtures/generate/requirements.txt
@@ -57,23 +82,19 @@ test: deps
 	.venv-fixtures/bin/pip install -q -r Fixtures/generate/requirements.txt
 	touch $@
 
-# Regenerates the committed reference vectors under Fixtures/ (SciPy, wfdb, pyedflib, NeuroKit2).
+## Regenerates the reference vectors under Fixtures/ (SciPy, wfdb, pyedflib, NeuroKit2, pinned).
 fixtures: .venv-fixtures/ready
 	for script in Fixtures/generate/*.py; do .venv-fixtures/bin/python "$$script" || exit 1; done
 
-# Vitals' readers against pandas, pyedflib and wfdb-python on the same generated files, same run.
+## Vitals' readers against pandas, pyedflib and wfdb-python on the same generated files, same run.
 compare-readers: build .venv-fixtures/ready
 	.venv-fixtures/bin/python scripts/peers/compare_readers.py
 
-# Vitals' QRS detector against NeuroKit2's on ../shared/data/mitdb: accuracy and speed, same run.
+## Vitals' QRS detector against NeuroKit2's on ../shared/data/mitdb: accuracy and speed, same run.
 compare-ecg: build .venv-fixtures/ready
 	.venv-fixtures/bin/python scripts/peers/compare_ecg.py
 
-format:
-	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks/Benchmarks Benchmarks/Support
-
-# FFTW called from C on the 4096-point real Float plan: the reference for the FFT benchmark suite's
-# `RealFFT forward Float 4096` (cd Benchmarks && swift package benchmark --target FFT).
+## FFTW timed from C: the reference for the FFT benchmark suite's `RealFFT forward Float 4096`.
 bench-fftw-c: deps
 	mkdir -p .build
 	$(CC) -O2 -o .build/fftw-bench Benchmarks/fftw-c/fftw_bench.c $$(pkg-config --cflags --libs fftw3f) -lm
@@ -85,71 +106,85 @@ bench-fftw-c: deps
 FUZZ_SECONDS ?= 120
 FUZZ_TARGETS ?= WFDBHeaderFuzz WFDBSignalFuzz WFDBAnnotationFuzz EDFFuzz CSVFuzz AppleHealthECGFuzz \
   HealthExportFuzz SamplesFileFuzz StreamFuzz BeatCSVFuzz
+## Every libFuzzer target of Fuzz/ for FUZZ_SECONDS (default 120) each.
 fuzz: deps
 	scripts/fuzz.sh build
 	failed=""; for t in $(FUZZ_TARGETS); do FUZZ_BUILD=0 scripts/fuzz.sh $$t $(FUZZ_SECONDS) || failed="$$failed $$t"; done; \
 	if [ -n "$$failed" ]; then echo "findings in:$$failed"; exit 1; fi
 
-# The malformed-input corpus alone (Tests/VitalsCLITests/MalformedCorpusTests.swift): truncated, bit-flipped
-# and mislabelled inputs through the debug `vitals` binary, each run bounded in time and memory.
 # MALFORMED_OUT=DIR also writes the corpus there, one directory per case.
+## The malformed-input corpus alone: damaged inputs through the debug `vitals`, bounded in time and memory.
 malformed: deps
-	$(SWIFT) build --build-tests $(ARCH_FLAGS)
+	$(SWIFT) build --build-tests $(DEBUG_FLAGS)
 	VITALS_MALFORMED_OUT=$(MALFORMED_OUT) $(SWIFT) test --skip-build --filter MalformedCorpusTests
 
-# ECG detector accuracy on ../shared/data (MIT-BIH, NSTDB): per-record and gross Se, +P, F1.
-eval-ecg: deps
-	$(SWIFT) run -c release $(ARCH_FLAGS) --package-path scripts/eval ecg-eval
+# The evaluation tools of scripts/eval print their results on stdout; the build's progress goes to stderr.
+EVAL = $(SWIFT) build -c release $(ARCH_FLAGS) --package-path scripts/eval --product
+EVAL_BIN = scripts/eval/.build/release
 
-# Peak resident memory streaming a 24-hour, 3-channel, 500 Hz recording (EDF and CSV).
+## QRS detection on ../shared/data: MIT-BIH per record and gross, NSTDB by SNR, HRV, AF per 30 s.
+eval-ecg: deps
+	$(EVAL) ecg-eval >&2
+	$(EVAL_BIN)/ecg-eval
+
+## PPG heart rate on ../shared/data: MAE per recording and over all windows, PPG vs ECG heart rate.
+eval-ppg: deps
+	$(EVAL) ppg-eval >&2
+	$(EVAL_BIN)/ppg-eval
+
+## Step counts on ../shared/data/oxford-steps against the hand count, and false steps in non-walking.
+eval-steps: deps
+	$(EVAL) steps-eval >&2
+	$(EVAL_BIN)/steps-eval
+
+## docs/accuracy.md: eval-ecg, eval-ppg and eval-steps, with the commit, date and machine.
+accuracy: deps
+	scripts/docs/measured.sh docs/accuracy.md "Accuracy" eval-ecg eval-ppg eval-steps
+
+## Peak resident memory streaming a 24-hour, 3-channel, 500 Hz recording (EDF and CSV).
 memory: build
 	scripts/long_record_memory.sh
 
-# Step counter accuracy: ../shared/data/oxford-steps totals against the hand count (per walk, MAPE, the
-# dataset's own counters for comparison) and false steps per minute in simulated non-walking activity.
-eval-steps: deps
-	$(SWIFT) run -c release $(ARCH_FLAGS) --package-path scripts/eval steps-eval
-# The statistics aggregator (20 M samples, hourly and daily means and sums) against pandas, and the
-# export.xml reader (100 MB) against ElementTree.iterparse: throughput and agreement, same run.
+## The statistics aggregator against pandas and the export.xml reader against ElementTree, same run.
 compare-stats: deps .venv-fixtures/ready
-	$(SWIFT) build -c release $(ARCH_FLAGS) --package-path scripts/eval --product stats-eval
+	$(EVAL) stats-eval >&2
 	.venv-fixtures/bin/python scripts/peers/compare_aggregation.py
-# Pipeline numbers: analyze throughput with 1 and 2 jobs, 24-hour memory, stream latency and memory.
+
+## `vitals analyze` with 1 and 2 jobs, its peak memory on 24 hours, `vitals stream` latency and memory.
 check-pipeline: build
 	scripts/pipeline_check.sh
-# PPG heart rate on ../shared/data: MAE per IEEE SPC 2015 recording and over all windows, read + estimate
-# time, and PPG-vs-ECG heart rate on wfdb-formats v102s and a103l.
-eval-ppg: deps
-	$(SWIFT) run -c release $(ARCH_FLAGS) --package-path scripts/eval ppg-eval
 
-# PPG heart rate, Vitals against NeuroKit2 on the 12 SPC 2015 recordings: MAE and CPU-time ratio.
+## PPG heart rate, Vitals against NeuroKit2 on the 12 SPC 2015 recordings: MAE and CPU-time ratio.
 compare-ppg: build .venv-fixtures/ready
 	.venv-fixtures/bin/python scripts/peers/compare_ppg.py
 
-# Every benchmark suite of Benchmarks/ (release build of the nested package), or one: make bench SUITE=HRV.
+## Every benchmark suite of Benchmarks/ (release build of the nested package), or one: SUITE=HRV.
 bench: deps
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark $(if $(SUITE),--target $(SUITE))
 
-# The regression gate: allocations per iteration of every benchmark equal Benchmarks/Thresholds/<Swift
-# major.minor>/ (deterministic; wall clock is not gated). bench-thresholds rewrites them for review.
+# Allocations per iteration of every benchmark must equal Benchmarks/Thresholds/<Swift major.minor>/
+# (deterministic; wall clock is not gated).
+## The benchmarks' allocation gate (part of make test).
 bench-check: deps
 	scripts/bench/thresholds.sh check
 
+## Rewrites the allocation thresholds after an intended change (review the diff, then commit).
 bench-thresholds: deps
 	scripts/bench/thresholds.sh update
 
-# Every scripts/peers/compare_*.py in one run, one table of Vitals against its fastest peer per stage
-# (the README's table: .build/compare.md).
+## Every scripts/peers/compare_*.py in one run: Vitals against its fastest peer per stage (.build/compare.md).
 compare: build .venv-fixtures/ready
-	$(SWIFT) build -c release $(ARCH_FLAGS) --package-path scripts/eval --product stats-eval
+	$(EVAL) stats-eval >&2
 	.venv-fixtures/bin/python scripts/peers/compare.py --markdown .build/compare.md --json .build/compare.json
 
-# Time and peak memory against recording length (1 min to 24 h) and number of files: docs/scaling.csv
-# and docs/scaling.svg.
+## docs/performance.md: the table of make compare, with the commit, date and machine.
+performance: deps
+	scripts/docs/measured.sh docs/performance.md "Performance" compare=.build/compare.md
+
+## Time and peak memory against recording length and number of files: docs/scaling.csv and .svg.
 scaling: build .venv-fixtures/ready
 	.venv-fixtures/bin/python scripts/bench/scaling.py --csv docs/scaling.csv --plot docs/scaling.svg
 
-# Derived HealthKit metrics end to end: a simulated two-day ECG + accelerometer recording through
-# vitals analyze (samples file) and vitals stats (docs/guide/statistics.md, "From signals to samples").
+## A simulated two-day ECG + accelerometer recording through vitals analyze and vitals stats.
 demo-derived: build
 	scripts/derived_metrics_demo.sh

@@ -1,9 +1,9 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-/// Modules, from the bottom up (see docs/architecture.md):
+/// Modules, from the bottom up (see the Vitals catalog's Architecture article):
 /// - `CFFTW`: the system FFTW 3 library (GPL), reached only through `VitalsFFT`.
-/// - `CWideLanes`: a marker module importable only in builds that target AVX2 (see docs/architecture.md, "Build settings").
+/// - `CWideLanes`: a marker module importable only in builds that target AVX2 (see the Vitals catalog's "Build settings" article).
 /// - `VitalsCore`: samples, time, ring buffers, filter design, SOS/FIR filtering, resampling, SIMD kernels.
 /// - `VitalsFFT`: cached FFTW plans, real FFTs, Welch PSD, Lomb–Scargle.
 /// - `VitalsIO`: readers and writers for WFDB, EDF/EDF+, CSV/TSV and Apple Health files.
@@ -11,7 +11,8 @@ import PackageDescription
 /// - `VitalsSimulation`: deterministic synthetic ECG, PPG and accelerometer recordings with ground truth.
 /// - `VitalsStatistics`: HealthKit-style quantity samples, statistics and mergeable aggregates,
 ///   derived metrics, and the Apple Health `export.xml` import.
-/// - `VitalsPipeline`: whole-recording analysis, batches, live streams and reports, built on the modules above.
+/// - `VitalsPipeline`: whole-recording analysis, batches and live streams, built on the modules above.
+/// - `VitalsReport`: the SVG/HTML picture of a recording and what was found in it, one function per panel.
 /// - `Vitals`: the umbrella library users import.
 /// - `VitalsCLI` + `vitals`: the command line, a thin layer over `Vitals`.
 let package = Package(
@@ -47,10 +48,17 @@ let package = Package(
       dependencies: ["VitalsCore", "VitalsFFT", "VitalsIO", "VitalsAnalysis", "VitalsStatistics"]
     ),
     .target(
+      name: "VitalsReport",
+      dependencies: [
+        "VitalsCore", "VitalsIO", "VitalsAnalysis", "VitalsPipeline",
+        .product(name: "RealModule", package: "swift-numerics"),
+      ]
+    ),
+    .target(
       name: "Vitals",
       dependencies: [
         "VitalsCore", "VitalsFFT", "VitalsIO", "VitalsSimulation", "VitalsAnalysis", "VitalsStatistics",
-        "VitalsPipeline",
+        "VitalsPipeline", "VitalsReport",
       ]
     ),
     .target(
@@ -68,6 +76,8 @@ let package = Package(
     .testTarget(name: "VitalsSimulationTests", dependencies: ["VitalsSimulation", "VitalsTestSupport"]),
     .testTarget(name: "VitalsStatisticsTests", dependencies: ["VitalsStatistics", "VitalsTestSupport"]),
     .testTarget(name: "VitalsPipelineTests", dependencies: ["VitalsPipeline", "VitalsTestSupport"]),
+    .testTarget(name: "VitalsReportTests", dependencies: ["VitalsReport", "VitalsTestSupport"]),
     .testTarget(name: "VitalsCLITests", dependencies: ["VitalsCLI", "VitalsTestSupport"]),
+    .testTarget(name: "ReadmeExampleTests", dependencies: ["Vitals", "VitalsTestSupport"]),
   ]
 )

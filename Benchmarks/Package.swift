@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Throughput suites for Vitals, kept in their own package so users of the library never build them.
-// Run from this directory: `swift package benchmark` (see docs/accuracy-and-speed.md, "Benchmarks").
+// Run from this directory: `swift package benchmark` (see CONTRIBUTING.md, "Adding a benchmark").
 let suites = [
   "RingBuffer", "Filtering", "Resampling", "FFT", "WFDBReading", "FormatReading", "ECGDetection", "HRV",
   "PPGHeartRate", "StepDetection", "Aggregation", "ExportReading", "Pipeline", "LongRecording",

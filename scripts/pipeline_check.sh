@@ -84,9 +84,9 @@ python3 - "$scratch/day.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 e = r["ecg"]
-skipped = [n["kind"] for n in r["not_analysed"]]
+skipped = [n["kind"] for n in r["not_analyzed"]]
 print(f"beats {e['beats']}, mean HR {e['heart_rate_bpm']['mean']:.1f} bpm, processing {r['processing_s']:.1f} s, "
-      f"{r['samples_per_s'] / 1e6:.1f} M samples/s; recognised but not analysed: {skipped}")
+      f"{r['samples_per_s'] / 1e6:.1f} M samples/s; recognized but not analyzed: {skipped}")
 PY
 peak=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$scratch/day.time")
 if [ "${peak:-999999}" -gt 131072 ]; then echo "peak $peak KB exceeds 128 MB"; failed=1; fi

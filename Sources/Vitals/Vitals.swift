@@ -6,3 +6,4 @@
 @_exported import VitalsAnalysis
 @_exported import VitalsStatistics
 @_exported import VitalsPipeline
+@_exported import VitalsReport

@@ -13,18 +13,18 @@ public struct Analyze: ParsableCommand {
   public static let configuration = CommandConfiguration(
     commandName: "analyze",
     abstract:
-      "Analyse recordings (files, folders, globs) on all cores: one JSON Lines summary per recording.",
+      "Analyze recordings (files, folders, globs) on all cores: one JSON Lines summary per recording.",
     discussion: """
       Each recording is read once, in chunks, and every pipeline its channels need runs over it: ECG \
       (beats, heart rate, HRV time domain, LF/HF, SD1/SD2, irregular-rhythm episodes, signal quality) \
       under "ecg"; PPG (pulses, heart rate over 8 s windows with quality, motion-corrected with the \
       accelerometer axes, pulse-rate variability) under "ppg"; accelerometer (steps, walking_s, cadence_spm, walking bouts as in `vitals steps`, and \
       the motion level: standard deviation of the acceleration magnitude per 10 s, in g) under "steps". \
-      Channels are recognised by name, unit and rate (ECG: MLII, II, ECG…, standard leads; PPG: ppg…, \
+      Channels are recognized by name, unit and rate (ECG: MLII, II, ECG…, standard leads; PPG: ppg…, \
       pleth…; accelerometer: x/y/z, acc…, units g or m/s^2, else three names of one stem ending in x, y, z, \
       else the first three columns of a header-less CSV of three to six signals); --ecg, --ppg and --accel override. Kinds \
-      that are recognised but cannot be analysed (fewer than three accelerometer axes, a rate outside a \
-      detector's range) are listed under "not_analysed" with the reason.
+      that are recognized but cannot be analyzed (fewer than three accelerometer axes, a rate outside a \
+      detector's range) are listed under "not_analyzed" with the reason.
 
       Output: one JSON object per recording and line, in input order, on standard output; with --out DIR, \
       DIR/NAME.json (the same line), DIR/NAME.beats.csv, DIR/NAME.pulses.csv and DIR/NAME.steps.csv (sample,time_s) and \
@@ -56,17 +56,17 @@ public struct Analyze: ParsableCommand {
 
   @Option(
     help:
-      "Recordings analysed at once, \(optionRange(OptionRange.jobs)) (default: the number of cores, at most \(OptionRange.jobs.upperBound))."
+      "Recordings analyzed at once, \(optionRange(OptionRange.jobs)) (default: the number of cores, at most \(OptionRange.jobs.upperBound))."
   )
   public var jobs: Int = min(ProcessInfo.processInfo.activeProcessorCount, OptionRange.jobs.upperBound)
 
-  @Flag(help: "Analyse recordings even when their results in --out are up to date.")
+  @Flag(help: "Analyze recordings even when their results in --out are up to date.")
   public var force = false
 
-  @Option(help: "The ECG lead, by name or 0-based index (default: recognised).")
+  @Option(help: "The ECG lead, by name or 0-based index (default: recognized).")
   public var ecg: String?
 
-  @Option(help: "The PPG channels, by name or index, comma-separated (default: recognised).")
+  @Option(help: "The PPG channels, by name or index, comma-separated (default: recognized).")
   public var ppg: String?
 
   @Option(
@@ -115,7 +115,7 @@ public struct Analyze: ParsableCommand {
       },
       deliver: { item in
         switch item.outcome {
-        case .analysed(let summary):
+        case .analyzed(let summary):
           if writesSummaries { FileSystem.writeStandardOutput(summary + "\n") }
           item.notes.forEach(printError)
         case .skipped: break
@@ -129,7 +129,7 @@ public struct Analyze: ParsableCommand {
     if let out {
       let skipped = items.filter { $0.outcome == .skipped }.count
       printError(
-        "\(items.count - failed - skipped) analysed, \(skipped) already done, \(failed) failed; results in \(out)"
+        "\(items.count - failed - skipped) analyzed, \(skipped) already done, \(failed) failed; results in \(out)"
       )
     }
     if failed > 0 { throw ExitCode(1) }

@@ -17,9 +17,9 @@ public struct HRV: ParsableCommand {
       mitdb/100.atr, a CSV file with a sample column, or an EDF+ file's annotations, as `vitals score` \
       reads them; the rate from the EDF's ECG lead or the record header beside FILE, else from the \
       INPUT in the same place, else --rate; a --rate that contradicts the file is an error). \
-      --beats may be repeated, with no INPUT or one INPUT per beat file. Artefact beats (Lipponen & \
+      --beats may be repeated, with no INPUT or one INPUT per beat file. Artifact beats (Lipponen & \
       Tarvainen 2019, and the runs of premature beats next to them) are found from the RR series and the \
-      intervals around them dropped (--no-artefacts keeps every interval); with an annotation file, only intervals between two N beats count \
+      intervals around them dropped (--no-artifacts keeps every interval); with an annotation file, only intervals between two N beats count \
       (PhysioNet HRV Toolkit).
 
       Indices, as NeuroKit2 0.2.13 names them (intervals in ms, powers in ms², frequencies in Hz, rates \
@@ -39,7 +39,7 @@ public struct HRV: ParsableCommand {
       Output: per input a heading line and `name value unit` lines by domain; --json writes one JSON \
       object per input and line (JSON Lines, keyed by "input": the recording or beat file), with \
       undefined values (too short a record for SDANN5, VLF, …) as null. An input that fails is reported \
-      on standard error (file and place) and the others are analysed; the exit code is then 1.
+      on standard error (file and place) and the others are analyzed; the exit code is then 1.
       """)
 
   @Argument(help: "Recordings (WFDB record, EDF/EDF+, CSV/TSV, Apple Health ECG CSV, or - for CSV on stdin).")
@@ -57,8 +57,12 @@ public struct HRV: ParsableCommand {
   @Flag(help: "One JSON object per input, one per line.")
   public var json = false
 
-  @Flag(name: .customLong("no-artefacts"), help: "Keep the intervals around RR artefact beats.")
-  public var keepArtefacts = false
+  @Flag(name: .customLong("no-artifacts"), help: "Keep the intervals around RR artifact beats.")
+  public var keepArtifacts = false
+
+  /// `--no-artefacts`, the former spelling of `--no-artifacts`, still accepted.
+  @Flag(name: .customLong("no-artefacts"), help: .hidden)
+  public var keepArtifactsFormerSpelling = false
 
   @Option(help: "Spectral estimate: welch or lombScargle.")
   public var psd: HRVFrequencyOptions.Method = .welch
@@ -111,7 +115,7 @@ public struct HRV: ParsableCommand {
   /// The report of each input, or why it failed, in input order.
   func reports() -> [Result<RecordingHRV, InputError>] {
     sources.map { source in
-      Result { () throws(InputError) in try analyse(path: source.path, beatFile: source.beats) }
+      Result { () throws(InputError) in try analyze(path: source.path, beatFile: source.beats) }
     }
   }
 
@@ -122,15 +126,15 @@ public struct HRV: ParsableCommand {
   }
 
   /// Beats of one input (detected, or from the beat file) and their HRV.
-  func analyse(path: String?, beatFile: String?) throws(InputError) -> RecordingHRV {
+  func analyze(path: String?, beatFile: String?) throws(InputError) -> RecordingHRV {
+    let detectArtifacts = !(keepArtifacts || keepArtifactsFormerSpelling)
     if let beatFile {
-      try RecordingHRV(
+      return try RecordingHRV(
         beatFile: beatFile, recording: path, rate: input.rate, options: input.recordingOptions,
-        detectArtefacts: !keepArtefacts, frequencyOptions: frequencyOptions)
-    } else {
-      try RecordingHRV(
-        beats: signal.detect(path: path!, input: input), detectArtefacts: !keepArtefacts,
-        frequencyOptions: frequencyOptions)
+        detectArtifacts: detectArtifacts, frequencyOptions: frequencyOptions)
     }
+    return try RecordingHRV(
+      beats: signal.detect(path: path!, input: input), detectArtifacts: detectArtifacts,
+      frequencyOptions: frequencyOptions)
   }
 }

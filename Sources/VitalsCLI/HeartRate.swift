@@ -15,7 +15,7 @@ public struct HeartRate: ParsableCommand {
       PPG (default): the motion-robust spectral tracker (docs/guide/ppg.md): the PPG channels \
       given with --channel, else every signal named ppg… or pleth… (or containing PLETH), else the \
       recording's only signal that is not an accelerometer axis, unless it is an ECG lead; the \
-      accelerometer axes given with --accel, else those `vitals analyze` recognises (--accel's default), \
+      accelerometer axes given with --accel, else those `vitals analyze` recognizes (--accel's default), \
       subtracted from the PPG spectrum. Rates are searched in 36–210 BPM. Quality in 0–1 is the share of \
       the cleaned spectrum near the estimate; below 0.3 the window is not reliable (the tracked rate is \
       still given); an estimate on a strong accelerometer line has its quality halved (the pulse may be \

@@ -8,12 +8,15 @@ public struct Report: ParsableCommand {
     commandName: "report",
     abstract: "Draw a recording and what was found in it, as a self-contained SVG or HTML file.",
     discussion: """
-      The report shows the main numbers, the whole ECG lead (min/max per pixel column, irregular-rhythm \
-      episodes shaded), its first and last seconds with the detected beats marked, heart rate over time, the \
-      RR tachogram, the Poincaré plot with its SD1/SD2 ellipse and the HRV spectrum (Welch) with the VLF, LF \
-      and HF bands shaded; with accelerometer axes in the recording, steps per minute and the steps ticked \
-      in the excerpts. The recording is read once, in chunks, as `vitals analyze` reads it. -o FILE.html \
-      wraps the SVG in a page.
+      The report shows the main numbers, then the panels of every kind of signal analyzed, one under the \
+      other. ECG: the whole lead (min/max per pixel column, irregular-rhythm episodes shaded), its first and \
+      last seconds with the detected beats marked (and steps ticked), heart rate over time, the RR tachogram, \
+      the Poincaré plot with its SD1/SD2 ellipse and the HRV spectrum (Welch) with the VLF, LF and HF bands \
+      shaded. PPG: the first channel whole and its first and last seconds with the detected pulses marked, \
+      the windowed heart rate (readings not reliable circled) and its quality. Accelerometer: the \
+      acceleration magnitude whole (walking bouts shaded) and its first and last seconds with the detected \
+      steps marked, steps per minute and each walking bout's cadence. The recording is read once, in \
+      chunks, as `vitals analyze` reads it. -o FILE.html wraps the SVG in a page.
       """)
 
   @Argument(help: "The recording (WFDB record, EDF/EDF+, CSV/TSV, Apple Health ECG CSV).")
@@ -25,8 +28,11 @@ public struct Report: ParsableCommand {
   @Option(help: "Seconds of signal in each excerpt, \(optionRange(OptionRange.excerpt)).")
   public var excerpt = 10.0
 
-  @Option(help: "The ECG lead, by name or 0-based index (default: recognised).")
+  @Option(help: "The ECG lead, by name or 0-based index (default: recognized).")
   public var ecg: String?
+
+  @Option(help: "The PPG channels, by name or index, comma-separated (default: recognised).")
+  public var ppg: String?
 
   @OptionGroup public var input: InputOptions
 
@@ -45,7 +51,9 @@ public struct Report: ParsableCommand {
     try exitingOneOnFileErrors {
       let options = AnalysisOptions(
         recording: input.recordingOptions,
-        overrides: ChannelRoles.Overrides(ecg: ecg.map(ChannelSelector.list)))
+        overrides: ChannelRoles.Overrides(
+          ecg: ecg.map(ChannelSelector.list), ppg: ppg.map(ChannelSelector.list),
+          accelerometer: input.accel.map(ChannelSelector.list)))
       let report = try RecordingReport.collect(path: inputPath, options: options, excerptSeconds: excerpt)
       let text = output.lowercased().hasSuffix(".svg") ? report.svg() : report.html()
       try AtomicFile.write(text, to: output)

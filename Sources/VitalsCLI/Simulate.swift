@@ -97,7 +97,7 @@ public struct Simulate: ParsableCommand {
   @Option(help: "Number of PPG channels (1 or 2).")
   public var ppgChannels = 1
 
-  @Flag(help: "PPG: add the accelerometer (--activity, --placement, --cadence) and its motion artefacts.")
+  @Flag(help: "PPG: add the accelerometer (--activity, --placement, --cadence) and its motion artifacts.")
   public var motion = false
 
   @Option(help: "Accelerometer activity: \(Activity.allCases.map(\.rawValue).joined(separator: ", ")).")

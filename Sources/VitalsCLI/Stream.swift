@@ -15,7 +15,7 @@ extension SignalKind: ExpressibleByArgument {}
 public struct StreamCommand: ParsableCommand {
   public static let configuration = CommandConfiguration(
     commandName: "stream",
-    abstract: "Analyse samples arriving on standard input; write events and metrics as JSON Lines.",
+    abstract: "Analyze samples arriving on standard input; write events and metrics as JSON Lines.",
     discussion: """
       Input: --format csv (lines of N fields separated by commas, semicolons or tabs, or else spaces, each \
       read as a CSV file's field: a number with a '.', NaN for an empty field and nan/na/n/a/null, \
@@ -33,7 +33,7 @@ public struct StreamCommand: ParsableCommand {
       PPG: {"type":"beat","signal":"ppg"} per systolic peak (the pulses `vitals analyze` finds) and \
       {"type":"heart_rate","bpm":…,"quality":…,"reliable":1|0} per 8 s window every 2 s. \
       {"type":"step"} about 0.5 s after each step's peak inside a walking bout (the first steps of a bout \
-      once it is recognised, up to 15 s later; the same steps as `vitals analyze`); \
+      once it is recognized, up to 15 s later; the same steps as `vitals analyze`); \
       {"type":"walking_bout","steps":…,"duration_s":…,"cadence_spm":…} at each bout's first step once it \
       has ended; {"type":"motion","g":…,"window_s":10} per 10 s window (standard deviation of the \
       acceleration magnitude). At the end of input one {"type":"summary","ecg":{…},"ppg":{…},"steps":{…}} \

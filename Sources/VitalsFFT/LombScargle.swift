@@ -195,13 +195,13 @@ public enum LombScargle {
     func solve(weightedMean: Double, floatingMean: Bool) -> (a: Double, b: Double, tau: Double, power: Double)
     {
       let ss = 1 - cc
-      var (ccCentred, ssCentred, csCentred) = (cc, ss, cs)
+      var (ccCentered, ssCentered, csCentered) = (cc, ss, cs)
       if floatingMean {
-        ccCentred -= c * c
-        ssCentred -= s * s
-        csCentred -= c * s
+        ccCentered -= c * c
+        ssCentered -= s * s
+        csCentered -= c * s
       }
-      let tau = 0.5 * atan2(2 * csCentred, ccCentred - ssCentred)  // eq. 19
+      let tau = 0.5 * atan2(2 * csCentered, ccCentered - ssCentered)  // eq. 19
       let (ct, st) = (cos(tau), sin(tau))
       var ycTau = ct * yc + st * ys
       var ysTau = ct * ys - st * yc

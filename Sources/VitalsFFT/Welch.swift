@@ -241,19 +241,19 @@ public final class WelchEstimator {
       for j in 0..<n { segment[j] -= mean }
     case .linear:
       // Least-squares line a + b·(j − c) with c the centre index: the two normal equations decouple.
-      let centre = Double(n - 1) / 2
+      let center = Double(n - 1) / 2
       var sum = 0.0
       var moment = 0.0
       var spread = 0.0
       for j in 0..<n {
-        let t = Double(j) - centre
+        let t = Double(j) - center
         sum += segment[j]
         moment += t * segment[j]
         spread += t * t
       }
       let mean = sum / Double(n)
       let slope = spread > 0 ? moment / spread : 0
-      for j in 0..<n { segment[j] -= mean + slope * (Double(j) - centre) }
+      for j in 0..<n { segment[j] -= mean + slope * (Double(j) - center) }
     }
     for j in 0..<n { segment[j] *= window[j] }
   }

@@ -163,8 +163,8 @@ public struct AccelerometerPipeline: RecordingPipeline {
       }
       events.append(
         PipelineEvent(
-          .motion, signal: .accelerometer, sampleIndex: windowStart, sampleRate: sampleRate,
-          values: ["g": level, "window_s": configuration.motionWindow]))
+          .motion(level: level, window: configuration.motionWindow), signal: .accelerometer,
+          sampleIndex: windowStart, sampleRate: sampleRate))
     }
     window += 1
     windowStart = windowEnd
@@ -186,8 +186,8 @@ public struct AccelerometerPipeline: RecordingPipeline {
       stepIntervals += bout.steps - 1
       events.append(
         PipelineEvent(
-          .walkingBout, signal: .accelerometer, sampleIndex: bout.start.sampleIndex, sampleRate: sampleRate,
-          values: ["steps": Double(bout.steps), "duration_s": bout.duration, "cadence_spm": bout.cadence]))
+          .walkingBout(steps: bout.steps, duration: bout.duration, cadence: bout.cadence),
+          signal: .accelerometer, sampleIndex: bout.start.sampleIndex, sampleRate: sampleRate))
     }
     stepCount += output.steps.count
     if !live {

@@ -62,7 +62,7 @@ public struct BatchItem: Sendable, Equatable {
   /// The outcome.
   public enum Outcome: Sendable, Equatable {
     /// Analysed: its summary as one JSON line.
-    case analysed(summary: String)
+    case analyzed(summary: String)
     /// Skipped: its results were already in the output directory.
     case skipped
     /// Failed: the error, naming the file and place.
@@ -191,7 +191,7 @@ public struct BatchAnalysis: Sendable {
         switch outcome {
         case .failed: s.failed += 1
         case .skipped: s.skipped += 1
-        case .analysed: break
+        case .analyzed: break
         }
         s.doneBytes += sizes[index]
         s.ready[index] = BatchItem(index: index, path: path, outcome: outcome, notes: notes)
@@ -223,7 +223,7 @@ public struct BatchAnalysis: Sendable {
           }
         })
       if let output, let name { try output.write(analysis, name: name) }
-      return (.analysed(summary: analysis.jsonLine()), analysis.notes)
+      return (.analyzed(summary: analysis.jsonLine()), analysis.notes)
     } catch let error as InputError {
       return (.failed(message: error.description), [])
     } catch let error as OutputError {

@@ -152,7 +152,7 @@ public struct ECGPipeline: RecordingPipeline {
       if let bpm = heartRate(horizon: at - latency) {
         events.append(
           PipelineEvent(
-            .heartRate, signal: .ecg, sampleIndex: at, sampleRate: sampleRate, values: ["bpm": bpm]))
+            .heartRate(bpm: bpm, quality: nil), signal: .ecg, sampleIndex: at, sampleRate: sampleRate))
       }
       nextReadingSecond += 1
     }
@@ -164,17 +164,16 @@ public struct ECGPipeline: RecordingPipeline {
       if let firstKept = beats.firstIndex(where: { $0 >= oldest }), firstKept > 0 {
         beats.removeFirst(firstKept)
       }
-      let nn = NNSeries.withoutArtefacts(
+      let nn = NNSeries.withoutArtifacts(
         beats: Array(beats.prefix { $0 <= horizon }), sampleRate: sampleRate, gaps: gaps)
       let time = HRVTimeDomain(nn.series)
       if time.meanNN.isFinite {
         events.append(
           PipelineEvent(
-            .hrv, signal: .ecg, sampleIndex: at, sampleRate: sampleRate,
-            values: [
-              "SDNN": time.sdnn, "RMSSD": time.rmssd, "MeanNN": time.meanNN, "MeanHR": time.meanHR,
-              "window_s": configuration.hrvWindow,
-            ]))
+            .hrv(
+              sdnn: time.sdnn, rmssd: time.rmssd, meanNN: time.meanNN, meanHR: time.meanHR,
+              window: configuration.hrvWindow),
+            signal: .ecg, sampleIndex: at, sampleRate: sampleRate))
       }
       nextHRVSecond += Int64(configuration.hrvInterval.rounded())
     }
@@ -228,7 +227,7 @@ public struct ECGPipeline: RecordingPipeline {
 ///
 /// Heart rate [`heart_rate_bpm`: `mean`, `min`, `max`] and HRV [`hrv`] come from the NN intervals: the RR
 /// intervals without those around Lipponen & Tarvainen (2019) artefact beats [`nn_intervals`,
-/// `artefact_beats`]. HRV names and units are NeuroKit2's (see ``VariabilitySummary``); values that are
+/// `artifact_beats`]. HRV names and units are NeuroKit2's (see ``VariabilitySummary``); values that are
 /// undefined for the record (too short, too few intervals) are JSON null. [`signal_quality`] is the
 /// fraction of the record's duration covered by NN intervals (0–1): noise, artefacts and gaps lower it.
 /// [`gap_s`], present only when the lead has gaps, is their total duration in seconds.

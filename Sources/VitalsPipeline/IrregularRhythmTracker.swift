@@ -49,7 +49,7 @@ struct IrregularRhythmTracker: Sendable {
     window.append(beat)
     pending += 1
     if pending >= Self.block && window.count >= 2 * Self.context + Self.block {
-      analyse(through: window[window.count - 1 - Self.context], events: &events)
+      analyze(through: window[window.count - 1 - Self.context], events: &events)
       window.removeFirst(window.count - 2 * Self.context)
       pending = 0
     }
@@ -58,7 +58,7 @@ struct IrregularRhythmTracker: Sendable {
   /// Decides the rest of the record, closes the open episode and returns the episodes.
   mutating func finish(events: inout [PipelineEvent]) -> [IrregularRhythmEpisode] {
     if let last = window.last, pending > 0 || decidedUntil == nil {
-      analyse(through: last, events: &events)
+      analyze(through: last, events: &events)
     }
     close(events: &events)
     window.removeAll()
@@ -67,9 +67,9 @@ struct IrregularRhythmTracker: Sendable {
   }
 
   /// Runs the detector on the window and takes its coverage up to sample `horizon`.
-  private mutating func analyse(through horizon: Int64, events: inout [PipelineEvent]) {
+  private mutating func analyze(through horizon: Int64, events: inout [PipelineEvent]) {
     let from = decidedUntil ?? window.first!
-    for span in detector.analyse(beats: window, sampleRate: sampleRate, gaps: gaps).coveredSamples {
+    for span in detector.analyze(beats: window, sampleRate: sampleRate, gaps: gaps).coveredSamples {
       let (lower, upper) = (max(span.lowerBound, from), min(span.upperBound, horizon))
       if lower < upper { cover(lower..<upper, events: &events) }
     }
@@ -101,7 +101,7 @@ struct IrregularRhythmTracker: Sendable {
     if keepsEpisodes { episodes.append(episode) }
     events.append(
       PipelineEvent(
-        .irregularRhythmEnd, signal: .ecg, sampleIndex: current.end, sampleRate: sampleRate,
-        values: ["duration_s": episode.duration]))
+        .irregularRhythmEnd(duration: episode.duration), signal: .ecg, sampleIndex: current.end,
+        sampleRate: sampleRate))
   }
 }

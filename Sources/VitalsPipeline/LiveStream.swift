@@ -308,23 +308,3 @@ public struct LiveAnalysis: ~Copyable {
     }
   }
 }
-
-extension PipelineEvent {
-  /// The event as one line of JSON (keys sorted, no trailing newline):
-  /// `{"sample":…,"signal":"ecg","time_s":…,"type":"beat"}` plus the event's values (`"bpm":…`);
-  /// non-finite values as null.
-  public func jsonLine() -> String {
-    var fields: [(String, String)] = [
-      ("sample", String(sampleIndex)), ("signal", "\"\(signal.rawValue)\""), ("time_s", Self.number(seconds)),
-      ("type", "\"\(kind.rawValue)\""),
-    ]
-    for (name, value) in values { fields.append((name, Self.number(value))) }
-    fields.sort { $0.0 < $1.0 }
-    return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
-  }
-
-  private static func number(_ value: Double) -> String {
-    guard value.isFinite else { return "null" }
-    return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
-  }
-}

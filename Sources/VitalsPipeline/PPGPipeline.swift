@@ -114,12 +114,11 @@ public struct PPGPipeline: RecordingPipeline {
       }
       events.append(
         PipelineEvent(
-          .heartRate, signal: .ppg, sampleIndex: start + Int64((window.endTime * sampleRate).rounded()),
-          sampleRate: sampleRate,
-          values: [
-            "bpm": window.beatsPerMinute, "quality": window.quality, "reliable": window.isReliable ? 1 : 0,
-          ]
-        ))
+          .heartRate(
+            bpm: window.beatsPerMinute,
+            quality: PipelineEvent.WindowQuality(score: window.quality, isReliable: window.isReliable)),
+          signal: .ppg, sampleIndex: start + Int64((window.endTime * sampleRate).rounded()),
+          sampleRate: sampleRate))
     }
   }
 
@@ -142,7 +141,7 @@ public struct PPGPipeline: RecordingPipeline {
 
 /// The PPG part of a recording's summary, under `"ppg"` (JSON keys in brackets): the channels
 /// [`channels`], [`sample_rate`], [`samples`], [`duration_s`], accelerometer axes used for motion
-/// [`motion_axes`], pulses [`beats`], [`nn_intervals`], [`artefact_beats`]; heart rate
+/// [`motion_axes`], pulses [`beats`], [`nn_intervals`], [`artifact_beats`]; heart rate
 /// [`heart_rate_bpm`: `mean`, `min`, `max`] over the reliable windows of ``PPGHeartRateEstimator`` and
 /// the fraction of windows that are reliable [`reliable_fraction`] (null without windows); the seconds
 /// missing in any channel [`gap_s`], present only when there are gaps; pulse-rate

@@ -32,11 +32,11 @@ public struct AnalysisOptions: Sendable {
 /// analysed. Encodes as one JSON object (``jsonLine()``), keys sorted:
 /// `path`, `format`, `start_time` (ISO 8601, UTC; null when unknown), `sample_rate` (Hz), `samples` (per channel),
 /// `duration_s`, `signals` (`name`, `unit`, `kind` or null), one object per analysed kind (`ecg`: see
-/// ``ECGSection``; `steps`: see ``StepsSection``), `not_analysed` (`kind`, `channels`, `reason`), `processing_s` (wall-clock seconds
+/// ``ECGSection``; `steps`: see ``StepsSection``), `not_analyzed` (`kind`, `channels`, `reason`), `processing_s` (wall-clock seconds
 /// of reading and analysis) and `samples_per_s` (samples of all channels read per second of it).
 public struct RecordingAnalysis: Sendable, Encodable {
   /// A kind of signal the recording holds whose pipeline did not run, and why.
-  public struct NotAnalysed: Sendable, Equatable, Encodable {
+  public struct NotAnalyzed: Sendable, Equatable, Encodable {
     /// The recognised kind.
     public var kind: SignalKind
     /// The names of its channels.
@@ -63,7 +63,7 @@ public struct RecordingAnalysis: Sendable, Encodable {
   /// Each pipeline's section, in ``SignalKind`` order.
   public var sections: [(kind: SignalKind, section: any PipelineSection)]
   /// Recognised kinds that were not analysed.
-  public var notAnalysed: [NotAnalysed]
+  public var notAnalyzed: [NotAnalyzed]
   /// Wall-clock seconds spent reading and analysing.
   public var processingSeconds: Double
 
@@ -116,7 +116,7 @@ public struct RecordingAnalysis: Sendable, Encodable {
     }
     try c.encode(signalList, forKey: StringKey("signals"))
     for (kind, section) in sections { try c.encode(section, forKey: StringKey(kind.sectionName)) }
-    try c.encode(notAnalysed, forKey: StringKey("not_analysed"))
+    try c.encode(notAnalyzed, forKey: StringKey("not_analyzed"))
     try c.encode(processingSeconds, forKey: StringKey("processing_s"))
     try c.encode(samplesPerSecond, forKey: StringKey("samples_per_s"))
   }
@@ -152,11 +152,11 @@ public enum RecordingAnalyzer {
     let started = clock.now
     var reader = try RecordingOpener.open(path: path, options: options.recording)
     let signals = reader.signals
-    guard !signals.isEmpty else { throw InputError(path: path, "no signals to analyse") }
+    guard !signals.isEmpty else { throw InputError(path: path, "no signals to analyze") }
     onOpen(signals)
     let roles = try ChannelRoles(signals: signals, overrides: options.overrides, path: path)
     var pipelines: [any RecordingPipeline] = []
-    var notAnalysed: [RecordingAnalysis.NotAnalysed] = []
+    var notAnalyzed: [RecordingAnalysis.NotAnalyzed] = []
     for kind in roles.kinds {
       let channels = roles.channels(of: kind)
       let context = PipelineContext(
@@ -165,12 +165,12 @@ public enum RecordingAnalyzer {
       do {
         pipelines.append(try options.registry.makePipeline(kind, context: context))
       } catch {
-        notAnalysed.append(
+        notAnalyzed.append(
           .init(kind: kind, channels: channels.map { signals[$0].name }, reason: error.reason))
       }
     }
     guard !pipelines.isEmpty else {
-      throw InputError(path: path, nothingToAnalyse(signals: signals, notAnalysed: notAnalysed))
+      throw InputError(path: path, nothingToAnalyze(signals: signals, notAnalyzed: notAnalyzed))
     }
     var events: [PipelineEvent] = []
     var samples: Int64 = 0
@@ -188,22 +188,22 @@ public enum RecordingAnalyzer {
     events.forEach(onEvent)
     return RecordingAnalysis(
       path: path, format: reader.formatName, startTime: reader.startTime, sampleRate: reader.chunkSampleRate,
-      samples: samples, signals: signals, roles: roles, sections: sections, notAnalysed: notAnalysed,
+      samples: samples, signals: signals, roles: roles, sections: sections, notAnalyzed: notAnalyzed,
       processingSeconds: (clock.now - started).seconds)
   }
 }
 
 extension RecordingAnalyzer {
   /// Why a recording has nothing any pipeline can analyse.
-  static func nothingToAnalyse(signals: [SignalDescription], notAnalysed: [RecordingAnalysis.NotAnalysed])
+  static func nothingToAnalyze(signals: [SignalDescription], notAnalyzed: [RecordingAnalysis.NotAnalyzed])
     -> String
   {
-    guard notAnalysed.isEmpty else {
-      return "nothing to analyse: "
-        + notAnalysed.map { "\($0.kind.sectionName) (\($0.channels.joined(separator: ", "))): \($0.reason)" }
+    guard notAnalyzed.isEmpty else {
+      return "nothing to analyze: "
+        + notAnalyzed.map { "\($0.kind.sectionName) (\($0.channels.joined(separator: ", "))): \($0.reason)" }
         .joined(separator: "; ")
     }
-    return "nothing to analyse: no channel is recognised as ECG, PPG or accelerometer (channels: "
+    return "nothing to analyze: no channel is recognized as ECG, PPG or accelerometer (channels: "
       + signals.map(\.name).joined(separator: ", ") + "); give their roles with --ecg, --ppg or --accel"
   }
 }

@@ -16,14 +16,14 @@ public struct RecordingHRV: Sendable {
   /// The spectral estimate of the frequency-domain indices.
   public var frequencyMethod: HRVFrequencyOptions.Method
 
-  /// The variability of `beats`, detected in a recording: artefacts dropped when `detectArtefacts`, no
+  /// The variability of `beats`, detected in a recording: artifacts dropped when `detectArtifacts`, no
   /// interval across the signal's gaps.
   public init(
-    beats: RecordingBeats, detectArtefacts: Bool = true, frequencyOptions: HRVFrequencyOptions = .init()
+    beats: RecordingBeats, detectArtifacts: Bool = true, frequencyOptions: HRVFrequencyOptions = .init()
   ) throws(InputError) {
     try self.init(
       input: beats.path, lead: beats.lead, sampleRate: beats.sampleRate, beats: beats.beats, labels: nil,
-      gaps: beats.gaps, detectArtefacts: detectArtefacts, frequencyOptions: frequencyOptions)
+      gaps: beats.gaps, detectArtifacts: detectArtifacts, frequencyOptions: frequencyOptions)
   }
 
   /// The variability of the beats of the file `beatFile` (``BeatFile/init(beatsAt:rate:recordLength:channels:)``
@@ -31,7 +31,7 @@ public struct RecordingHRV: Sendable {
   /// that of the `recording` they index (whose length then bounds them), else `rate`.
   public init(
     beatFile: String, recording: String?, rate: Double?, options: RecordingOptions = RecordingOptions(),
-    detectArtefacts: Bool = true, frequencyOptions: HRVFrequencyOptions = .init()
+    detectArtifacts: Bool = true, frequencyOptions: HRVFrequencyOptions = .init()
   ) throws(InputError) {
     var fileRate = rate
     var recordLength: Int64?
@@ -44,26 +44,26 @@ public struct RecordingHRV: Sendable {
       beatsAt: beatFile, rate: fileRate, recordLength: recordLength, channels: options.channels)
     try self.init(
       input: beatFile, lead: nil, sampleRate: file.sampleRate, beats: file.samples, labels: file.labels,
-      gaps: [], detectArtefacts: detectArtefacts, frequencyOptions: frequencyOptions)
+      gaps: [], detectArtifacts: detectArtifacts, frequencyOptions: frequencyOptions)
   }
 
   /// Checks that `beats` increase strictly and give at least one NN interval; throws ``InputError``
   /// naming `input` otherwise.
   private init(
     input: String, lead: String?, sampleRate: Double, beats: [Int64], labels: [String]?,
-    gaps: [Range<Int64>], detectArtefacts: Bool, frequencyOptions: HRVFrequencyOptions
+    gaps: [Range<Int64>], detectArtifacts: Bool, frequencyOptions: HRVFrequencyOptions
   ) throws(InputError) {
     if let k = beats.indices.dropFirst().first(where: { beats[$0 - 1] >= beats[$0] }) {
       throw InputError(
         path: input, "beats must be strictly increasing: sample \(beats[k]) follows \(beats[k - 1])")
     }
     analysis = HRVAnalysis(
-      beats: beats, sampleRate: sampleRate, labels: labels, detectArtefacts: detectArtefacts,
+      beats: beats, sampleRate: sampleRate, labels: labels, detectArtifacts: detectArtifacts,
       frequencyOptions: frequencyOptions, gaps: gaps)
     guard !analysis.intervals.intervals.isEmpty else {
       throw InputError(
         path: input,
-        "nothing to analyse: \(beats.count) beats give \(analysis.intervals.intervals.count) NN intervals, "
+        "nothing to analyze: \(beats.count) beats give \(analysis.intervals.intervals.count) NN intervals, "
           + "and HRV needs at least one")
     }
     self.input = input

@@ -8,14 +8,14 @@ extension RecordingHRV {
     }
   }
 
-  /// The report as text: a heading (input, beats, lead and rate, NN intervals, artefact beats, spectral
+  /// The report as text: a heading (input, beats, lead and rate, NN intervals, artifact beats, spectral
   /// estimate), then per domain its name and one `  NAME value unit` line per index, values to six
   /// significant digits (`nan` when undefined).
   public func text() -> String {
     let source = lead.map { "lead \($0), " } ?? ""
     var lines = [
       "\(input): \(analysis.beatCount) beats (\(source)\(sampleRate) Hz), \(analysis.intervals.count) NN "
-        + "intervals, \(analysis.artefacts.allBeats.count) artefact beats; frequency domain by "
+        + "intervals, \(analysis.artifacts.allBeats.count) artifact beats; frequency domain by "
         + frequencyMethod.rawValue
     ]
     for (domain, metrics) in domains {
@@ -35,7 +35,7 @@ extension RecordingHRV {
     var sample_rate: Double
     var beats: Int
     var nn_intervals: Int
-    var artefact_beats: Int
+    var artifact_beats: Int
     var frequency_method: String
     var time: [String: Double?]
     var frequency: [String: Double?]
@@ -43,7 +43,7 @@ extension RecordingHRV {
   }
 
   /// The report as one line of JSON (no line break), keys sorted: `input`, `lead` (absent for a beat
-  /// file), `sample_rate`, `beats`, `nn_intervals`, `artefact_beats`, `frequency_method`, and `time`,
+  /// file), `sample_rate`, `beats`, `nn_intervals`, `artifact_beats`, `frequency_method`, and `time`,
   /// `frequency`, `nonlinear` objects of the indices by NeuroKit2 name, null when undefined.
   public func jsonLine() -> String {
     var byDomain: [HRVMetric.Domain: [String: Double?]] = [:]
@@ -53,7 +53,7 @@ extension RecordingHRV {
     }
     let document = Document(
       input: input, lead: lead, sample_rate: sampleRate, beats: analysis.beatCount,
-      nn_intervals: analysis.intervals.count, artefact_beats: analysis.artefacts.allBeats.count,
+      nn_intervals: analysis.intervals.count, artifact_beats: analysis.artifacts.allBeats.count,
       frequency_method: frequencyMethod.rawValue, time: byDomain[.time]!, frequency: byDomain[.frequency]!,
       nonlinear: byDomain[.nonlinear]!)
     return compactJSON(document)

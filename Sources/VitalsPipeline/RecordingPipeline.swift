@@ -1,58 +1,6 @@
 import VitalsCore
 import VitalsIO
 
-/// Something a pipeline found at one moment of a recording: a beat, a heart-rate reading, periodic
-/// HRV metrics, the start or end of an irregular-rhythm episode.
-///
-/// Times are those of the sample the event belongs to (the R peak of a beat, the end of the window of
-/// a heart-rate reading, the first sample of an episode), not the moment the event was decided.
-public struct PipelineEvent: Sendable, Equatable {
-  /// What happened.
-  public enum Kind: String, Sendable, Hashable, Codable {
-    /// A heartbeat (ECG: the R peak).
-    case beat
-    /// A heart-rate reading; value `bpm` (beats per minute).
-    case heartRate = "heart_rate"
-    /// Heart-rate variability over a trailing window; values `SDNN`, `RMSSD`, `MeanNN` (ms),
-    /// `MeanHR` (bpm), `window_s` (s).
-    case hrv
-    /// An irregular-rhythm (possible atrial fibrillation) episode began at the event's time.
-    case irregularRhythmStart = "irregular_rhythm_start"
-    /// The irregular-rhythm episode ended at the event's time; value `duration_s` (s).
-    case irregularRhythmEnd = "irregular_rhythm_end"
-    /// A step (accelerometer: the peak of its acceleration).
-    case step
-    /// A walking bout, at its first step, reported once it has ended; values `steps`, `duration_s` (s,
-    /// first to last step) and `cadence_spm` (steps per minute).
-    case walkingBout = "walking_bout"
-    /// The motion level of a window starting at the event's time; values `g` (standard deviation of the
-    /// acceleration magnitude, g) and `window_s` (s).
-    case motion
-  }
-
-  /// What happened.
-  public var kind: Kind
-  /// The pipeline that found it.
-  public var signal: SignalKind
-  /// Index, within the record, of the sample the event belongs to.
-  public var sampleIndex: Int64
-  /// Seconds from the first sample of the record to ``sampleIndex``.
-  public var seconds: Double
-  /// Named values of the event (see ``Kind``); empty for beats.
-  public var values: [String: Double]
-
-  /// An event at `sampleIndex` of a record sampled at `sampleRate` Hz.
-  public init(
-    _ kind: Kind, signal: SignalKind, sampleIndex: Int64, sampleRate: Double, values: [String: Double] = [:]
-  ) {
-    self.kind = kind
-    self.signal = signal
-    self.sampleIndex = sampleIndex
-    self.seconds = Double(sampleIndex) / sampleRate
-    self.values = values
-  }
-}
-
 /// What a pipeline reports about its signal at the end of a recording: one section of the recording's
 /// summary, encoded under the pipeline's ``SignalKind/sectionName`` (e.g. `"ecg": {…}`, `"steps": {…}`).
 public protocol PipelineSection: Encodable, Sendable {

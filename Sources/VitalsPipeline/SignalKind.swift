@@ -128,7 +128,7 @@ public struct ChannelRoles: Sendable, Equatable {
     -> [Int]
   {
     let free = upper.indices.filter { !ppg.contains($0) }
-    let recognised = free.filter { i in
+    let recognized = free.filter { i in
       ["X", "Y", "Z"].contains(upper[i]) || upper[i].hasPrefix("ACC")
         || accelerationUnits.contains(signals[i].unit.lowercased())
     }
@@ -147,10 +147,10 @@ public struct ChannelRoles: Sendable, Equatable {
       }
       return nil
     }
-    return triple(among: recognised)
-      ?? (recognised.isEmpty
+    return triple(among: recognized)
+      ?? (recognized.isEmpty
         ? triple(among: free.filter { !voltageUnits.contains(signals[$0].unit.lowercased()) }) ?? []
-        : Array(recognised.prefix(3)))
+        : Array(recognized.prefix(3)))
   }
 
   /// Whether `name` is one the CSV reader gives the columns of a file without a header: `col` and the

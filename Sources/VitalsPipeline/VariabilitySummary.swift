@@ -3,7 +3,7 @@ import VitalsAnalysis
 /// The variability of a series of beats as the ECG (heart-rate variability) and PPG (pulse-rate
 /// variability) sections report it, computed and encoded in one place.
 ///
-/// The beats' intervals lose those around Lipponen & Tarvainen (2019) artefact beats (``RRArtefacts``);
+/// The beats' intervals lose those around Lipponen & Tarvainen (2019) artefact beats (``RRArtifacts``);
 /// of the remaining NN intervals come ``HRVTimeDomain``, ``HRVFrequencyDomain`` (Welch, NeuroKit2's
 /// defaults) and the Poincaré plot (Brennan et al. 2001; successive pairs across a gap left out,
 /// ddof = 1). Encoded as one JSON object with NeuroKit2's names and units: `MeanNN`, `SDNN`, `RMSSD`,
@@ -14,7 +14,7 @@ public struct VariabilitySummary: Sendable, Equatable, Encodable {
   /// The NN intervals the metrics come from.
   public var intervals: NNSeries
   /// Beats flagged as artefacts.
-  public var artefactBeats: Int
+  public var artifactBeats: Int
   /// Time-domain variability of ``intervals``.
   public var time: HRVTimeDomain
   /// Frequency-domain variability of ``intervals`` (Welch).
@@ -22,10 +22,10 @@ public struct VariabilitySummary: Sendable, Equatable, Encodable {
   /// Poincaré indices of ``intervals``; ``PoincarePlot/sd1`` and ``PoincarePlot/sd2`` are encoded.
   public var poincare: PoincarePlot
 
-  /// The variability of `intervals`, of which `artefactBeats` beats were flagged as artefacts.
-  public init(intervals: NNSeries, artefactBeats: Int) {
+  /// The variability of `intervals`, of which `artifactBeats` beats were flagged as artefacts.
+  public init(intervals: NNSeries, artifactBeats: Int) {
     self.intervals = intervals
-    self.artefactBeats = artefactBeats
+    self.artifactBeats = artifactBeats
     time = HRVTimeDomain(intervals)
     frequency = HRVFrequencyDomain(intervals)
     poincare = PoincarePlot(intervals)
@@ -35,8 +35,8 @@ public struct VariabilitySummary: Sendable, Equatable, Encodable {
   /// finite), artefacts and intervals across the signal's `gaps` (record sample ranges, increasing and
   /// disjoint) left out.
   public init(beats: [Int64], sampleRate: Double, gaps: [Range<Int64>] = []) {
-    let (series, artefacts) = NNSeries.withoutArtefacts(beats: beats, sampleRate: sampleRate, gaps: gaps)
-    self.init(intervals: series, artefactBeats: artefacts)
+    let (series, artifacts) = NNSeries.withoutArtifacts(beats: beats, sampleRate: sampleRate, gaps: gaps)
+    self.init(intervals: series, artifactBeats: artifacts)
   }
 
   /// Keeps the beats a live section's variability covers: drops from `beats` (increasing record sample
@@ -53,7 +53,7 @@ public struct VariabilitySummary: Sendable, Equatable, Encodable {
   /// Encodes, into the keyed container of `encoder` (a section's, which it shares), the keys the ECG and
   /// PPG sections have in common: the extent of `samples` samples at `sampleRate` Hz (`sample_rate`,
   /// `samples`, `duration_s`), `beats` (`beatCount`), `nn_intervals` (the NN intervals kept),
-  /// `artefact_beats`, and the metrics under `metricsKey` (``encode(to:)``).
+  /// `artifact_beats`, and the metrics under `metricsKey` (``encode(to:)``).
   func encodeSectionFields(
     to encoder: any Encoder, samples: Int64, sampleRate: Double, beatCount: Int, metricsKey: String
   ) throws {
@@ -61,7 +61,7 @@ public struct VariabilitySummary: Sendable, Equatable, Encodable {
     try c.encodeExtent(samples: samples, sampleRate: sampleRate)
     try c.encode(beatCount, forKey: StringKey("beats"))
     try c.encode(intervals.count, forKey: StringKey("nn_intervals"))
-    try c.encode(artefactBeats, forKey: StringKey("artefact_beats"))
+    try c.encode(artifactBeats, forKey: StringKey("artifact_beats"))
     try c.encode(self, forKey: StringKey(metricsKey))
   }
 
@@ -84,15 +84,15 @@ public struct VariabilitySummary: Sendable, Equatable, Encodable {
 
 extension NNSeries {
   /// The NN intervals of `beats` (record sample indices at `sampleRate` Hz) without the intervals around
-  /// Lipponen & Tarvainen (2019) artefact beats (``RRArtefacts``) and those across `gaps` (record sample
+  /// Lipponen & Tarvainen (2019) artefact beats (``RRArtifacts``) and those across `gaps` (record sample
   /// ranges, increasing and disjoint), and the number of artefact beats. Artefacts are looked for between
   /// gaps, one stretch at a time, so that the long interval across a gap flags no beat.
-  static func withoutArtefacts(beats: [Int64], sampleRate: Double, gaps: [Range<Int64>] = [])
-    -> (series: NNSeries, artefacts: Int)
+  static func withoutArtifacts(beats: [Int64], sampleRate: Double, gaps: [Range<Int64>] = [])
+    -> (series: NNSeries, artifacts: Int)
   {
-    let artefacts = RRArtefacts.detect(beats: beats, sampleRate: sampleRate, gaps: gaps).allBeats
+    let artifacts = RRArtifacts.detect(beats: beats, sampleRate: sampleRate, gaps: gaps).allBeats
     return (
-      NNSeries(beats: beats, sampleRate: sampleRate, excludingBeats: artefacts, gaps: gaps), artefacts.count
+      NNSeries(beats: beats, sampleRate: sampleRate, excludingBeats: artifacts, gaps: gaps), artifacts.count
     )
   }
 }

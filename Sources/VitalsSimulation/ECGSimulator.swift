@@ -160,7 +160,7 @@ public struct ECGSimulator: SignalSimulator {
         let width = wave.b * rateFactor
         waves.append(
           Wave(
-            centre: offset + wave.theta * angleFactor, amplitude: wave.a,
+            center: offset + wave.theta * angleFactor, amplitude: wave.a,
             inverseTwoWidthSquared: 1 / (2 * width * width), cutoff: 6 * width))
       }
     }
@@ -178,7 +178,7 @@ public struct ECGSimulator: SignalSimulator {
     let phase = omega * (time - opening.time)
     var sum = 0.0
     for wave in waves {
-      let delta = phase - wave.centre
+      let delta = phase - wave.center
       if abs(delta) < wave.cutoff {
         sum -= wave.amplitude * delta * exp(-delta * delta * wave.inverseTwoWidthSquared)
       }
@@ -226,7 +226,7 @@ public struct ECGSimulator: SignalSimulator {
 /// One Gaussian event of the McSharry model in the interval in progress: centre (rad), aᵢ,
 /// 1 / 2bᵢ² and the |Δθ| beyond which its term is below 10⁻⁷ of its peak and skipped.
 struct Wave: Sendable {
-  var centre: Double
+  var center: Double
   var amplitude: Double
   var inverseTwoWidthSquared: Double
   var cutoff: Double

@@ -27,10 +27,10 @@ public struct PPGConfiguration: Sendable, Hashable, Codable {
   public var motion: AccelerometerConfiguration? = nil
   /// Size of the motion artefact: PPG pulse heights per g of dynamic acceleration (each channel mixes
   /// the three axes with random gains of this standard deviation and random delays up to 100 ms).
-  public var motionArtefactGain = 1.0
+  public var motionArtifactGain = 1.0
   /// Large artefact bursts per minute (sensor slips, knocks): 1–4 s of 1–3 Hz oscillation of 1–3
   /// pulse heights under a Hann window; 0 for none.
-  public var artefactBurstsPerMinute = 0.0
+  public var artifactBurstsPerMinute = 0.0
 
   /// The defaults documented on each property.
   public init() {}
@@ -84,7 +84,7 @@ public struct PPGSimulator: SignalSimulator {
 
   /// A pulse in progress: systolic centre (s), height and the RR-scaled width factor √RR.
   struct Pulse: Sendable {
-    var centre: Double
+    var center: Double
     var height: Double
     var scale: Double
   }
@@ -139,14 +139,14 @@ public struct PPGSimulator: SignalSimulator {
       let maximumDelay = Int((0.1 * sampleRate).rounded())
       for _ in 0..<(3 * configuration.channelCount) {
         coupling.append(
-          (configuration.motionArtefactGain * shape.gaussian(), Int(shape.uniform() * Double(maximumDelay))))
+          (configuration.motionArtifactGain * shape.gaussian(), Int(shape.uniform() * Double(maximumDelay))))
       }
       history = Array(repeating: Array(repeating: 0, count: maximumDelay + 1), count: 3)
     }
     gravityDecay = exp(-1 / (2 * sampleRate))
     burstRandom = SimulationRandom(seed: seed, stream: StreamID.ppgBursts)
-    if configuration.artefactBurstsPerMinute > 0 {
-      nextBurst = burstRandom.exponential(mean: 60 / configuration.artefactBurstsPerMinute)
+    if configuration.artifactBurstsPerMinute > 0 {
+      nextBurst = burstRandom.exponential(mean: 60 / configuration.artifactBurstsPerMinute)
     }
     lookahead = Int((0.12 * sampleRate).rounded(.up)) + 2
     pending = PendingSamples(
@@ -178,20 +178,20 @@ public struct PPGSimulator: SignalSimulator {
       let index = renderedSamples
       let time = Double(index) / sampleRate
       while nextBeat.time + configuration.pulseArrivalTime - 1 < time { admit() }
-      pulses.removeAll { $0.centre + 1.2 * $0.scale < time }
+      pulses.removeAll { $0.center + 1.2 * $0.scale < time }
       let breathing =
         1 + configuration.respiratoryAmplitudeModulation * sin(respiratoryOmega * time + respiratoryPhase)
       var values = (0.0, 0.0)
       for pulse in pulses {
-        let shape = Self.pulse(time - pulse.centre, scale: pulse.scale)
+        let shape = Self.pulse(time - pulse.center, scale: pulse.scale)
         values.0 += pulse.height * (shape.systolic + 0.45 * shape.diastolic)
         if ppgChannels == 2 {
-          let second = Self.pulse(time - pulse.centre - 0.015, scale: pulse.scale)
+          let second = Self.pulse(time - pulse.center - 0.015, scale: pulse.scale)
           values.1 += 0.8 * pulse.height * (second.systolic + 0.6 * second.diastolic)
         }
       }
       tracker.observe(values.0 * breathing, at: index, sampleRate: sampleRate, into: &pending.events)
-      var artefact = (0.0, 0.0)
+      var artifact = (0.0, 0.0)
       if !motion.isEmpty {
         let slot = Int(index % Int64(history[0].count))
         var sample = (0.0, 0.0, 0.0)
@@ -214,15 +214,15 @@ public struct PPGSimulator: SignalSimulator {
             let link = coupling[3 * channel + axis]
             sum += link.gain * history[axis][(slot - link.delay + length) % length]
           }
-          if channel == 0 { artefact.0 = sum } else { artefact.1 = sum }
+          if channel == 0 { artifact.0 = sum } else { artifact.1 = sum }
         }
       }
-      let burstValue = burstArtefact(at: time)
+      let burstValue = burstArtifact(at: time)
       pending.channels[0].append(
-        Float(values.0 * breathing + artefact.0 + burstValue + noises[0].sample(at: time)))
+        Float(values.0 * breathing + artifact.0 + burstValue + noises[0].sample(at: time)))
       if ppgChannels == 2 {
         pending.channels[1].append(
-          Float(values.1 * breathing + artefact.1 + 0.7 * burstValue + noises[1].sample(at: time)))
+          Float(values.1 * breathing + artifact.1 + 0.7 * burstValue + noises[1].sample(at: time)))
       }
       renderedSamples += 1
     }
@@ -234,12 +234,12 @@ public struct PPGSimulator: SignalSimulator {
     nextBeat = rhythm.next()!
     let sinus = 60 / configuration.rhythm.heartRate.value(at: beat.time)
     let height = Swift.min(1.2, Swift.max(0.3, beat.rr / sinus))
-    let centre = beat.time + configuration.pulseArrivalTime
-    pulses.append(Pulse(centre: centre, height: height, scale: beat.rr.squareRoot()))
+    let center = beat.time + configuration.pulseArrivalTime
+    pulses.append(Pulse(center: center, height: height, scale: beat.rr.squareRoot()))
     let halfWindow = Swift.min(0.12, 0.4 * beat.rr)
     tracker.expect(
-      first: Int64(((centre - halfWindow) * sampleRate).rounded(.up)),
-      last: Int64(((centre + halfWindow) * sampleRate).rounded(.down)), label: beat.label, rate: 60 / beat.rr)
+      first: Int64(((center - halfWindow) * sampleRate).rounded(.up)),
+      last: Int64(((center + halfWindow) * sampleRate).rounded(.down)), label: beat.label, rate: 60 / beat.rr)
   }
 
   /// The systolic (split Gaussian) and diastolic waves at `t` seconds from the systolic centre.
@@ -252,13 +252,13 @@ public struct PPGSimulator: SignalSimulator {
   }
 
   /// The burst artefact at `time` (0 outside bursts), starting new bursts when due.
-  mutating func burstArtefact(at time: Double) -> Double {
+  mutating func burstArtifact(at time: Double) -> Double {
     if time >= nextBurst {
       burst = (
         nextBurst, burstRandom.uniform(1, 4), 2 * Double.pi * burstRandom.uniform(1, 3),
         burstRandom.uniform(1, 3)
       )
-      nextBurst += burst.length + burstRandom.exponential(mean: 60 / configuration.artefactBurstsPerMinute)
+      nextBurst += burst.length + burstRandom.exponential(mean: 60 / configuration.artifactBurstsPerMinute)
     }
     let age = time - burst.start
     guard age < burst.length else { return 0 }

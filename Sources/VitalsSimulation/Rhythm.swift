@@ -111,9 +111,9 @@ public struct RhythmGenerator: Sendable, Sequence, IteratorProtocol {
       (configuration.respiratoryFrequency, configuration.hfBandwidth, total - lfVariance),
     ]
     let perBand = 32
-    for (centre, width, variance) in bands {
+    for (center, width, variance) in bands {
       for _ in 0..<perBand {
-        angularFrequencies.append(2 * Double.pi * abs(centre + width * random.gaussian()))
+        angularFrequencies.append(2 * Double.pi * abs(center + width * random.gaussian()))
         phases.append(2 * Double.pi * random.uniform())
         amplitudes.append((2 * variance / Double(perBand)).squareRoot())
       }

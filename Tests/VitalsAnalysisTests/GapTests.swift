@@ -397,8 +397,8 @@ struct BeatSeriesGapTests {
     let analysis = HRVAnalysis(beats: beats, sampleRate: rate, gaps: detector.gaps)
     let blind = HRVAnalysis(beats: beats, sampleRate: rate)
     let closing = beats.firstIndex { $0 > gap.upperBound }!
-    #expect(blind.artefacts.allBeats.contains(closing))
-    #expect(!analysis.artefacts.allBeats.contains(closing))
+    #expect(blind.artifacts.allBeats.contains(closing))
+    #expect(!analysis.artifacts.allBeats.contains(closing))
     #expect(analysis.intervals.intervals.max()! < 1500)
     #expect(
       analysis.time.sdnn < blind.time.sdnn || blind.time.sdnn.isNaN
@@ -419,9 +419,9 @@ struct BeatSeriesGapTests {
     beats.removeAll { (3000..<4000).contains($0) }
     beats += [1530, 5030]
     beats.sort()
-    let whole = RRArtefacts.detect(beats: beats, sampleRate: 100, gaps: [3001..<3999])
-    let first = RRArtefacts.detect(beats: beats.filter { $0 < 3000 }, sampleRate: 100)
-    let second = RRArtefacts.detect(beats: beats.filter { $0 > 3000 }, sampleRate: 100)
+    let whole = RRArtifacts.detect(beats: beats, sampleRate: 100, gaps: [3001..<3999])
+    let first = RRArtifacts.detect(beats: beats.filter { $0 < 3000 }, sampleRate: 100)
+    let second = RRArtifacts.detect(beats: beats.filter { $0 > 3000 }, sampleRate: 100)
     let offset = beats.firstIndex { $0 > 3000 }!
     #expect(whole.allBeats == first.allBeats + second.allBeats.map { $0 + offset })
     #expect(!whole.allBeats.isEmpty)
@@ -456,7 +456,7 @@ struct BeatSeriesGapTests {
     }
     let gap: Range<Int64> = 14_000..<16_000
     beats.removeAll { gap.contains($0) }
-    let analysis = AtrialFibrillationDetector().analyse(beats: beats, sampleRate: 100, gaps: [gap])
+    let analysis = AtrialFibrillationDetector().analyze(beats: beats, sampleRate: 100, gaps: [gap])
     #expect(!analysis.coveredSamples.isEmpty)
     #expect(analysis.coveredSamples.allSatisfy { !$0.overlaps(gap) })
     let spanning = zip(analysis.intervals.intervals, analysis.intervals.endTimes).contains { interval, end in

@@ -36,9 +36,9 @@ struct HRVBoundsTests {
       -9_000_000_000_000_000_000, -8_999_999_999_999_999_000, -8_999_999_999_999_998_000,
       9_000_000_000_000_000_000, 9_000_000_000_000_001_000,
     ]
-    let artefacts = RRArtefacts.detect(beats: beats, sampleRate: 1)
+    let artefacts = RRArtifacts.detect(beats: beats, sampleRate: 1)
     #expect(artefacts.allBeats.allSatisfy { beats.indices.contains($0) })
-    let analysis = AtrialFibrillationDetector().analyse(beats: beats, sampleRate: 1)
+    let analysis = AtrialFibrillationDetector().analyze(beats: beats, sampleRate: 1)
     #expect(analysis.episodes.allSatisfy { $0.startSample <= $0.endSample })
   }
 

@@ -107,7 +107,7 @@ struct HRVReferenceTests {
     "Artefact classes equal one pass of signal_fixpeaks(method=\"Kubios\")", arguments: HRVReference.names)
   func artefacts(name: String) {
     let reference = HRVReference.series(name)
-    let artefacts = RRArtefacts.detect(beats: reference.peaks, sampleRate: reference.samplingRate)
+    let artefacts = RRArtifacts.detect(beats: reference.peaks, sampleRate: reference.samplingRate)
     #expect(artefacts.ectopic == reference.artifacts["ectopic"])
     #expect(artefacts.missed == reference.artifacts["missed"])
     #expect(artefacts.extra == reference.artifacts["extra"])

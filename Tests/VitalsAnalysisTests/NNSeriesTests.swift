@@ -37,7 +37,7 @@ struct NNSeriesTests {
     rr[61] = 1120
     var beats: [Int64] = [0]
     for interval in rr { beats.append(beats.last! + Int64(interval)) }
-    let artefacts = RRArtefacts.detect(beats: beats, sampleRate: 1000)
+    let artefacts = RRArtifacts.detect(beats: beats, sampleRate: 1000)
     #expect(!artefacts.isEmpty)
     #expect(artefacts.allBeats.allSatisfy { (60...62).contains($0) })
     let nn = NNSeries(beats: beats, sampleRate: 1000, excludingBeats: artefacts.allBeats)
@@ -58,15 +58,15 @@ struct NNSeriesTests {
     var rr = (0..<160).map { 800 + 30 * sin(2 * Double.pi * Double($0) / 5.5) + Double(($0 * 37) % 11) }
     rr.replaceSubrange(70..<79, with: [600, 380, 410, 395, 420, 385, 400, 415, 390])
     let beats = Self.beats(rr)
-    let artefacts = RRArtefacts.detect(beats: beats, sampleRate: 1000)
+    let artefacts = RRArtifacts.detect(beats: beats, sampleRate: 1000)
     #expect(!artefacts.run.isEmpty)
     #expect(artefacts.allBeats.allSatisfy { (70...80).contains($0) })
     let nn = NNSeries(beats: beats, sampleRate: 1000, excludingBeats: artefacts.allBeats)
     #expect(nn.intervals.allSatisfy { $0 >= 760 })
     // The paper's four classes alone flag only where the run starts or ends.
-    var classesOnly = RRArtefacts.Parameters()
+    var classesOnly = RRArtifacts.Parameters()
     classesOnly.maximumRunBeats = 0
-    let paper = RRArtefacts.detect(beats: beats, sampleRate: 1000, parameters: classesOnly)
+    let paper = RRArtifacts.detect(beats: beats, sampleRate: 1000, parameters: classesOnly)
     #expect(paper.run.isEmpty)
     #expect(paper.ectopic == artefacts.ectopic && paper.longShort == artefacts.longShort)
     let kept = NNSeries(beats: beats, sampleRate: 1000, excludingBeats: paper.allBeats)
@@ -78,7 +78,7 @@ struct NNSeriesTests {
     var rr = (0..<200).map { 850 + amplitude * sin(2 * Double.pi * Double($0) / 4.5) }
     rr[100] = 0.6 * rr[100]
     rr[101] = 2 * 850 - rr[100]
-    let artefacts = RRArtefacts.detect(beats: Self.beats(rr), sampleRate: 1000)
+    let artefacts = RRArtifacts.detect(beats: Self.beats(rr), sampleRate: 1000)
     #expect(artefacts.run.isEmpty)
     #expect(artefacts.allBeats.allSatisfy { (100...102).contains($0) })
   }
@@ -91,14 +91,14 @@ struct HRVAnalysisTests {
     let reference = HRVReference.series("ectopic-16min-360Hz")
     let analysis = HRVAnalysis(beats: reference.peaks, sampleRate: reference.samplingRate)
     #expect(analysis.beatCount == reference.peaks.count)
-    #expect(analysis.artefacts.ectopic == reference.artifacts["ectopic"])
+    #expect(analysis.artifacts.ectopic == reference.artifacts["ectopic"])
     let expected = NNSeries(
-      beats: reference.peaks, sampleRate: reference.samplingRate, excludingBeats: analysis.artefacts.allBeats)
+      beats: reference.peaks, sampleRate: reference.samplingRate, excludingBeats: analysis.artifacts.allBeats)
     #expect(analysis.intervals == expected)
     #expect(analysis.time == HRVTimeDomain(expected))
     // Dropping the ectopic intervals lowers RMSSD below that of the raw RR series.
-    let raw = HRVAnalysis(beats: reference.peaks, sampleRate: reference.samplingRate, detectArtefacts: false)
-    #expect(raw.artefacts.isEmpty)
+    let raw = HRVAnalysis(beats: reference.peaks, sampleRate: reference.samplingRate, detectArtifacts: false)
+    #expect(raw.artifacts.isEmpty)
     #expect(analysis.time.rmssd < raw.time.rmssd)
     let encoder = JSONEncoder()
     encoder.nonConformingFloatEncodingStrategy = .convertToString(

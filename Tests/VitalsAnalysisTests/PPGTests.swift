@@ -15,7 +15,7 @@ private func simulate(
   configuration.rhythm.heartRate = heartRate
   configuration.rhythm.rrStandardDeviation = 0.02
   configuration.noise.white = white
-  configuration.motionArtefactGain = artefactGain
+  configuration.motionArtifactGain = artefactGain
   var simulator = PPGSimulator(configuration: configuration, duration: seconds, sampleRate: rate, seed: seed)
   return simulator.generateAll()
 }

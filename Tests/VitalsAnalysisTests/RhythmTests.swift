@@ -49,7 +49,7 @@ struct RhythmTests {
     "Sinus rhythm with respiratory variability and occasional ectopics is not AF", arguments: [0, 25, 60])
   func sinusIsRegular(ectopicEvery: Int) {
     let beats = Self.beats(Self.sinus(count: 700, ectopicEvery: ectopicEvery, seed: 3))
-    let analysis = AtrialFibrillationDetector().analyse(beats: beats, sampleRate: Self.rate)
+    let analysis = AtrialFibrillationDetector().analyze(beats: beats, sampleRate: Self.rate)
     #expect(analysis.episodes.isEmpty)
     #expect(analysis.segments(sampleCount: beats.last! + 1).allSatisfy { !$0 })
   }
@@ -60,7 +60,7 @@ struct RhythmTests {
       Self.sinus(count: 200, ectopicEvery: 0, seed: 5) + Self.fibrillation(count: 400, seed: 9)
       + Self.sinus(count: 200, ectopicEvery: 0, seed: 6)
     let beats = Self.beats(rr)
-    let analysis = AtrialFibrillationDetector().analyse(beats: beats, sampleRate: Self.rate)
+    let analysis = AtrialFibrillationDetector().analyze(beats: beats, sampleRate: Self.rate)
     let afStart = Double(beats[200]) / Self.rate
     let afEnd = Double(beats[600]) / Self.rate
     #expect(analysis.episodes.count == 1)
@@ -90,10 +90,10 @@ struct RhythmTests {
       rr += period == 2 ? pair : [cycle] + pair
     }
     let beats = Self.beats(rr)
-    #expect(AtrialFibrillationDetector().analyse(beats: beats, sampleRate: Self.rate).episodes.isEmpty)
+    #expect(AtrialFibrillationDetector().analyze(beats: beats, sampleRate: Self.rate).episodes.isEmpty)
     var withoutExclusion = AtrialFibrillationDetector.Parameters()
-    withoutExclusion.excludeArtefacts = false
-    let kept = AtrialFibrillationDetector(parameters: withoutExclusion).analyse(
+    withoutExclusion.excludeArtifacts = false
+    let kept = AtrialFibrillationDetector(parameters: withoutExclusion).analyze(
       beats: beats, sampleRate: Self.rate)
     #expect(kept.episodes.isEmpty)
   }
@@ -117,8 +117,8 @@ struct RhythmTests {
     rhythm.atrialEctopicProbability = 0.1
     let (signal, beats) = Self.simulatedECG(rhythm, duration: 300, seed: 11)
     let sampleCount = Int64(signal.count)
-    let byRR = AtrialFibrillationDetector().analyse(beats: beats, sampleRate: Self.rate)
-    let withECG = AtrialFibrillationDetector().analyse(beats: beats, sampleRate: Self.rate, signal: signal)
+    let byRR = AtrialFibrillationDetector().analyze(beats: beats, sampleRate: Self.rate)
+    let withECG = AtrialFibrillationDetector().analyze(beats: beats, sampleRate: Self.rate, signal: signal)
     #expect(byRR.segments(sampleCount: sampleCount).contains(true))
     #expect(withECG.segments(sampleCount: sampleCount).allSatisfy { !$0 })
     #expect(withECG.atrialConsistency.count == beats.count)
@@ -130,7 +130,7 @@ struct RhythmTests {
     rhythm.atrialFibrillation = [RhythmEpisode(start: 90, end: 390)]
     let (signal, beats) = Self.simulatedECG(rhythm, duration: 480, seed: 12)
     let sampleCount = Int64(signal.count)
-    let analysis = AtrialFibrillationDetector().analyse(beats: beats, sampleRate: Self.rate, signal: signal)
+    let analysis = AtrialFibrillationDetector().analyze(beats: beats, sampleRate: Self.rate, signal: signal)
     let reference = RhythmSegments.majority(
       of: [Int64(90 * Self.rate)..<Int64(390 * Self.rate)], sampleCount: sampleCount, sampleRate: Self.rate)
     let score = RhythmSegments.Score(
@@ -183,10 +183,10 @@ struct RhythmTests {
     var generator = RhythmGenerator(configuration: RhythmConfiguration(heartRate: 110), seed: 1)
     var beats: [Int64] = []
     while let beat = generator.next(), beat.time < 3600 { beats.append(Int64(beat.time * Self.rate)) }
-    #expect(AtrialFibrillationDetector().analyse(beats: beats, sampleRate: Self.rate).episodes.isEmpty)
+    #expect(AtrialFibrillationDetector().analyze(beats: beats, sampleRate: Self.rate).episodes.isEmpty)
     var withoutGain = AtrialFibrillationDetector.Parameters()
     withoutGain.maximumPredictionGain = .infinity
-    let byCOSEn = AtrialFibrillationDetector(parameters: withoutGain).analyse(
+    let byCOSEn = AtrialFibrillationDetector(parameters: withoutGain).analyze(
       beats: beats, sampleRate: Self.rate)
     #expect(!byCOSEn.episodes.isEmpty)
   }

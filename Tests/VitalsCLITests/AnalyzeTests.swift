@@ -147,7 +147,7 @@ struct DerivedSamplesTests {
       ]) == 0)
 
     let summary = try String(contentsOfFile: out + "/day.json", encoding: .utf8)
-    #expect(summary.contains("\"not_analysed\":[]") && summary.contains("\"steps\":{\"bouts\":[{"))
+    #expect(summary.contains("\"not_analyzed\":[]") && summary.contains("\"steps\":{\"bouts\":[{"))
     let (quantities, categories) = try readSamples(out + "/day.samples.jsonl")
     // CSV without absolute times: the recording starts at the Unix epoch.
     let heartRate = try #require(quantities["heartRate"])

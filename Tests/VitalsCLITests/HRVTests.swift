@@ -13,9 +13,11 @@ struct HRVTests {
     let hrv = try #require(
       try VitalsCommand.parseAsRoot([
         "hrv", "a", "b", "--psd", "lombScargle", "--interpolation-rate", "10", "--tachogram-interpolation",
-        "cubic", "--no-artefacts", "--lomb-scaling", "astropyPSD", "--json",
+        "cubic", "--no-artifacts", "--lomb-scaling", "astropyPSD", "--json",
       ]) as? HRV)
-    #expect(hrv.inputs == ["a", "b"] && hrv.json && hrv.keepArtefacts)
+    #expect(hrv.inputs == ["a", "b"] && hrv.json && hrv.keepArtifacts)
+    let formerSpelling = try #require(try VitalsCommand.parseAsRoot(["hrv", "a", "--no-artefacts"]) as? HRV)
+    #expect(formerSpelling.keepArtifactsFormerSpelling && !formerSpelling.keepArtifacts)
     let options = hrv.frequencyOptions
     #expect(
       options.method == .lombScargle && options.interpolationRate == 10 && options.interpolation == .cubic)

@@ -30,4 +30,26 @@ struct ReportCommandTests {
     #expect(runInProcess(["report", record.directory + "/nothing", "-o", missing]) == 1)
     #expect(!FileManager.default.fileExists(atPath: missing))
   }
+
+  @Test(
+    "PPG-only and accelerometer-only recordings of vitals simulate are drawn with their marks",
+    arguments: [
+      ("ppg", "PPG (ppg)", "detected pulses marked"),
+      ("acc", "Acceleration magnitude", "detected steps marked"),
+    ])
+  func everyKind(signal: String, panel: String, marks: String) throws {
+    let directory =
+      FileManager.default.temporaryDirectory.appendingPathComponent("vitals-cli-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let csv = directory + "/\(signal).csv"
+    let svg = directory + "/\(signal).svg"
+    #expect(
+      runInProcess(["simulate", "--signal", signal, "--duration", "60", "--rate", "100", "-o", csv]) == 0)
+    #expect(runInProcess(["report", csv, "-o", svg]) == 0)
+    let picture = try String(contentsOfFile: svg, encoding: .utf8)
+    #expect(
+      picture.contains("\(panel), 0 – 10 s, \(marks)") && picture.contains("\(panel), 50 – 60 s, \(marks)"))
+    #expect(!picture.contains("RR tachogram"))
+  }
 }

@@ -16,7 +16,7 @@ private func undatedECG() throws -> (directory: String, path: String) {
   try temporaryCSV("undated.csv", names: ["ECG"], channels: [simulatedECG(seconds: 60)], rate: 250)
 }
 
-@Suite("honest unknowns: no start time, nothing to analyse")
+@Suite("honest unknowns: no start time, nothing to analyze")
 struct StartTimeTests {
   @Test("info --json: start_time null and a note on standard error", .enabled(if: hasBinary))
   func infoNull() throws {
@@ -52,14 +52,14 @@ struct StartTimeTests {
   }
 
   @Test("analyze of a recording no pipeline recognises: exit 1 with the reason", .enabled(if: hasBinary))
-  func nothingToAnalyse() throws {
+  func nothingToAnalyze() throws {
     let (directory, path) = try temporaryCSV(
       "unnamed.csv", names: ["col0"], channels: [simulatedECG(seconds: 20)], rate: 250)
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let result = try run(["analyze", path])
     #expect(result.status == 1)
     #expect(result.out.isEmpty)
-    #expect(result.err.contains(path) && result.err.contains("nothing to analyse"))
+    #expect(result.err.contains(path) && result.err.contains("nothing to analyze"))
     #expect(result.err.contains("--ecg"))
     // Naming the role analyses it.
     #expect(try run(["analyze", path, "--ecg", "col0"]).status == 0)
@@ -84,6 +84,6 @@ struct TooFewBeatsTests {
       Issue.record("expected a failure, got \(failure)")
       return
     }
-    #expect(error.message.contains("nothing to analyse: 0 beats give 0 NN intervals"))
+    #expect(error.message.contains("nothing to analyze: 0 beats give 0 NN intervals"))
   }
 }

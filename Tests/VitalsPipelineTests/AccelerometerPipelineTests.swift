@@ -65,8 +65,9 @@ struct AccelerometerPipelineTests {
     let cadence = whole.section.walking.cadence
     #expect(abs(cadence - expected.bouts.overallCadence) < 1e-9 && cadence > 90)
     let bouts = whole.events.filter { $0.kind == .walkingBout }
-    #expect(
-      bouts.count == expected.bouts.count && bouts.first?.values["steps"] == Double(expected.bouts[0].steps))
+    let firstBoutSteps: Int? =
+      if case .walkingBout(let steps, _, _) = bouts.first?.value { steps } else { nil }
+    #expect(bouts.count == expected.bouts.count && firstBoutSteps == expected.bouts[0].steps)
   }
 
   @Test("motion levels: 10 s windows aligned to absolute time, low when still, high when walking")
@@ -117,7 +118,7 @@ struct AccelerometerPipelineTests {
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let path = try recording.writeWFDB(in: directory, name: "day")
     let analysis = try RecordingAnalyzer.analyze(path: path)
-    #expect(analysis.notAnalysed.isEmpty)
+    #expect(analysis.notAnalyzed.isEmpty)
     #expect(analysis.sections.map(\.kind) == [.ecg, .accelerometer])
     let line = analysis.jsonLine()
     #expect(line.contains("\"steps\":{\"bouts\":[{\"end_s\":"))

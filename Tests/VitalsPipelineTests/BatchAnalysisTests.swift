@@ -67,7 +67,7 @@ struct BatchAnalysisTests {
     let items = BatchAnalysis(inputs: study.inputs, jobs: 2).run()
     #expect(items.map(\.path) == study.inputs)
     for item in items.prefix(3) {
-      guard case .analysed(let summary) = item.outcome else {
+      guard case .analyzed(let summary) = item.outcome else {
         Issue.record("\(item.path) not analysed: \(item.outcome)")
         continue
       }
@@ -85,7 +85,7 @@ struct BatchAnalysisTests {
     let study = try Study()
     func summaries(_ jobs: Int) throws -> [String] {
       try BatchAnalysis(inputs: study.records, jobs: jobs).run().map { item in
-        guard case .analysed(let line) = item.outcome else { throw CancellationError() }
+        guard case .analyzed(let line) = item.outcome else { throw CancellationError() }
         return try withoutTiming(line)
       }
     }
@@ -98,7 +98,7 @@ struct BatchAnalysisTests {
     let layout = BatchOutputLayout(directory: study.directory + "/out")
     try layout.prepare()
     let first = BatchAnalysis(inputs: study.records, output: layout, jobs: 2).run()
-    #expect(first.allSatisfy { if case .analysed = $0.outcome { true } else { false } })
+    #expect(first.allSatisfy { if case .analyzed = $0.outcome { true } else { false } })
     let names = BatchOutputLayout.names(for: study.records)
     #expect(names == ["a", "b", "c"])
     let beats = try String(contentsOfFile: layout.tablePath(name: "a", suffix: "beats"), encoding: .utf8)
@@ -149,10 +149,10 @@ struct RecordingSummaryTests {
     #expect(
       line.contains(
         "\"signals\":[{\"kind\":\"ecg\",\"name\":\"MLII\",\"unit\":\"\"},{\"kind\":null,\"name\":\"resp\""))
-    #expect(line.contains("\"ppg\":{\"artefact_beats\":"))
+    #expect(line.contains("\"ppg\":{\"artifact_beats\":"))
     #expect(
       line.contains(
-        "\"not_analysed\":[{\"channels\":[\"acc_x\",\"acc_y\"],\"kind\":\"accelerometer\",\"reason\":\"step counting needs three acceleration axes, found 2\"}]"
+        "\"not_analyzed\":[{\"channels\":[\"acc_x\",\"acc_y\"],\"kind\":\"accelerometer\",\"reason\":\"step counting needs three acceleration axes, found 2\"}]"
       ))
   }
 }

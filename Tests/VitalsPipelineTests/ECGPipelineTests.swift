@@ -60,7 +60,8 @@ struct ECGPipelineTests {
     let rates = events.filter { $0.kind == .heartRate }
     // One reading per second once two beats are decided.
     #expect(rates.count >= 85 && rates.count <= 89)
-    #expect(rates.allSatisfy { abs($0.values["bpm"]! - 70) < 12 })
+    #expect(
+      rates.allSatisfy { if case .heartRate(let bpm, nil) = $0.value { abs(bpm - 70) < 12 } else { false } })
     #expect(section.episodes.isEmpty)
   }
 
@@ -78,7 +79,8 @@ struct ECGPipelineTests {
     let (events, section) = try run(Self.ecg.samples, rate: Self.ecg.rate, chunkSize: 500, live: true)
     let hrv = events.filter { $0.kind == .hrv }
     #expect(hrv.map(\.seconds) == [60])
-    #expect(abs(hrv[0].values["MeanHR"]! - 70) < 3)
+    let meanHR: Double? = if case .hrv(_, _, _, let meanHR, _) = hrv.first?.value { meanHR } else { nil }
+    #expect(abs(try #require(meanHR) - 70) < 3)
     #expect(section.beats.isEmpty && section.eventTables.isEmpty)
     #expect(section.hrvWindow == 300)
     #expect(section.beatCount == events.filter { $0.kind == .beat }.count)
@@ -131,7 +133,7 @@ struct IrregularRhythmTrackerTests {
     var events: [PipelineEvent] = []
     for beat in beats { tracker.add(beat, events: &events) }
     let streamed = tracker.finish(events: &events)
-    let batch = AtrialFibrillationDetector().analyse(beats: beats, sampleRate: 360).episodes
+    let batch = AtrialFibrillationDetector().analyze(beats: beats, sampleRate: 360).episodes
     #expect(streamed.count == 2)
     #expect(streamed.count == batch.count)
     for (s, b) in zip(streamed, batch) {

@@ -47,7 +47,7 @@ private func json(_ section: some Encodable) throws -> String {
 /// Events in a canonical order, as text (NaN equal to NaN).
 private func canonical(_ events: [PipelineEvent]) -> [String] {
   events.sorted { ($0.kind.rawValue, $0.sampleIndex) < ($1.kind.rawValue, $1.sampleIndex) }.map { event in
-    "\(event.kind) \(event.sampleIndex) \(event.values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })"
+    "\(event.kind) \(event.sampleIndex) \(event.value.outputFields.map { "\($0.key)=\($0.value)" })"
   }
 }
 
@@ -70,8 +70,8 @@ struct GapPipelineTests {
     // median, and one alone (the first reading after the gap) would read 6 bpm.
     let readings = events.filter { $0.kind == .heartRate }
     #expect(readings.count > 80)
-    #expect(
-      readings.allSatisfy { (60...80).contains($0.values["bpm"]!) }, "\(readings.map { $0.values["bpm"]! })")
+    let rates = readings.compactMap { if case .heartRate(let bpm, nil) = $0.value { bpm } else { nil } }
+    #expect(rates.count == readings.count && rates.allSatisfy { (60...80).contains($0) }, "\(rates)")
     #expect(section.gapSeconds == 10)
     #expect(try json(section).contains("\"gap_s\":10"))
     let nn = section.variability.intervals
@@ -111,7 +111,7 @@ struct GapPipelineTests {
       let span = window.sampleIndex - Int64(8 * rate)..<window.sampleIndex
       let missing = [gap].overlapCount(with: span)
       #expect(Double(missing) <= 0.25 * Double(span.count))
-      if missing > 0 { #expect(window.values["reliable"] == 0) }
+      if missing > 0, case .heartRate(_, let quality) = window.value { #expect(quality?.isReliable == false) }
     }
     #expect(section.gapSeconds == 12)
     #expect(try json(section).contains("\"gap_s\":12"))

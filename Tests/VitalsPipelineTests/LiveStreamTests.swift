@@ -128,12 +128,42 @@ struct LiveStreamTests {
   @Test("event JSON lines: sorted keys, integers without a fraction, NaN as null")
   func eventJSON() {
     let reading = PipelineEvent(
-      .heartRate, signal: .ecg, sampleIndex: 500, sampleRate: 250, values: ["bpm": 72.5])
+      .heartRate(bpm: 72.5, quality: nil), signal: .ecg, sampleIndex: 500, sampleRate: 250)
     #expect(
       reading.jsonLine()
         == "{\"bpm\":72.5,\"sample\":500,\"signal\":\"ecg\",\"time_s\":2,\"type\":\"heart_rate\"}")
-    let hrv = PipelineEvent(.hrv, signal: .ecg, sampleIndex: 1, sampleRate: 4, values: ["SDNN": .nan])
+    let hrv = PipelineEvent(
+      .hrv(sdnn: .nan, rmssd: 30.5, meanNN: 800, meanHR: 75, window: 300), signal: .ecg, sampleIndex: 1,
+      sampleRate: 4)
     #expect(
-      hrv.jsonLine() == "{\"SDNN\":null,\"sample\":1,\"signal\":\"ecg\",\"time_s\":0.25,\"type\":\"hrv\"}")
+      hrv.jsonLine()
+        == "{\"MeanHR\":75,\"MeanNN\":800,\"RMSSD\":30.5,\"SDNN\":null,\"sample\":1,\"signal\":\"ecg\",\"time_s\":0.25,\"type\":\"hrv\",\"window_s\":300}"
+    )
+  }
+
+  @Test(
+    "each kind's typed values are written under their keys",
+    arguments: [
+      (
+        PipelineEvent.Value.heartRate(bpm: 61.5, quality: .init(score: 0.75, isReliable: false)),
+        SignalKind.ppg,
+        "{\"bpm\":61.5,\"quality\":0.75,\"reliable\":0,\"sample\":100,\"signal\":\"ppg\",\"time_s\":2,\"type\":\"heart_rate\"}"
+      ),
+      (
+        .irregularRhythmEnd(duration: 90.5), .ecg,
+        "{\"duration_s\":90.5,\"sample\":100,\"signal\":\"ecg\",\"time_s\":2,\"type\":\"irregular_rhythm_end\"}"
+      ),
+      (
+        .walkingBout(steps: 12, duration: 5.5, cadence: 130.5), .accelerometer,
+        "{\"cadence_spm\":130.5,\"duration_s\":5.5,\"sample\":100,\"signal\":\"accelerometer\",\"steps\":12,\"time_s\":2,\"type\":\"walking_bout\"}"
+      ),
+      (
+        .motion(level: 0.25, window: 10), .accelerometer,
+        "{\"g\":0.25,\"sample\":100,\"signal\":\"accelerometer\",\"time_s\":2,\"type\":\"motion\",\"window_s\":10}"
+      ),
+      (.step, .accelerometer, "{\"sample\":100,\"signal\":\"accelerometer\",\"time_s\":2,\"type\":\"step\"}"),
+    ])
+  func eventValueKeys(value: PipelineEvent.Value, signal: SignalKind, line: String) {
+    #expect(PipelineEvent(value, signal: signal, sampleIndex: 100, sampleRate: 50).jsonLine() == line)
   }
 }

@@ -59,7 +59,7 @@ struct PPGPipelineTests {
       #expect(a == b, "\(signal) \(kind) events differ")
     }
     let analysis = analyses[0]
-    #expect(analysis.sections.map(\.kind) == [.ppg, .accelerometer] && analysis.notAnalysed.isEmpty)
+    #expect(analysis.sections.map(\.kind) == [.ppg, .accelerometer] && analysis.notAnalyzed.isEmpty)
     let ppg = try #require(analysis.section(PPGSection.self))
     let truth = simulated.events.count
     #expect(ppg.motionAxes == 3 && abs(ppg.beatCount - truth) <= truth / 50)
@@ -70,7 +70,9 @@ struct PPGPipelineTests {
     let readings = events[0].filter { $0.kind == .heartRate }
     #expect(
       readings.count == ppg.windows
-        && readings.allSatisfy { $0.signal == .ppg && $0.values["quality"] != nil })
+        && readings.allSatisfy {
+          if case .heartRate(_, .some) = $0.value { $0.signal == .ppg } else { false }
+        })
     let line = analysis.jsonLine()
     #expect(line.contains("\"ppg\":{") && line.contains("\"prv\":{") && line.contains("\"motion_axes\":3"))
 

@@ -54,7 +54,7 @@ struct SummaryEncodingTests {
     // 0.8 s beats with a slow ±12 ms swing, 4 minutes.
     let beats = (0..<300).map { Int64($0 * 200) + Int64((3 * sin(Double($0) / 4)).rounded()) }
     let summary = VariabilitySummary(beats: beats, sampleRate: 250)
-    #expect(abs(summary.time.meanNN - 800) < 1 && summary.intervals.count + summary.artefactBeats >= 297)
+    #expect(abs(summary.time.meanNN - 800) < 1 && summary.intervals.count + summary.artifactBeats >= 297)
     let encoded = try JSONDecoder().decode([String: Double?].self, from: Data(Self.json(summary).utf8))
     #expect(encoded.keys.sorted() == names)
     let decoded = encoded.compactMapValues { $0 }

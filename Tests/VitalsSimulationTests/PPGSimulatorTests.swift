@@ -79,7 +79,7 @@ import VitalsCore
     var configuration = PPGConfiguration(
       rhythm: RhythmConfiguration(heartRate: 75), channelCount: 2,
       motion: AccelerometerConfiguration(activity: .walking, placement: .wrist))
-    configuration.artefactBurstsPerMinute = 6
+    configuration.artifactBurstsPerMinute = 6
     var oneShot = PPGSimulator(configuration: configuration, duration: 20, sampleRate: 100, seed: 7)
     let whole = oneShot.generateAll(chunkSize: 1 << 20)
     var chunked = PPGSimulator(configuration: configuration, duration: 20, sampleRate: 100, seed: 7)

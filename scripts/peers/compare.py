@@ -4,7 +4,7 @@
 Runs each scripts/peers/compare_*.py with `--json FILE` (each prints its own table, then writes its
 rows), then prints, per stage and dataset, Vitals' throughput, the fastest peer and its throughput,
 the ratio, and the accuracy figures of both side by side; `--markdown FILE` writes the same table
-as Markdown (the table of docs/accuracy-and-speed.md is this file's content).
+as Markdown (`make performance` puts it in docs/performance.md).
 
 Row protocol (one JSON list per script, one row per tool):
     {"stage": str, "tool": str, "dataset": str, "work": str, "seconds": float,

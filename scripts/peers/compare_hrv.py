@@ -4,7 +4,7 @@
 Three comparisons, each timed in this run, in CPU seconds (scripts/peers/timing.py: Vitals as a whole
 process, the peer in memory):
   1. HRV on the reference beats of every ../shared/data/mitdb record (every beat annotation, so the
-     RR series is the same for both tools: Vitals with --no-artefacts): one `vitals hrv --beats
+     RR series is the same for both tools: Vitals with --no-artifacts): one `vitals hrv --beats
      A.csv --beats B.csv … --json` process over all the records' beat files (start-up once, reading
      the CSV files, one JSON line per file), as NeuroKit2 runs all of them in this process (imports
      left out), in memory on the same peaks, twice: `nk.hrv` (all its domains, 95 indices, most of its time in multiscale entropies) and
@@ -120,7 +120,7 @@ def mitdb_rows(args, nk, wfdb, scratch):
     if len(rates) != 1:
         sys.exit(f"the records' annotations have several rates ({sorted(rates)}): one --rate per process")
     rate = rates.pop()
-    arguments = [args.vitals, "hrv", "--rate", str(rate), "--no-artefacts", "--json"]
+    arguments = [args.vitals, "hrv", "--rate", str(rate), "--no-artifacts", "--json"]
     for file in beats:
         arguments += ["--beats", file]
     seconds["vitals"], out = timing.process(arguments, capture=True)

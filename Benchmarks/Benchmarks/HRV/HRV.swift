@@ -26,7 +26,7 @@ func syntheticBeats(count: Int, sampleRate: Double) -> [Int64] {
 let benchmarks: @Sendable () -> Void = {
   let sampleRate = 360.0
   let beats = syntheticBeats(count: 2400, sampleRate: sampleRate)
-  let artefacts = RRArtefacts.detect(beats: beats, sampleRate: sampleRate, gaps: [])
+  let artefacts = RRArtifacts.detect(beats: beats, sampleRate: sampleRate, gaps: [])
   let series = NNSeries(beats: beats, sampleRate: sampleRate, excludingBeats: artefacts.allBeats, gaps: [])
   let beatsPerSecond = BenchmarkMetric.rate("beats/s")
   let intervalsPerSecond = BenchmarkMetric.rate("NN intervals/s")
@@ -37,7 +37,7 @@ let benchmarks: @Sendable () -> Void = {
     configuration: .gated(rate: beatsPerSecond)
   ) { benchmark in
     benchmark.measureRate(beatsPerSecond, work: beats.count) {
-      let artefacts = RRArtefacts.detect(beats: beats, sampleRate: sampleRate, gaps: [])
+      let artefacts = RRArtifacts.detect(beats: beats, sampleRate: sampleRate, gaps: [])
       blackHole(NNSeries(beats: beats, sampleRate: sampleRate, excludingBeats: artefacts.allBeats, gaps: []))
     }
   }

@@ -16,7 +16,7 @@ let benchmarks: @Sendable () -> Void = {
     rhythm: RhythmConfiguration(), channelCount: 2,
     motion: AccelerometerConfiguration(activity: .running, placement: .wrist, cadence: 165))
   configuration.rhythm.heartRate = Profile([(0, 100), (600, 160)])
-  configuration.motionArtefactGain = 3
+  configuration.motionArtifactGain = 3
   var simulator = PPGSimulator(configuration: configuration, duration: 600, sampleRate: rate, seed: 5)
   let recording = simulator.generateAll()
   let frames = recording.channels[0].count

@@ -2,7 +2,7 @@
 /// frequency-domain and nonlinear indices (what `vitals hrv` reports).
 ///
 /// Pipeline: Lipponen & Tarvainen (2019) artefact classes and the runs of premature beats next to
-/// them (``RRArtefacts``) → ``NNSeries`` without the intervals around flagged beats (and, with labels,
+/// them (``RRArtifacts``) → ``NNSeries`` without the intervals around flagged beats (and, with labels,
 /// only N→N intervals) → ``HRVTimeDomain``, ``HRVFrequencyDomain`` and ``HRVNonlinear``. Floating-point
 /// fields are NaN where undefined; encode with a `nonConformingFloatEncodingStrategy` that writes them
 /// (e.g. `.convertToString`).
@@ -10,7 +10,7 @@ public struct HRVAnalysis: Sendable, Equatable, Codable {
   /// Beats given.
   public var beatCount: Int
   /// Beats flagged by the RR-based artefact detection (empty when it was switched off).
-  public var artefacts: RRArtefacts
+  public var artifacts: RRArtifacts
   /// The NN intervals the indices were computed from.
   public var intervals: NNSeries
   public var time: HRVTimeDomain
@@ -22,24 +22,24 @@ public struct HRVAnalysis: Sendable, Equatable, Codable {
   /// - Parameters:
   ///   - labels: MIT beat mnemonics, one per beat, when known: only intervals between two beats
   ///     labelled `N` count (PhysioNet HRV Toolkit rule).
-  ///   - detectArtefacts: whether to drop the intervals around Lipponen–Tarvainen artefact beats.
+  ///   - detectArtifacts: whether to drop the intervals around Lipponen–Tarvainen artefact beats.
   ///   - frequencyOptions: the spectral estimate of the frequency-domain indices.
   ///   - gaps: the signal's gaps (missing samples, as sample ranges on the beats' scale, increasing and
   ///     disjoint, e.g. ``QRSDetector/gaps``): no interval across one counts, and artefacts are looked for
-  ///     between gaps (``RRArtefacts/detect(beats:sampleRate:parameters:gaps:)``).
+  ///     between gaps (``RRArtifacts/detect(beats:sampleRate:parameters:gaps:)``).
   public init(
-    beats: [Int64], sampleRate: Double, labels: [String]? = nil, detectArtefacts: Bool = true,
+    beats: [Int64], sampleRate: Double, labels: [String]? = nil, detectArtifacts: Bool = true,
     frequencyOptions: HRVFrequencyOptions = HRVFrequencyOptions(), gaps: [Range<Int64>] = []
   ) {
     beatCount = beats.count
-    artefacts =
-      detectArtefacts ? RRArtefacts.detect(beats: beats, sampleRate: sampleRate, gaps: gaps) : RRArtefacts()
+    artifacts =
+      detectArtifacts ? RRArtifacts.detect(beats: beats, sampleRate: sampleRate, gaps: gaps) : RRArtifacts()
     if let labels {
       intervals = NNSeries(
-        beats: beats, labels: labels, sampleRate: sampleRate, excludingBeats: artefacts.allBeats, gaps: gaps)
+        beats: beats, labels: labels, sampleRate: sampleRate, excludingBeats: artifacts.allBeats, gaps: gaps)
     } else {
       intervals = NNSeries(
-        beats: beats, sampleRate: sampleRate, excludingBeats: artefacts.allBeats, gaps: gaps)
+        beats: beats, sampleRate: sampleRate, excludingBeats: artifacts.allBeats, gaps: gaps)
     }
     time = HRVTimeDomain(intervals)
     frequency = HRVFrequencyDomain(intervals, options: frequencyOptions)

@@ -231,11 +231,11 @@ public struct HRVFrequencyDomain: Sendable, Equatable, Codable {
     let count = Int(steps) + 1
     let frequencies = (0..<count).map { minimum + df * Double($0) }
     let mean = series.intervals.reduce(0, +) / Double(n)
-    let centred = series.intervals.map { $0 - mean }
+    let centered = series.intervals.map { $0 - mean }
     var power: [Double]
     do {
       power = try LombScargle.fastPeriodogram(
-        times: times, values: centred, firstAngularFrequency: 2 * Double.pi * minimum,
+        times: times, values: centered, firstAngularFrequency: 2 * Double.pi * minimum,
         angularFrequencyStep: 2 * Double.pi * df, count: count, floatingMean: true, normalization: .power,
         oversampling: lombScargleOversampling, extirpolationOrder: 8)
     } catch {

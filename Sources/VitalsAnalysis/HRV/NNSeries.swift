@@ -42,7 +42,7 @@ public struct NNSeries: Sendable, Equatable, Codable {
   /// - Parameters:
   ///   - beats: beat positions in samples, strictly increasing.
   ///   - sampleRate: samples per second.
-  ///   - excluded: indices of beats to exclude (e.g. ``RRArtefacts/allBeats``, or beats that are not
+  ///   - excluded: indices of beats to exclude (e.g. ``RRArtifacts/allBeats``, or beats that are not
   ///     normal).
   public init(beats: [Int64], sampleRate: Double, excludingBeats excluded: some Sequence<Int>) {
     self.init(beats: beats, sampleRate: sampleRate, excludingBeats: excluded, gaps: [])
@@ -103,11 +103,11 @@ public struct NNSeries: Sendable, Equatable, Codable {
   ///     across one counts.
   public init(
     beats: [Int64], labels: [String], sampleRate: Double, normalLabels: Set<String> = ["N"],
-    excludingBeats artefacts: some Sequence<Int> = [Int](), gaps: [Range<Int64>] = []
+    excludingBeats artifacts: some Sequence<Int> = [Int](), gaps: [Range<Int64>] = []
   ) {
     precondition(labels.count == beats.count, "one label per beat")
     let abnormal = labels.indices.filter { !normalLabels.contains(labels[$0]) }
-    self.init(beats: beats, sampleRate: sampleRate, excludingBeats: abnormal + Array(artefacts), gaps: gaps)
+    self.init(beats: beats, sampleRate: sampleRate, excludingBeats: abnormal + Array(artifacts), gaps: gaps)
   }
 
   /// Number of intervals.

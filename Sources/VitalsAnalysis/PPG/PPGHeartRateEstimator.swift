@@ -359,7 +359,7 @@ public struct PPGHeartRateEstimator: Sendable {
     for k in ppgChannelCount..<ppgChannelCount + accelerationAxisCount {
       motionValid = addSpectrum(channel: k, motion: true) || motionValid
     }
-    Self.normalise(&ppgSpectrum)
+    Self.normalize(&ppgSpectrum)
     var cleanedPeak: Float = 0
     if motionValid {
       let lambda = Float(configuration.motionSubtraction)
@@ -371,7 +371,7 @@ public struct PPGHeartRateEstimator: Sendable {
     if cleanedPeak == 0 {
       for i in 0..<bandCount { cleaned[i] = ppgSpectrum[i] }
     } else {
-      Self.normalise(&cleaned)
+      Self.normalize(&cleaned)
     }
     track()
     var best = 0
@@ -403,7 +403,7 @@ public struct PPGHeartRateEstimator: Sendable {
   }
 
   /// Scales `values` to a maximum of 1 (left alone when the maximum is 0).
-  static func normalise(_ values: inout [Float]) {
+  static func normalize(_ values: inout [Float]) {
     var largest: Float = 0
     for v in values { largest = max(largest, v) }
     guard largest > 0 else { return }

@@ -197,16 +197,16 @@ public struct PPGPulseDetector: Sendable {
     longSum += Double(square)
     let leaving = n - Int64(2 * longHalf + 1)
     if leaving >= 0 { longSum -= Double(squares[Int(leaving % length)]) }
-    let centre = n - Int64(longHalf)
-    let shortEnd = centre + Int64(shortHalf)
-    let shortLeaving = centre - Int64(shortHalf) - 1
+    let center = n - Int64(longHalf)
+    let shortEnd = center + Int64(shortHalf)
+    let shortLeaving = center - Int64(shortHalf) - 1
     if shortEnd >= 0 { shortSum += Double(squares[Int(shortEnd % length)]) }
     if shortLeaving >= 0 { shortSum -= Double(squares[Int(shortLeaving % length)]) }
     meanSquare += max(meanWeight, 1 / Double(n + 1)) * (Double(square) - meanSquare)
     count += 1
     // Both moving averages are decided on only once the long one spans the signal.
-    guard centre >= Int64(longHalf) else { return }
-    let value = values[Int(centre % length)]
+    guard center >= Int64(longHalf) else { return }
+    let value = values[Int(center % length)]
     let shortAverage = shortSum / Double(2 * shortHalf + 1)
     let longAverage = longSum / Double(2 * longHalf + 1)
     if shortAverage > longAverage + configuration.offset * meanSquare {
@@ -217,7 +217,7 @@ public struct PPGPulseDetector: Sendable {
       blockLength += 1
       if value > blockMaximum {
         blockMaximum = value
-        blockPeak = centre
+        blockPeak = center
       }
       return
     }
@@ -234,7 +234,7 @@ public struct PPGPulseDetector: Sendable {
     }
     if value < troughValue {
       troughValue = value
-      troughIndex = centre
+      troughIndex = center
     }
   }
 }

@@ -11,7 +11,7 @@ import VitalsCore
 /// 2. the window from `window.upperBound` to `window.lowerBound` seconds before each beat (the PR
 ///    interval; 250–70 ms by default), with its least-squares line removed, is the beat's atrial window;
 /// 3. a beat's consistency is the Pearson correlation of its window with the per-sample median of the
-///    windows of the `neighbours` beats around it (itself included): near 1 when a P wave of a stable
+///    windows of the `neighbors` beats around it (itself included): near 1 when a P wave of a stable
 ///    shape precedes the beats (an ectopic beat's window lowers only its own value, not the median's),
 ///    low for independent fibrillatory waves.
 ///
@@ -30,7 +30,7 @@ enum AtrialActivity {
   /// - Returns: nil when the signal is too short to filter or the band does not fit the rate.
   static func consistency(
     signal: [Float], beats: [Int64], sampleRate: Double, window: ClosedRange<Double>,
-    band: ClosedRange<Double>, neighbours: Int
+    band: ClosedRange<Double>, neighbors: Int
   ) -> [Double]? {
     guard
       let design = try? SecondOrderSections.butterworth(
@@ -81,13 +81,13 @@ enum AtrialActivity {
     var result = [Double](repeating: .nan, count: beats.count)
     var template = [Double](repeating: 0, count: length)
     var column: [Double] = []
-    column.reserveCapacity(neighbours)
+    column.reserveCapacity(neighbors)
     var members: [Int] = []
-    members.reserveCapacity(neighbours)
+    members.reserveCapacity(neighbors)
     for b in beats.indices where valid[b] {
-      let low = max(0, min(b - neighbours / 2, beats.count - neighbours))
+      let low = max(0, min(b - neighbors / 2, beats.count - neighbors))
       members.removeAll(keepingCapacity: true)
-      for m in low..<min(beats.count, low + neighbours) where valid[m] { members.append(m) }
+      for m in low..<min(beats.count, low + neighbors) where valid[m] { members.append(m) }
       guard members.count >= 3 else { continue }
       for t in 0..<length {
         column.removeAll(keepingCapacity: true)

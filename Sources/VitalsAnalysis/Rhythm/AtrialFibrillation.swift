@@ -32,13 +32,13 @@ public struct IrregularRhythmEpisode: Sendable, Equatable, Codable {
 /// Atrial-fibrillation detection from RR intervals, with the coefficient of sample entropy (COSEn) of
 /// Lake & Moorman (2011, Am J Physiol Heart Circ Physiol 300:H319–H325), and optionally the ECG lead.
 ///
-/// Steps: ectopic and artefact beats (``RRArtefacts``) and the intervals around them are dropped; each
+/// Steps: ectopic and artefact beats (``RRArtifacts``) and the intervals around them are dropped; each
 /// remaining interval is irregular when the COSEn of the ``Parameters/windowBeats`` intervals around it
 /// exceeds ``Parameters/threshold`` and the window's normalised RMSSD exceeds
-/// ``Parameters/minimumNormalisedRMSSD`` (after Dash et al. 2009), unless a second-order linear predictor
+/// ``Parameters/minimumNormalizedRMSSD`` (after Dash et al. 2009), unless a second-order linear predictor
 /// follows the window (``Parameters/maximumPredictionGain``: sinus arrhythmia), the rhythm repeats a
 /// bigeminy or trigeminy pattern (after Petrėnas et al. 2015), or, with the ECG, P waves of one shape
-/// precede its beats (``Parameters/organisedAtrialConsistency``, after Babaeizadeh et al. 2009).
+/// precede its beats (``Parameters/organizedAtrialConsistency``, after Babaeizadeh et al. 2009).
 /// Irregular intervals cover their span; episodes join covered spans across gaps shorter than
 /// ``Parameters/bridgedGap`` and last at least ``Parameters/minimumEpisodeDuration``.
 /// <doc:AtrialFibrillation> gives every rule, where each setting comes from, and the scores on the
@@ -57,7 +57,7 @@ public struct AtrialFibrillationDetector: Sendable {
     public var threshold = -1.4
     /// Normalised RMSSD (RMSSD / mean RR of the window) a window must also exceed to be irregular; 0
     /// turns the condition off. 0.1 is the order of the nRMSSD threshold of Dash et al. (2009).
-    public var minimumNormalisedRMSSD = 0.1
+    public var minimumNormalizedRMSSD = 0.1
     /// Prediction gain (``AtrialFibrillationDetector/linearPredictionGain(_:)``) at or above which a
     /// window is a smooth oscillation (sinus arrhythmia), not AF; `.infinity` turns the check off
     /// (even for a window predicted exactly, whose gain is +∞).
@@ -67,12 +67,12 @@ public struct AtrialFibrillationDetector: Sendable {
     /// Pattern periods checked: a window whose sums of `p` consecutive intervals are regular is not AF.
     public var patternPeriods = [2, 3]
     /// Whether to drop the intervals around Lipponen–Tarvainen artefact beats first.
-    public var excludeArtefacts = true
+    public var excludeArtifacts = true
     /// Regular stretches shorter than this between irregular ones are bridged, in seconds.
     public var bridgedGap = 10.0
     /// Shortest episode reported, in seconds.
     public var minimumEpisodeDuration = 30.0
-    /// With the ECG given to ``AtrialFibrillationDetector/analyse(beats:sampleRate:signal:)``: the
+    /// With the ECG given to ``AtrialFibrillationDetector/analyze(beats:sampleRate:signal:)``: the
     /// atrial window before each R peak, seconds before it (from `upperBound` to `lowerBound`: the PR
     /// interval).
     public var atrialWindow: ClosedRange<Double> = 0.07...0.25
@@ -81,7 +81,7 @@ public struct AtrialFibrillationDetector: Sendable {
     /// A window of ``windowBeats`` beats whose median atrial consistency (correlation of each beat's
     /// atrial window with its neighbours' median window) reaches this value has P waves of one shape,
     /// so it is not AF whatever its RR intervals do; above 1 turns the check off.
-    public var organisedAtrialConsistency = 0.6
+    public var organizedAtrialConsistency = 0.6
 
     public init() {}
   }
@@ -132,7 +132,7 @@ public struct AtrialFibrillationDetector: Sendable {
     var sums: [Double] = []
     sums.reserveCapacity(width)
     for period in parameters.patternPeriods {
-      let limit = parameters.minimumNormalisedRMSSD / Double(period).squareRoot()
+      let limit = parameters.minimumNormalizedRMSSD / Double(period).squareRoot()
       for phase in 0..<period {
         sums.removeAll(keepingCapacity: true)
         var start = low + phase
@@ -140,7 +140,7 @@ public struct AtrialFibrillationDetector: Sendable {
           sums.append(rr[start..<(start + period)].reduce(0, +))
           start += period
         }
-        if sums.count >= 2 && Self.normalisedRMSSD(sums[...]) <= limit { return true }
+        if sums.count >= 2 && Self.normalizedRMSSD(sums[...]) <= limit { return true }
       }
     }
     return false
@@ -148,15 +148,15 @@ public struct AtrialFibrillationDetector: Sendable {
 
   /// Whether the median atrial consistency of the beats closing the intervals `window` (indices into
   /// the judged intervals, whose closing beats `closingBeats` gives) reaches
-  /// ``Parameters/organisedAtrialConsistency``; false without consistencies or with fewer than half of
+  /// ``Parameters/organizedAtrialConsistency``; false without consistencies or with fewer than half of
   /// them defined.
-  private func hasOrganisedAtrialActivity(
+  private func hasOrganizedAtrialActivity(
     _ consistency: [Double], closingBeats: [Int], window: Range<Int>
   ) -> Bool {
     guard !consistency.isEmpty else { return false }
     let values = window.map { consistency[closingBeats[$0]] }.filter { !$0.isNaN }.sorted()
     guard !values.isEmpty && 2 * values.count >= window.count else { return false }
-    return Statistics.median(sorted: values) >= parameters.organisedAtrialConsistency
+    return Statistics.median(sorted: values) >= parameters.organizedAtrialConsistency
   }
 
   /// Variance of `rr` about its mean divided by the mean squared error of its least-squares
@@ -195,7 +195,7 @@ public struct AtrialFibrillationDetector: Sendable {
   }
 
   /// RMSSD / mean of `rr` (unitless); NaN for fewer than 2 intervals.
-  public static func normalisedRMSSD(_ rr: ArraySlice<Double>) -> Double {
+  public static func normalizedRMSSD(_ rr: ArraySlice<Double>) -> Double {
     guard rr.count >= 2 else { return .nan }
     var squares = 0.0
     for k in rr.indices.dropFirst() {
@@ -206,7 +206,7 @@ public struct AtrialFibrillationDetector: Sendable {
     return (squares / Double(rr.count - 1)).squareRoot() / mean
   }
 
-  /// The result of ``analyse(beats:sampleRate:)``.
+  /// The result of ``analyze(beats:sampleRate:)``.
   public struct Analysis: Sendable, Equatable {
     /// The intervals the detector judged (artefact intervals dropped).
     public var intervals: NNSeries
@@ -241,22 +241,22 @@ public struct AtrialFibrillationDetector: Sendable {
   /// the beats' scale, increasing and disjoint: e.g. ``QRSDetector/gaps``), no interval across a gap is
   /// judged and no gap sample is covered; an episode may still bridge a gap shorter than
   /// ``Parameters/bridgedGap``, as it bridges any stretch not judged irregular.
-  public func analyse(
+  public func analyze(
     beats: [Int64], sampleRate: Double, signal: [Float]? = nil, gaps: [Range<Int64>] = []
   ) -> Analysis {
     let consistency =
       signal.flatMap {
         AtrialActivity.consistency(
           signal: $0, beats: beats, sampleRate: sampleRate, window: parameters.atrialWindow,
-          band: parameters.atrialBand, neighbours: parameters.windowBeats)
+          band: parameters.atrialBand, neighbors: parameters.windowBeats)
       } ?? []
     // The paper's four classes only: in fibrillation a stretch of short intervals after a flagged beat
     // is the irregularity itself, not a run of ectopic beats.
-    var artefactParameters = RRArtefacts.Parameters()
-    artefactParameters.maximumRunBeats = 0
+    var artifactParameters = RRArtifacts.Parameters()
+    artifactParameters.maximumRunBeats = 0
     let excluded =
-      parameters.excludeArtefacts
-      ? RRArtefacts.detect(beats: beats, sampleRate: sampleRate, parameters: artefactParameters).allBeats : []
+      parameters.excludeArtifacts
+      ? RRArtifacts.detect(beats: beats, sampleRate: sampleRate, parameters: artifactParameters).allBeats : []
     let series = NNSeries(beats: beats, sampleRate: sampleRate, excludingBeats: excluded, gaps: gaps)
     let rr = series.intervals.map { $0 / 1000 }
     // The pattern check looks at every interval, artefacts included: dropping beats breaks patterns.
@@ -274,11 +274,11 @@ public struct AtrialFibrillationDetector: Sendable {
         let window = rr[low..<(low + width)]
         irregular[k] =
           Self.coefficientOfSampleEntropy(window, tolerance: parameters.tolerance) > parameters.threshold
-          && Self.normalisedRMSSD(window) > parameters.minimumNormalisedRMSSD
+          && Self.normalizedRMSSD(window) > parameters.minimumNormalizedRMSSD
           && !(parameters.maximumPredictionGain < .infinity
             && Self.linearPredictionGain(window) >= parameters.maximumPredictionGain)
           && !isRepeatingPattern(allIntervals, around: closingBeats[k] - 1)
-          && !hasOrganisedAtrialActivity(consistency, closingBeats: closingBeats, window: window.indices)
+          && !hasOrganizedAtrialActivity(consistency, closingBeats: closingBeats, window: window.indices)
       }
     }
     var covered: [Range<Int64>] = []

@@ -27,7 +27,7 @@ public struct PolyphaseResampler: Sendable {
   /// Outputs written since the start of the signal.
   public private(set) var outputCount: Int = 0
   /// Taps by which each output is centred in the filter (`half`).
-  @usableFromInline let centre: Int
+  @usableFromInline let center: Int
 
   /// A resampler by `up / down` (both ≥ 1) with SciPy's default design, the window `window` (Kaiser β = 5
   /// unless told) over `20·max(up, down) + 1` taps with cutoff `1 / max(up, down)` of Nyquist.
@@ -57,14 +57,14 @@ public struct PolyphaseResampler: Sendable {
     precondition(!taps.isEmpty, "a filter has at least one tap")
     self.up = up
     self.down = down
-    self.centre = (taps.count - 1) / 2
+    self.center = (taps.count - 1) / 2
     self.core = _PolyphaseFIRCore(
-      taps: taps.map { Float($0 * Double(up)) }, up: up, down: down, offset: centre)
+      taps: taps.map { Float($0 * Double(up)) }, up: up, down: down, offset: center)
   }
 
   /// Input samples by which the stream lags: output `k`, at input time `k·down / up`, is emitted once the
   /// input at time `k·down / up + delay` has arrived (rounded down to a sample).
-  public var delay: Double { Double(centre) / Double(up) }
+  public var delay: Double { Double(center) / Double(up) }
 
   /// The largest number of outputs `count` more inputs can produce: `⌊count·up / down⌋ + 1`, 0 for no input.
   @inlinable

@@ -226,9 +226,9 @@ for record in recordList {
   }
   for method in afMethods {
     let lead = method == "RR" ? nil : signal
-    let onReference = afDetector.analyse(beats: reference, sampleRate: rate, signal: lead).segments(
+    let onReference = afDetector.analyze(beats: reference, sampleRate: rate, signal: lead).segments(
       sampleCount: sampleCount)
-    let onDetected = afDetector.analyse(beats: beats, sampleRate: rate, signal: lead).segments(
+    let onDetected = afDetector.analyze(beats: beats, sampleRate: rate, signal: lead).segments(
       sampleCount: sampleCount)
     afScores[method, default: []].append(
       (

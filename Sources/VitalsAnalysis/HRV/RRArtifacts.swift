@@ -4,7 +4,7 @@ import VitalsCore
 ///
 /// Indices are beat indices (into the beat positions given to ``detect(beats:sampleRate:parameters:)``);
 /// beat `k` is the beat that closes RR interval `k − 1 → k`. Each list is increasing.
-public struct RRArtefacts: Sendable, Equatable, Codable {
+public struct RRArtifacts: Sendable, Equatable, Codable {
   /// Ectopic beats: a large change of RR followed by an opposite one (the Kubios "ectopic" class).
   public var ectopic: [Int]
   /// Beats closing an interval that holds a missed beat (twice the local median).
@@ -51,7 +51,7 @@ public struct RRArtefacts: Sendable, Equatable, Codable {
     public var medianWindow = 11
     /// Normalised deviation |mRR| / Th2 from the rhythm before a run (mRR = RR − that rhythm's
     /// median, negative values doubled, as in the paper's mRR) above which a beat next to a flagged
-    /// beat, or to a run beat, joins the run (``RRArtefacts/run``). Not a published value: the paper's
+    /// beat, or to a run beat, joins the run (``RRArtifacts/run``). Not a published value: the paper's
     /// long/short limit for |mRR| is 3; 2 was chosen on the MIT-BIH records of `../shared/data`, where
     /// it brings SDNN from reference beats of 205 (ventricular runs) within 0.1 % of its annotated
     /// N→N intervals' (3: +19 %, no runs: +43 %) and flags 29 V and 2 N beats there; over the other 10
@@ -69,8 +69,8 @@ public struct RRArtefacts: Sendable, Equatable, Codable {
   /// time, so that the interval across a gap, which holds the beats unseen there, flags no beat.
   public static func detect(
     beats: [Int64], sampleRate: Double, parameters: Parameters = Parameters(), gaps: [Range<Int64>]
-  ) -> RRArtefacts {
-    var result = RRArtefacts()
+  ) -> RRArtifacts {
+    var result = RRArtifacts()
     var first = 0
     var gap = 0
     while first < beats.count {
@@ -123,11 +123,11 @@ public struct RRArtefacts: Sendable, Equatable, Codable {
   ///   - sampleRate: samples per second.
   /// - Returns: no artefacts when there are fewer than 4 beats.
   public static func detect(beats: [Int64], sampleRate: Double, parameters: Parameters = Parameters())
-    -> RRArtefacts
+    -> RRArtifacts
   {
     precondition(sampleRate > 0 && sampleRate.isFinite, "sample rate must be positive and finite")
     let n = beats.count
-    guard n >= 4 else { return RRArtefacts() }
+    guard n >= 4 else { return RRArtifacts() }
     var rr = [Double](repeating: 0, count: n)
     for k in 1..<n { rr[k] = distance(from: beats[k - 1], to: beats[k]) / sampleRate }
     rr[0] = Statistics.mean(rr[1...])
@@ -169,7 +169,7 @@ public struct RRArtefacts: Sendable, Equatable, Codable {
     let th2 = threshold(mrrs, parameters)
     for k in 0..<n { mrrs[k] = th2[k] != 0 ? mrrs[k] / th2[k] : .nan }
 
-    var result = RRArtefacts()
+    var result = RRArtifacts()
     let c1 = parameters.c1
     let c2 = parameters.c2
     var i = 0

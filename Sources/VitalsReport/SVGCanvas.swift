@@ -1,70 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
-/// A streaming min/max envelope of a signal, for drawing long signals at screen resolution: every bin
-/// keeps the minimum and maximum of its samples, and when the bins reach twice ``columns`` neighbouring
-/// pairs are merged and the bin width doubles. Memory is O(columns) whatever the length; NaN samples are
-/// ignored (a bin of NaN only is NaN).
-public struct MinMaxEnvelope: Sendable, Equatable {
-  /// The number of bins the envelope keeps at least (at most twice that).
-  public let columns: Int
-  /// Samples per bin (a power of two).
-  public private(set) var samplesPerBin = 1
-  /// Samples appended.
-  public private(set) var sampleCount: Int64 = 0
-  var minima: [Float] = []
-  var maxima: [Float] = []
-  var currentMin = Float.nan
-  var currentMax = Float.nan
-  var currentCount = 0
-
-  /// An envelope that keeps between `columns` and `2 · columns` bins.
-  public init(columns: Int) {
-    precondition(columns >= 1, "an envelope has at least one column")
-    self.columns = columns
-  }
-
-  /// Appends samples.
-  public mutating func append(_ samples: some Sequence<Float>) {
-    for value in samples {
-      if !value.isNaN {
-        currentMin = currentMin.isNaN ? value : Swift.min(currentMin, value)
-        currentMax = currentMax.isNaN ? value : Swift.max(currentMax, value)
-      }
-      currentCount += 1
-      sampleCount += 1
-      if currentCount == samplesPerBin { closeBin() }
-    }
-  }
-
-  private mutating func closeBin() {
-    minima.append(currentMin)
-    maxima.append(currentMax)
-    (currentMin, currentMax, currentCount) = (.nan, .nan, 0)
-    guard minima.count == 2 * columns else { return }
-    for k in 0..<columns {
-      minima[k] = Self.combine(minima[2 * k], minima[2 * k + 1], Swift.min)
-      maxima[k] = Self.combine(maxima[2 * k], maxima[2 * k + 1], Swift.max)
-    }
-    minima.removeLast(columns)
-    maxima.removeLast(columns)
-    samplesPerBin *= 2
-  }
-
-  private static func combine(_ a: Float, _ b: Float, _ pick: (Float, Float) -> Float) -> Float {
-    a.isNaN ? b : b.isNaN ? a : pick(a, b)
-  }
-
-  /// The bins, oldest first, the last one possibly partial: (index of the bin's first sample, min, max).
-  public var bins: [(start: Int64, min: Float, max: Float)] {
-    var result = minima.indices.map { (Int64($0 * samplesPerBin), minima[$0], maxima[$0]) }
-    if currentCount > 0 { result.append((Int64(minima.count * samplesPerBin), currentMin, currentMax)) }
-    return result
-  }
-}
+import RealModule
 
 /// Hand-written SVG: shapes, text and plot frames with axes, in pixel coordinates (y down).
 struct SVGCanvas {
@@ -84,6 +18,10 @@ struct SVGCanvas {
 
   static func f(_ value: Double) -> String { String(cFormat: "%.1f", value) }
 
+  /// ` class="mark"` for a shape that marks something found (a pulse, a step), so that a reader or a
+  /// style sheet can pick the marks out; nothing when `mark` is nil.
+  static func markClass(_ mark: String?) -> String { mark.map { " class=\"\($0)\"" } ?? "" }
+
   mutating func rect(
     x: Double, y: Double, width: Double, height: Double, fill: String, opacity: Double = 1,
     stroke: String? = nil
@@ -97,11 +35,11 @@ struct SVGCanvas {
 
   mutating func line(
     _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, stroke: String, width: Double = 1,
-    dash: String? = nil
+    dash: String? = nil, mark: String? = nil
   ) {
     let dashing = dash.map { " stroke-dasharray=\"\($0)\"" } ?? ""
     elements.append(
-      "<line x1=\"\(Self.f(x1))\" y1=\"\(Self.f(y1))\" x2=\"\(Self.f(x2))\" y2=\"\(Self.f(y2))\" stroke=\"\(stroke)\" stroke-width=\"\(width)\"\(dashing)/>"
+      "<line x1=\"\(Self.f(x1))\" y1=\"\(Self.f(y1))\" x2=\"\(Self.f(x2))\" y2=\"\(Self.f(y2))\" stroke=\"\(stroke)\" stroke-width=\"\(width)\"\(dashing)\(Self.markClass(mark))/>"
     )
   }
 
@@ -123,10 +61,13 @@ struct SVGCanvas {
     }
   }
 
-  mutating func circle(_ x: Double, _ y: Double, radius: Double, fill: String, opacity: Double = 1) {
+  mutating func circle(
+    _ x: Double, _ y: Double, radius: Double, fill: String, opacity: Double = 1, mark: String? = nil
+  ) {
     let alpha = opacity < 1 ? " fill-opacity=\"\(opacity)\"" : ""
     elements.append(
-      "<circle cx=\"\(Self.f(x))\" cy=\"\(Self.f(y))\" r=\"\(radius)\" fill=\"\(fill)\"\(alpha)/>")
+      "<circle cx=\"\(Self.f(x))\" cy=\"\(Self.f(y))\" r=\"\(radius)\" fill=\"\(fill)\"\(alpha)\(Self.markClass(mark))/>"
+    )
   }
 
   mutating func text(
@@ -176,10 +117,10 @@ struct PlotFrame {
     let span = range.upperBound - range.lowerBound
     guard span > 0, span.isFinite else { return ([range.lowerBound], 1) }
     let rough = span / Double(max(1, count))
-    let magnitude = pow(10, floor(log10(rough)))
+    let magnitude = Double.pow(10, Double.log10(rough).rounded(.down))
     let step = [1.0, 2, 5, 10].map { $0 * magnitude }.first { $0 >= rough } ?? 10 * magnitude
     var values: [Double] = []
-    var value = ceil(range.lowerBound / step - 1e-9) * step
+    var value = (range.lowerBound / step - 1e-9).rounded(.up) * step
     while value <= range.upperBound + step * 1e-9 {
       values.append(abs(value) < step * 1e-9 ? 0 : value)
       value += step
@@ -189,7 +130,7 @@ struct PlotFrame {
 
   /// `value` with as many decimals as `step` needs.
   static func label(_ value: Double, step: Double) -> String {
-    let decimals = max(0, min(6, Int(ceil(-log10(step) - 1e-9))))
+    let decimals = max(0, min(6, Int((-Double.log10(step) - 1e-9).rounded(.up))))
     return String(cFormat: "%.\(decimals)f", value)
   }
 
