@@ -4,13 +4,15 @@ import PackageDescription
 /// Modules, from the bottom up (see the Vitals catalog's Architecture article):
 /// - `CFFTW`: the system FFTW 3 library (GPL), reached only through `VitalsFFT`.
 /// - `CWideLanes`: a marker module importable only in builds that target AVX2 (see the Vitals catalog's "Build settings" article).
+/// - `VitalsSupport`: package-internal, never re-exported: the C library, file-system calls, text
+///   formatting and descriptive statistics that several modules share.
 /// - `VitalsCore`: samples, time, ring buffers, filter design, SOS/FIR filtering, resampling, SIMD kernels.
 /// - `VitalsFFT`: cached FFTW plans, real FFTs, Welch PSD, Lomb–Scargle.
 /// - `VitalsIO`: readers and writers for WFDB, EDF/EDF+, CSV/TSV and Apple Health files.
 /// - `VitalsAnalysis`: beat detection, scoring, NN intervals, HRV, rhythm.
 /// - `VitalsSimulation`: deterministic synthetic ECG, PPG and accelerometer recordings with ground truth.
-/// - `VitalsStatistics`: HealthKit-style quantity samples, statistics and mergeable aggregates,
-///   derived metrics, and the Apple Health `export.xml` import.
+/// - `VitalsStatistics`: HealthKit-style quantity samples, statistics and mergeable aggregates, time-zone
+///   rules, derived metrics, and the Apple Health `export.xml` import.
 /// - `VitalsPipeline`: whole-recording analysis, batches and live streams, built on the modules above.
 /// - `VitalsReport`: the SVG/HTML picture of a recording and what was found in it, one function per panel.
 /// - `Vitals`: the umbrella library users import.
@@ -25,6 +27,7 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
+    .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
   ],
   targets: [
     .systemLibrary(
@@ -33,24 +36,38 @@ let package = Package(
       providers: [.apt(["libfftw3-dev"]), .brew(["fftw"])]
     ),
     .target(
-      name: "VitalsCore",
-      dependencies: [.product(name: "RealModule", package: "swift-numerics")]
+      name: "VitalsSupport",
+      dependencies: [.product(name: "SystemPackage", package: "swift-system")]
     ),
-    .target(name: "VitalsFFT", dependencies: ["CFFTW", "VitalsCore"]),
+    .target(
+      name: "VitalsCore",
+      dependencies: [
+        .product(name: "RealModule", package: "swift-numerics"),
+        .product(name: "ComplexModule", package: "swift-numerics"),
+      ]
+    ),
+    .target(name: "VitalsFFT", dependencies: ["CFFTW", "VitalsCore", "VitalsSupport"]),
     // Importable only when the build targets AVX2: selects the 256-bit kernels at compile time.
     .systemLibrary(name: "CWideLanes"),
-    .target(name: "VitalsIO", dependencies: ["VitalsCore", "CWideLanes"]),
-    .target(name: "VitalsSimulation", dependencies: ["VitalsCore"]),
-    .target(name: "VitalsAnalysis", dependencies: ["VitalsCore", "VitalsFFT"]),
-    .target(name: "VitalsStatistics", dependencies: ["VitalsCore", "VitalsIO", "VitalsAnalysis"]),
+    .target(
+      name: "VitalsIO",
+      dependencies: [
+        "VitalsCore", "VitalsSupport", "CWideLanes", .product(name: "SystemPackage", package: "swift-system"),
+      ]
+    ),
+    .target(name: "VitalsSimulation", dependencies: ["VitalsCore", "VitalsSupport"]),
+    .target(name: "VitalsAnalysis", dependencies: ["VitalsCore", "VitalsFFT", "VitalsSupport"]),
+    .target(name: "VitalsStatistics", dependencies: ["VitalsCore", "VitalsIO", "VitalsSupport"]),
     .target(
       name: "VitalsPipeline",
-      dependencies: ["VitalsCore", "VitalsFFT", "VitalsIO", "VitalsAnalysis", "VitalsStatistics"]
+      dependencies: [
+        "VitalsCore", "VitalsFFT", "VitalsIO", "VitalsAnalysis", "VitalsStatistics", "VitalsSupport",
+      ]
     ),
     .target(
       name: "VitalsReport",
       dependencies: [
-        "VitalsCore", "VitalsIO", "VitalsAnalysis", "VitalsPipeline",
+        "VitalsCore", "VitalsIO", "VitalsAnalysis", "VitalsPipeline", "VitalsSupport",
         .product(name: "RealModule", package: "swift-numerics"),
       ]
     ),
@@ -63,13 +80,25 @@ let package = Package(
     ),
     .target(
       name: "VitalsCLI",
-      dependencies: ["Vitals", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+      // VitalsSupport only until the commands stop using its package symbols.
+      dependencies: [
+        "Vitals", "VitalsSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
     ),
     .executableTarget(name: "vitals", dependencies: ["VitalsCLI"]),
 
     // Test support: fixture and shared-data paths (a plain target, so test targets can share it).
-    .target(name: "VitalsTestSupport", dependencies: ["VitalsSimulation"], path: "Tests/VitalsTestSupport"),
-    .testTarget(name: "VitalsCoreTests", dependencies: ["VitalsCore", "VitalsTestSupport"]),
+    .target(
+      name: "VitalsTestSupport",
+      dependencies: ["VitalsSimulation", .product(name: "RealModule", package: "swift-numerics")],
+      path: "Tests/VitalsTestSupport"),
+    .testTarget(name: "VitalsSupportTests", dependencies: ["VitalsSupport"]),
+    .testTarget(
+      name: "VitalsCoreTests",
+      dependencies: [
+        "VitalsCore", "VitalsTestSupport", .product(name: "ComplexModule", package: "swift-numerics"),
+      ]
+    ),
     .testTarget(name: "VitalsFFTTests", dependencies: ["VitalsFFT", "VitalsTestSupport"]),
     .testTarget(name: "VitalsIOTests", dependencies: ["VitalsIO", "VitalsTestSupport"]),
     .testTarget(name: "VitalsAnalysisTests", dependencies: ["VitalsAnalysis", "VitalsTestSupport"]),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import Vitals
+import VitalsSupport
 
 #if canImport(Glibc)
   import Glibc

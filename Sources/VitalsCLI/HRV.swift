@@ -1,5 +1,6 @@
 import ArgumentParser
 import Vitals
+import VitalsSupport
 
 extension HRVFrequencyOptions.Method: ExpressibleByArgument {}
 extension HRVFrequencyOptions.LombScaling: ExpressibleByArgument {}

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import Vitals
+import VitalsSupport
 
 /// `vitals hr INPUT --signal ppg|ecg [--window 8] [--step 2]`: heart rate per window.
 public struct HeartRate: ParsableCommand {

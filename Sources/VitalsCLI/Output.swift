@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import Vitals
+import VitalsSupport
 
 // What every command shares on the way out: errors on stderr with the exit-code contract, JSON, files.
 

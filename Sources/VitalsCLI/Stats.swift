@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import Vitals
 import VitalsIO
+import VitalsSupport
 
 extension StatisticsOption: ExpressibleByArgument {}
 

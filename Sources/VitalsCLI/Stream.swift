@@ -1,5 +1,6 @@
 import ArgumentParser
 import Vitals
+import VitalsSupport
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,6 @@
 import ArgumentParser
 import VitalsIO
+import VitalsSupport
 
 /// The `vitals` command: one subcommand per file in this module, each a thin layer over the library.
 ///

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import VitalsSupport
 
 /// The generalised Lomb–Scargle periodogram of an unevenly sampled series (Lomb 1976; Scargle 1982;
 /// Zechmeister & Kürster 2009, "The generalised Lomb-Scargle periodogram"), equal to

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import VitalsSupport
 
 /// A tapering window, with the definitions and names of `scipy.signal.get_window` (SciPy 1.17).
 ///

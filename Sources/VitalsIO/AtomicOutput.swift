@@ -1,9 +1,6 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 import Synchronization
+import SystemPackage
+import VitalsSupport
 
 /// A file written whole or not at all: the bytes go to a temporary file beside the target, a hidden
 /// name `.NAME.HOST.PID.RANDOM.partial` (HOST a hash of the host name, PID the writing process), which
@@ -24,7 +21,7 @@ public final class AtomicFile {
   public let path: String
   /// Where the bytes are written until then.
   public let temporaryPath: String
-  private var descriptor: Int32
+  private let descriptor: FileDescriptor
   private var registration: TemporaryRegistry.Slot?
   private var state = State.open
 
@@ -35,11 +32,13 @@ public final class AtomicFile {
     self.path = path
     temporaryPath = Self.temporaryPath(for: path)
     registration = TemporaryRegistry.register(temporaryPath)
-    descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else {
-      let reason = String(cString: strerror(errno))
+    do {
+      descriptor = try FileDescriptor.open(
+        FilePath(temporaryPath), .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec],
+        permissions: [.ownerReadWrite, .groupRead, .otherRead])
+    } catch {
       TemporaryRegistry.unregister(registration)
-      throw OutputError(path: path, "cannot create: \(reason)")
+      throw OutputError(path: path, "cannot create: \(error)")
     }
   }
 
@@ -48,7 +47,7 @@ public final class AtomicFile {
   /// Appends `bytes` to the file.
   public func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
     precondition(state == .open, "write after close")
-    if let reason = FileSystem.writeAll(bytes, toDescriptor: descriptor) {
+    if let reason = FileSystem.writeAll(bytes, toDescriptor: descriptor.rawValue) {
       throw OutputError(path: path, "write failed: \(reason)")
     }
   }
@@ -56,7 +55,7 @@ public final class AtomicFile {
   /// Appends `bytes` to the file.
   public func write(_ bytes: [UInt8]) throws(OutputError) {
     precondition(state == .open, "write after close")
-    if let reason = bytes.withUnsafeBytes({ FileSystem.writeAll($0, toDescriptor: descriptor) }) {
+    if let reason = bytes.withUnsafeBytes({ FileSystem.writeAll($0, toDescriptor: descriptor.rawValue) }) {
       throw OutputError(path: path, "write failed: \(reason)")
     }
   }
@@ -66,8 +65,10 @@ public final class AtomicFile {
   public func close() throws(OutputError) {
     guard state == .open else { return }
     state = .closed
-    if closeDescriptor(descriptor) != 0 {
-      throw OutputError(path: path, "write failed: \(String(cString: strerror(errno)))")
+    do {
+      try descriptor.close()
+    } catch {
+      throw OutputError(path: path, "write failed: \(error)")
     }
   }
 
@@ -88,7 +89,7 @@ public final class AtomicFile {
   public func discard() {
     switch state {
     case .committed, .discarded: return
-    case .open: _ = closeDescriptor(descriptor)
+    case .open: try? descriptor.close()
     case .closed: break
     }
     state = .discarded
@@ -150,9 +151,6 @@ public final class AtomicFile {
     kill(process, 0) == 0 || errno == EPERM
   }
 }
-
-/// `close(2)`, out of reach of ``AtomicFile/close()``'s name.
-private func closeDescriptor(_ descriptor: Int32) -> Int32 { close(descriptor) }
 
 /// The owner of a temporary file name made by ``AtomicFile``.
 struct TemporaryName {

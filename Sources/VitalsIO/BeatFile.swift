@@ -1,4 +1,5 @@
 import VitalsCore
+import VitalsSupport
 
 /// Beat positions read from a file, checked: an MIT annotation file (`100.atr`, `100.qrs`), a CSV
 /// file with a `sample` column, or the annotations of an EDF+ file.

@@ -1,8 +1,5 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import SystemPackage
+import VitalsSupport
 
 /// The bytes of a file, of standard input (`-`), or of an in-memory buffer, read in blocks.
 ///
@@ -13,7 +10,7 @@
 package final class ByteInput {
   /// The path as given (`-` for standard input), used in error messages.
   package let path: String
-  private let descriptor: Int32
+  private let descriptor: FileDescriptor
   private let closesDescriptor: Bool
   private let memory: [UInt8]?
   private var memoryPosition = 0
@@ -23,20 +20,21 @@ package final class ByteInput {
     self.path = path
     self.memory = nil
     if path == "-" {
-      descriptor = 0
+      descriptor = .standardInput
       closesDescriptor = false
       return
     }
-    let fd = open(path, O_RDONLY)
-    guard fd >= 0 else {
-      throw InputError(path: path, "cannot open: \(String(cString: strerror(errno)))")
+    let file: FileDescriptor
+    do {
+      file = try FileDescriptor.open(FilePath(path), .readOnly)
+    } catch {
+      throw InputError(path: path, "cannot open: \(error)")
     }
-    var info = stat()
-    if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-      close(fd)
+    if (try? file.stat())?.type == .directory {
+      try? file.close()
       throw InputError(path: path, "expected a file, found a directory")
     }
-    descriptor = fd
+    descriptor = file
     closesDescriptor = true
   }
 
@@ -44,20 +42,19 @@ package final class ByteInput {
   package init(bytes: [UInt8], name: String) {
     path = name
     memory = bytes
-    descriptor = -1
+    descriptor = FileDescriptor(rawValue: -1)
     closesDescriptor = false
   }
 
   deinit {
-    if closesDescriptor { close(descriptor) }
+    if closesDescriptor { try? descriptor.close() }
   }
 
   /// Size in bytes for regular files and memory; `nil` for pipes and standard input.
   var size: Int64? {
     if let memory { return Int64(memory.count) }
-    var info = stat()
-    guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-    return Int64(info.st_size)
+    guard let status = try? descriptor.stat(), status.type == .regular else { return nil }
+    return status.size
   }
 
   /// Reads sequentially until `buffer` is full or the input ends; returns the bytes read (0 at the end).
@@ -72,12 +69,13 @@ package final class ByteInput {
     }
     var total = 0
     while total < buffer.count {
-      let n = systemRead(descriptor, buffer.baseAddress! + total, buffer.count - total)
-      if n == 0 { break }
-      if n < 0 {
-        if errno == EINTR { continue }
-        throw InputError(path: path, "read failed: \(String(cString: strerror(errno)))")
+      let n: Int
+      do {
+        n = try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[total...]))
+      } catch {
+        throw InputError(path: path, "read failed: \(error)")
       }
+      if n == 0 { break }
       total += n
     }
     return total
@@ -96,28 +94,19 @@ package final class ByteInput {
     }
     var total = 0
     while total < buffer.count {
-      let n = pread(
-        descriptor, buffer.baseAddress! + total, buffer.count - total, off_t(offset) + off_t(total))
-      if n == 0 { break }
-      if n < 0 {
-        if errno == EINTR { continue }
-        throw InputError(
-          path: path, location: .byteOffset(offset + Int64(total)),
-          "read failed: \(String(cString: strerror(errno)))")
+      let n: Int
+      do {
+        n = try descriptor.read(
+          fromAbsoluteOffset: offset + Int64(total),
+          into: UnsafeMutableRawBufferPointer(rebasing: buffer[total...]))
+      } catch {
+        throw InputError(path: path, location: .byteOffset(offset + Int64(total)), "read failed: \(error)")
       }
+      if n == 0 { break }
       total += n
     }
     return total
   }
-}
-
-/// `read(2)`, named apart from ``ByteInput/read(into:)``.
-private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-  #if canImport(Glibc)
-    Glibc.read(fd, buffer, count)
-  #else
-    Darwin.read(fd, buffer, count)
-  #endif
 }
 
 extension ByteInput {

@@ -1,8 +1,5 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import SystemPackage
+import VitalsSupport
 
 /// An output path that names a file an input is read from.
 public struct InputOverwriteError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -125,9 +122,8 @@ struct FileIdentity: Hashable {
 
   /// The identity of the file at `path`, nil when there is none.
   init?(_ path: String) {
-    var info = stat()
-    guard stat(path, &info) == 0 else { return nil }
-    device = UInt64(info.st_dev)
-    inode = UInt64(info.st_ino)
+    guard let status = try? Stat(FilePath(path)) else { return nil }
+    device = UInt64(status.deviceID.rawValue)
+    inode = UInt64(status.inode.rawValue)
   }
 }

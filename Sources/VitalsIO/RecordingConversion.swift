@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 import VitalsCore
+import VitalsSupport
 
 /// Converting a recording to CSV or to a WFDB record (`vitals convert`), keeping its values.
 ///
@@ -159,10 +155,12 @@ public enum RecordingConversion {
     let index = try reader.readAnnotations()
     guard header.isPlus, !index.annotations.isEmpty else { return }
     let firstOnset =
-      Double((reader.startTime ?? header.startTime).nanosecondsSinceEpoch - header.startTime.nanosecondsSinceEpoch) * 1e-9
+      Double(
+        (reader.startTime ?? header.startTime).nanosecondsSinceEpoch - header.startTime.nanosecondsSinceEpoch)
+      * 1e-9
     let annotations = index.annotations.map { annotation in
       var text = annotation.text
-      if let duration = annotation.duration { text += " (duration \(WFDBRecordWriter.text(duration)) s)" }
+      if let duration = annotation.duration { text += " (duration \(shortestText(duration)) s)" }
       while text.utf8.count > 255 { text.removeLast() }
       let sample = max(0, Int64(((annotation.onset - firstOnset) * reader.chunkSampleRate).rounded()))
       return WFDBAnnotation(sample: sample, code: 22, aux: text)

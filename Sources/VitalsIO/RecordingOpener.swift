@@ -1,4 +1,5 @@
 import VitalsCore
+import VitalsSupport
 
 /// A signal chosen by name (as the file names it), by 0-based index into the reader's signals, or by a
 /// rule over the names of the signals the reader yields by default.
@@ -93,7 +94,8 @@ public struct RecordingOptions: Sendable, Equatable {
   public var startTime: Timestamp?
 
   /// Options: `nil` channels select each reader's default.
-  public init(channels: [ChannelSelector]? = nil, csv: CSVOptions = CSVOptions(), startTime: Timestamp? = nil) {
+  public init(channels: [ChannelSelector]? = nil, csv: CSVOptions = CSVOptions(), startTime: Timestamp? = nil)
+  {
     self.channels = channels
     self.csv = csv
     self.startTime = startTime
@@ -286,7 +288,8 @@ extension RecordingOpener {
       let timeStamps = reader.timing == .fixedRate ? nil : reader.timeline
       return RecordingSummary(
         path: path, kind: kind, format: reader.formatName, startTime: options.startTime ?? reader.startTime,
-        signals: reader.signals.map { withCount($0, count) }, annotationCount: nil, gapCount: timeStamps?.gapCount,
+        signals: reader.signals.map { withCount($0, count) }, annotationCount: nil,
+        gapCount: timeStamps?.gapCount,
         metadata: metadata, timeStamps: timeStamps, problems: [], scans: scans)
     case .appleHealthECG:
       let reader = try AppleHealthECGReader(path: path)

@@ -4,11 +4,7 @@ import Synchronization
 import VitalsCore
 import VitalsIO
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import VitalsSupport
 
 /// How far a batch has come, for a progress display.
 public struct BatchProgress: Sendable, Equatable {

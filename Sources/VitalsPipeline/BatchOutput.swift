@@ -2,11 +2,7 @@ import FoundationEssentials
 import VitalsIO
 import VitalsStatistics
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import VitalsSupport
 
 /// The recordings named by command-line inputs: files as given, directories searched recursively,
 /// and glob patterns (`*`, `?`, `[…]`, for shells that did not expand them) matched.

@@ -1,6 +1,7 @@
 import VitalsCore
 import VitalsIO
 import VitalsStatistics
+import VitalsSupport
 
 extension RecordingAnalysis {
   /// The HealthKit-style samples ``DerivedMetrics`` derives from this recording, in time order (ties by

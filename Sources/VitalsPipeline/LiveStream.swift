@@ -1,5 +1,6 @@
 import VitalsCore
 import VitalsIO
+import VitalsSupport
 
 /// How samples arrive on a live stream.
 public enum StreamSampleFormat: String, Sendable, CaseIterable, Codable {

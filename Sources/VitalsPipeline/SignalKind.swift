@@ -1,4 +1,5 @@
 import VitalsIO
+import VitalsSupport
 
 /// What a channel of a recording carries, as far as the pipelines are concerned.
 public enum SignalKind: String, Sendable, Hashable, Codable, CaseIterable, Comparable {

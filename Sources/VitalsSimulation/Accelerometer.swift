@@ -1,11 +1,5 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#else
-  import Darwin
-#endif
 import VitalsCore
+import VitalsSupport
 
 /// Where a simulated phone or wearable is carried: it sets how gravity falls on the device axes, how
 /// strongly the step impacts reach the sensor, and how much the limb carrying it swings.

@@ -1,11 +1,5 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#else
-  import Darwin
-#endif
 import VitalsCore
+import VitalsSupport
 
 /// Settings of a simulated single-lead ECG (``ECGSimulator``).
 public struct ECGConfiguration: Sendable, Hashable, Codable {

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#else
-  import Darwin
-#endif
+import VitalsSupport
 
 /// Additive disturbances of a simulated ECG or PPG, in the signal's unit (mV for ECG, pulse heights
 /// for PPG). Every component is off at 0, and each draws from its own random stream, so switching

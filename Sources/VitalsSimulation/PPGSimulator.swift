@@ -1,11 +1,5 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#else
-  import Darwin
-#endif
 import VitalsCore
+import VitalsSupport
 
 /// Settings of a simulated photoplethysmogram (``PPGSimulator``).
 public struct PPGConfiguration: Sendable, Hashable, Codable {

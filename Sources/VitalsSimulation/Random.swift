@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#else
-  import Darwin
-#endif
+import VitalsSupport
 
 /// SplitMix64 (Steele, Lea & Flood 2014, "Fast splittable pseudorandom number generators"): a 64-bit
 /// mixer used to seed ``SimulationRandom`` and to hash integers into independent random values.

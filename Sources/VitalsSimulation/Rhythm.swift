@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#else
-  import Darwin
-#endif
+import VitalsSupport
 
 /// The heart rhythm shared by the ECG and PPG simulators: mean rate, RR variability, ectopic beats
 /// and atrial fibrillation episodes.

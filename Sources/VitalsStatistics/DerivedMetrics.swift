@@ -1,5 +1,5 @@
-import VitalsAnalysis
 import VitalsCore
+import VitalsSupport
 
 /// A span of one activity, such as a walking bout.
 public struct ActivityInterval: Hashable, Sendable, Codable {
@@ -65,8 +65,6 @@ public struct MotionLevel: Hashable, Sendable, Codable {
 ///   ``Parameters/highHeartRate`` (below ``Parameters/lowHeartRate``), lasting at least
 ///   ``Parameters/eventMinutes`` minutes (Apple's high and low heart-rate notifications: above 120 or
 ///   below 40 beats per minute for 10 minutes while inactive). The event spans the run.
-/// - ``irregularRhythmEvents(_:recordStart:source:device:)``: one `irregularHeartRhythmEvent` per
-///   episode of ``AtrialFibrillationDetector``.
 ///
 /// Cost: the initialiser tallies the intervals, steps and motion levels per minute once, in a table with
 /// one entry per minute from the first event to the last, which resting heart rate and heart-rate events
@@ -189,7 +187,7 @@ public struct DerivedMetrics: Sendable {
     let length = Int64((parameters.hrvWindow * 1e9).rounded())
     return windows(length).compactMap { index, range in
       guard range.count >= parameters.minimumHRVIntervals else { return nil }
-      let sdnn = Statistics.standardDeviation(intervals[range].map { $0.seconds * 1000 }, ddof: 1)
+      let sdnn = DescriptiveStatistics.standardDeviation(intervals[range].map { $0.seconds * 1000 }, ddof: 1)
       return sample(.heartRateVariabilitySDNN, sdnn, index * length, (index + 1) * length)
     }
   }
@@ -344,21 +342,6 @@ public struct DerivedMetrics: Sendable {
     }
     return events.sorted { $0.start < $1.start }
   }
-
-  /// `irregularHeartRhythmEvent` samples of the episodes of a record starting at `recordStart`.
-  public static func irregularRhythmEvents(
-    _ episodes: [IrregularRhythmEpisode], recordStart: Timestamp, source: String = "Vitals",
-    device: String? = nil
-  ) -> [CategorySample] {
-    episodes.map {
-      CategorySample(
-        type: .irregularHeartRhythmEvent,
-        start: recordStart.advanced(byNanoseconds: Int64(($0.start * 1e9).rounded())),
-        end: recordStart.advanced(byNanoseconds: Int64(($0.end * 1e9).rounded())), source: source,
-        device: device)
-    }
-  }
-
 }
 
 extension IntervalCollection {

@@ -1,10 +1,6 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 import VitalsCore
 import VitalsIO
+import VitalsSupport
 
 /// Reads the samples of an Apple Health `export.xml` as a stream, in constant memory.
 ///

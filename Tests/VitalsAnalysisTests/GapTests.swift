@@ -42,6 +42,18 @@ private func sameBeats(_ a: [Int64], _ b: [Int64], tolerance: Int64 = 4) -> Bool
   a.count == b.count && zip(a, b).allSatisfy { abs($0 - $1) <= tolerance }
 }
 
+/// What a detector reports in a chunk-invariance check: its events as they come, then its gaps.
+private enum Report<Event: Equatable>: Equatable {
+  case event(Event)
+  case gaps([Range<Int64>])
+
+  /// The event, when this is one.
+  var event: Event? {
+    if case .event(let event) = self { return event }
+    return nil
+  }
+}
+
 /// The elements of `events` inside `range`.
 private func inside<T: Comparable>(_ events: [T], _ range: Range<T>) -> [T] { events.filter(range.contains) }
 
@@ -52,26 +64,37 @@ struct GapTrackerTests {
     var samples = [Float](repeating: 1, count: 40)
     for i in [0, 9, 10, 11, 23, 39] { samples[i] = .nan }
     samples[30] = .infinity
-    for size in [1, 3, 8, 9, 17, 40] {
-      var tracker = GapTracker()
-      var missing: [Int] = []
-      samples.withUnsafeBufferPointer { buffer in
-        for start in stride(from: 0, to: buffer.count, by: size) {
-          let chunk = UnsafeBufferPointer(rebasing: buffer[start..<min(start + size, buffer.count)])
-          for run in tracker.runs(in: chunk) ?? [] where run.isMissing {
-            missing += run.offsets.map { $0 + start }
-          }
-        }
-      }
-      #expect(tracker.gaps == [0..<1, 9..<12, 23..<24, 30..<31, 39..<40], "chunks of \(size)")
-      #expect(tracker.endedGaps == [0..<1, 9..<12, 23..<24, 30..<31])
-      #expect(tracker.openGapStart == 39)
-      #expect(missing == [0, 9, 10, 11, 23, 30, 39])
-      #expect(tracker.missingSampleCount == 7)
-      #expect(tracker.missingCount(in: 10..<31) == 4)
-      tracker.finish()
-      #expect(tracker.endedGaps == tracker.gaps && tracker.openGapStart == nil)
+    /// A missing sample's index as the runs come, then the tracker's state before and after `finish()`.
+    enum Found: Equatable {
+      case missing(Int)
+      case state(gaps: [Range<Int64>], ended: [Range<Int64>], openStart: Int64?, missing: Int64, in: Int64)
     }
+    func state(_ tracker: GapTracker) -> Found {
+      .state(
+        gaps: tracker.gaps, ended: tracker.endedGaps, openStart: tracker.openGapStart,
+        missing: tracker.missingSampleCount, in: tracker.missingCount(in: 10..<31))
+    }
+    let chunkings = Chunking.standard + [3, 8, 9, 17].map(Chunking.fixed)
+    let found = expectChunkInvariant(count: samples.count, chunkings: chunkings) {
+      GapTracker()
+    } feed: { tracker, range in
+      let runs = samples.withUnsafeBufferPointer {
+        tracker.runs(in: UnsafeBufferPointer(rebasing: $0[range]))
+      }
+      return (runs ?? []).filter(\.isMissing).flatMap {
+        $0.offsets.map { Found.missing($0 + range.lowerBound) }
+      }
+    } finish: { tracker in
+      let before = state(tracker)
+      tracker.finish()
+      return [before, state(tracker)]
+    }
+    let gaps: [Range<Int64>] = [0..<1, 9..<12, 23..<24, 30..<31, 39..<40]
+    #expect(
+      found == [0, 9, 10, 11, 23, 30, 39].map(Found.missing) + [
+        .state(gaps: gaps, ended: Array(gaps.dropLast()), openStart: 39, missing: 7, in: 4),
+        .state(gaps: gaps, ended: gaps, openStart: nil, missing: 7, in: 4),
+      ])
   }
 
   @Test("a chunk without a missing sample outside a gap takes the fast path (no runs)")
@@ -168,36 +191,61 @@ struct QRSDetectorGapTests {
     #expect(try QRSDetector.detect([], sampleRate: rate).isEmpty)
   }
 
-  @Test(
-    "the same beats and gaps for any chunk size, gaps anywhere", arguments: [1, 7, 2047, 2048, 2049, 50_000])
-  func chunkInvariance(size: Int) throws {
+  @Test("the same beats and gaps for any chunk size, gaps anywhere")
+  func chunkInvariance() throws {
     let samples = simulatedECG(seconds: 40).channels[0]
     let spoiledSamples = spoiled(
       samples, [0, 1, 4095, 4096, 9000] + Array(2047..<2049) + Array(10_000..<12_345) + [samples.count - 1])
-    let expected = try detectBeats(spoiledSamples, rate: rate, chunk: spoiledSamples.count)
-    #expect(expected.0.count > 30)
-    let result = try detectBeats(spoiledSamples, rate: rate, chunk: size)
-    #expect(result.0 == expected.0)
-    #expect(result.1 == expected.1)
+    let chunkings = Chunking.standard + [7, 2047, 2048, 2049, 50_000].map(Chunking.fixed)
+    let reports = try expectChunkInvariant(count: spoiledSamples.count, chunkings: chunkings) {
+      try QRSDetector(sampleRate: rate)
+    } feed: { detector, range in
+      var beats: [Int64] = []
+      spoiledSamples.withUnsafeBufferPointer {
+        detector.process(UnsafeBufferPointer(rebasing: $0[range]), appendingTo: &beats)
+      }
+      return beats.map(Report.event)
+    } finish: { detector in
+      var beats: [Int64] = []
+      detector.finish(appendingTo: &beats)
+      return beats.map(Report.event) + [.gaps(detector.gaps)]
+    }
+    #expect(reports.compactMap(\.event).count > 30)
+    #expect(
+      reports.last
+        == .gaps([
+          0..<2, 2047..<2049, 4095..<4097, 9000..<9001, 10_000..<12_345,
+          Int64(spoiledSamples.count - 1)..<Int64(spoiledSamples.count),
+        ]))
   }
 
   @Test("chunks: record indices of beats after a gap")
   func signalChunks() throws {
     let samples = spoiled(simulatedECG(seconds: 30).channels[0], 3600..<5400)
-    var detector = try QRSDetector(sampleRate: rate)
-    var beats: [DetectedBeat] = []
     let offset: Int64 = 500
-    for first in stride(from: 0, to: samples.count, by: 1000) {
-      let chunk = SignalChunk(
-        channels: [Array(samples[first..<min(first + 1000, samples.count)])], sampleRate: rate,
-        startTime: .epoch.advanced(bySamples: offset + Int64(first), rate: rate),
-        firstSampleIndex: offset + Int64(first))
-      beats += detector.process(chunk)
+    /// Expects the chunks' beats, as `beat(_:)` reports them, and gaps not to depend on the chunking.
+    func expectInvariant<Output: Equatable>(_ beat: (DetectedBeat) -> Output) throws -> [Report<Output>] {
+      try expectChunkInvariant(count: samples.count, chunkings: Chunking.standard + [.fixed(1000)]) {
+        try QRSDetector(sampleRate: rate)
+      } feed: { detector, range in
+        let chunk = SignalChunk(
+          channels: [Array(samples[range])], sampleRate: rate,
+          startTime: .epoch.advanced(bySamples: offset + Int64(range.lowerBound), rate: rate),
+          firstSampleIndex: offset + Int64(range.lowerBound))
+        return detector.process(chunk).map { .event(beat($0)) }
+      } finish: { detector in
+        detector.finishChunks().map { .event(beat($0)) } + [.gaps(detector.gaps)]
+      }
     }
-    beats += detector.finishChunks()
+    let reports = try expectInvariant(\.sampleIndex)
     let expected = try QRSDetector.detect(samples, sampleRate: rate)
-    #expect(beats.map(\.sampleIndex) == expected.map { $0 + offset })
-    #expect(detector.gaps == [3600..<5400])
+    #expect(reports.compactMap(\.event) == expected.map { $0 + offset })
+    #expect(reports.last == .gaps([3600..<5400]))
+    withKnownIssue(
+      "a beat's time is its chunk's start time advanced to the nanosecond: 1 ns apart between chunkings"
+    ) {
+      _ = try expectInvariant { $0 }
+    }
   }
 }
 
@@ -243,7 +291,16 @@ struct PPGGapTests {
     let soon = inside(beats, gap.upperBound..<after.lowerBound)
     #expect(soon.count >= 10)
     #expect(soon.allSatisfy { peak in whole.contains { abs($0 - peak) <= Int64(0.06 * rate) } })
-    for size in [1, 13, 4097] { #expect(try pulses(gapped, chunk: size) == (beats, gaps)) }
+    let reports = try expectChunkInvariant(
+      count: gapped.count, chunkings: Chunking.standard + [13, 4096, 4097].map(Chunking.fixed)
+    ) {
+      try PPGPulseDetector(sampleRate: rate)
+    } feed: { detector, range in
+      detector.process(Array(gapped[range])).map(Report.event)
+    } finish: { detector in
+      [.gaps(detector.gaps)]
+    }
+    #expect(reports.compactMap(\.event?.peak) == beats && reports.last == .gaps(gaps))
 
     let n = samples.count
     let (edges, edgeGaps) = try pulses(spoiled(samples, [0, 4000, n - 1]), chunk: 1000)
@@ -267,10 +324,18 @@ struct PPGGapTests {
     let whole = try windows(samples, chunk: samples.count)
     let gap = Int(30 * rate)..<Int(40 * rate)
     let gapped = spoiled(samples, gap)
-    let result = try windows(gapped, chunk: 1000)
-    #expect(result.count == whole.count)
     // Compared as text, where NaN equals NaN.
-    #expect(try windows(gapped, chunk: 333).map { "\($0)" } == result.map { "\($0)" })
+    let result = try expectChunkInvariant(
+      count: gapped.count, chunkings: Chunking.standard + [.fixed(333), .fixed(1000)],
+      by: { "\($0)" == "\($1)" }
+    ) {
+      try PPGHeartRateEstimator(sampleRate: rate)
+    } feed: { estimator, range in
+      estimator.process(ppg: [Array(gapped[range])])
+    } finish: { _ in
+      []
+    }
+    #expect(result.count == whole.count)
     for (w, reference) in zip(result, whole) {
       let overlap = max(0, min(w.endTime, 40) - max(w.startTime, 30)) / (w.endTime - w.startTime)
       if overlap > PPGHeartRateEstimator.maximumMissingShare {
@@ -342,10 +407,25 @@ struct StepDetectorGapTests {
     let reference = inside(wholeSteps, gap.upperBound + Int64(2 * rate)..<Int64(axes[0].count))
     #expect(abs(after.count - reference.count) <= 2, "\(after.count) of \(reference.count)")
     #expect(after.allSatisfy { step in reference.contains { abs($0 - step) <= 5 } })
-    for size in [1, 97, 4096, 5000] {
-      let (again, againGaps) = try detect(gapped, chunk: size)
-      #expect(again == output && againGaps == gaps, "chunks of \(size)")
+    let reports = try expectChunkInvariant(
+      count: gapped[0].count, chunkings: Chunking.standard + [97, 1000, 4096, 5000].map(Chunking.fixed)
+    ) {
+      (detector: try StepDetector(sampleRate: rate), output: StepDetector.Output())
+    } feed: { stage, range in
+      let chunk = gapped.map { Array($0[range]) }
+      chunk[0].withUnsafeBufferPointer { x in
+        chunk[1].withUnsafeBufferPointer { y in
+          chunk[2].withUnsafeBufferPointer { z in
+            stage.detector.process(x: x, y: y, z: z, into: &stage.output)
+          }
+        }
+      }
+      return [Report<StepDetector.Output>]()
+    } finish: { stage in
+      stage.detector.finish(into: &stage.output)
+      return [.event(stage.output), .gaps(stage.detector.gaps)]
     }
+    #expect(reports == [.event(output), .gaps(gaps)])
   }
 
   @Test("a single NaN sample, NaN at both ends, all NaN")

@@ -45,12 +45,7 @@ private func expectMatches(
     ("LnHF", result.lnhf, expected.LnHF),
   ]
   for (name, actual, wanted) in pairs {
-    guard let wanted else {
-      #expect(actual.isNaN, "\(label) \(name): expected NaN, got \(actual)")
-      continue
-    }
-    let error = abs(actual - wanted) / abs(wanted)
-    #expect(error <= tolerance, "\(label) \(name): \(actual) vs NeuroKit2 \(wanted) (relative \(error))")
+    expectClose(actual, wanted, relative: tolerance, absolute: 0, allowsInfinity: false, "\(label) \(name)")
   }
 }
 

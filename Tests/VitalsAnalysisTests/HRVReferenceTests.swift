@@ -27,20 +27,22 @@ struct HRVReference: Decodable {
   static func series(_ name: String) -> Series { shared.series.first { $0.name == name }! }
 }
 
-/// Equal within `relative` (relative to the reference, absolute below 1e-12); both NaN/absent agree.
+/// Approximately equal (`isApproximatelyEqual`, `relative` and `absolute` tolerances) to a NeuroKit2
+/// value; where NeuroKit2 has none (null), `actual` must be NaN, or also infinite when `allowsInfinity`.
 func expectClose(
-  _ actual: Double, _ expected: Double?, relative: Double, _ label: String,
-  sourceLocation: SourceLocation = #_sourceLocation
+  _ actual: Double, _ expected: Double?, relative: Double, absolute: Double = 1e-12,
+  allowsInfinity: Bool = true,
+  _ label: String, sourceLocation: SourceLocation = #_sourceLocation
 ) {
   guard let expected else {
     #expect(
-      !actual.isFinite, "\(label): expected NaN or infinite, got \(actual)", sourceLocation: sourceLocation)
+      actual.isNaN || (allowsInfinity && actual.isInfinite), "\(label): expected no value, got \(actual)",
+      sourceLocation: sourceLocation)
     return
   }
-  let tolerance = max(abs(expected) * relative, 1e-12)
   #expect(
-    abs(actual - expected) <= tolerance, "\(label): \(actual) vs NeuroKit2 \(expected)",
-    sourceLocation: sourceLocation)
+    actual.isApproximatelyEqual(to: expected, absoluteTolerance: absolute, relativeTolerance: relative),
+    "\(label): \(actual) vs NeuroKit2 \(expected)", sourceLocation: sourceLocation)
 }
 
 func timeMetrics(_ h: HRVTimeDomain) -> [String: Double] {

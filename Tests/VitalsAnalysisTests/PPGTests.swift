@@ -88,9 +88,18 @@ private func meanError(_ windows: [HeartRateWindow], _ recording: SimulatedRecor
   @Test func chunkSizesGiveTheSameWindows() throws {
     let motion = AccelerometerConfiguration(activity: .walking, placement: .wrist)
     let recording = simulate(heartRate: 80, seconds: 30, motion: motion)
-    let whole = try estimate(recording, channels: 2, chunk: .max)
-    #expect(whole.count == 12)
-    for chunk in [1, 7, 250, 1001] { #expect(try estimate(recording, channels: 2, chunk: chunk) == whole) }
+    let axes = Array(recording.channels[2...])
+    let whole = try expectChunkInvariant(
+      count: recording.channels[0].count, chunkings: Chunking.standard + [7, 250, 1001].map(Chunking.fixed)
+    ) {
+      try PPGHeartRateEstimator(
+        sampleRate: recording.sampleRate, ppgChannelCount: 2, accelerationAxisCount: 3)
+    } feed: { estimator, range in
+      estimator.process(
+        ppg: recording.channels[..<2].map { Array($0[range]) }, acceleration: axes.map { Array($0[range]) })
+    }
+    #expect(axes.count == 3 && whole.count == 12)
+    #expect(try whole == estimate(recording, channels: 2))
   }
 
   @Test func estimatesStayInRangeAndFlatSignalIsFlagged() throws {
@@ -148,21 +157,15 @@ private func meanError(_ windows: [HeartRateWindow], _ recording: SimulatedRecor
   @Test func chunkSizesGiveTheSamePulses() throws {
     // 5000 samples: more than one of the detector's 4096-sample blocks.
     let recording = simulate(heartRate: 75, seconds: 40, channels: 1, white: 0.05)
-    var whole = try PPGPulseDetector(sampleRate: recording.sampleRate)
-    let expected = whole.process(recording.channels[0])
-    #expect(expected.count > 40)
-    for chunk in [1, 13, 500, 4097] {
-      var detector = try PPGPulseDetector(sampleRate: recording.sampleRate)
-      var pulses: [PPGPulse] = []
-      var start = 0
-      let samples = recording.channels[0]
-      while start < samples.count {
-        let end = min(samples.count, start + chunk)
-        pulses += detector.process(Array(samples[start..<end]))
-        start = end
-      }
-      #expect(pulses == expected)
+    let samples = recording.channels[0]
+    let pulses = try expectChunkInvariant(
+      count: samples.count, chunkings: Chunking.standard + [13, 500, 4097].map(Chunking.fixed)
+    ) {
+      try PPGPulseDetector(sampleRate: recording.sampleRate)
+    } feed: { detector, range in
+      detector.process(Array(samples[range]))
     }
+    #expect(pulses.count > 40)
   }
 
   @Test func nonFiniteSamplesAreGaps() throws {

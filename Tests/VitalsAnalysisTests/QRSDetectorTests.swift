@@ -265,27 +265,25 @@ struct QRSDetectorTests {
     #expect(near(unchecked) >= bumps.count / 2, "the bumps pass for beats with the QRS band alone")
   }
 
-  @Test("gives the same beats for any chunking", arguments: [1, 7, 100, 4096, 0])
-  func chunkInvariance(chunkSize: Int) throws {
-    for rate in [125.0, 360, 1000] {
-      let ecg = SyntheticECG(sampleRate: rate, .init(seconds: 20, ectopicEvery: 4, noise: 0.05, wander: 0.5))
-      let whole = try QRSDetector.detect(ecg.samples, sampleRate: rate)
-      var detector = try QRSDetector(sampleRate: rate)
-      var random = SplitMix64(state: 9)
+  @Test("gives the same beats for any chunking", arguments: [125.0, 360, 1000])
+  func chunkInvariance(rate: Double) throws {
+    let ecg = SyntheticECG(sampleRate: rate, .init(seconds: 20, ectopicEvery: 4, noise: 0.05, wander: 0.5))
+    let chunkings = Chunking.standard + [.fixed(7), .fixed(100), .fixed(4096), .random(1...3000, seed: 9)]
+    let whole = try expectChunkInvariant(count: ecg.samples.count, chunkings: chunkings) {
+      try QRSDetector(sampleRate: rate)
+    } feed: { detector, range in
       var beats: [Int64] = []
-      var start = 0
-      ecg.samples.withUnsafeBufferPointer { buffer in
-        while start < buffer.count {
-          let size = chunkSize > 0 ? chunkSize : 1 + Int(random.next() % 3000)
-          let end = min(start + size, buffer.count)
-          detector.process(UnsafeBufferPointer(rebasing: buffer[start..<end]), appendingTo: &beats)
-          start = end
-        }
+      ecg.samples.withUnsafeBufferPointer {
+        detector.process(UnsafeBufferPointer(rebasing: $0[range]), appendingTo: &beats)
       }
+      return beats
+    } finish: { detector in
+      var beats: [Int64] = []
       detector.finish(appendingTo: &beats)
-      #expect(whole.count >= ecg.rPeaks.count - 1)
-      #expect(beats == whole, "at \(rate) Hz")
+      return beats
     }
+    #expect(whole.count >= ecg.rPeaks.count - 1)
+    #expect(try whole == QRSDetector.detect(ecg.samples, sampleRate: rate))
   }
 
   @Test(
@@ -343,17 +341,20 @@ struct QRSDetectorTests {
     let ecg = SyntheticECG(sampleRate: rate, .init(seconds: 10))
     let start = Timestamp(secondsSinceEpoch: 1_700_000_000)
     let offset: Int64 = 1000
-    var detector = try QRSDetector(sampleRate: rate)
-    var beats: [DetectedBeat] = []
-    for first in stride(from: 0, to: ecg.samples.count, by: 333) {
-      let samples = Array(ecg.samples[first..<min(first + 333, ecg.samples.count)])
+    let beats = try expectChunkInvariant(
+      count: ecg.samples.count, chunkings: Chunking.standard + [.fixed(333)]
+    ) {
+      try QRSDetector(sampleRate: rate)
+    } feed: { detector, range in
+      let samples = Array(ecg.samples[range])
       let chunk = SignalChunk(
         channels: [[Float](repeating: 0, count: samples.count), samples], sampleRate: rate,
-        startTime: start.advanced(bySamples: Int64(first), rate: rate),
-        firstSampleIndex: offset + Int64(first))
-      beats += detector.process(chunk, lead: 1)
+        startTime: start.advanced(bySamples: Int64(range.lowerBound), rate: rate),
+        firstSampleIndex: offset + Int64(range.lowerBound))
+      return detector.process(chunk, lead: 1)
+    } finish: { detector in
+      detector.finishChunks()
     }
-    beats += detector.finishChunks()
     let expected = try QRSDetector.detect(ecg.samples, sampleRate: rate)
     #expect(beats.map(\.sampleIndex) == expected.map { $0 + offset })
     #expect(beats.map(\.time) == expected.map { start.advanced(bySamples: $0, rate: rate) })

@@ -22,9 +22,8 @@ private struct DecimateFixture: Decodable {
     let reference = try #require(fixture.cases.first { $0.factor == factor })
     var decimator = Decimator(factor: factor)
     let y = decimator.processed(fixture.input)
-    #expect(y.count == reference.output.count)
-    let worst = zip(y, reference.output).map { abs(Double($0) - $1) }.max() ?? .infinity
-    #expect(worst < 1e-5, "factor \(factor): largest difference \(worst)")
+    expectApproximatelyEqual(
+      y.map(Double.init), reference.output, absoluteTolerance: 1e-5, "factor \(factor)")
   }
 
   @Test(arguments: [2, 3, 7])
@@ -33,10 +32,10 @@ private struct DecimateFixture: Decodable {
     var whole = Decimator(factor: factor)
     let expected = whole.processed(x)
     #expect(expected.count == (x.count + factor - 1) / factor)
-    for (name, sizes) in StreamTesting.chunkings(count: x.count) {
-      var decimator = Decimator(factor: factor)
-      #expect(
-        StreamTesting.streamed(x, sizes: sizes) { decimator.processed($0) } == expected, "chunks of \(name)")
+    expectChunkInvariant(count: x.count, chunkings: StreamTesting.chunkings) {
+      Decimator(factor: factor)
+    } feed: { decimator, range in
+      decimator.processed(Array(x[range]))
     }
   }
 

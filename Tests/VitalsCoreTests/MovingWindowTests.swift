@@ -68,24 +68,23 @@ import VitalsCore
     #expect(y[(2 * 5 + 3)...].allSatisfy { $0 == 5 })
   }
 
-  @Test(arguments: StreamTesting.chunkings(count: 2000).map(\.name))
-  func chunksEqualTheWhole(chunking: String) {
-    let sizes = StreamTesting.chunkings(count: 2000).first { $0.name == chunking }!.sizes
+  @Test(arguments: [1, 7, 64])
+  func chunksEqualTheWhole(length: Int) {
     let x = StreamTesting.signal(count: 2000)
-    for length in [1, 7, 64] {
-      var wholeSum = MovingSum(length: length)
-      var streamedSum = MovingSum(length: length)
-      #expect(StreamTesting.streamed(x, sizes: sizes) { streamedSum.processed($0) } == wholeSum.processed(x))
-      var wholeAverage = MovingAverage(length: length)
-      var streamedAverage = MovingAverage(length: length)
-      #expect(
-        StreamTesting.streamed(x, sizes: sizes) { streamedAverage.processed($0) } == wholeAverage.processed(x)
-      )
-      var wholeMaximum = MovingMaximum(length: length)
-      var streamedMaximum = MovingMaximum(length: length)
-      #expect(
-        StreamTesting.streamed(x, sizes: sizes) { streamedMaximum.processed($0) } == wholeMaximum.processed(x)
-      )
+    expectChunkInvariant(count: x.count, chunkings: StreamTesting.chunkings, "sum") {
+      MovingSum(length: length)
+    } feed: { sum, range in
+      sum.processed(Array(x[range]))
+    }
+    expectChunkInvariant(count: x.count, chunkings: StreamTesting.chunkings, "average") {
+      MovingAverage(length: length)
+    } feed: { average, range in
+      average.processed(Array(x[range]))
+    }
+    expectChunkInvariant(count: x.count, chunkings: StreamTesting.chunkings, "maximum") {
+      MovingMaximum(length: length)
+    } feed: { maximum, range in
+      maximum.processed(Array(x[range]))
     }
   }
 
@@ -95,31 +94,26 @@ import VitalsCore
     let y = x.reversed().map { $0 * 3 + 1 }
     var firstAlone = MovingSum(length: length)
     var secondAlone = MovingSum(length: length)
-    let expected = (firstAlone.processed(x), secondAlone.processed(y))
-    for chunking in StreamTesting.chunkings(count: x.count) {
-      var first = MovingSum(length: length)
-      var second = MovingSum(length: length)
-      var firstOutput = [Float](repeating: 0, count: x.count)
-      var secondOutput = [Float](repeating: 0, count: x.count)
-      var start = 0
-      for size in chunking.sizes {
-        x.withUnsafeBufferPointer { x in
-          y.withUnsafeBufferPointer { y in
-            firstOutput.withUnsafeMutableBufferPointer { a in
-              secondOutput.withUnsafeMutableBufferPointer { b in
-                let range = start..<start + size
-                MovingSum.process(
-                  &first, UnsafeBufferPointer(rebasing: x[range]), into: UnsafeMutableBufferPointer(rebasing: a[range]),
-                  &second, UnsafeBufferPointer(rebasing: y[range]), into: UnsafeMutableBufferPointer(rebasing: b[range]))
-              }
+    let expected = zip(firstAlone.processed(x), secondAlone.processed(y)).map { SIMD2($0, $1) }
+    let whole = expectChunkInvariant(count: x.count, chunkings: StreamTesting.chunkings) {
+      (MovingSum(length: length), MovingSum(length: length))
+    } feed: { sums, range in
+      var first = [Float](repeating: 0, count: range.count)
+      var second = first
+      x.withUnsafeBufferPointer { x in
+        y.withUnsafeBufferPointer { y in
+          first.withUnsafeMutableBufferPointer { a in
+            second.withUnsafeMutableBufferPointer { b in
+              MovingSum.process(
+                &sums.0, UnsafeBufferPointer(rebasing: x[range]), into: a,
+                &sums.1, UnsafeBufferPointer(rebasing: y[range]), into: b)
             }
           }
         }
-        start += size
       }
-      #expect(firstOutput == expected.0, "\(chunking.name)")
-      #expect(secondOutput == expected.1, "\(chunking.name)")
+      return zip(first, second).map { SIMD2($0, $1) }
     }
+    #expect(whole == expected)
   }
 
   @Test func resetStartsANewSignal() {

@@ -25,20 +25,20 @@ private struct ResamplePolyFixture: Decodable {
     let fixture = ResamplePolyFixture.shared
     let reference = try #require(fixture.cases.first { "\($0.up)/\($0.down)" == ratio })
     let y = PolyphaseResampler.resample(fixture.input, up: reference.up, down: reference.down)
-    #expect(y.count == reference.output.count)
-    let worst = zip(y, reference.output).map { abs(Double($0) - $1) }.max() ?? .infinity
-    #expect(worst < 1e-5, "\(ratio): largest difference \(worst)")
+    expectApproximatelyEqual(y.map(Double.init), reference.output, absoluteTolerance: 1e-5, "\(ratio)")
   }
 
   @Test(arguments: [(4, 5), (125, 360), (250, 360), (5, 2), (1, 3)])
   func chunksEqualTheWhole(up: Int, down: Int) {
     let x = StreamTesting.signal(count: 1200)
-    let whole = PolyphaseResampler.resample(x, up: up, down: down)
-    for (name, sizes) in StreamTesting.chunkings(count: x.count) {
-      var resampler = PolyphaseResampler(up: up, down: down)
-      let streamed = StreamTesting.streamed(x, sizes: sizes) { resampler.processed($0) }
-      #expect(streamed + resampler.finished() == whole, "chunks of \(name)")
+    let whole = expectChunkInvariant(count: x.count, chunkings: StreamTesting.chunkings) {
+      PolyphaseResampler(up: up, down: down)
+    } feed: { resampler, range in
+      resampler.processed(Array(x[range]))
+    } finish: { resampler in
+      resampler.finished()
     }
+    #expect(whole == PolyphaseResampler.resample(x, up: up, down: down))
   }
 
   @Test func outputsArriveAfterTheDocumentedDelay() {

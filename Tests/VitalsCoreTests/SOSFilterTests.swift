@@ -32,28 +32,15 @@ func testSignal(_ count: Int, seed: UInt64 = 1) -> [Float] {
   }
 }
 
-/// Chunk sizes that together cover `count`: fixed sizes, or random ones when `size` is nil.
-func chunkSizes(total count: Int, size: Int?, seed: UInt64 = 7) -> [Int] {
-  var generator = SplitMix64(state: seed)
-  var sizes: [Int] = []
-  var remaining = count
-  while remaining > 0 {
-    let next = min(remaining, size ?? Int.random(in: 0...300, using: &generator))
-    sizes.append(next)
-    remaining -= next
-  }
-  return sizes
+/// Expects every |actual − expected| to be at most `tolerance` times the largest |expected|.
+func expectWithinPeak(
+  _ actual: [Float], _ expected: [Float], _ tolerance: Float,
+  sourceLocation: SourceLocation = #_sourceLocation
+) {
+  let peak = expected.map(\.magnitude).max()!
+  expectApproximatelyEqual(
+    actual, expected, absoluteTolerance: tolerance * peak, sourceLocation: sourceLocation)
 }
-
-/// Largest |a − b| divided by the largest |b|.
-func relativeError(_ actual: [Float], _ expected: [Float]) -> Double {
-  precondition(actual.count == expected.count)
-  let scale = expected.map { abs(Double($0)) }.max()!
-  return zip(actual, expected).map { abs(Double($0) - Double($1)) }.max()! / scale
-}
-
-/// The chunk sizes of the chunk-equals-whole tests; nil stands for random splits.
-let chunkSizeArguments: [Int?] = [1, 2, 7, 64, 1000, nil]
 
 @Suite struct SOSFilterTests {
   let bandpass = try! SecondOrderSections.butterworth(
@@ -63,22 +50,20 @@ let chunkSizeArguments: [Int?] = [1, 2, 7, 64, 1000, nil]
   func causalFilteringMatchesSciPySosfilt(name: String) {
     let reference = FilteringFixtures.named(name)
     var filter = SOSFilter(SecondOrderSections(rows: reference.sos))
-    #expect(relativeError(filter.filtered(FilteringFixtures.shared.signal), reference.sosfilt) < 1e-6)
+    expectWithinPeak(filter.filtered(FilteringFixtures.shared.signal), reference.sosfilt, 1e-6)
   }
 
   @Test(arguments: FilteringFixtures.names)
   func steadyStateMatchesSciPySosfiltZi(name: String) {
     let reference = FilteringFixtures.named(name)
     let design = SecondOrderSections(rows: reference.sos)
-    for (value, expected) in zip(design.steadyStateInitialConditions, reference.zi) {
-      #expect(abs(value - expected) <= 1e-12 * max(1, abs(expected)))
-    }
+    expectApproximatelyEqual(
+      design.steadyStateInitialConditions, reference.zi, absoluteTolerance: 1e-12, relativeTolerance: 1e-12)
     let signal = FilteringFixtures.shared.signal
     var filter = SOSFilter(design, steadyStateFor: Double(signal[0]))
-    #expect(relativeError(filter.filtered(signal), reference.sosfiltSteady) < 1e-6)
-    for (value, expected) in zip(filter.state, reference.sosfiltSteadyFinalState) {
-      #expect(abs(value - expected) <= 1e-5 * max(1, abs(expected)))
-    }
+    expectWithinPeak(filter.filtered(signal), reference.sosfiltSteady, 1e-6)
+    expectApproximatelyEqual(
+      filter.state, reference.sosfiltSteadyFinalState, absoluteTolerance: 1e-5, relativeTolerance: 1e-5)
   }
 
   @Test(arguments: FilteringFixtures.names)
@@ -86,9 +71,8 @@ let chunkSizeArguments: [Int?] = [1, 2, 7, 64, 1000, nil]
     let reference = FilteringFixtures.named(name)
     let design = SecondOrderSections(rows: reference.sos)
     let signal = FilteringFixtures.shared.signal
-    #expect(relativeError(try design.zeroPhaseFiltered(signal), reference.sosfiltfilt) < 1e-5)
-    #expect(
-      relativeError(try design.zeroPhaseFiltered(signal, padLength: 10), reference.sosfiltfiltPad10) < 1e-5)
+    expectWithinPeak(try design.zeroPhaseFiltered(signal), reference.sosfiltfilt, 1e-5)
+    expectWithinPeak(try design.zeroPhaseFiltered(signal, padLength: 10), reference.sosfiltfiltPad10, 1e-5)
   }
 
   @Test func defaultPaddingCountsSectionsWithoutSecondOrderTerms() throws {
@@ -105,20 +89,16 @@ let chunkSizeArguments: [Int?] = [1, 2, 7, 64, 1000, nil]
     #expect(throws: Never.self) { try bandpass.zeroPhaseFiltered(testSignal(28)) }
   }
 
-  @Test(arguments: chunkSizeArguments)
-  func chunksEqualTheWhole(chunkSize: Int?) {
+  /// The outputs (exact in `Double`) and then the final state.
+  @Test func chunksEqualTheWhole() {
     let signal = testSignal(3000)
-    var whole = SOSFilter(bandpass)
-    let expected = whole.filtered(signal)
-    var chunked = SOSFilter(bandpass)
-    var output: [Float] = []
-    var start = 0
-    for size in chunkSizes(total: signal.count, size: chunkSize) {
-      output += chunked.filtered(Array(signal[start..<(start + size)]))
-      start += size
+    expectChunkInvariant(count: signal.count, chunkings: StreamTesting.chunkings) {
+      SOSFilter(bandpass)
+    } feed: { filter, range in
+      filter.filtered(Array(signal[range])).map(Double.init)
+    } finish: { filter in
+      filter.state
     }
-    #expect(output == expected)
-    #expect(chunked.state == whole.state)
   }
 
   @Test(arguments: [1, 2, 3, 5, 6, 7, 8])

@@ -1,5 +1,6 @@
 import Testing
 import VitalsCore
+import VitalsTestSupport
 
 @Suite struct SOSLaneTests {
   let design = try! SecondOrderSections.butterworth(
@@ -38,20 +39,26 @@ import VitalsCore
     }
   }
 
-  @Test(arguments: chunkSizeArguments)
-  func multichannelChunksEqualTheWhole(chunkSize: Int?) {
+  @Test func multichannelChunksEqualTheWhole() {
     let channels = (0..<3).map { testSignal(1500, seed: UInt64($0 + 10)) }
-    let expected = scalarReference(channels)
-    var filter = MultichannelSOSFilter(design, channelCount: 3)
-    var output: [[Float]] = [[], [], []]
-    var start = 0
-    for size in chunkSizes(total: 1500, size: chunkSize) {
-      var chunk = channels.map { Array($0[start..<(start + size)]) }
-      filter.process(&chunk)
-      for channel in 0..<3 { output[channel] += chunk[channel] }
-      start += size
+    let whole = expectMultichannelChunkInvariant(channels) { MultichannelSOSFilter(design, channelCount: 3) }
+    #expect(whole == frames(scalarReference(channels)))
+  }
+
+  /// Nine channels: a group of eight loaded straight from the frames and one through the scratch.
+  @Test func interleavedChunksEqualTheWhole() {
+    let channels = (0..<9).map { testSignal(900, seed: UInt64($0 + 20)) }
+    let input = frames(channels)
+    let whole = expectChunkInvariant(count: input.count, chunkings: StreamTesting.chunkings) {
+      MultichannelSOSFilter(design, channelCount: 9)
+    } feed: { filter, range in
+      var samples = input[range].flatMap { $0 }
+      samples.withUnsafeMutableBufferPointer {
+        filter.process(interleaved: UnsafeBufferPointer($0), into: $0)
+      }
+      return stride(from: 0, to: samples.count, by: 9).map { Array(samples[$0..<$0 + 9]) }
     }
-    #expect(output == expected)
+    #expect(whole == frames(scalarReference(channels)))
   }
 
   @Test func channelStatesAreIndependent() {
@@ -99,9 +106,7 @@ import VitalsCore
     var one = SOSFilter(designs[designIndex])
     let expected = one.filtered(signal)
     let actual = segmented.filtered(signal)
-    let scale = expected.map { abs($0) }.max()!
-    let worst = zip(actual, expected).map { abs($0 - $1) }.max()!
-    #expect(worst <= 2e-7 * scale)
+    expectWithinPeak(actual, expected, 2e-7)
     // The first segment starts at rest like the one-lane path: identical.
     let segment = (signal.count + 7) / 8
     #expect(Array(actual[..<segment]) == Array(expected[..<segment]))
@@ -125,7 +130,36 @@ import VitalsCore
   }
 }
 
+/// The channels as one frame per sample.
+private func frames(_ channels: [[Float]]) -> [[Float]] {
+  channels[0].indices.map { k in channels.map { $0[k] } }
+}
+
+/// Expects `makeFilter()` to filter `channels` in any chunks as it does whole (bit for bit); returns the
+/// whole output as frames.
+@discardableResult
+private func expectMultichannelChunkInvariant(
+  _ channels: [[Float]], sourceLocation: SourceLocation = #_sourceLocation,
+  _ makeFilter: () -> MultichannelSOSFilter
+) -> [[Float]] {
+  expectChunkInvariant(
+    count: channels[0].count, chunkings: StreamTesting.chunkings, sourceLocation: sourceLocation,
+    makeStage: makeFilter
+  ) { filter, range in
+    var chunk = channels.map { Array($0[range]) }
+    filter.process(&chunk)
+    return frames(chunk)
+  }
+}
+
 @Suite struct SOSSinglePrecisionTests {
+  /// Largest |a − b| divided by the largest |b|.
+  func relativeError(_ actual: [Float], _ expected: [Float]) -> Double {
+    precondition(actual.count == expected.count)
+    let scale = expected.map { abs(Double($0)) }.max()!
+    return zip(actual, expected).map { abs(Double($0) - Double($1)) }.max()! / scale
+  }
+
   /// Largest |single − double| over the signal's largest |double|, for `channels` channels in lanes.
   func singlePrecisionError(_ design: SecondOrderSections, channels: Int, count: Int) -> Double {
     let inputs = (0..<channels).map { testSignal(count, seed: UInt64($0 + 30)) }
@@ -154,24 +188,13 @@ import VitalsCore
     #expect(singlePrecisionError(baseline, channels: 2, count: 20_000) > 1e-5)
   }
 
-  @Test(arguments: chunkSizeArguments)
-  func singlePrecisionChunksEqualTheWhole(chunkSize: Int?) throws {
+  @Test func singlePrecisionChunksEqualTheWhole() throws {
     let design = try SecondOrderSections.butterworth(
       order: 4, band: .bandpass(low: 5, high: 15), sampleRate: 250)
     let channels = (0..<5).map { testSignal(1200, seed: UInt64($0 + 40)) }
-    var whole = MultichannelSOSFilter(design, channelCount: 5, precision: .single)
-    var expected = channels
-    whole.process(&expected)
-    var chunked = MultichannelSOSFilter(design, channelCount: 5, precision: .single)
-    var output: [[Float]] = Array(repeating: [], count: 5)
-    var start = 0
-    for size in chunkSizes(total: 1200, size: chunkSize) {
-      var chunk = channels.map { Array($0[start..<(start + size)]) }
-      chunked.process(&chunk)
-      for channel in 0..<5 { output[channel] += chunk[channel] }
-      start += size
+    expectMultichannelChunkInvariant(channels) {
+      MultichannelSOSFilter(design, channelCount: 5, precision: .single)
     }
-    #expect(output == expected)
   }
 
   @Test func singlePrecisionSegmentsFollowTheSinglePrecisionLanes() throws {
@@ -180,7 +203,7 @@ import VitalsCore
     let segmented = SegmentedSOSFilter(design, precision: .single)
     let signal = testSignal(10 * SegmentedSOSFilter.laneCount * segmented.warmUp, seed: 9)
     var one = SOSFilter(design)
-    #expect(relativeError(segmented.filtered(signal), one.filtered(signal)) < 1e-5)
+    expectWithinPeak(segmented.filtered(signal), one.filtered(signal), 1e-5)
   }
 }
 
@@ -198,33 +221,20 @@ import VitalsCore
     let x = testSignal(2000, seed: 3)
     var lowAlone = SOSFilter(low)
     var highAlone = SOSFilter(high)
-    /// The pair's two outputs for `x` fed in chunks of `sizes`.
-    func paired(_ sizes: [Int]) -> ([Float], [Float]) {
-      var pair = SOSFilterPair(low, high)
-      var first: [Float] = []
-      var second: [Float] = []
-      var start = 0
-      for size in sizes {
-        var a = Array(x[start..<start + size])
-        var b = [Float](repeating: 0, count: size)
-        let input = a
-        input.withUnsafeBufferPointer { input in
-          a.withUnsafeMutableBufferPointer { a in
-            b.withUnsafeMutableBufferPointer { b in pair.process(input, into: a, b) }
-          }
+    let whole = expectChunkInvariant(count: x.count, chunkings: StreamTesting.chunkings) {
+      SOSFilterPair(low, high)
+    } feed: { pair, range in
+      let input = Array(x[range])
+      var a = input
+      var b = [Float](repeating: 0, count: input.count)
+      input.withUnsafeBufferPointer { input in
+        a.withUnsafeMutableBufferPointer { a in
+          b.withUnsafeMutableBufferPointer { b in pair.process(input, into: a, b) }
         }
-        first += a
-        second += b
-        start += size
       }
-      return (first, second)
+      return zip(a, b).map { SIMD2($0, $1) }
     }
-    let whole = paired([x.count])
-    #expect(relativeError(whole.0, lowAlone.filtered(x)) < 1e-6)
-    #expect(relativeError(whole.1, highAlone.filtered(x)) < 1e-6)
-    for chunking in StreamTesting.chunkings(count: x.count) {
-      let chunked = paired(chunking.sizes)
-      #expect(chunked.0 == whole.0 && chunked.1 == whole.1, "\(chunking.name)")
-    }
+    expectWithinPeak(whole.map(\.x), lowAlone.filtered(x), 1e-6)
+    expectWithinPeak(whole.map(\.y), highAlone.filtered(x), 1e-6)
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VitalsTestSupport
 
 @testable import VitalsCore
 
@@ -51,17 +52,26 @@ struct UniformGridInterpolatorTests {
     }
   }
 
-  @Test("chunked input gives exactly the whole-input output", arguments: [1, 2, 3, 17, 499])
-  func chunkEqualsWhole(chunk: Int) {
+  @Test(
+    "chunked input gives exactly the whole-input output", arguments: UniformGridInterpolator.Method.allCases)
+  func chunkEqualsWhole(method: UniformGridInterpolator.Method) {
     let times = jitteredTimes(count: 500, rate: 97, jitter: 0.5)
-    let values = [times.map { Float(sin(7 * $0)) }]
-    for method in UniformGridInterpolator.Method.allCases {
-      var whole = UniformGridInterpolator(channelCount: 1, rate: 100, method: method)
-      var parts = UniformGridInterpolator(channelCount: 1, rate: 100, method: method)
-      #expect(
-        run(&parts, times: times, values: values, chunk: chunk)
-          == run(&whole, times: times, values: values, chunk: 500))
+    let values = [times.map { Float(sin(7 * $0)) }, times.map { Float(cos(3 * $0)) }]
+    /// The output channels as one frame per grid point.
+    func frames(_ output: [[Float]]) -> [[Float]] { output[0].indices.map { k in output.map { $0[k] } } }
+    let chunkings = Chunking.standard + [2, 3, 17, 499].map(Chunking.fixed)
+    let whole = expectChunkInvariant(count: times.count, chunkings: chunkings) {
+      UniformGridInterpolator(channelCount: 2, rate: 100, method: method)
+    } feed: { interpolator, range in
+      var output: [[Float]] = [[], []]
+      interpolator.process(times: Array(times[range]), values: values.map { Array($0[range]) }, into: &output)
+      return frames(output)
+    } finish: { interpolator in
+      var output: [[Float]] = [[], []]
+      interpolator.finish(into: &output)
+      return frames(output)
     }
+    #expect(whole.count == Int((times.last! * 100).rounded(.down)) + 1)
   }
 
   @Test("repeated stamps and NaN")

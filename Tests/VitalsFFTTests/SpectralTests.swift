@@ -70,9 +70,9 @@ struct WindowTests {
     #expect(fixture.cases.count == 216)
     for c in fixture.cases {
       let values = try window(c.name, c.parameter).coefficients(count: c.count, periodic: c.periodic)
-      let error = maxRelativeError(values, c.values, floor: 1e-12)
-      #expect(
-        error < 1e-12, "\(c.name)(\(c.parameter ?? .nan)) M=\(c.count) periodic=\(c.periodic): \(error)")
+      expectApproximatelyEqual(
+        values, c.values, absoluteTolerance: 1e-24, relativeTolerance: 1e-12,
+        "\(c.name)(\(c.parameter ?? .nan)) M=\(c.count) periodic=\(c.periodic)")
     }
   }
 
@@ -104,10 +104,12 @@ struct WelchTests {
     let fixture = try Self.fixture.get()
     let c = fixture.cases[index]
     let spectrum = try welch(fixture.inputs[c.input]!, sampleRate: c.sampleRate, options: Self.options(c))
-    #expect(maxRelativeError(spectrum.frequencies, c.frequencies, floor: 1e-300) < 1e-12)
+    expectApproximatelyEqual(
+      spectrum.frequencies, c.frequencies, absoluteTolerance: 0, relativeTolerance: 1e-12)
     // The floor keeps bins ~1e-12 of the peak (rounding noise in both implementations) out of the ratio.
     let peak = c.power.max()!
-    #expect(maxRelativeError(spectrum.power, c.power, floor: peak * 1e-9) < 1e-5)
+    expectApproximatelyEqual(
+      spectrum.power, c.power, absoluteTolerance: 1e-14 * peak, relativeTolerance: 1e-5)
     #expect(spectrum.onesided == c.onesided)
   }
 
@@ -117,7 +119,8 @@ struct WelchTests {
     let c = fixture.cases.first { $0.input == "ppgSingle" }!
     let samples = fixture.inputs[c.input]!.map { Float($0) }
     let spectrum = try welch(samples, sampleRate: c.sampleRate, options: Self.options(c))
-    #expect(maxRelativeError(spectrum.power, c.power, floor: c.power.max()! * 1e-9) < 1e-5)
+    expectApproximatelyEqual(
+      spectrum.power, c.power, absoluteTolerance: 1e-14 * c.power.max()!, relativeTolerance: 1e-5)
   }
 
   @Test("The estimator reuses its buffers and gives the convenience function's result")
@@ -132,7 +135,8 @@ struct WelchTests {
       try input.withUnsafeBufferPointer { source in
         try power.withUnsafeMutableBufferPointer { try estimator.estimate(source, into: $0) }
       }
-      #expect(maxRelativeError(power, c.power, floor: c.power.max()! * 1e-9) < 1e-5)
+      expectApproximatelyEqual(
+        power, c.power, absoluteTolerance: 1e-14 * c.power.max()!, relativeTolerance: 1e-5)
     }
   }
 
@@ -220,13 +224,17 @@ struct LombScargleTests {
           times: f.times, values: f.values, angularFrequencies: f.angularFrequencies, weights: weights,
           floatingMean: c.floatingMean)
         let scale = c.real.map(abs).max()!
-        #expect(maxRelativeError(result.map(\.real), c.real, floor: scale * 1e-6) < 1e-8, "\(label)")
-        #expect(maxRelativeError(result.map(\.imaginary), imaginary, floor: scale * 1e-6) < 1e-8, "\(label)")
+        expectApproximatelyEqual(
+          result.map(\.real), c.real, absoluteTolerance: 1e-14 * scale, relativeTolerance: 1e-8, "\(label)")
+        expectApproximatelyEqual(
+          result.map(\.imaginary), imaginary, absoluteTolerance: 1e-14 * scale, relativeTolerance: 1e-8,
+          "\(label)")
       } else {
         let result = try LombScargle.periodogram(
           times: f.times, values: f.values, angularFrequencies: f.angularFrequencies, weights: weights,
           floatingMean: c.floatingMean, normalization: c.normalize == "power" ? .power : .normalize)
-        #expect(maxRelativeError(result, c.real, floor: c.real.max()! * 1e-9) < 1e-8, "\(label)")
+        expectApproximatelyEqual(
+          result, c.real, absoluteTolerance: 1e-17 * c.real.max()!, relativeTolerance: 1e-8, "\(label)")
       }
     }
   }

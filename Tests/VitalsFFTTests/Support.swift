@@ -47,9 +47,3 @@ func relativeL2Error(_ a: [Double], _ b: [Double]) -> Double {
 func flatten<Scalar>(_ bins: [FFTComplex<Scalar>]) -> [Double] {
   bins.flatMap { [Double($0.real), Double($0.imaginary)] }
 }
-
-/// The largest `|a − b| / max(|b|, floor)`, for element-wise comparisons against SciPy.
-func maxRelativeError(_ a: [Double], _ b: [Double], floor: Double) -> Double {
-  precondition(a.count == b.count, "\(a.count) values against \(b.count)")
-  return zip(a, b).map { abs($0 - $1) / max(abs($1), floor) }.max() ?? 0
-}

@@ -32,8 +32,13 @@ struct AppleHealthECGTests {
     #expect(reader.startTime == Timestamp(nanosecondsSinceEpoch: expected.start_ns))
     #expect(reader.signals.map(\.name) == [expected.lead])
     let result = try readAll(reader, maxSamples: 100)
-    #expect(maxRelativeError(result.channels[0], expected.values) < 1e-6)
+    expectApproximatelyEqual(
+      result.channels[0].map(Double.init), expected.values, absoluteTolerance: 1e-6, relativeTolerance: 1e-6)
     #expect(result.chunks.map(\.firstSampleIndex) == [0, 100, 200])
+    let samples = try expectReaderChunkInvariant(count: result.channels[0].count) {
+      try AppleHealthECGReader(path: ioFixture("apple/" + name))
+    }
+    #expect(samples.map { $0.bits[0] } == result.channels[0].map(\.bitPattern))
   }
 
   @Test("personal fields are never stored")

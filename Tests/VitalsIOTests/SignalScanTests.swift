@@ -30,6 +30,21 @@ struct SignalScanTests {
     #expect(empty.minimum == nil && empty.mean == nil && empty.invalidCount == 2)
   }
 
+  @Test("the same scan whatever the chunking")
+  func chunkInvariance() {
+    var generator = SplitMix64(state: 3)
+    let values: [Float] = (0..<1000).map { $0 % 11 == 0 ? .nan : Float.random(in: -1...1, using: &generator) }
+    let scans = expectChunkInvariant(count: values.count) {
+      SignalScan()
+    } feed: { scan, range in
+      scan.add(Array(values[range]))
+      return [SignalScan]()
+    } finish: { scan in
+      [scan]
+    }
+    #expect(scans.first?.count == 1000 && scans.first?.invalidCount == 91)
+  }
+
   @Test("a scan of a WFDB fixture agrees with reading it whole")
   func scanOfARecord() throws {
     let path = TestData.fixture("wfdb/records/fmt212").path

@@ -118,21 +118,22 @@ struct WFDBRecordReaderTests {
   func chunkInvariance(name: String) throws {
     let path = TestData.fixture("wfdb/records/\(name)").path
     let whole = try #require(try WFDBRecordReader(path: path).readAll())
-    for size in [1, 2, 7, 64] {
+    let samples = try expectReaderChunkInvariant(
+      count: whole.channels[0].count, chunkings: Chunking.standard + [2, 7, 64].map(Chunking.fixed)
+    ) {
+      try WFDBRecordReader(path: path)
+    }
+    #expect(samples.map(\.index) == Array(0..<Int64(whole.channels[0].count)))
+    #expect(
+      samples.map(\.bits) == whole.channels[0].indices.map { k in whole.channels.map { $0[k].bitPattern } })
+    // Each chunk starts at the header's time advanced by its first sample.
+    for size in [1, 2, 7, 37, 64] {
       let reader = try WFDBRecordReader(path: path)
-      var channels = [[Float]](repeating: [], count: whole.channels.count)
-      var expectedStart: Int64 = 0
       while let chunk = try reader.nextChunk(maxSamples: size) {
-        #expect(chunk.firstSampleIndex == expectedStart)
         #expect(
           chunk.startTime
-            == reader.header.startTime.advanced(bySamples: expectedStart, rate: reader.chunkSampleRate)
-        )
-        expectedStart += Int64(chunk.sampleCount)
-        for (signal, samples) in chunk.channels.enumerated() { channels[signal] += samples }
-      }
-      for (ours, reference) in zip(channels, whole.channels) {
-        #expect(ours.map(\.bitPattern) == reference.map(\.bitPattern), "chunks of \(size)")
+            == reader.header.startTime.advanced(
+              bySamples: chunk.firstSampleIndex, rate: reader.chunkSampleRate))
       }
     }
   }
@@ -312,28 +313,30 @@ struct WFDBRecordReaderTests {
     let digests = try TestData.decodeFixture(
       [String: MultiSegmentDigest].self, "wfdb/digests-multisegment.json")
     let digest = try #require(digests[name])
-    for size in [3, 1000] {
-      let reader = try WFDBRecordReader(path: TestData.fixture("wfdb/records/\(name)").path)
-      #expect(reader.formatName == "WFDB multi-segment")
-      #expect(reader.signals.map(\.name) == digest.sig_name)
-      #expect(reader.signals.map(\.unit) == digest.units)
-      #expect(reader.frameCount == Int64(digest.values[0].count))
-      var channels = [[Float]](repeating: [], count: digest.values.count)
+    let path = TestData.fixture("wfdb/records/\(name)").path
+    let reader = try WFDBRecordReader(path: path)
+    #expect(reader.formatName == "WFDB multi-segment")
+    #expect(reader.signals.map(\.name) == digest.sig_name)
+    #expect(reader.signals.map(\.unit) == digest.units)
+    #expect(reader.frameCount == Int64(digest.values[0].count))
+    if name == "multi" {
       var sizes: [Int] = []
-      while let chunk = try reader.nextChunk(maxSamples: size) {
-        #expect(chunk.firstSampleIndex == Int64(channels[0].count))
-        sizes.append(chunk.sampleCount)
-        for (signal, samples) in chunk.channels.enumerated() { channels[signal] += samples }
-      }
-      if name == "multi" && size == 1000 { #expect(sizes == [10, 5, 5]) }  // chunks end at segments
-      for (ours, theirs) in zip(channels, digest.values) {
-        #expect(ours.count == theirs.count)
-        for (value, reference) in zip(ours, theirs) {
-          if let reference {
-            #expect(abs(Double(value) - reference) <= 1e-6 * max(1, abs(reference)))
-          } else {
-            #expect(value.isNaN)
-          }
+      while let chunk = try reader.nextChunk(maxSamples: 1000) { sizes.append(chunk.sampleCount) }
+      #expect(sizes == [10, 5, 5])  // chunks end at segments
+    }
+    let samples = try expectReaderChunkInvariant(
+      count: digest.values[0].count, chunkings: Chunking.standard + [.fixed(3), .fixed(1000)]
+    ) {
+      try WFDBRecordReader(path: path)
+    }
+    #expect(samples.map(\.index) == Array(0..<Int64(digest.values[0].count)))
+    for (signal, theirs) in digest.values.enumerated() {
+      for (sample, reference) in zip(samples, theirs) {
+        let value = Double(Float(bitPattern: sample.bits[signal]))
+        if let reference {
+          #expect(value.isApproximatelyEqual(to: reference, absoluteTolerance: 1e-6, relativeTolerance: 1e-6))
+        } else {
+          #expect(value.isNaN)
         }
       }
     }

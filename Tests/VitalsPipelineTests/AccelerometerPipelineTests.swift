@@ -17,16 +17,20 @@ private let recording = SimulatedActivityRecording(
     .init(duration: 70, heartRate: 65, activity: .typing),
   ], rate: 100, startTime: Timestamp(secondsSinceEpoch: 1_772_352_005))
 
+/// The recording's context, its axes (channels 1–3) for the accelerometer pipeline.
+private func context(live: Bool = false) -> PipelineContext {
+  let signals = zip(SimulatedActivityRecording.names, SimulatedActivityRecording.units).map {
+    SignalDescription(name: $0, unit: $1, sampleRate: recording.rate, sampleCount: nil)
+  }
+  return PipelineContext(
+    path: "x", signals: signals, sampleRate: recording.rate, channels: [1, 2, 3], live: live)
+}
+
 /// The accelerometer pipeline over the recording's axes in chunks of `chunkSize`.
 private func run(chunkSize: Int, live: Bool = false) throws -> (
   events: [PipelineEvent], section: StepsSection
 ) {
-  let signals = zip(SimulatedActivityRecording.names, SimulatedActivityRecording.units).map {
-    SignalDescription(name: $0, unit: $1, sampleRate: recording.rate, sampleCount: nil)
-  }
-  var pipeline = try AccelerometerPipeline(
-    context: PipelineContext(
-      path: "x", signals: signals, sampleRate: recording.rate, channels: [1, 2, 3], live: live))
+  var pipeline = try AccelerometerPipeline(context: context(live: live))
   var events: [PipelineEvent] = []
   var start = 0
   let count = recording.channels[0].count
@@ -52,13 +56,14 @@ struct AccelerometerPipelineTests {
       sampleRate: recording.rate,
       startTime: recording.startTime)
     let whole = try run(chunkSize: 1 << 20)
-    let small = try run(chunkSize: 333)
-    #expect(whole.section.steps == expected.steps && whole.section.walking.bouts == expected.bouts)
-    // Events of one kind come in the same order; kinds interleave by chunk.
-    for kind in [PipelineEvent.Kind.step, .walkingBout, .motion] {
-      let (a, b) = (small.events.filter { $0.kind == kind }, whole.events.filter { $0.kind == kind })
-      #expect(a == b, "\(kind) events differ")
+    let reports = try expectPipelineChunkInvariant(
+      recording.channels, rate: recording.rate, startTime: recording.startTime,
+      chunkings: Chunking.standard + [.fixed(333)], canonical: groupedByKind
+    ) {
+      try AccelerometerPipeline(context: context())
     }
+    #expect(try reports == [.events(groupedByKind(whole.events)), .section(of: whole.section)])
+    #expect(whole.section.steps == expected.steps && whole.section.walking.bouts == expected.bouts)
     #expect(abs(whole.section.walking.stepCount - recording.steps.count) <= 3)
     #expect(whole.events.filter { $0.kind == .step }.map(\.sampleIndex) == expected.steps.map(\.sampleIndex))
     #expect(whole.section.eventTables["steps"] == expected.steps.map(\.sampleIndex))

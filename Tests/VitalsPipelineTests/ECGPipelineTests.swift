@@ -8,13 +8,17 @@ import VitalsTestSupport
 
 @testable import VitalsPipeline
 
+/// The context of a one-lead ECG recording at `rate`.
+private func context(rate: Double, live: Bool = false) -> PipelineContext {
+  let signals = [SignalDescription(name: "MLII", unit: "mV", sampleRate: rate, sampleCount: nil)]
+  return PipelineContext(path: "test", signals: signals, sampleRate: rate, channels: [0], live: live)
+}
+
 /// Runs a fresh ECG pipeline over `samples` in chunks of `chunkSize`; returns every event and the section.
 private func run(_ samples: [Float], rate: Double, chunkSize: Int, live: Bool = false) throws -> (
   events: [PipelineEvent], section: ECGSection
 ) {
-  let signals = [SignalDescription(name: "MLII", unit: "mV", sampleRate: rate, sampleCount: nil)]
-  var pipeline = try ECGPipeline(
-    context: PipelineContext(path: "test", signals: signals, sampleRate: rate, channels: [0], live: live))
+  var pipeline = try ECGPipeline(context: context(rate: rate, live: live))
   var events: [PipelineEvent] = []
   var start = 0
   while start < samples.count {
@@ -27,18 +31,6 @@ private func run(_ samples: [Float], rate: Double, chunkSize: Int, live: Bool = 
   }
   let section = try #require(pipeline.finish(events: &events) as? ECGSection)
   return (events, section)
-}
-
-/// The section as JSON (NaN-safe comparison).
-private func json(_ section: ECGSection) throws -> String {
-  let encoder = JSONEncoder()
-  encoder.outputFormatting = .sortedKeys
-  return String(decoding: try encoder.encode(section), as: UTF8.self)
-}
-
-/// Events in a canonical order (kind, then sample), for comparisons across chunkings.
-private func canonical(_ events: [PipelineEvent]) -> [PipelineEvent] {
-  events.sorted { ($0.kind.rawValue, $0.sampleIndex) < ($1.kind.rawValue, $1.sampleIndex) }
 }
 
 @Suite("ECG pipeline")
@@ -65,13 +57,27 @@ struct ECGPipelineTests {
     #expect(section.episodes.isEmpty)
   }
 
-  @Test("the same events whatever the chunk size", arguments: [1, 37, 250, 100_000])
-  func chunkInvariance(chunkSize: Int) throws {
-    let whole = try run(Self.ecg.samples, rate: Self.ecg.rate, chunkSize: Self.ecg.samples.count)
-    let chunked = try run(Self.ecg.samples, rate: Self.ecg.rate, chunkSize: chunkSize)
-    #expect(canonical(chunked.events) == canonical(whole.events))
-    #expect(chunked.section.beats == whole.section.beats)
-    #expect(try json(chunked.section) == json(whole.section))
+  @Test("the same events whatever the chunk size")
+  func chunkInvariance() throws {
+    let reports = try expectPipelineChunkInvariant(
+      [Self.ecg.samples], rate: Self.ecg.rate, chunkings: Chunking.standard + [.fixed(250), .fixed(100_000)],
+      canonical: groupedByKind
+    ) {
+      try ECGPipeline(context: context(rate: Self.ecg.rate))
+    }
+    #expect(try #require(reports.first?.events).filter { $0.kind == .beat }.count >= 100)
+  }
+
+  @Test("the same irregular-rhythm episodes whatever the chunk size")
+  func chunkInvarianceWithFibrillation() throws {
+    let ecg = SimulatedECG(seconds: 240, fibrillation: [RhythmEpisode(start: 60, end: 180)])
+    let reports = try expectPipelineChunkInvariant([ecg.samples], rate: ecg.rate, canonical: groupedByKind) {
+      try ECGPipeline(context: context(rate: ecg.rate))
+    }
+    let events = try #require(reports.first?.events)
+    #expect(
+      events.contains { $0.kind == .irregularRhythmStart }
+        && events.contains { $0.kind == .irregularRhythmEnd })
   }
 
   @Test("live: periodic HRV events over a bounded window, no whole-record beat list")

@@ -37,13 +37,6 @@ private func context(_ names: [String], rate: Double, channels: [Int], accelerom
     sampleRate: rate, channels: channels, accelerometer: accelerometer, live: false)
 }
 
-/// The section as sorted-key JSON.
-private func json(_ section: some Encodable) throws -> String {
-  let encoder = JSONEncoder()
-  encoder.outputFormatting = .sortedKeys
-  return String(decoding: try encoder.encode(section), as: UTF8.self)
-}
-
 /// Events in a canonical order, as text (NaN equal to NaN).
 private func canonical(_ events: [PipelineEvent]) -> [String] {
   events.sorted { ($0.kind.rawValue, $0.sampleIndex) < ($1.kind.rawValue, $1.sampleIndex) }.map { event in
@@ -73,7 +66,7 @@ struct GapPipelineTests {
     let rates = readings.compactMap { if case .heartRate(let bpm, nil) = $0.value { bpm } else { nil } }
     #expect(rates.count == readings.count && rates.allSatisfy { (60...80).contains($0) }, "\(rates)")
     #expect(section.gapSeconds == 10)
-    #expect(try json(section).contains("\"gap_s\":10"))
+    #expect(try sortedJSON(section).contains("\"gap_s\":10"))
     let nn = section.variability.intervals
     for (interval, end) in zip(nn.intervals, nn.endTimes) {
       #expect(
@@ -81,12 +74,13 @@ struct GapPipelineTests {
       )
     }
     #expect(nn.intervals.max()! < 1200)
-    let again = run(pipeline, [samples], rate: rate, chunk: 999)
-    #expect(canonical(again.events) == canonical(events))
-    #expect(try json(#require(again.section as? ECGSection)) == json(section))
+    let reports = try expectPipelineChunkInvariant(
+      [samples], rate: rate, chunkings: Chunking.standard + [.fixed(999), .fixed(4096)], canonical: canonical
+    ) { pipeline }
+    #expect(try reports == [.events(canonical(events)), .section(of: section)])
     // No gap: no gap_s key.
     let clean = run(pipeline, [SimulatedECG(seconds: 30, rate: rate).samples], rate: rate, chunk: 4096)
-    #expect(try !json(#require(clean.section as? ECGSection)).contains("gap_s"))
+    #expect(try !sortedJSON(#require(clean.section as? ECGSection)).contains("gap_s"))
   }
 
   @Test("PPG: no pulse in a gap, windows over it without an event or unreliable, gap_s")
@@ -114,11 +108,14 @@ struct GapPipelineTests {
       if missing > 0, case .heartRate(_, let quality) = window.value { #expect(quality?.isReliable == false) }
     }
     #expect(section.gapSeconds == 12)
-    #expect(try json(section).contains("\"gap_s\":12"))
+    #expect(try sortedJSON(section).contains("\"gap_s\":12"))
     let nn = section.variability.intervals
     #expect(nn.count > 80 && nn.intervals.max()! < 1200)
-    let again = run(pipeline, recording.channels, rate: rate, chunk: 333)
-    #expect(canonical(again.events) == canonical(events))
+    let reports = try expectPipelineChunkInvariant(
+      recording.channels, rate: rate, chunkings: Chunking.standard + [.fixed(333), .fixed(1000)],
+      canonical: canonical
+    ) { pipeline }
+    #expect(try reports == [.events(canonical(events)), .section(of: section)])
   }
 
   @Test("accelerometer: no step in a gap, a walking bout ends at it, gap_s")
@@ -141,7 +138,11 @@ struct GapPipelineTests {
     #expect(bouts.count == 2)
     #expect(bouts[0].end.sampleIndex < gap.lowerBound && bouts[1].start.sampleIndex >= gap.upperBound)
     #expect(section.gapSeconds == 5)
-    #expect(try json(section).contains("\"gap_s\":5"))
+    #expect(try sortedJSON(section).contains("\"gap_s\":5"))
+    let reports = try expectPipelineChunkInvariant(
+      recording.channels, rate: rate, chunkings: Chunking.standard + [.fixed(4096)], canonical: canonical
+    ) { pipeline }
+    #expect(try reports == [.events(canonical(events)), .section(of: section)])
   }
 
   @Test("live stream: NaN lines are a gap, with no beat in it")

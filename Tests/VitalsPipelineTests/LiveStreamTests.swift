@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VitalsIO
+import VitalsTestSupport
 
 @testable import VitalsPipeline
 
@@ -14,14 +15,21 @@ struct LiveStreamTests {
   @Test("CSV lines split anywhere decode to the same frames; a header is skipped")
   func csvDecoding() throws {
     let text = Array("a,b\n1.5,2\r\n\n-3;4e1\n5 6".utf8)
-    for split in 0...text.count {
-      var decoder = StreamDecoder(format: .csv, channelCount: 2)
-      var frames: [Float] = []
-      try text[..<split].withUnsafeBytes { try decoder.decode($0, into: &frames) }
-      try text[split...].withUnsafeBytes { try decoder.decode($0, into: &frames) }
-      try decoder.finish(into: &frames)
-      #expect(frames == [1.5, 2, -3, 40, 5, 6])
+    let splits = (0...text.count).map { split in
+      Chunking(description: "split at \(split)") { [split, $0 - split] }
     }
+    let frames = try expectChunkInvariant(count: text.count, chunkings: Chunking.standard + splits) {
+      StreamDecoder(format: .csv, channelCount: 2)
+    } feed: { decoder, range in
+      var frames: [Float] = []
+      try text[range].withUnsafeBytes { try decoder.decode($0, into: &frames) }
+      return frames
+    } finish: { decoder in
+      var frames: [Float] = []
+      try decoder.finish(into: &frames)
+      return frames
+    }
+    #expect(frames == [1.5, 2, -3, 40, 5, 6])
   }
 
   /// The frames a stream of `channelCount` channels decodes from `text`.
@@ -99,6 +107,39 @@ struct LiveStreamTests {
     try ([0x01, 0x00, 0xFF, 0xFF, 0x10] as [UInt8]).withUnsafeBytes { try i16.decode($0, into: &frames) }
     #expect(frames == [1, -1])
     #expect(throws: InputError.self) { try i16.finish(into: &frames) }
+  }
+
+  /// A live analysis and the events it has emitted.
+  private struct LiveRun: ~Copyable {
+    var analysis: LiveAnalysis
+    var events: [PipelineEvent] = []
+  }
+
+  @Test("live analysis: the same events and sections whatever the bytes' chunks (f32 and CSV)")
+  func liveChunkInvariance() throws {
+    let ecg = SimulatedECG(seconds: 30)
+    for format in [StreamSampleFormat.f32, .csv] {
+      let bytes =
+        format == .f32 ? float32Bytes(ecg.samples) : Array(ecg.samples.map { "\($0)\n" }.joined().utf8)
+      let reports = try expectChunkInvariant(count: bytes.count, "\(format)") {
+        LiveRun(
+          analysis: try LiveAnalysis(
+            signal: .ecg, sampleRate: ecg.rate, format: format, channelCount: 1, channels: [0]))
+      } feed: { run, range in
+        var emitted: [PipelineEvent] = []
+        try bytes[range].withUnsafeBytes { raw in try run.analysis.consume(raw) { emitted.append($0) } }
+        run.events += emitted
+        return [PipelineReport<PipelineEvent>]()
+      } finish: { run in
+        var emitted: [PipelineEvent] = []
+        let sections = try run.analysis.finish { emitted.append($0) }
+        var reports: [PipelineReport<PipelineEvent>] = [.events(groupedByKind(run.events + emitted))]
+        for (_, section) in sections { reports.append(try .section(of: section)) }
+        return reports
+      }
+      let events = try #require(reports.first?.events)
+      #expect(events.filter { $0.kind == .beat }.count > 30, "\(format)")
+    }
   }
 
   @Test("latency by construction: fed one sample at a time, beats leave within 0.49 s, readings at once")

@@ -1,6 +1,8 @@
 import Foundation
+import Testing
 import VitalsCore
 import VitalsIO
+import VitalsPipeline
 import VitalsSimulation
 import VitalsTestSupport
 
@@ -70,4 +72,64 @@ extension SimulatedActivityRecording {
     try writer.finish()
     return path
   }
+}
+
+/// What a pipeline reports over a whole recording: its events, each kind of each signal in its own run
+/// (runs of different kinds interleave by chunk), then its section as sorted-key JSON and its event
+/// tables.
+enum PipelineReport<Event: Equatable>: Equatable {
+  case events([Event])
+  case section(json: String, tables: [String: [Int64]])
+
+  /// The report of `section`.
+  static func section(of section: any PipelineSection) throws -> Self {
+    .section(json: try sortedJSON(section), tables: section.eventTables)
+  }
+
+  /// The events, when this report holds them.
+  var events: [Event]? {
+    if case .events(let events) = self { return events }
+    return nil
+  }
+}
+
+/// The events grouped by signal and kind, each group in the order the pipeline reported it.
+func groupedByKind(_ events: [PipelineEvent]) -> [PipelineEvent] {
+  Dictionary(grouping: events) { "\($0.signal.rawValue) \($0.kind.rawValue)" }.sorted { $0.key < $1.key }
+    .flatMap(\.value)
+}
+
+/// The section as sorted-key JSON (where NaN equals NaN).
+func sortedJSON(_ section: some Encodable) throws -> String {
+  let encoder = JSONEncoder()
+  encoder.outputFormatting = .sortedKeys
+  return String(decoding: try encoder.encode(section), as: UTF8.self)
+}
+
+/// Expects the pipeline made by `makePipeline` to report the same events (through `canonical`) and the
+/// same section over `channels` at `rate` from `startTime`, whatever the chunks they come in (see
+/// ``expectChunkInvariant(count:chunkings:_:sourceLocation:makeStage:feed:finish:)``); returns the
+/// reports of the whole recording.
+@discardableResult
+func expectPipelineChunkInvariant<Pipeline: RecordingPipeline, Event: Equatable>(
+  _ channels: [[Float]], rate: Double, startTime: Timestamp = .epoch,
+  chunkings: [Chunking] = Chunking.standard,
+  canonical: ([PipelineEvent]) -> [Event], sourceLocation: SourceLocation = #_sourceLocation,
+  makePipeline: () throws -> Pipeline
+) throws -> [PipelineReport<Event>] {
+  try expectChunkInvariant(
+    count: channels[0].count, chunkings: chunkings, sourceLocation: sourceLocation,
+    makeStage: { (pipeline: try makePipeline(), events: [PipelineEvent]()) },
+    feed: { stage, range in
+      let chunk = SignalChunk(
+        channels: channels.map { Array($0[range]) }, sampleRate: rate,
+        startTime: startTime.advanced(bySamples: Int64(range.lowerBound), rate: rate),
+        firstSampleIndex: Int64(range.lowerBound))
+      stage.pipeline.process(chunk, events: &stage.events)
+      return [PipelineReport<Event>]()
+    },
+    finish: { stage in
+      let section = stage.pipeline.finish(events: &stage.events)
+      return [.events(canonical(stage.events)), try .section(of: section)]
+    })
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VitalsCore
+import VitalsTestSupport
 
 @testable import VitalsSimulation
 
@@ -102,23 +103,25 @@ import VitalsCore
     #expect(abs(recording.events.count - 50) <= 2)
   }
 
-  @Test(arguments: [1, 33, 1000])
-  func chunkedEqualsOneShotWithJitter(chunkSize: Int) {
+  @Test func chunkedEqualsOneShotWithJitter() {
     var configuration = AccelerometerConfiguration(activity: .walking, placement: .frontPocket)
     configuration.timingJitter = 0.003
     let whole = Self.record(configuration, duration: 20, rate: 50, seed: 9)
-    var simulator = AccelerometerSimulator(
-      configuration: configuration, duration: 20, sampleRate: 50, seed: 9)
-    var channels: [[Float]] = [[], [], []]
-    var times: [Timestamp] = []
-    var events: [TruthEvent] = []
-    while let chunk = simulator.next(maxSamples: chunkSize) {
-      for axis in 0..<3 { channels[axis] += chunk.signal.channels[axis] }
-      times += chunk.sampleTimes!
-      events += chunk.events
-      #expect(chunk.signal.startTime == chunk.sampleTimes!.first)
+    let samples = expectSimulatorChunkInvariant(
+      chunkings: Chunking.standard + [33, 1000].map(Chunking.fixed)
+    ) {
+      AccelerometerSimulator(configuration: configuration, duration: 20, sampleRate: 50, seed: 9)
     }
-    #expect(channels == whole.channels && times == whole.sampleTimes && events == whole.events)
+    for size in [1, 33, 1000] {
+      var simulator = AccelerometerSimulator(
+        configuration: configuration, duration: 20, sampleRate: 50, seed: 9)
+      while let chunk = simulator.next(maxSamples: size) {
+        #expect(chunk.signal.startTime == chunk.sampleTimes!.first)
+      }
+    }
+    let times = samples.compactMap(\.time)
+    #expect(samples.map(\.values) == whole.channels[0].indices.map { k in whole.channels.map { $0[k] } })
+    #expect(times == whole.sampleTimes && samples.flatMap(\.events) == whole.events)
     #expect(zip(times.dropFirst(), times).allSatisfy { $0 > $1 })
     let offsets = times.enumerated().map { abs(Double($1.nanosecondsSinceEpoch) * 1e-9 - Double($0) / 50) }
     #expect(offsets.max()! > 0.002 && offsets.max()! <= 0.008 + 1e-6)

@@ -1,5 +1,6 @@
 import Testing
 import VitalsCore
+import VitalsTestSupport
 
 @testable import VitalsSimulation
 
@@ -22,29 +23,19 @@ import VitalsCore
     #expect(a.events.map(\.sampleIndex) != c.events.map(\.sampleIndex))
   }
 
-  @Test(arguments: [1, 7, 250, 4096])
-  func chunkedEqualsOneShot(chunkSize: Int) {
+  @Test func chunkedEqualsOneShot() {
     var configuration = ECGConfiguration.ambulatory
     configuration.rhythm.ventricularEctopicProbability = 0.1
+    let samples = expectSimulatorChunkInvariant(
+      chunkings: Chunking.standard + [7, 250, 4096].map(Chunking.fixed)
+    ) {
+      ECGSimulator(configuration: configuration, duration: 30, sampleRate: 360, seed: 5)
+    }
     var oneShot = ECGSimulator(configuration: configuration, duration: 30, sampleRate: 360, seed: 5)
     let whole = oneShot.generateAll(chunkSize: 1 << 20)
-    var chunked = ECGSimulator(configuration: configuration, duration: 30, sampleRate: 360, seed: 5)
-    var samples: [Float] = []
-    var events: [TruthEvent] = []
-    var expectedIndex: Int64 = 0
-    while let chunk = chunked.next(maxSamples: chunkSize) {
-      #expect(chunk.signal.firstSampleIndex == expectedIndex)
-      #expect(
-        chunk.events.allSatisfy {
-          $0.sampleIndex >= expectedIndex && $0.sampleIndex < expectedIndex + Int64(chunk.signal.sampleCount)
-        })
-      expectedIndex += Int64(chunk.signal.sampleCount)
-      samples += chunk.signal.channels[0]
-      events += chunk.events
-    }
-    #expect(samples == whole.channels[0])
-    #expect(events == whole.events)
-    #expect(samples.count == 30 * 360)
+    #expect(samples.map(\.index) == Array(0..<Int64(30 * 360)))
+    #expect(samples.map { $0.values[0] } == whole.channels[0])
+    #expect(samples.flatMap(\.events) == whole.events && !whole.events.isEmpty)
   }
 
   @Test(arguments: [25.0, 100, 360, 1000])

@@ -1,5 +1,6 @@
 import Testing
 import VitalsCore
+import VitalsTestSupport
 
 @testable import VitalsSimulation
 
@@ -74,22 +75,20 @@ import VitalsCore
     #expect(abs(magnitudeFrequency - 160.0 / 60) < 0.06 || abs(magnitudeFrequency - 160.0 / 120) < 0.06)
   }
 
-  @Test(arguments: [1, 50, 4096])
-  func chunkedEqualsOneShot(chunkSize: Int) {
+  @Test func chunkedEqualsOneShot() {
     var configuration = PPGConfiguration(
       rhythm: RhythmConfiguration(heartRate: 75), channelCount: 2,
       motion: AccelerometerConfiguration(activity: .walking, placement: .wrist))
     configuration.artifactBurstsPerMinute = 6
     var oneShot = PPGSimulator(configuration: configuration, duration: 20, sampleRate: 100, seed: 7)
     let whole = oneShot.generateAll(chunkSize: 1 << 20)
-    var chunked = PPGSimulator(configuration: configuration, duration: 20, sampleRate: 100, seed: 7)
-    var channels = Array(repeating: [Float](), count: 5)
-    var events: [TruthEvent] = []
-    while let chunk = chunked.next(maxSamples: chunkSize) {
-      for index in 0..<5 { channels[index] += chunk.signal.channels[index] }
-      events += chunk.events
+    let samples = expectSimulatorChunkInvariant(
+      chunkings: Chunking.standard + [50, 4096].map(Chunking.fixed)
+    ) {
+      PPGSimulator(configuration: configuration, duration: 20, sampleRate: 100, seed: 7)
     }
-    #expect(channels == whole.channels && events == whole.events)
+    #expect(samples.map(\.values) == whole.channels[0].indices.map { k in whole.channels.map { $0[k] } })
+    #expect(samples.flatMap(\.events) == whole.events && !whole.events.isEmpty)
     var otherSeed = PPGSimulator(configuration: configuration, duration: 20, sampleRate: 100, seed: 8)
     #expect(otherSeed.generateAll().channels != whole.channels)
   }

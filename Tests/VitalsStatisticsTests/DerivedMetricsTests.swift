@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import VitalsAnalysis
 import VitalsCore
 
 @testable import VitalsStatistics
@@ -127,15 +126,6 @@ struct SyntheticDays {
     var normal = [Bool](repeating: true, count: Self.days.beats.count)
     for k in stride(from: 0, to: normal.count, by: 2) { normal[k] = false }
     #expect(DerivedMetrics(beats: Self.days.beats, normal: normal).heartRate().isEmpty)
-  }
-
-  @Test func irregularRhythmEventsFromEpisodes() {
-    let episode = IrregularRhythmEpisode(startSample: 36_000, endSample: 108_000, sampleRate: 360)
-    let events = DerivedMetrics.irregularRhythmEvents([episode], recordStart: at(day: 0, hour: 1))
-    #expect(events.count == 1)
-    #expect(events[0].type == .irregularHeartRhythmEvent)
-    #expect(events[0].start == at(day: 0, hour: 1).advanced(byNanoseconds: 100_000_000_000))
-    #expect(events[0].end == at(day: 0, hour: 1).advanced(byNanoseconds: 300_000_000_000))
   }
 
   @Test func derivedSamplesAggregateByDay() throws {

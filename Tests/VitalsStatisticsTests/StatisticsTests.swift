@@ -364,6 +364,21 @@ func local(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int
   }
 }
 
+extension IntervalStatistics {
+  /// Whether `other` has the same interval, count, extremes, duration and most recent sample, and a sum
+  /// and an average approximately equal (`tolerance` absolute and relative): the accumulator documents
+  /// that sums taken in another order (blocks, merges) agree up to rounding.
+  func agrees(with other: IntervalStatistics, tolerance: Double) -> Bool {
+    func close(_ a: Double?, _ b: Double?) -> Bool {
+      guard let a, let b else { return a == nil && b == nil }
+      return a.isApproximatelyEqual(to: b, absoluteTolerance: tolerance, relativeTolerance: tolerance)
+    }
+    return start == other.start && end == other.end && sampleCount == other.sampleCount
+      && minimum == other.minimum && maximum == other.maximum && mostRecent == other.mostRecent
+      && duration == other.duration && close(sum, other.sum) && close(average, other.average)
+  }
+}
+
 @Suite struct MergeTests {
   /// Random samples, some spanning hour boundaries, in random order.
   static func randomColumns(count: Int, seed: UInt64) -> (starts: [Int64], ends: [Int64], values: [Double]) {
@@ -420,10 +435,7 @@ func local(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int
       for k in 0..<collection.count {
         let a = whole.statistics(k)
         let b = merged.statistics(k)
-        #expect(a.sampleCount == b.sampleCount && a.minimum == b.minimum && a.maximum == b.maximum)
-        #expect(a.mostRecent == b.mostRecent && a.duration == b.duration)
-        #expect(abs((a.sum ?? 0) - (b.sum ?? 0)) <= 1e-9 * max(1, abs(a.sum ?? 0)))
-        #expect(abs((a.average ?? 0) - (b.average ?? 0)) <= 1e-9 * max(1, abs(a.average ?? 0)))
+        #expect(a.agrees(with: b, tolerance: 1e-9), "\(a) against \(b)")
       }
     }
   }
@@ -565,13 +577,30 @@ func local(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int
         let a = blocks.statistics(k)
         let b = reference.statistics(k)
         counted += a.sampleCount
-        #expect(a.sampleCount == b.sampleCount && a.minimum == b.minimum && a.maximum == b.maximum)
-        #expect(a.duration == b.duration && (a.duration != nil) == (a.sampleCount > 0))
-        #expect(abs((a.sum ?? 0) - (b.sum ?? 0)) <= 1e-12 * max(1, abs(b.sum ?? 0)))
-        #expect(abs((a.average ?? 0) - (b.average ?? 0)) <= 1e-12 * max(1, abs(b.average ?? 0)))
+        #expect(a.agrees(with: b, tolerance: 1e-12), "\(a) against \(b)")
+        #expect((a.duration != nil) == (a.sampleCount > 0))
       }
       #expect(counted > 0)
     }
+  }
+
+  /// Samples in chunks give the statistics of the whole (sums and averages to rounding, as documented).
+  @Test(arguments: [AggregationStyle.discrete, .cumulative])
+  func chunksEqualTheWhole(style: AggregationStyle) {
+    let columns = Self.columns(count: 5000, disorder: 50, seed: 21)
+    let hours = IntervalCollection(
+      length: .seconds(600), anchor: at(0), timeZone: utc, covering: at(0)..<at(5000))
+    let statistics = expectChunkInvariant(
+      count: columns.starts.count, by: { $0.agrees(with: $1, tolerance: 1e-12) }
+    ) {
+      IntervalAccumulator(intervals: hours, style: style)
+    } feed: { accumulator, range in
+      MergeTests.aggregate(columns, range, into: &accumulator)
+      return [IntervalStatistics]()
+    } finish: { accumulator in
+      (0..<hours.count).map { accumulator.statistics($0) }
+    }
+    #expect(statistics.count == 9 && statistics.reduce(0) { $0 + $1.sampleCount } > 4000)
   }
 
   @Test func onlyTheOptionsAskedForAreKept() throws {

@@ -4,11 +4,7 @@ import VitalsCore
   import _Builtin_intrinsics.intel
 #endif
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import VitalsSupport
 
 /// A streaming, causal QRS detector for one ECG lead at any rate from 100 Hz to 2 kHz: beats come out
 /// at most ``Configuration-swift.struct/maximumLatency`` (0.49 s by default) after their R peak, and the

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import VitalsSupport
 
 /// Detrended fluctuation analysis (Peng et al. 1995, "Quantification of scaling exponents and
 /// crossover phenomena in nonstationary heartbeat time series", Chaos 5:82), as NeuroKit2 0.2.13's
@@ -27,7 +23,7 @@ public enum DetrendedFluctuation {
   public static func alpha(_ x: [Double], scales: [Int]) -> Double {
     precondition(scales.count >= 2, "DFA needs at least two window sizes")
     precondition(scales.allSatisfy { $0 >= 2 && $0 < x.count }, "DFA window sizes must be in 2 ..< N")
-    let average = Statistics.mean(x)
+    let average = DescriptiveStatistics.mean(x)
     var profile = [Double](repeating: 0, count: x.count)
     var running = 0.0
     for k in x.indices {
@@ -41,7 +37,7 @@ public enum DetrendedFluctuation {
       logScales.append(log2(Double(s)))
       logFluctuations.append(log2(blocks.fluctuation(window: s)))
     }
-    return Statistics.slope(x: logScales, y: logFluctuations)
+    return DescriptiveStatistics.slope(x: logScales, y: logFluctuations)
   }
 
   /// Centred moments of a run of consecutive profile samples, positions k and values y: the count, the

@@ -1,4 +1,5 @@
 import RealModule
+import VitalsSupport
 
 /// Approximate and sample entropy of a series, from exact counts of matching template pairs.
 ///
@@ -98,7 +99,7 @@ struct ToleranceRanks {
     }
     let unmatched = Int32(distinct.count)
     ranks = x.map { value in
-      value.isFinite ? Int32(Statistics.lowerBound(distinct, value)) : unmatched
+      value.isFinite ? Int32(DescriptiveStatistics.lowerBound(distinct, value)) : unmatched
     }
     lower = [Int32](repeating: .max, count: distinct.count + 1)
     upper = [Int32](repeating: .min, count: distinct.count + 1)

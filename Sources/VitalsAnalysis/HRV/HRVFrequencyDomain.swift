@@ -1,10 +1,6 @@
 import VitalsFFT
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import VitalsSupport
 
 /// How ``HRVFrequencyDomain`` estimates the spectrum of an NN series. The defaults are NeuroKit2
 /// 0.2.13's `hrv_frequency` with `normalize=False` and `interpolation_rate=4`. NeuroKit2's own default
@@ -222,7 +218,7 @@ public struct HRVFrequencyDomain: Sendable, Equatable, Codable {
     let times = series.endTimes
     let n = times.count
     guard n >= 3, let first = times.first, let last = times.last, last > first else { return nil }
-    let median = Statistics.median(sorted: (1..<n).map { times[$0] - times[$0 - 1] }.sorted())
+    let median = DescriptiveStatistics.median(sorted: (1..<n).map { times[$0] - times[$0 - 1] }.sorted())
     let minimum = options.minimumFrequency ?? (2 * median) / (Double(n) / 2)
     let baseline = last - first
     let df = 1 / baseline / options.samplesPerPeak

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import VitalsSupport
 
 /// The Poincaré plot indices of an NN series (Brennan et al. 2001; Toichi et al. 1997 for CSI and CVI),
 /// with NeuroKit2 0.2.13's `hrv_nonlinear` names: SD1, SD2 = standard deviations (ddof = 1) of
@@ -35,8 +31,8 @@ public struct PoincarePlot: Sendable, Equatable, Codable {
       minus.append((rri[k - 1] - rri[k]) / 2.0.squareRoot())
       plus.append((rri[k - 1] + rri[k]) / 2.0.squareRoot())
     }
-    sd1 = Statistics.standardDeviation(minus, ddof: 1)
-    sd2 = Statistics.standardDeviation(plus, ddof: 1)
+    sd1 = DescriptiveStatistics.standardDeviation(minus, ddof: 1)
+    sd2 = DescriptiveStatistics.standardDeviation(plus, ddof: 1)
     sd1sd2 = sd1 / sd2
     s = Double.pi * sd1 * sd2
     csi = (4 * sd2) / (4 * sd1)
@@ -79,7 +75,7 @@ public struct HRVNonlinear: Sendable, Equatable, Codable {
     let rri = series.intervals
     poincare = PoincarePlot(series)
 
-    let tolerance = 0.2 * Statistics.standardDeviation(rri, ddof: 1)
+    let tolerance = 0.2 * DescriptiveStatistics.standardDeviation(rri, ddof: 1)
     let entropies =
       tolerance.isNaN
       ? Entropies(approximate: .nan, sample: .nan) : Entropies(rri, dimension: 2, tolerance: tolerance)

@@ -1,3 +1,5 @@
+import VitalsSupport
+
 /// Time-domain heart-rate variability of an NN series, with NeuroKit2's `hrv_time` names and
 /// definitions (NeuroKit2 0.2.13; Task Force of the ESC and NASPE 1996; Sollers et al. 2007 for
 /// SDRMSSD). Intervals, deviations and percentiles are in milliseconds, rates in beats per minute,
@@ -70,25 +72,27 @@ public struct HRVTimeDomain: Sendable, Equatable, Codable {
     }
     let sorted = rri.sorted()
 
-    meanNN = Statistics.mean(rri)
-    sdnn = Statistics.standardDeviation(rri, ddof: 1)
+    meanNN = DescriptiveStatistics.mean(rri)
+    sdnn = DescriptiveStatistics.standardDeviation(rri, ddof: 1)
     (sdann1, sdnni1) = Self.windowed(rri, minutes: 1)
     (sdann2, sdnni2) = Self.windowed(rri, minutes: 2)
     (sdann5, sdnni5) = Self.windowed(rri, minutes: 5)
     rmssd =
       differences.isEmpty
       ? .nan : (differences.reduce(0) { $0 + $1 * $1 } / Double(differences.count)).squareRoot()
-    sdsd = Statistics.standardDeviation(differences, ddof: 1)
+    sdsd = DescriptiveStatistics.standardDeviation(differences, ddof: 1)
     cvnn = sdnn / meanNN
     cvsd = rmssd / meanNN
-    medianNN = Statistics.quantile(sorted: sorted, 0.5)
+    medianNN = DescriptiveStatistics.quantile(sorted: sorted, 0.5)
     let median = medianNN
-    madNN = Statistics.quantile(sorted: rri.map { abs($0 - median) }.sorted(), 0.5) * 1.4826
+    madNN = DescriptiveStatistics.quantile(sorted: rri.map { abs($0 - median) }.sorted(), 0.5) * 1.4826
     mcvnn = madNN / medianNN
-    iqrnn = Statistics.quantile(sorted: sorted, 0.75) - Statistics.quantile(sorted: sorted, 0.25)
+    iqrnn =
+      DescriptiveStatistics.quantile(sorted: sorted, 0.75)
+      - DescriptiveStatistics.quantile(sorted: sorted, 0.25)
     sdrmssd = sdnn / rmssd
-    prc20NN = Statistics.quantile(sorted: sorted, 0.20)
-    prc80NN = Statistics.quantile(sorted: sorted, 0.80)
+    prc20NN = DescriptiveStatistics.quantile(sorted: sorted, 0.20)
+    prc80NN = DescriptiveStatistics.quantile(sorted: sorted, 0.80)
     let denominator = Double(differences.count + 1)
     pnn50 = Double(differences.count { abs($0) > 50 }) / denominator * 100
     pnn20 = Double(differences.count { abs($0) > 20 }) / denominator * 100
@@ -127,12 +131,12 @@ public struct HRVTimeDomain: Sendable, Equatable, Codable {
       while startIndex < rri.count && !(cumulative[startIndex] >= start) { startIndex += 1 }
       while endIndex + 1 < rri.count && cumulative[endIndex + 1] < start + windowSize { endIndex += 1 }
       let slice = startIndex < endIndex ? rri[startIndex..<endIndex] : rri[0..<0]
-      means.append(Statistics.mean(slice))
-      deviations.append(Statistics.standardDeviation(slice, ddof: 1))
+      means.append(DescriptiveStatistics.mean(slice))
+      deviations.append(DescriptiveStatistics.standardDeviation(slice, ddof: 1))
     }
     return (
-      Statistics.standardDeviation(means.filter { !$0.isNaN }, ddof: 1),
-      Statistics.mean(deviations.filter { !$0.isNaN })
+      DescriptiveStatistics.standardDeviation(means.filter { !$0.isNaN }, ddof: 1),
+      DescriptiveStatistics.mean(deviations.filter { !$0.isNaN })
     )
   }
 

@@ -1,4 +1,5 @@
 import VitalsCore
+import VitalsSupport
 
 /// Beats whose RR intervals look wrong, by class, after Lipponen & Tarvainen (2019).
 ///
@@ -130,10 +131,10 @@ public struct RRArtifacts: Sendable, Equatable, Codable {
     guard n >= 4 else { return RRArtifacts() }
     var rr = [Double](repeating: 0, count: n)
     for k in 1..<n { rr[k] = distance(from: beats[k - 1], to: beats[k]) / sampleRate }
-    rr[0] = Statistics.mean(rr[1...])
+    rr[0] = DescriptiveStatistics.mean(rr[1...])
     var drrs = [Double](repeating: 0, count: n)
     for k in 1..<n { drrs[k] = rr[k] - rr[k - 1] }
-    drrs[0] = Statistics.mean(drrs[1...])
+    drrs[0] = DescriptiveStatistics.mean(drrs[1...])
 
     let th1 = threshold(drrs, parameters)
     for k in 0..<n { drrs[k] = th1[k] != 0 ? drrs[k] / th1[k] : .nan }
@@ -160,7 +161,7 @@ public struct RRArtifacts: Sendable, Equatable, Codable {
       }
     }
 
-    let medrr = Statistics.rollingQuantiles(rr, width: parameters.medianWindow, [0.5])[0]
+    let medrr = DescriptiveStatistics.rollingQuantiles(rr, width: parameters.medianWindow, [0.5])[0]
     var mrrs = [Double](repeating: 0, count: n)
     for k in 0..<n {
       let deviation = rr[k] - medrr[k]
@@ -241,7 +242,7 @@ public struct RRArtifacts: Sendable, Equatable, Codable {
           var first = UnsafeMutableBufferPointer(rebasing: $0[0..<count])
           first.sort()
         }
-        let median = Statistics.median(sorted: window[0..<count])
+        let median = DescriptiveStatistics.median(sorted: window[0..<count])
         let deviation = rr[k] - median
         deviates[k] = abs(deviation < 0 ? 2 * deviation : deviation) > parameters.runThreshold * th2[k]
       }
@@ -266,7 +267,8 @@ public struct RRArtifacts: Sendable, Equatable, Codable {
 
   /// α · (Q3 − Q1) / 2 of |x| over centred windows.
   private static func threshold(_ x: [Double], _ parameters: Parameters) -> [Double] {
-    let quartiles = Statistics.rollingQuantiles(x.map(abs), width: parameters.thresholdWindow, [0.25, 0.75])
+    let quartiles = DescriptiveStatistics.rollingQuantiles(
+      x.map(abs), width: parameters.thresholdWindow, [0.25, 0.75])
     return zip(quartiles[0], quartiles[1]).map { parameters.alpha * (($1 - $0) / 2) }
   }
 

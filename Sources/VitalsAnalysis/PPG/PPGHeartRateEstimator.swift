@@ -1,11 +1,7 @@
 import VitalsCore
 import VitalsFFT
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import VitalsSupport
 
 /// Why a PPG heart-rate estimator or pulse detector could not be set up.
 public enum PPGAnalysisError: Error, Sendable, Equatable, CustomStringConvertible {

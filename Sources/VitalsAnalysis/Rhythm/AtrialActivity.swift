@@ -1,4 +1,5 @@
 import VitalsCore
+import VitalsSupport
 
 /// Consistency of the atrial activity before each beat: whether P waves of one shape precede the QRS
 /// complexes (sinus rhythm, also between ectopic beats) or not (atrial fibrillation's fibrillatory
@@ -93,7 +94,7 @@ enum AtrialActivity {
         column.removeAll(keepingCapacity: true)
         for m in members { column.append(windows[m * length + t]) }
         column.sort()
-        template[t] = Statistics.median(sorted: column)
+        template[t] = DescriptiveStatistics.median(sorted: column)
       }
       result[b] = correlation(windows[(b * length)..<((b + 1) * length)], template)
     }

@@ -1,10 +1,6 @@
 import VitalsCore
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import VitalsSupport
 
 /// A stretch of irregular rhythm (possible atrial fibrillation), like HealthKit's irregular-rhythm
 /// events: where it starts and ends, in samples of the record and in seconds from its start.
@@ -156,7 +152,7 @@ public struct AtrialFibrillationDetector: Sendable {
     guard !consistency.isEmpty else { return false }
     let values = window.map { consistency[closingBeats[$0]] }.filter { !$0.isNaN }.sorted()
     guard !values.isEmpty && 2 * values.count >= window.count else { return false }
-    return Statistics.median(sorted: values) >= parameters.organizedAtrialConsistency
+    return DescriptiveStatistics.median(sorted: values) >= parameters.organizedAtrialConsistency
   }
 
   /// Variance of `rr` about its mean divided by the mean squared error of its least-squares

@@ -1,10 +1,6 @@
 import VitalsCore
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import VitalsSupport
 
 /// Why a step detector could not be set up.
 public enum StepDetectorError: Error, Sendable, Equatable, CustomStringConvertible {

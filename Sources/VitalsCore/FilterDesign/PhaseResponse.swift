@@ -1,3 +1,4 @@
+import ComplexModule
 import RealModule
 
 extension SecondOrderSections {
@@ -5,11 +6,11 @@ extension SecondOrderSections {
   /// a2·e^{−2iω})` at `frequency` Hz, radians in (−π, π] (SciPy `sosfreqz` at one frequency, then `angle`).
   public func phase(atFrequency frequency: Double, sampleRate: Double) -> Double {
     let omega = 2 * Double.pi * frequency / sampleRate
-    let (z1, z2) = (DesignComplex.unit(angle: -omega), DesignComplex.unit(angle: -2 * omega))
-    var response = DesignComplex(1)
+    let (z1, z2) = (Complex(length: 1, phase: -omega), Complex(length: 1, phase: -2 * omega))
+    var response = Complex<Double>.one
     for s in sections {
-      let numerator = DesignComplex(s.b0) + s.b1 * z1 + s.b2 * z2
-      let denominator = DesignComplex(1) + s.a1 * z1 + s.a2 * z2
+      let numerator = Complex(s.b0) + z1.multiplied(by: s.b1) + z2.multiplied(by: s.b2)
+      let denominator = .one + z1.multiplied(by: s.a1) + z2.multiplied(by: s.a2)
       // numerator / denominator has the phase of numerator · conj(denominator): no division needed.
       response = response * (numerator * denominator.conjugate)
     }

@@ -1,3 +1,4 @@
+import ComplexModule
 /// A digital IIR filter as a cascade of second-order sections (biquads), the form in which every IIR filter
 /// of the package is designed and run.
 ///
@@ -86,12 +87,12 @@ public struct SecondOrderSections: Sendable, Hashable {
   init(_ design: ZerosPolesGain) {
     var zeros = design.zeros
     var poles = design.poles
-    zeros += Array(repeating: DesignComplex(0), count: max(poles.count - zeros.count, 0))
-    poles += Array(repeating: DesignComplex(0), count: max(zeros.count - poles.count, 0))
+    zeros += Array(repeating: Complex<Double>(0), count: max(poles.count - zeros.count, 0))
+    poles += Array(repeating: Complex<Double>(0), count: max(zeros.count - poles.count, 0))
     let sectionCount = (poles.count + 1) / 2
     if poles.count % 2 == 1 {
-      zeros.append(DesignComplex(0))
-      poles.append(DesignComplex(0))
+      zeros.append(Complex(0))
+      poles.append(Complex(0))
     }
     zeros = Self.conjugatePairsThenReals(zeros)
     poles = Self.conjugatePairsThenReals(poles)
@@ -103,7 +104,7 @@ public struct SecondOrderSections: Sendable, Hashable {
       if first.isReal && realPolesLeft == 0 {
         // The last real pole goes with the nearest real zero, each with a root at the origin.
         let zero = zeros.remove(at: Self.indexNearest(in: zeros, to: first, where: { $0.isReal }))
-        result[index] = Self.section(zeros: [zero, DesignComplex(0)], poles: [first, DesignComplex(0)])
+        result[index] = Self.section(zeros: [zero, Complex(0)], poles: [first, Complex(0)])
       } else if poles.count + 1 == zeros.count && !first.isReal && realPolesLeft == 1
         && zeros.count(where: { $0.isReal }) == 1
       {
@@ -111,13 +112,13 @@ public struct SecondOrderSections: Sendable, Hashable {
         let zero = zeros.remove(at: Self.indexNearest(in: zeros, to: first, where: { !$0.isReal }))
         result[index] = Self.section(zeros: [zero, zero.conjugate], poles: [first, first.conjugate])
       } else {
-        let second: DesignComplex
+        let second: Complex<Double>
         if first.isReal {
           second = poles.remove(at: Self.indexClosestToUnitCircle(poles, where: { $0.isReal }))
         } else {
           second = first.conjugate
         }
-        var pairedZeros: [DesignComplex] = []
+        var pairedZeros: [Complex<Double>] = []
         if !zeros.isEmpty {
           let zero = zeros.remove(at: Self.indexNearest(in: zeros, to: first, where: { _ in true }))
           if !zero.isReal {
@@ -143,7 +144,7 @@ public struct SecondOrderSections: Sendable, Hashable {
   /// SciPy's `_cplxreal`: one member (positive imaginary part) of each conjugate pair, sorted by real part
   /// then by imaginary magnitude, followed by the real values sorted (stored with an exactly zero
   /// imaginary part). Pairs are averaged; values within 100 ε of the real axis count as real.
-  private static func conjugatePairsThenReals(_ values: [DesignComplex]) -> [DesignComplex] {
+  private static func conjugatePairsThenReals(_ values: [Complex<Double>]) -> [Complex<Double>] {
     let tolerance = 100 * Double.ulpOfOne
     let sorted = values.enumerated().sorted { lhs, rhs in
       let l = lhs.element
@@ -152,8 +153,8 @@ public struct SecondOrderSections: Sendable, Hashable {
       if abs(l.imaginary) != abs(r.imaginary) { return abs(l.imaginary) < abs(r.imaginary) }
       return lhs.offset < rhs.offset
     }.map(\.element)
-    let isReal = { (value: DesignComplex) in abs(value.imaginary) <= tolerance * value.magnitude }
-    let reals = sorted.filter(isReal).map { DesignComplex($0.real) }
+    let isReal = { (value: Complex<Double>) in abs(value.imaginary) <= tolerance * value.length }
+    let reals = sorted.filter(isReal).map { Complex($0.real) }
     var upper = sorted.filter { !isReal($0) && $0.imaginary > 0 }
     var lower = sorted.filter { !isReal($0) && $0.imaginary < 0 }
     precondition(upper.count == lower.count, "complex zeros and poles come in conjugate pairs")
@@ -162,7 +163,7 @@ public struct SecondOrderSections: Sendable, Hashable {
     while start < upper.count {
       var stop = start + 1
       while stop < upper.count
-        && upper[stop].real - upper[stop - 1].real <= tolerance * upper[stop - 1].magnitude
+        && upper[stop].real - upper[stop - 1].real <= tolerance * upper[stop - 1].length
       {
         stop += 1
       }
@@ -172,18 +173,18 @@ public struct SecondOrderSections: Sendable, Hashable {
       }
       start = stop
     }
-    let pairs = zip(upper, lower).map { 0.5 * ($0 + $1.conjugate) }
+    let pairs = zip(upper, lower).map { ($0 + $1.conjugate).multiplied(by: 0.5) }
     return pairs + reals
   }
 
   /// The first index, among values satisfying `include`, of the value whose magnitude is closest to 1.
   private static func indexClosestToUnitCircle(
-    _ values: [DesignComplex], where include: (DesignComplex) -> Bool
+    _ values: [Complex<Double>], where include: (Complex<Double>) -> Bool
   ) -> Int {
     var best = -1
     var bestDistance = Double.infinity
     for (index, value) in values.enumerated() where include(value) {
-      let distance = abs(1 - value.magnitude)
+      let distance = abs(1 - value.length)
       if distance < bestDistance {
         best = index
         bestDistance = distance
@@ -195,12 +196,12 @@ public struct SecondOrderSections: Sendable, Hashable {
 
   /// The index of the value satisfying `include` nearest to `target` (ties: the earlier index).
   private static func indexNearest(
-    in values: [DesignComplex], to target: DesignComplex, where include: (DesignComplex) -> Bool
+    in values: [Complex<Double>], to target: Complex<Double>, where include: (Complex<Double>) -> Bool
   ) -> Int {
     var best = -1
     var bestDistance = Double.infinity
     for (index, value) in values.enumerated() where include(value) {
-      let distance = (value - target).magnitude
+      let distance = (value - target).length
       if distance < bestDistance {
         best = index
         bestDistance = distance
@@ -212,7 +213,7 @@ public struct SecondOrderSections: Sendable, Hashable {
 
   /// One section from up to two zeros and exactly two poles, gain 1 (`_single_zpksos`): the polynomials
   /// are right-aligned, so a single zero gives `b = [0, 1, −z]`.
-  private static func section(zeros: [DesignComplex], poles: [DesignComplex]) -> Section {
+  private static func section(zeros: [Complex<Double>], poles: [Complex<Double>]) -> Section {
     let b = polynomial(zeros)
     let a = polynomial(poles)
     let bPadded = Array(repeating: 0, count: 3 - b.count) + b
@@ -221,13 +222,18 @@ public struct SecondOrderSections: Sendable, Hashable {
   }
 
   /// Real coefficients of `∏(x − rootᵢ)`, highest power first (`numpy.poly`, real part).
-  private static func polynomial(_ roots: [DesignComplex]) -> [Double] {
-    var coefficients = [DesignComplex(1)]
+  private static func polynomial(_ roots: [Complex<Double>]) -> [Double] {
+    var coefficients = [Complex<Double>.one]
     for root in roots {
-      var next = coefficients + [DesignComplex(0)]
+      var next = coefficients + [.zero]
       for index in coefficients.indices { next[index + 1] = next[index + 1] - root * coefficients[index] }
       coefficients = next
     }
     return coefficients.map(\.real)
   }
+}
+
+extension Complex {
+  /// Exactly real, as `numpy.isreal` decides (imaginary part equal to zero).
+  fileprivate var isReal: Bool { imaginary == 0 }
 }

@@ -1,3 +1,4 @@
+import ComplexModule
 import RealModule
 
 /// A transfer function as its zeros, poles and gain: `H(s) = k·∏(s − zᵢ)/∏(s − pᵢ)` (analog) or the same
@@ -5,8 +6,8 @@ import RealModule
 /// `lp2bs_zpk`, `bilinear_zpk`, `scipy.signal` 1.17), written in the same order of operations so that the
 /// designs agree with SciPy's to rounding.
 struct ZerosPolesGain {
-  var zeros: [DesignComplex]
-  var poles: [DesignComplex]
+  var zeros: [Complex<Double>]
+  var poles: [Complex<Double>]
   var gain: Double
 
   /// Poles minus zeros: the zeros at infinity.
@@ -19,7 +20,7 @@ struct ZerosPolesGain {
   /// no zeros, poles `−exp(iπm/(2N))` for `m = −N+1, −N+3, …, N−1`, gain 1.
   static func butterworthPrototype(order: Int) -> ZerosPolesGain {
     let poles = stride(from: -order + 1, to: order, by: 2).map { m in
-      -DesignComplex.unit(angle: Double.pi * Double(m) / Double(2 * order))
+      -Complex(length: 1, phase: Double.pi * Double(m) / Double(2 * order))
     }
     return ZerosPolesGain(zeros: [], poles: poles, gain: 1)
   }
@@ -27,29 +28,29 @@ struct ZerosPolesGain {
   /// Low-pass to low-pass with cutoff `cutoff` rad/s (`lp2lp_zpk`).
   func lowpassToLowpass(cutoff: Double) -> ZerosPolesGain {
     ZerosPolesGain(
-      zeros: zeros.map { cutoff * $0 }, poles: poles.map { cutoff * $0 },
+      zeros: zeros.map { $0.multiplied(by: cutoff) }, poles: poles.map { $0.multiplied(by: cutoff) },
       gain: gain * Double.pow(cutoff, relativeDegree))
   }
 
   /// Low-pass to high-pass with cutoff `cutoff` rad/s (`lp2hp_zpk`); zeros at infinity move to the origin.
   func lowpassToHighpass(cutoff: Double) -> ZerosPolesGain {
-    let scale = DesignComplex(cutoff)
+    let scale = Complex(cutoff)
     return ZerosPolesGain(
-      zeros: zeros.map { scale / $0 } + Array(repeating: DesignComplex(0), count: relativeDegree),
+      zeros: zeros.map { scale / $0 } + Array(repeating: Complex(0), count: relativeDegree),
       poles: poles.map { scale / $0 },
-      gain: gain * (DesignComplex.product(zeros.map { -$0 }) / DesignComplex.product(poles.map { -$0 })).real)
+      gain: gain * (product(zeros.map { -$0 }) / product(poles.map { -$0 })).real)
   }
 
   /// Low-pass to band-pass centred on `center` rad/s with bandwidth `bandwidth` rad/s (`lp2bp_zpk`).
   func lowpassToBandpass(center: Double, bandwidth: Double) -> ZerosPolesGain {
     let degree = relativeDegree
-    func shift(_ roots: [DesignComplex]) -> [DesignComplex] {
-      let scaled = roots.map { (bandwidth / 2) * $0 }
-      let offsets = scaled.map { ($0 * $0 - DesignComplex(center * center)).squareRoot }
+    func shift(_ roots: [Complex<Double>]) -> [Complex<Double>] {
+      let scaled = roots.map { $0.multiplied(by: bandwidth / 2) }
+      let offsets = scaled.map { Complex.sqrt($0 * $0 - Complex(center * center)) }
       return zip(scaled, offsets).map { $0 + $1 } + zip(scaled, offsets).map { $0 - $1 }
     }
     return ZerosPolesGain(
-      zeros: shift(zeros) + Array(repeating: DesignComplex(0), count: degree), poles: shift(poles),
+      zeros: shift(zeros) + Array(repeating: Complex(0), count: degree), poles: shift(poles),
       gain: gain * Double.pow(bandwidth, degree))
   }
 
@@ -57,28 +58,31 @@ struct ZerosPolesGain {
   /// infinity move to `±i·center`.
   func lowpassToBandstop(center: Double, bandwidth: Double) -> ZerosPolesGain {
     let degree = relativeDegree
-    func shift(_ roots: [DesignComplex]) -> [DesignComplex] {
-      let inverted = roots.map { DesignComplex(bandwidth / 2) / $0 }
-      let offsets = inverted.map { ($0 * $0 - DesignComplex(center * center)).squareRoot }
+    func shift(_ roots: [Complex<Double>]) -> [Complex<Double>] {
+      let inverted = roots.map { Complex(bandwidth / 2) / $0 }
+      let offsets = inverted.map { Complex.sqrt($0 * $0 - Complex(center * center)) }
       return zip(inverted, offsets).map { $0 + $1 } + zip(inverted, offsets).map { $0 - $1 }
     }
     return ZerosPolesGain(
-      zeros: shift(zeros) + Array(repeating: DesignComplex(0, center), count: degree)
-        + Array(repeating: DesignComplex(0, -center), count: degree),
+      zeros: shift(zeros) + Array(repeating: Complex(0, center), count: degree)
+        + Array(repeating: Complex(0, -center), count: degree),
       poles: shift(poles),
-      gain: gain * (DesignComplex.product(zeros.map { -$0 }) / DesignComplex.product(poles.map { -$0 })).real)
+      gain: gain * (product(zeros.map { -$0 }) / product(poles.map { -$0 })).real)
   }
 
   /// The digital equivalent by the bilinear transform `s = 2·fs·(z − 1)/(z + 1)` (`bilinear_zpk`); zeros at
   /// infinity move to Nyquist (`z = −1`).
   func bilinear(sampleRate: Double) -> ZerosPolesGain {
-    let twice = DesignComplex(2 * sampleRate)
+    let twice = Complex(2 * sampleRate)
     return ZerosPolesGain(
       zeros: zeros.map { (twice + $0) / (twice - $0) }
-        + Array(repeating: DesignComplex(-1), count: relativeDegree),
+        + Array(repeating: Complex(-1), count: relativeDegree),
       poles: poles.map { (twice + $0) / (twice - $0) },
       gain: gain
-        * (DesignComplex.product(zeros.map { twice - $0 }) / DesignComplex.product(poles.map { twice - $0 }))
+        * (product(zeros.map { twice - $0 }) / product(poles.map { twice - $0 }))
         .real)
   }
 }
+
+/// The product of `values` multiplied from the first on, as `numpy.prod` does (1 when empty).
+private func product(_ values: [Complex<Double>]) -> Complex<Double> { values.reduce(.one, *) }

@@ -1,4 +1,5 @@
 import VitalsCore
+import VitalsSupport
 
 /// Writes signals as CSV, chunk by chunk: a `time_s` column (seconds from the first sample written,
 /// from the chunks' start times, so gaps between chunks show) and one column per signal, named as

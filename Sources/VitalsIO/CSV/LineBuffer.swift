@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import VitalsSupport
 
 /// Hands out the lines of a text input one at a time from a fixed block buffer (1 MiB, or the size
 /// of a smaller file; grown only for a longer line, up to 64 MiB), so text readers never hold the

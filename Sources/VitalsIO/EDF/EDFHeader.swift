@@ -1,4 +1,5 @@
 import VitalsCore
+import VitalsSupport
 
 /// The header of an EDF or EDF+ file (Kemp et al. 1992; Kemp & Olivan 2003), as declared.
 ///

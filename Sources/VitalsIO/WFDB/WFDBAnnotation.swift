@@ -1,3 +1,5 @@
+import VitalsSupport
+
 /// One annotation of a WFDB annotation file (`.atr`, `.qrs`, …), as PhysioNet's `annot(5)` and
 /// wfdb-python's `rdann` define its fields.
 public struct WFDBAnnotation: Sendable, Equatable, Codable {

@@ -1,4 +1,5 @@
 import VitalsCore
+import VitalsSupport
 
 /// Writes a WFDB record (PhysioNet `header(5)`, `signal(5)`): `NAME.dat`, every signal interleaved by
 /// frame in storage format 16, 24 or 32 (little-endian), and `NAME.hea`, with the length, the record
@@ -273,7 +274,8 @@ public final class WFDBRecordWriter {
     OutputError(
       path: dataFile.path,
       "signal \(signal) (\(signals[signal].name)), sample \(sample): \(value) cannot be written in format "
-        + "\(format.rawValue) with gain \(Self.text(signals[signal].gain)) and baseline \(signals[signal].baseline)"
+        + "\(format.rawValue) with gain \(shortestText(signals[signal].gain)) "
+        + "and baseline \(signals[signal].baseline)"
         + " (digital values \(valid.lowerBound)...\(valid.upperBound))")
   }
 
@@ -325,10 +327,10 @@ public final class WFDBRecordWriter {
 
   /// The header file's text.
   func headerText() -> String {
-    var frequency = Self.text(record.frameRate)
+    var frequency = shortestText(record.frameRate)
     if record.counterFrequency != record.frameRate {
-      frequency += "/" + Self.text(record.counterFrequency)
-      if record.baseCounter != 0 { frequency += "(" + Self.text(record.baseCounter) + ")" }
+      frequency += "/" + shortestText(record.counterFrequency)
+      if record.baseCounter != 0 { frequency += "(" + shortestText(record.baseCounter) + ")" }
     }
     var text = "\(recordName) \(signals.count) \(frequency) \(frames)"
     if record.baseTimeOfDay != nil || record.baseDate != nil {
@@ -349,8 +351,8 @@ public final class WFDBRecordWriter {
       let first = initialValues[index] ?? Int32(signal.adcZero)
       let checksum = Int16(truncatingIfNeeded: checksums[index])
       text +=
-        "\(fileName) \(format) \(Self.text(signal.gain))(\(signal.baseline))\(unit) \(signal.adcResolution) "
-        + "\(signal.adcZero) \(first) \(checksum) 0 \(Self.oneLine(signal.name))\n"
+        "\(fileName) \(format) \(shortestText(signal.gain))(\(signal.baseline))\(unit) "
+        + "\(signal.adcResolution) \(signal.adcZero) \(first) \(checksum) 0 \(Self.oneLine(signal.name))\n"
     }
     for comment in record.comments {
       for line in comment.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
@@ -365,10 +367,5 @@ public final class WFDBRecordWriter {
   /// `text` with line breaks turned into spaces.
   private static func oneLine(_ text: String) -> String {
     String(text.map { $0.isNewline ? " " : $0 })
-  }
-
-  /// Shortest text for a value: integers without a fraction, others in their shortest round-trip form.
-  static func text(_ value: Double) -> String {
-    value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
   }
 }

@@ -1,48 +1,54 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import SystemPackage
 
 /// The file-system questions readers and writers ask, path names taken apart, and whole writes to
-/// descriptors: the C library's calls, so that no module needs Foundation for them.
+/// descriptors: the C library's calls (through swift-system), so that no module needs Foundation for them.
 package enum FileSystem {
   /// Whether `path` names a regular file (following symbolic links).
   package static func isRegularFile(_ path: String) -> Bool {
-    status(path).map { ($0.st_mode & S_IFMT) == S_IFREG } ?? false
+    status(path)?.type == .regular
   }
 
   /// Whether `path` names a directory (following symbolic links).
   package static func isDirectory(_ path: String) -> Bool {
-    status(path).map { ($0.st_mode & S_IFMT) == S_IFDIR } ?? false
+    status(path)?.type == .directory
   }
 
   /// Whether anything exists at `path` (following symbolic links: a dangling link does not count).
   package static func exists(_ path: String) -> Bool { status(path) != nil }
 
   /// The size in bytes of the file at `path` (following symbolic links), nil when it cannot be read.
-  package static func size(_ path: String) -> Int64? { status(path).map { Int64($0.st_size) } }
+  package static func size(_ path: String) -> Int64? { status(path)?.size }
 
   /// When the file at `path` was last modified (following symbolic links), in ns since the Unix
   /// epoch; nil when it cannot be read.
   package static func modificationTime(_ path: String) -> Int64? {
-    status(path).map { info in
-      #if canImport(Darwin)
-        let time = info.st_mtimespec
-      #else
-        let time = info.st_mtim
-      #endif
-      return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
-    }
+    status(path).map { Int64($0.st_mtim.tv_sec) * 1_000_000_000 + Int64($0.st_mtim.tv_nsec) }
   }
 
-  private static func status(_ path: String) -> stat? {
-    var info = stat()
-    return stat(path, &info) == 0 ? info : nil
+  private static func status(_ path: String, followingLinks: Bool = true) -> Stat? {
+    try? Stat(FilePath(path), followTargetSymlink: followingLinks)
+  }
+
+  /// The bytes of the regular file at `path` (following symbolic links), nil when it cannot be read
+  /// whole or is not a regular file.
+  package static func contents(ofRegularFile path: String) -> [UInt8]? {
+    guard let file = try? FileDescriptor.open(FilePath(path), .readOnly) else { return nil }
+    defer { try? file.close() }
+    guard let status = try? file.stat(), status.type == .regular else { return nil }
+    var bytes = [UInt8](repeating: 0, count: Int(status.size))
+    var count = 0
+    while count < bytes.count {
+      let n = bytes.withUnsafeMutableBytes {
+        try? file.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[count...]))
+      }
+      guard let n, n > 0 else { return nil }
+      count += n
+    }
+    return bytes
   }
 
   /// The names of the entries of `directory` (without `.` and `..`), or none when it cannot be read.
-  static func entries(of directory: String) -> [String] {
+  package static func entries(of directory: String) -> [String] {
     entriesWithKinds(of: directory).map(\.name)
   }
 
@@ -77,8 +83,7 @@ package enum FileSystem {
       guard name != "." && name != ".." else { continue }
       var isDirectory = Int32(entry.pointee.d_type) == DT_DIR
       if Int32(entry.pointee.d_type) == DT_UNKNOWN {
-        var info = stat()
-        isDirectory = lstat(base + "/" + name, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+        isDirectory = status(base + "/" + name, followingLinks: false)?.type == .directory
       }
       entries.append((name, isDirectory))
     }
@@ -117,16 +122,12 @@ package enum FileSystem {
   /// writes); on failure returns the system's reason (`strerror`), else nil.
   @discardableResult
   package static func writeAll(_ bytes: UnsafeRawBufferPointer, toDescriptor descriptor: Int32) -> String? {
-    var offset = 0
-    while offset < bytes.count {
-      let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-      if written < 0 {
-        if errno == EINTR { continue }
-        return String(cString: strerror(errno))
-      }
-      offset += written
+    do {
+      try FileDescriptor(rawValue: descriptor).writeAll(bytes)
+      return nil
+    } catch {
+      return "\(error)"
     }
-    return nil
   }
 
   /// Writes `text` as UTF-8 to standard output (descriptor 1); failures are ignored, as a closed

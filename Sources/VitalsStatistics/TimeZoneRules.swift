@@ -1,8 +1,5 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import VitalsCore
+import VitalsSupport
 
 /// The UTC offsets of a time zone over time, read from the system's tz database (`tzdata`,
 /// `/usr/share/zoneinfo`), and the calendar arithmetic of local days and months in it.
@@ -72,7 +69,7 @@ public struct TimeZoneRules: Sendable, Hashable, CustomStringConvertible {
       }
     guard valid else { throw TimeZoneError(name: name, "not a time zone name") }
     let base = directory ?? Self.databaseDirectory
-    guard let bytes = Self.contents(of: base + "/" + name) else {
+    guard let bytes = FileSystem.contents(ofRegularFile: base + "/" + name) else {
       throw TimeZoneError(name: name, "unknown time zone (no such zone in \(base))")
     }
     try self.init(identifier: name, tzif: bytes)
@@ -160,7 +157,7 @@ public struct TimeZoneRules: Sendable, Hashable, CustomStringConvertible {
         return zone
       }
     }
-    if let bytes = contents(of: "/etc/localtime"),
+    if let bytes = FileSystem.contents(ofRegularFile: "/etc/localtime"),
       let zone = try? TimeZoneRules(identifier: "localtime", tzif: bytes)
     {
       return zone
@@ -360,24 +357,6 @@ public struct TimeZoneRules: Sendable, Hashable, CustomStringConvertible {
       let hours = Int(hoursText), let minutes = Int(minutesText), hours <= 23, minutes <= 59
     else { return nil }
     return (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
-  }
-
-  /// The bytes of the file at `path`, nil when it cannot be read or is not a regular file.
-  private static func contents(of path: String) -> [UInt8]? {
-    let descriptor = open(path, O_RDONLY)
-    guard descriptor >= 0 else { return nil }
-    defer { close(descriptor) }
-    var info = stat()
-    guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-    var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-    var count = 0
-    while count < bytes.count {
-      let n = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + count, $0.count - count) }
-      if n < 0 && errno == EINTR { continue }
-      guard n > 0 else { return nil }
-      count += n
-    }
-    return bytes
   }
 }
 

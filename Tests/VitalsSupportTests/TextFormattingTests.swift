@@ -1,7 +1,6 @@
 import Foundation
 import Testing
-
-@testable import VitalsPipeline
+import VitalsSupport
 
 private let numbers: [Double] = [
   0, -0.0, 0.0005, 0.0015, 2.0005, -0.001, 0.05, 0.125, 1.5, 2.5, 99.995, 123.456_789, 1e-5, 0.000_123_456_7,
@@ -47,4 +46,16 @@ func trimmingMatchesCharacterSets(_ text: String) {
     #expect(systemReason(error) == "No such file or directory")
   }
   #expect(systemReason(POSIXError(.EACCES)) == "Permission denied")
+}
+
+@Test func shortestTextReadsBackAndDropsTheFractionOfIntegers() {
+  #expect(shortestText(3) == "3")
+  #expect(shortestText(-0.0) == "0")
+  #expect(shortestText(0.1) == "0.1")
+  #expect(shortestText(1e15) == "1000000000000000.0")
+  #expect(shortestText(1e16) == "1e+16")
+  #expect(shortestText(.nan) == "nan")
+  for value in numbers where value.isFinite {
+    #expect(Double(shortestText(value)) == value, "\(value)")
+  }
 }

@@ -1,11 +1,5 @@
 import FoundationEssentials
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 extension String {
   /// `arguments` formatted by the C library's `vsnprintf` with the `printf` format `format` (e.g.
   /// `%.3f`, `%ld`): the text Foundation's `String(format:)` gives for these conversions, without
@@ -22,10 +16,26 @@ extension String {
   }
 }
 
+/// The shortest text for `value`: an integer below 10¹⁵ in magnitude without a fraction (`3`, and `0` for
+/// −0), any other value in Swift's shortest round-trip form (`0.1`, `1e+20`, `nan`, `inf`).
+package func shortestText(_ value: Double) -> String {
+  value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+}
+
 extension StringProtocol {
   /// Without leading and trailing blanks: tabs and space separators (Foundation's
   /// `CharacterSet.whitespaces`).
   package func trimmingBlanks() -> String { trimmingScalars(where: \.isBlank) }
+
+  /// Without the leading and trailing Unicode scalars for which `isTrimmed` holds (as Foundation's
+  /// `trimmingCharacters(in:)`, which also works on scalars).
+  package func trimmingScalars(where isTrimmed: (Unicode.Scalar) -> Bool) -> String {
+    let scalars = String(self).unicodeScalars
+    guard let first = scalars.firstIndex(where: { !isTrimmed($0) }),
+      let last = scalars.lastIndex(where: { !isTrimmed($0) })
+    else { return "" }
+    return String(scalars[first...last])
+  }
 }
 
 extension Unicode.Scalar {

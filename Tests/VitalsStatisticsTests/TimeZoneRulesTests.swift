@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VitalsCore
+import VitalsStatistics
 
 /// Zones with every kind of change: northern and southern daylight time, half- and quarter-hour
 /// offsets, changes at midnight (Santiago, Beirut, Havana), a 30-minute daylight shift (Lord Howe),
@@ -30,7 +31,6 @@ private func date(_ t: Timestamp) -> Date {
 private func timestamp(_ d: Date) -> Timestamp {
   Timestamp(nanosecondsSinceEpoch: Int64(d.timeIntervalSince1970) * 1_000_000_000)
 }
-private func at(_ second: Int64) -> Timestamp { Timestamp(nanosecondsSinceEpoch: second * 1_000_000_000) }
 
 /// The instants (seconds) 1970–2100 at which `zone`'s offset changes: a scan in 4-day steps (no zone
 /// changes twice within 4 days), then bisection.
@@ -143,5 +143,20 @@ private func changes(_ zone: TimeZoneRules) -> [Int64] {
     for t: Int64 in [0, 1_700_000_000, 1_720_000_000, 4_000_000_000] {
       #expect(current.offset(atSecond: t) == reference.secondsFromGMT(for: date(at(t))))
     }
+  }
+
+  @Test("zone conversions at the ends of the range saturate instead of overflowing")
+  func zoneConversionsAtTheEnds() throws {
+    let newYork = try TimeZoneRules(named: "America/New_York")
+    let tokyo = try TimeZoneRules(named: "Asia/Tokyo")
+    // Tokyo is 9 h east: local time past the latest instant saturates.
+    #expect(tokyo.localNanoseconds(at: .distantFuture) == .max)
+    #expect(newYork.localNanoseconds(at: .distantPast) == .min)
+    #expect(newYork.localNanoseconds(at: .epoch) == -5 * 3_600_000_000_000)
+    // The first day's midnight lies before the earliest instant: the earliest local time stands for it.
+    #expect(newYork.startOfDay(containing: .distantPast) == newYork.instant(atLocal: .min))
+    #expect(tokyo.startOfDay(containing: .distantFuture) < .distantFuture)
+    #expect(tokyo.instant(atLocal: .max) == .distantFuture.advanced(byNanoseconds: -9 * 3_600_000_000_000))
+    #expect(newYork.instant(atLocal: .min) <= .distantPast.advanced(byNanoseconds: 5 * 3_600_000_000_000))
   }
 }

@@ -1,14 +1,14 @@
-/// Small statistics helpers with NumPy's exact conventions, shared by the HRV code and the derived
-/// metrics of VitalsStatistics.
-package enum Statistics {
+/// Descriptive statistics of samples (mean, standard deviation, quantiles, rolling quantiles, slope)
+/// with NumPy's exact conventions, shared by the HRV code and the derived metrics of VitalsStatistics.
+package enum DescriptiveStatistics {
   /// Arithmetic mean; NaN when empty.
-  package static func mean(_ values: some Collection<Double>) -> Double {
+  @inlinable package static func mean(_ values: some Collection<Double>) -> Double {
     values.isEmpty ? .nan : values.reduce(0, +) / Double(values.count)
   }
 
   /// Standard deviation with `ddof` delta degrees of freedom (`numpy.std(x, ddof=)`), two-pass;
   /// NaN when `count <= ddof`.
-  package static func standardDeviation(_ values: some Collection<Double>, ddof: Int) -> Double {
+  @inlinable package static func standardDeviation(_ values: some Collection<Double>, ddof: Int) -> Double {
     guard values.count > ddof else { return .nan }
     let average = mean(values)
     var sum = 0.0
@@ -21,7 +21,7 @@ package enum Statistics {
 
   /// The `q`-quantile (0...1) of ascending `sorted` values with linear interpolation between closest
   /// ranks (`numpy.percentile(x, 100 q)` default, pandas `rolling().quantile(q)`); NaN when empty.
-  static func quantile(sorted: UnsafeBufferPointer<Double>, _ q: Double) -> Double {
+  @inlinable package static func quantile(sorted: UnsafeBufferPointer<Double>, _ q: Double) -> Double {
     guard !sorted.isEmpty else { return .nan }
     let position = q * Double(sorted.count - 1)
     let lower = Int(position.rounded(.down))
@@ -30,13 +30,13 @@ package enum Statistics {
     return sorted[lower] + (sorted[upper] - sorted[lower]) * fraction
   }
 
-  static func quantile(sorted: [Double], _ q: Double) -> Double {
+  @inlinable package static func quantile(sorted: [Double], _ q: Double) -> Double {
     sorted.withUnsafeBufferPointer { quantile(sorted: $0, q) }
   }
 
   /// The median of ascending `sorted` values (not empty): the middle value, or the mean of the two middle
   /// values, `(a + b) / 2`.
-  static func median(sorted: some RandomAccessCollection<Double>) -> Double {
+  @inlinable package static func median(sorted: some RandomAccessCollection<Double>) -> Double {
     let half = sorted.index(sorted.startIndex, offsetBy: sorted.count / 2)
     guard sorted.count % 2 == 0 else { return sorted[half] }
     return (sorted[sorted.index(before: half)] + sorted[half]) / 2
@@ -45,7 +45,9 @@ package enum Statistics {
   /// Centred rolling quantiles over `width` (odd) values, windows shortened at the ends
   /// (pandas `rolling(width, center=True, min_periods=1).quantile(q)` for each q of `qs`, linear).
   /// O(n · width): the window is kept sorted by insertion and removal.
-  static func rollingQuantiles(_ values: [Double], width: Int, _ qs: [Double]) -> [[Double]] {
+  @inlinable package static func rollingQuantiles(_ values: [Double], width: Int, _ qs: [Double])
+    -> [[Double]]
+  {
     precondition(width >= 1 && width % 2 == 1, "rolling window width must be odd")
     let half = width / 2
     var result = [[Double]](repeating: [Double](repeating: .nan, count: values.count), count: qs.count)
@@ -75,7 +77,7 @@ package enum Statistics {
   }
 
   /// The first index of ascending `sorted` whose value is not below `value` (`sorted.count` when none is).
-  static func lowerBound(_ sorted: [Double], _ value: Double) -> Int {
+  @inlinable package static func lowerBound(_ sorted: [Double], _ value: Double) -> Int {
     var low = 0
     var high = sorted.count
     while low < high {
@@ -86,7 +88,7 @@ package enum Statistics {
   }
 
   /// Least-squares slope of `y` on `x` (`numpy.polyfit(x, y, 1)[0]`).
-  static func slope(x: [Double], y: [Double]) -> Double {
+  @inlinable package static func slope(x: [Double], y: [Double]) -> Double {
     let mx = mean(x)
     let my = mean(y)
     var sxy = 0.0

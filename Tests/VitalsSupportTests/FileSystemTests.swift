@@ -1,7 +1,6 @@
 import Foundation
 import Testing
-
-@testable import VitalsIO
+import VitalsSupport
 
 /// Paths whose components `NSString` takes apart (its odd cases, `//` and `a//b`, left out).
 private let paths = [
