@@ -1,4 +1,5 @@
 import VitalsAnalysis
+import VitalsSupport
 
 /// The beat-by-beat scores of several records as `vitals score` prints them: a table (``text()``) or
 /// one JSON object (``json()``), each with the gross statistics of the records.

@@ -1,4 +1,5 @@
 import VitalsAnalysis
+import VitalsSupport
 
 extension HeartRateWindow {
   /// `windows` as CSV: the header `window_start_s,window_end_s,bpm,quality`, then a row per window,

@@ -1,4 +1,5 @@
 import VitalsAnalysis
+import VitalsSupport
 
 extension RecordingHRV {
   /// The indices of ``analysis`` by domain, in NeuroKit2's order (``HRVMetric/all``).

@@ -1,6 +1,7 @@
 import VitalsCore
 import VitalsIO
 import VitalsStatistics
+import VitalsSupport
 
 /// Statistics per interval as `vitals stats` writes them: CSV (``csv()``) or one JSON object
 /// (``json()``), times in ISO 8601 with the offset of a time zone.

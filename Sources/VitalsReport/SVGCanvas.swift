@@ -1,4 +1,5 @@
 import RealModule
+import VitalsSupport
 
 /// Hand-written SVG: shapes, text and plot frames with axes, in pixel coordinates (y down).
 struct SVGCanvas {
