@@ -98,42 +98,6 @@ public struct Analyze: ParsableCommand {
 
   public init() {}
 
-  public func validate() throws {
-    if inputs.isEmpty { throw ValidationError("give at least one INPUT recording, folder or pattern") }
-    try checkOption("--jobs", jobs, in: OptionRange.jobs)
-    if let accel = input.accel, !(1...3).contains(ChannelSelector.list(accel).count) {
-      throw ValidationError("--accel takes one to three channels")
-    }
-    if force && out == nil { throw ValidationError("--force goes with --out") }
-    try checkOption("--low-heart-rate", lowHeartRate, in: OptionRange.heartRate, unit: "bpm")
-    try checkOption("--high-heart-rate", highHeartRate, in: OptionRange.heartRate, unit: "bpm")
-    guard lowHeartRate < highHeartRate else {
-      throw ValidationError(
-        "--low-heart-rate (\(optionNumber(lowHeartRate))) must be below --high-heart-rate (\(optionNumber(highHeartRate)))"
-      )
-    }
-    try checkOption("--event-minutes", eventMinutes, in: OptionRange.eventMinutes)
-  }
-
-  /// The derived samples' parameters for these arguments.
-  var derivedParameters: DerivedMetrics.Parameters {
-    var parameters = DerivedMetrics.Parameters()
-    parameters.timeZone = timezone
-    parameters.highHeartRate = highHeartRate
-    parameters.lowHeartRate = lowHeartRate
-    parameters.eventMinutes = eventMinutes
-    return parameters
-  }
-
-  /// The library's analysis options for these arguments.
-  var analysisOptions: AnalysisOptions {
-    AnalysisOptions(
-      recording: input.recordingOptions,
-      overrides: ChannelRoles.Overrides(
-        ecg: ecg.map(ChannelSelector.list), ppg: ppg.map(ChannelSelector.list),
-        accelerometer: input.accel.map(ChannelSelector.list)))
-  }
-
   public func run() throws {
     let recordings = try recordings(in: inputs)
     let layout = out.map { BatchOutputLayout(directory: $0, derived: derivedParameters) }

@@ -8,11 +8,13 @@ public enum BeatSignal: String, ExpressibleByArgument, Sendable, CaseIterable {
   case ppg
 
   /// The beats of this signal in the recording at `path`: the QRS detector's R peaks on the ECG lead, or the
-  /// pulse detector's systolic peaks on the PPG channel (see ``PPGChannels``).
-  func detect(path: String, input: InputOptions) throws(InputError) -> BeatDetection {
+  /// pulse detector's systolic peaks on the PPG channel (see ``PPGRecording``).
+  func detect(path: String, input: InputOptions) throws(InputError) -> RecordingBeats {
     switch self {
-    case .ecg: try BeatDetection(path: path, options: input.recordingOptions)
-    case .ppg: try BeatDetection(ppgPath: path, input: input)
+    case .ecg: try RecordingBeats(ecgPath: path, options: input.recordingOptions)
+    case .ppg:
+      try RecordingBeats(
+        ppgPath: path, options: input.recordingOptions, accelerometer: input.accel.map(ChannelSelector.list))
     }
   }
 }
@@ -124,85 +126,13 @@ public struct Beats: ParsableCommand {
 
   /// Writes `detection`'s beats to `path` (`-`: standard output; a file atomically) in the format in
   /// effect.
-  private func write(_ detection: BeatDetection, to path: String) throws(OutputError) {
+  private func write(_ detection: RecordingBeats, to path: String) throws(OutputError) {
     switch resolvedFormat {
     case .csv: try EventCSVWriter.write(samples: detection.beats, sampleRate: detection.sampleRate, to: path)
-    case .json: try writeOutput(Data((detection.json() + "\n").utf8), to: path)
+    case .json: try writeOutput(Data((encodeJSON(detection) + "\n").utf8), to: path)
     case .wfdb:
       let annotations = detection.beats.map { WFDBAnnotation(sample: $0, code: 1) }
       try writeOutput(Data(WFDBAnnotationFile.encode(annotations)), to: path)
     }
-  }
-}
-
-/// The beats found in one signal of a recording: the QRS detector's R peaks on the ECG lead (see
-/// ``Beats``' discussion for the lead) or the pulse detector's systolic peaks on the PPG channel.
-struct BeatDetection {
-  var path: String
-  /// The signal's name as the file gives it (the ECG lead or the PPG channel).
-  var lead: String
-  var sampleRate: Double
-  /// Record sample indices of the beats (R peaks or systolic peaks).
-  var beats: [Int64]
-  /// Samples read from the lead (the record's length).
-  var sampleCount: Int64
-  /// The lead's gaps (missing samples), as record sample ranges: no interval across one is measured.
-  var gaps: [Range<Int64>]
-
-  /// Reads the recording at `path` and detects its beats. Throws ``InputError`` for unreadable input
-  /// and for a rate the detector does not support.
-  init(path: String, options: RecordingOptions, chunkSize: Int = SignalChunk.defaultSampleCount)
-    throws(InputError)
-  {
-    var options = options
-    // Without --channel, the reader picks the lead as it opens and reads it alone: the other signals'
-    // samples are never converted. With it, the lead is the first channel given.
-    if options.channels == nil { options.channels = [.rule(Self.leadRule)] }
-    var reader = try RecordingOpener.open(path: path, options: options)
-    let lead = reader.signals[0].name
-    var detector: QRSDetector
-    do {
-      detector = try QRSDetector(sampleRate: reader.chunkSampleRate)
-    } catch {
-      throw InputError(path: path, error.description)
-    }
-    var beats: [Int64] = []
-    var sampleCount: Int64 = 0
-    while let chunk = try reader.nextChunk(maxSamples: chunkSize) {
-      chunk.channels[0].withUnsafeBufferPointer { detector.process($0, appendingTo: &beats) }
-      sampleCount += Int64(chunk.sampleCount)
-    }
-    detector.finish(appendingTo: &beats)
-    self.sampleCount = sampleCount
-    self.gaps = detector.gaps
-    self.path = path
-    self.lead = lead
-    self.sampleRate = reader.chunkSampleRate
-    self.beats = beats
-  }
-
-  /// MLII, else II, else the first name with ECG/EKG or a standard lead name
-  /// (``ChannelRoles/ecgLead(named:)``), else the first signal.
-  static func defaultLead(_ names: [String]) -> Int { ChannelRoles.ecgLead(named: names) ?? 0 }
-
-  /// ``defaultLead(_:)`` as a rule the reader resolves.
-  static let leadRule = ChannelRule("the ECG lead") { names in names.isEmpty ? nil : defaultLead(names) }
-
-  /// The beats as one JSON object.
-  func json() -> String {
-    struct Beat: Encodable {
-      var sample: Int64
-      var time_s: Double
-    }
-    struct Document: Encodable {
-      var input: String
-      var lead: String
-      var sample_rate: Double
-      var beats: [Beat]
-    }
-    let document = Document(
-      input: path, lead: lead, sample_rate: sampleRate,
-      beats: beats.map { Beat(sample: $0, time_s: Double($0) / sampleRate) })
-    return encodeJSON(document)
   }
 }

@@ -109,12 +109,12 @@ public struct HRV: ParsableCommand {
   public func run() throws {
     try exitingOneOnFileErrors(of: reports()) { result in
       let report = try result.get()
-      print(json ? report.json() : report.text())
+      print(json ? report.jsonLine() : report.text())
     }
   }
 
   /// The report of each input, or why it failed, in input order.
-  func reports() -> [Result<HRVReport, InputError>] {
+  func reports() -> [Result<RecordingHRV, InputError>] {
     sources.map { source in
       Result { () throws(InputError) in try analyze(path: source.path, beatFile: source.beats) }
     }
@@ -127,144 +127,15 @@ public struct HRV: ParsableCommand {
   }
 
   /// Beats of one input (detected, or from the beat file) and their HRV.
-  func analyze(path: String?, beatFile: String?) throws(InputError) -> HRVReport {
-    let name: String
-    let lead: String?
-    let rate: Double
-    let positions: [Int64]
-    var gaps: [Range<Int64>] = []
-    var labels: [String]? = nil
+  func analyze(path: String?, beatFile: String?) throws(InputError) -> RecordingHRV {
+    let detectArtifacts = !(keepArtifacts || keepArtifactsFormerSpelling)
     if let beatFile {
-      var fileRate = input.rate
-      var recordLength: Int64?
-      if try !BeatFile.statesRate(path: beatFile), let path {
-        let recording = try RecordingOpener.open(path: path, options: input.recordingOptions)
-        fileRate = recording.chunkSampleRate
-        recordLength = recording.signals.first?.sampleCount
-      }
-      let file = try BeatFile(
-        beatsAt: beatFile, rate: fileRate, recordLength: recordLength,
-        channels: input.recordingOptions.channels)
-      (name, lead, rate, positions, labels) = (beatFile, nil, file.sampleRate, file.samples, file.labels)
-    } else {
-      let detection = try signal.detect(path: path!, input: input)
-      (name, lead, rate, positions) = (path!, detection.lead, detection.sampleRate, detection.beats)
-      gaps = detection.gaps
+      return try RecordingHRV(
+        beatFile: beatFile, recording: path, rate: input.rate, options: input.recordingOptions,
+        detectArtifacts: detectArtifacts, frequencyOptions: frequencyOptions)
     }
-    if let k = positions.indices.dropFirst().first(where: { positions[$0 - 1] >= positions[$0] }) {
-      throw InputError(
-        path: name, "beats must be strictly increasing: sample \(positions[k]) follows \(positions[k - 1])")
-    }
-    let analysis = HRVAnalysis(
-      beats: positions, sampleRate: rate, labels: labels,
-      detectArtifacts: !(keepArtifacts || keepArtifactsFormerSpelling),
-      frequencyOptions: frequencyOptions, gaps: gaps)
-    guard !analysis.intervals.intervals.isEmpty else {
-      throw InputError(
-        path: name,
-        "nothing to analyze: \(positions.count) beats give \(analysis.intervals.intervals.count) NN intervals, and HRV needs at least one"
-      )
-    }
-    return HRVReport(input: name, lead: lead, sampleRate: rate, analysis: analysis, method: psd)
-  }
-}
-
-/// One input's HRV, formatted for `vitals hrv`.
-struct HRVReport {
-  var input: String
-  var lead: String?
-  var sampleRate: Double
-  var analysis: HRVAnalysis
-  var method: HRVFrequencyOptions.Method
-
-  /// Name, value and unit of every index of each domain, in NeuroKit2's order.
-  var domains: [(domain: String, values: [(name: String, value: Double, unit: String)])] {
-    let t = analysis.time
-    let f = analysis.frequency
-    let n = analysis.nonlinear
-    return [
-      (
-        "time",
-        [
-          ("MeanNN", t.meanNN, "ms"), ("SDNN", t.sdnn, "ms"), ("SDANN1", t.sdann1, "ms"),
-          ("SDNNI1", t.sdnni1, "ms"), ("SDANN2", t.sdann2, "ms"), ("SDNNI2", t.sdnni2, "ms"),
-          ("SDANN5", t.sdann5, "ms"), ("SDNNI5", t.sdnni5, "ms"), ("RMSSD", t.rmssd, "ms"),
-          ("SDSD", t.sdsd, "ms"), ("CVNN", t.cvnn, ""), ("CVSD", t.cvsd, ""), ("MedianNN", t.medianNN, "ms"),
-          ("MadNN", t.madNN, "ms"), ("MCVNN", t.mcvnn, ""), ("IQRNN", t.iqrnn, "ms"),
-          ("SDRMSSD", t.sdrmssd, ""),
-          ("Prc20NN", t.prc20NN, "ms"), ("Prc80NN", t.prc80NN, "ms"), ("pNN50", t.pnn50, "%"),
-          ("pNN20", t.pnn20, "%"), ("MinNN", t.minNN, "ms"), ("MaxNN", t.maxNN, "ms"), ("HTI", t.hti, ""),
-          ("TINN", t.tinn, "ms"), ("MeanHR", t.meanHR, "bpm"), ("MinHR", t.minHR, "bpm"),
-          ("MaxHR", t.maxHR, "bpm"),
-        ]
-      ),
-      (
-        "frequency",
-        [
-          ("ULF", f.ulf, "ms2"), ("VLF", f.vlf, "ms2"), ("LF", f.lf, "ms2"), ("HF", f.hf, "ms2"),
-          ("VHF", f.vhf, "ms2"), ("TP", f.tp, "ms2"), ("LFHF", f.lfhf, ""), ("LFn", f.lfn, ""),
-          ("HFn", f.hfn, ""), ("LnHF", f.lnhf, ""), ("ULF_Peak", f.ulfPeak, "Hz"),
-          ("VLF_Peak", f.vlfPeak, "Hz"), ("LF_Peak", f.lfPeak, "Hz"), ("HF_Peak", f.hfPeak, "Hz"),
-          ("VHF_Peak", f.vhfPeak, "Hz"),
-        ]
-      ),
-      (
-        "nonlinear",
-        [
-          ("SD1", n.sd1, "ms"), ("SD2", n.sd2, "ms"), ("SD1SD2", n.sd1sd2, ""), ("S", n.s, "ms2"),
-          ("CSI", n.csi, ""), ("CVI", n.cvi, ""), ("ApEn", n.apEn, ""), ("SampEn", n.sampEn, ""),
-          ("DFA_alpha1", n.dfaAlpha1, ""), ("DFA_alpha2", n.dfaAlpha2, ""),
-        ]
-      ),
-    ]
-  }
-
-  var heading: String {
-    let source = lead.map { "lead \($0), " } ?? ""
-    return
-      "\(input): \(analysis.beatCount) beats (\(source)\(sampleRate) Hz), \(analysis.intervals.count) NN intervals, "
-      + "\(analysis.artifacts.allBeats.count) artifact beats; frequency domain by \(method.rawValue)"
-  }
-
-  func text() -> String {
-    var lines = [heading]
-    for (domain, values) in domains {
-      lines.append(domain)
-      for (name, value, unit) in values {
-        let number = value.isFinite ? String(cFormat: "%.6g", value) : "nan"
-        let padded = name + String(repeating: " ", count: max(1, 12 - name.count))
-        lines.append("  " + padded + number + (unit.isEmpty ? "" : " " + unit))
-      }
-    }
-    return lines.joined(separator: "\n")
-  }
-
-  private struct Document: Encodable {
-    var input: String
-    var lead: String?
-    var sample_rate: Double
-    var beats: Int
-    var nn_intervals: Int
-    var artifact_beats: Int
-    var frequency_method: String
-    var time: [String: JSONNumber]
-    var frequency: [String: JSONNumber]
-    var nonlinear: [String: JSONNumber]
-  }
-
-  func json() -> String {
-    let byDomain = Dictionary(
-      uniqueKeysWithValues: domains.map { domain in
-        (
-          domain.domain,
-          Dictionary(uniqueKeysWithValues: domain.values.map { ($0.name, JSONNumber($0.value)) })
-        )
-      })
-    return encodeJSON(
-      Document(
-        input: input, lead: lead, sample_rate: sampleRate, beats: analysis.beatCount,
-        nn_intervals: analysis.intervals.count, artifact_beats: analysis.artifacts.allBeats.count,
-        frequency_method: method.rawValue, time: byDomain["time"]!, frequency: byDomain["frequency"]!,
-        nonlinear: byDomain["nonlinear"]!))
+    return try RecordingHRV(
+      beats: signal.detect(path: path!, input: input), detectArtifacts: detectArtifacts,
+      frequencyOptions: frequencyOptions)
   }
 }

@@ -51,46 +51,30 @@ public struct HeartRate: ParsableCommand {
   }
 
   public func run() throws {
-    try exitingOneOnFileErrors { try writeOutput(Data(Self.csv(try windows()).utf8), to: "-") }
-  }
-
-  /// The windows as the command prints them: bpm to 0.01, quality to 0.001, NaN as `nan`.
-  static func csv(_ windows: [HeartRateWindow]) -> String {
-    var text = "window_start_s,window_end_s,bpm,quality\n"
-    for w in windows {
-      let bpm = w.beatsPerMinute.isFinite ? String(cFormat: "%.2f", w.beatsPerMinute) : "nan"
-      text += "\(seconds(w.startTime)),\(seconds(w.endTime)),\(bpm),\(String(cFormat: "%.3f", w.quality))\n"
-    }
-    return text
-  }
-
-  /// Window times to the millisecond, without trailing zeros.
-  static func seconds(_ value: Double) -> String {
-    var text = String(cFormat: "%.3f", value)
-    while text.hasSuffix("0") { text.removeLast() }
-    if text.hasSuffix(".") { text.removeLast() }
-    return text
+    try exitingOneOnFileErrors { try writeOutput(Data(HeartRateWindow.csv(try windows()).utf8), to: "-") }
   }
 
   /// The windows of the input for the chosen signal.
   func windows() throws(InputError) -> [HeartRateWindow] {
     switch signal {
     case .ecg:
-      let detection = try BeatDetection(path: inputPath, options: input.recordingOptions)
+      let detection = try RecordingBeats(ecgPath: inputPath, options: input.recordingOptions)
       return BeatRateWindows.windows(
         beats: detection.beats, sampleRate: detection.sampleRate,
         duration: Double(detection.sampleCount) / detection.sampleRate, window: window, step: step,
         gaps: detection.gaps)
     case .ppg:
-      var recording = try PPGRecording(path: inputPath, input: input)
+      var recording = try PPGRecording(
+        path: inputPath, options: input.recordingOptions, accelerometer: input.accel.map(ChannelSelector.list)
+      )
       var configuration = PPGHeartRateEstimator.Configuration()
       configuration.window = window
       configuration.step = step
       var estimator: PPGHeartRateEstimator
       do {
         estimator = try PPGHeartRateEstimator(
-          sampleRate: recording.sampleRate, ppgChannelCount: recording.channels.ppg.count,
-          accelerationAxisCount: recording.channels.axes.count, configuration: configuration)
+          sampleRate: recording.sampleRate, ppgChannelCount: recording.ppg.count,
+          accelerationAxisCount: recording.axes.count, configuration: configuration)
       } catch {
         throw InputError(path: inputPath, error.description)
       }
@@ -98,79 +82,5 @@ public struct HeartRate: ParsableCommand {
       try recording.forEachChunk { ppg, axes in windows += estimator.process(ppg: ppg, acceleration: axes) }
       return windows
     }
-  }
-}
-
-/// Which signals of a recording are PPG channels and which accelerometer axes (see ``HeartRate``): the
-/// roles ``ChannelRoles`` gives them, as for `vitals analyze`, with its PPG fallback.
-struct PPGChannels: Equatable {
-  /// Indices of the PPG channels, at least one.
-  var ppg: [Int]
-  /// Indices of the accelerometer axes, possibly none.
-  var axes: [Int]
-
-  /// The channels `--channel` (PPG) and `--accel` name, else those ``ChannelRoles`` recognises; throws
-  /// when there is no PPG channel.
-  init(signals: [SignalDescription], channel: String?, accel: String?, path: String) throws(InputError) {
-    let roles = try ChannelRoles(
-      signals: signals,
-      overrides: ChannelRoles.Overrides(
-        ppg: channel.map(ChannelSelector.list), accelerometer: accel.map(ChannelSelector.list)),
-      path: path, ppgFallback: true)
-    guard !roles.ppg.isEmpty else { throw InputError(path: path, "no PPG signal (give --channel)") }
-    ppg = roles.ppg
-    axes = roles.accelerometer
-  }
-}
-
-/// A recording opened for PPG analysis: every signal read, the PPG channels and axes picked.
-struct PPGRecording {
-  var reader: any SignalReader
-  let channels: PPGChannels
-  var sampleRate: Double { reader.chunkSampleRate }
-  /// Names of the PPG channels.
-  var ppgNames: [String] { channels.ppg.map { reader.signals[$0].name } }
-
-  init(path: String, input: InputOptions) throws(InputError) {
-    var options = input.recordingOptions
-    options.channels = nil
-    reader = try RecordingOpener.open(path: path, options: options)
-    channels = try PPGChannels(
-      signals: reader.signals, channel: input.channel, accel: input.accel, path: path)
-  }
-
-  /// Reads the recording to its end, calling `body` with each chunk's PPG channels and axes.
-  mutating func forEachChunk(
-    _ body: (_ ppg: [[Float]], _ axes: [[Float]]) -> Void, chunkSize: Int = SignalChunk.defaultSampleCount
-  ) throws(InputError) {
-    while let chunk = try reader.nextChunk(maxSamples: chunkSize) {
-      body(channels.ppg.map { chunk.channels[$0] }, channels.axes.map { chunk.channels[$0] })
-    }
-  }
-}
-
-extension BeatDetection {
-  /// The systolic peaks the pulse detector finds in the first PPG channel of the recording at `path`
-  /// (``PPGChannels``); `lead` is that channel's name.
-  init(ppgPath path: String, input: InputOptions) throws(InputError) {
-    var recording = try PPGRecording(path: path, input: input)
-    var detector: PPGPulseDetector
-    do {
-      detector = try PPGPulseDetector(sampleRate: recording.sampleRate)
-    } catch {
-      throw InputError(path: path, error.description)
-    }
-    var pulses: [PPGPulse] = []
-    var sampleCount: Int64 = 0
-    try recording.forEachChunk { ppg, _ in
-      pulses += detector.process(ppg[0])
-      sampleCount += Int64(ppg[0].count)
-    }
-    self.path = path
-    self.lead = recording.ppgNames[0]
-    self.sampleRate = recording.sampleRate
-    self.beats = pulses.map(\.peak)
-    self.sampleCount = sampleCount
-    self.gaps = detector.gaps
   }
 }

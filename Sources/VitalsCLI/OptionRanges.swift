@@ -107,29 +107,6 @@ enum OptionRange {
   static let statisticsIntervals = 1_000_000.0
 }
 
-extension Stats {
-  /// Throws an ``InputError`` naming the inputs, their span and --interval when intervals of `length`
-  /// covering `range` would be more than ``OptionRange/statisticsIntervals``.
-  func checkIntervalCount(_ length: IntervalLength, covering range: Range<Timestamp>) throws(InputError) {
-    let hour = 3600e9
-    let shortest: Double  // nanoseconds: calendar days last at least 23 hours, months 28 days
-    switch length {
-    case .fixed(let nanoseconds): shortest = Double(nanoseconds)
-    case .days(let n): shortest = Double(n) * 23 * hour
-    case .weeks(let n): shortest = Double(n) * (7 * 24 - 1) * hour
-    case .months(let n): shortest = Double(n) * (28 * 24 - 1) * hour
-    }
-    let span = range.lowerBound.seconds(to: range.upperBound)
-    let count = (span * 1e9 / shortest).rounded(.up) + 1
-    guard count > OptionRange.statisticsIntervals else { return }
-    throw InputError(
-      path: inputs.joined(separator: ", "),
-      "the samples span \(optionNumber(span.rounded(.up))) s: --interval \(interval) makes up to "
-        + "\(optionNumber(count)) intervals, more than \(optionNumber(OptionRange.statisticsIntervals)); "
-        + "give a longer --interval")
-  }
-}
-
 /// Throws a ``ValidationError`` naming `option` and `range` (with `unit` and, when given, whose range
 /// it is) unless `range` holds `value`; NaN is in no range.
 func checkOption<Bound: Comparable>(

@@ -47,23 +47,11 @@ func printError(_ message: String) {
 }
 
 /// `value` as compact JSON with sorted keys; non-finite numbers, which JSON lacks, are written as null
-/// by the callers' types (see ``JSONNumber``).
+/// by the callers' types.
 func encodeJSON(_ value: some Encodable) -> String {
   let encoder = JSONEncoder()
   encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
   return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
-}
-
-/// A number that encodes as JSON null when it is NaN or infinite.
-struct JSONNumber: Encodable {
-  var value: Double
-
-  init(_ value: Double) { self.value = value }
-
-  func encode(to encoder: any Encoder) throws {
-    var container = encoder.singleValueContainer()
-    if value.isFinite { try container.encode(value) } else { try container.encodeNil() }
-  }
 }
 
 /// Writes `data` to `path` (`-`: standard output; a file atomically, ``AtomicFile``); throws

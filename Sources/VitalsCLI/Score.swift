@@ -89,7 +89,8 @@ public struct Score: ParsableCommand {
   public func run() throws {
     let (records, errors) = scoreAll()
     for error in errors { printError(error.description) }
-    print(json ? Self.json(records, window: window, skip: skip) : Self.table(records, skip: skip))
+    let table = BeatScoreTable(records: records, matchWindow: window, learningPeriod: skip)
+    print(json ? table.json() : table.text())
     if !errors.isEmpty { throw ExitCode(1) }
   }
 
@@ -99,114 +100,14 @@ public struct Score: ParsableCommand {
     var errors: [InputError] = []
     for pair in allPairs {
       do throws(InputError) {
-        let reference = try BeatFile(beatsAt: pair.reference, rate: rate)
-        // A test file that states no rate indexes the reference's record.
-        var testRate = rate
-        if rate == nil, try !BeatFile.statesRate(path: pair.test) { testRate = reference.sampleRate }
-        let test = try BeatFile(beatsAt: pair.test, rate: testRate, recordLength: reference.recordLength)
-        guard reference.sampleRate == test.sampleRate else {
-          throw InputError(
-            path: pair.test,
-            "\(test.sampleRate) Hz, but the reference \(pair.reference) is at \(reference.sampleRate) Hz")
-        }
         records.append(
-          BeatComparison.scoreRecord(
-            BeatFile.recordName(pair.reference), reference: reference.samples, test: test.samples,
-            sampleRate: reference.sampleRate, matchWindow: window, learningPeriod: skip,
-            excluding: includeFlutter ? FlutterEpisodes() : reference.flutter))
+          try RecordBeatScore(
+            reference: pair.reference, test: pair.test, rate: rate, matchWindow: window, learningPeriod: skip,
+            includeFlutter: includeFlutter))
       } catch {
         errors.append(error)
       }
     }
     return (records, errors)
-  }
-
-  /// The table: one line per record and a gross line, whole record then from `skip` seconds.
-  static func table(_ records: [RecordBeatScore], skip: Double) -> String {
-    func right(_ text: String, _ width: Int) -> String {
-      String(repeating: " ", count: max(0, width - text.count)) + text
-    }
-    func percent(_ value: Double) -> String { value.isNaN ? "-" : String(cFormat: "%.2f", value * 100) }
-    func columns(_ s: BeatScore) -> String {
-      [
-        right("\(s.truePositives)", 7), right("\(s.falseNegatives)", 5), right("\(s.falsePositives)", 5),
-        right(percent(s.sensitivity), 7), right(percent(s.positivePredictivity), 7), right(percent(s.f1), 7),
-      ].joined(separator: " ")
-    }
-    let nameWidth = max(8, records.map(\.record.count).max() ?? 0) + 1
-    func line(_ name: String, _ whole: String, _ after: String) -> String {
-      name + String(repeating: " ", count: nameWidth - name.count) + "| " + whole + " | " + after
-    }
-    let skipText = skip == skip.rounded() ? String(Int(skip)) : String(skip)
-    let heading = [
-      right("TP", 7), right("FN", 5), right("FP", 5), right("Se%", 7), right("+P%", 7), right("F1%", 7),
-    ]
-    .joined(separator: " ")
-    var lines = [
-      line("", right("whole record", 25) + String(repeating: " ", count: 18), "from \(skipText) s"),
-      line("record", heading, heading),
-    ]
-    for r in records { lines.append(line(r.record, columns(r.wholeRecord), columns(r.afterLearningPeriod))) }
-    lines.append(
-      line(
-        "gross", columns(.gross(records.map(\.wholeRecord))),
-        columns(.gross(records.map(\.afterLearningPeriod)))))
-    return lines.joined(separator: "\n")
-  }
-
-  private struct JSONScore: Encodable {
-    var tp: Int, fn: Int, fp: Int
-    var se: JSONNumber, ppv: JSONNumber, f1: JSONNumber
-
-    init(_ s: BeatScore) {
-      (tp, fn, fp) = (s.truePositives, s.falseNegatives, s.falsePositives)
-      (se, ppv, f1) = (JSONNumber(s.sensitivity), JSONNumber(s.positivePredictivity), JSONNumber(s.f1))
-    }
-  }
-
-  private struct JSONRecord: Encodable {
-    var record: String
-    var whole: JSONScore
-    var after_skip: JSONScore
-  }
-
-  private struct JSONDocument: Encodable {
-    var window_s: Double
-    var skip_s: Double
-    var records: [JSONRecord]
-    var gross: JSONRecord
-  }
-
-  /// `{"window_s", "skip_s", "records": [{"record", "whole", "after_skip"}], "gross": {…}}` with counts
-  /// `tp`, `fn`, `fp` and fractions `se`, `ppv` (+P), `f1` (null when undefined).
-  static func json(_ records: [RecordBeatScore], window: Double, skip: Double) -> String {
-    let gross = JSONRecord(
-      record: "gross", whole: JSONScore(.gross(records.map(\.wholeRecord))),
-      after_skip: JSONScore(.gross(records.map(\.afterLearningPeriod))))
-    return encodeJSON(
-      JSONDocument(
-        window_s: window, skip_s: skip,
-        records: records.map {
-          JSONRecord(
-            record: $0.record, whole: JSONScore($0.wholeRecord), after_skip: JSONScore($0.afterLearningPeriod)
-          )
-        }, gross: gross))
-  }
-}
-
-extension BeatFile {
-  /// Reads a beat file for `score` and `hrv`: EDF+ onsets at the rate of the file's ECG lead
-  /// (``BeatDetection/leadRule``) unless `channels` picks another signal.
-  init(beatsAt path: String, rate: Double?, recordLength: Int64? = nil, channels: [ChannelSelector]? = nil)
-    throws(InputError)
-  {
-    try self.init(
-      path: path, rate: rate, recordLength: recordLength,
-      channels: channels ?? [.rule(BeatDetection.leadRule)])
-  }
-
-  /// The ventricular flutter episodes (`[` to `]`) an annotation file marks; none for other kinds.
-  var flutter: FlutterEpisodes {
-    FlutterEpisodes(samples: annotations.map(\.sample), symbols: annotations.map(\.symbol))
   }
 }

@@ -97,58 +97,7 @@ public struct Stats: ParsableCommand {
         "--option \(option.rawValue) does not apply to \(quantityType) (a \(quantityType.aggregationStyle.rawValue) type)"
       )
     }
-    if Self.intervalLength(interval) == nil && interval != "all" {
-      throw ValidationError(
-        "--interval must be like day, week, month, hour, 15min, 30s, 24h or all, of at most "
-          + "\(OptionRange.calendarDays.upperBound) days, \(OptionRange.calendarWeeks.upperBound) weeks, "
-          + "\(OptionRange.calendarMonths.upperBound) months or a fixed "
-          + "\(optionRange(OptionRange.fixedInterval)) s; got '\(interval)'")
-    }
-    // Whether an anchor parses does not depend on the zone: checked in UTC, so that the system's zone
-    // is read once, by report().
-    if let anchor, Self.anchorInstant(anchor, in: .utc) == nil {
-      throw ValidationError(
-        "--anchor must be a date like 2024-03-10 or 2024-03-10T06:00[±hh:mm]; got '\(anchor)'")
-    }
-  }
-
-  /// The interval length of `text`: `day`, `2day`, `week`, `month`, or a number with `s`, `min`, `h`
-  /// (`hour`), `ms` for a fixed length; `nil` when it is none of these or its count is outside
-  /// ``OptionRange``'s `calendarDays`, `calendarWeeks`, `calendarMonths` or `fixedInterval`.
-  static func intervalLength(_ text: String) -> IntervalLength? {
-    let digits = text.prefix { $0.isNumber || $0 == "." }
-    let unit = text.dropFirst(digits.count).lowercased()
-    guard let count = digits.isEmpty ? 1 : Double(digits) else { return nil }
-    func calendar(_ range: ClosedRange<Int>) -> Int? {
-      Int(exactly: count).flatMap { range.contains($0) ? $0 : nil }
-    }
-    func fixed(_ seconds: Double) -> IntervalLength? {
-      OptionRange.fixedInterval.contains(seconds) ? .seconds(seconds) : nil
-    }
-    switch unit {
-    case "day", "days", "d": return calendar(OptionRange.calendarDays).map { .days($0) }
-    case "week", "weeks", "w": return calendar(OptionRange.calendarWeeks).map { .weeks($0) }
-    case "month", "months": return calendar(OptionRange.calendarMonths).map { .months($0) }
-    case "h", "hour", "hours": return fixed(count * 3600)
-    case "min", "minute", "minutes", "m": return fixed(count * 60)
-    case "s", "second", "seconds": return fixed(count)
-    case "ms": return fixed(count / 1000)
-    default: return nil
-    }
-  }
-
-  /// The instant of an anchor: a date or date-time with an offset, or local in `zone` without one.
-  static func anchorInstant(_ text: String, in zone: TimeZoneRules) -> Timestamp? {
-    guard let nanoseconds = Array(text.utf8).withUnsafeBufferPointer({ parseDateTime($0) }) else {
-      return nil
-    }
-    let time = text.dropFirst(10)
-    if time.contains("Z") || time.contains("+") || time.contains("-") {
-      return Timestamp(nanosecondsSinceEpoch: nanoseconds)
-    }
-    // Wall-clock time in `zone`: a skipped time read with the offset before the change, a repeated
-    // time as its first occurrence (as Foundation's Calendar reads them).
-    return zone.instant(atLocal: nanoseconds)
+    try checkIntervalOptions()
   }
 
   public func run() throws {
@@ -158,106 +107,8 @@ public struct Stats: ParsableCommand {
     }
   }
 
-  /// Calls `body` with each sample of the type in every input, in the order read, each checked to
-  /// convert to `unit` (the first sample's unit when `nil`); returns the quantity types of all samples
-  /// in the inputs.
-  @discardableResult
-  func forEachSample(
-    unit: inout HealthUnit?, _ body: (QuantitySample) throws(InputError) -> Void
-  ) throws(InputError) -> Set<QuantityType> {
-    let type = quantityType!
-    var found: Set<QuantityType> = []
-    // Exports keep each type's records together: the set is updated only when the type changes.
-    var previous: QuantityType?
-    for path in inputs {
-      let next: () throws(InputError) -> HealthSample?
-      if path.hasSuffix(SamplesFile.fileExtension) {
-        let reader = try SamplesFileReader(path: path)
-        next = reader.next
-      } else if path.hasSuffix(".xml") {
-        let reader = try HealthExportReader(path: path)
-        next = reader.next
-      } else {
-        throw InputError(
-          path: path, "expected an Apple Health export (.xml) or a samples file (*.samples.jsonl)")
-      }
-      while let sample = try next() {
-        guard case .quantity(let q) = sample else { continue }
-        if q.type != previous {
-          found.insert(q.type)
-          previous = q.type
-        }
-        guard q.type == type else { continue }
-        if unit == nil { unit = q.unit }
-        guard q.unit.isConvertible(to: unit!) else {
-          throw InputError(path: path, "a \(type) sample in \(q.unit) cannot be expressed in \(unit!)")
-        }
-        try body(q)
-      }
-    }
-    return found
-  }
-
-  /// What to say when the inputs hold no sample of `type`, whose types are `found`: a known type gives
-  /// an empty table and `note` is told so; a type neither known nor found is a usage error listing the
-  /// types found and known, with the nearest name when one is close.
-  func explainAbsence(
-    of type: QuantityType, found: Set<QuantityType>, note: (String) -> Void
-  ) throws(ValidationError) {
-    let inInputs =
-      found.isEmpty
-      ? "the inputs hold no quantity samples"
-      : "types in the inputs: \(found.map(\.rawValue).sorted().joined(separator: ", "))"
-    guard type.isKnown else {
-      let known = QuantityType.knownTypes
-      let nearest = Self.nearestName(to: type.rawValue, among: known.map(\.rawValue) + found.map(\.rawValue))
-      let suggestion = nearest.map { "; did you mean \($0)?" } ?? ""
-      throw ValidationError(
-        """
-        --type '\(self.type)' is neither in the inputs nor a known quantity type\(suggestion)
-        \(inInputs)
-        types known: \(known.map(\.rawValue).joined(separator: ", "))
-        or as HealthKit identifiers: \(known.map(\.identifier).joined(separator: ", "))
-        """)
-    }
-    note("no \(type) samples in \(inputs.joined(separator: ", ")); \(inInputs)")
-  }
-
-  /// The name among `candidates` nearest to `name`, case ignored: one that differs only in case, else the
-  /// one fewest single-letter edits away when at most a third of `name`'s letters (1 to 3) differ; ties
-  /// go to the first by name. `nil` when none is that close.
-  static func nearestName(to name: String, among candidates: [String]) -> String? {
-    let target = Array(name.lowercased())
-    let limit = min(3, max(1, target.count / 3))
-    var nearest: (edits: Int, name: String)?
-    for candidate in candidates {
-      let edits = editDistance(target, Array(candidate.lowercased()))
-      if edits <= limit, nearest.map({ (edits, candidate) < $0 }) ?? true { nearest = (edits, candidate) }
-    }
-    return nearest?.name
-  }
-
-  /// The Levenshtein distance of `a` and `b`: the fewest insertions, deletions and substitutions of
-  /// single characters that turn one into the other.
-  static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-    // previous[j]: the distance of the letters of `a` so far to the first j letters of `b`.
-    var previous = Array(0...b.count)
-    for (i, x) in a.enumerated() {
-      var current = [i + 1]
-      for (j, y) in b.enumerated() {
-        current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
-      }
-      previous = current
-    }
-    return previous[b.count]
-  }
-
-  /// The statistics as CSV or JSON text.
-  ///
-  /// Discrete types are read twice, keeping no sample (memory does not grow with the inputs): once for
-  /// the span of the samples, which sets the intervals, once to aggregate them. Cumulative types keep
-  /// the samples of the type in memory: merging sources needs them together. When the inputs hold no
-  /// sample of the type, see ``explainAbsence(of:found:note:)``.
+  /// The statistics as CSV or JSON text: the samples of the inputs read by ``QuantitySampleFiles``;
+  /// when they hold none of the type, see ``explainAbsence(of:found:note:)``.
   ///
   /// - Throws: ``InputError`` for unreadable inputs, `ValidationError` for a type neither known nor found.
   func report(note: (String) -> Void = printError) throws -> String {
@@ -265,111 +116,33 @@ public struct Stats: ParsableCommand {
     // Without --timezone, the system's zone (read from its file once, here).
     let zone = timezone ?? .current
     let option = option ?? .defaultOption(for: type.aggregationStyle)
-    var unit = self.unit.map(HealthUnit.init) ?? type.canonicalUnit
-    let priority = SourcePriority(
-      sourcePriority?.split(separator: ",").map { $0.trimmingBlanks() } ?? [])
-    let streams = type.aggregationStyle == .discrete
-    var samples: [QuantitySample] = []
-    var first: Timestamp?
-    var last: Timestamp?
-    let found = try forEachSample(unit: &unit) { sample throws(InputError) in
-      first = min(first ?? sample.start, sample.start)
-      last = max(last ?? sample.end, sample.end)
-      if !streams { samples.append(sample) }
-    }
-    if first == nil { try explainAbsence(of: type, found: found, note: note) }
-    let resultUnit = unit ?? .count
-    let valueUnit = option == .duration ? HealthUnit.seconds : resultUnit
+    let priority = sourcePriority.map(SourcePriority.init(commaSeparated:)) ?? SourcePriority()
+    let files = try QuantitySampleFiles(
+      inputs: inputs, type: type, unit: unit.map(HealthUnit.init) ?? type.canonicalUnit)
     var result: StatisticsQuery.Result?
-    if let first, let last {
-      let range = first..<max(last, first.advanced(byNanoseconds: 1))
+    if let span = files.span {
       let intervals: IntervalCollection
       if let length = Self.intervalLength(interval) {
+        try checkIntervalCount(length, covering: span)
         let anchor =
-          anchor.flatMap { Self.anchorInstant($0, in: zone) } ?? Self.anchorInstant("2000-01-03", in: zone)!
-        try checkIntervalCount(length, covering: range)
-        intervals = IntervalCollection(length: length, anchor: anchor, timeZone: zone, covering: range)
+          anchor.flatMap { IntervalCollection.anchor($0, in: zone) }
+          ?? IntervalCollection.defaultAnchor(in: zone)
+        intervals = IntervalCollection(length: length, anchor: anchor, timeZone: zone, covering: span)
       } else {
-        intervals = IntervalCollection(single: range)
+        intervals = IntervalCollection(single: span)
       }
-      let query = StatisticsQuery(
-        type: type, unit: resultUnit, intervals: intervals, sourcePriority: priority, options: [option])
-      let failure = { (error: StatisticsError) in
-        InputError(path: inputs.joined(separator: ", "), error.description)
-      }
-      if streams {
-        var stream = query.stream(separateBySource: perSource)
-        var again = unit
-        try forEachSample(unit: &again) { sample throws(InputError) in
-          do throws(StatisticsError) { try stream.add(sample) } catch { throw failure(error) }
-        }
-        result = stream.result
-      } else {
-        do { result = try query.run(samples, separateBySource: perSource) } catch { throw failure(error) }
-      }
+      result = try files.statistics(
+        intervals: intervals, option: option, sourcePriority: priority, separateBySource: perSource)
+    } else {
+      try explainAbsence(of: type, found: files.typesFound, note: note)
     }
-    let sources = result.map { priority.ranked(sources: $0.bySource.keys) } ?? []
+    let table = StatisticsTable(
+      result: result, type: type, option: option, unit: option == .duration ? .seconds : files.unit ?? .count,
+      sources: result.map { priority.ranked(sources: $0.bySource.keys) } ?? [], perSource: perSource,
+      timeZone: zone)
     switch format {
-    case .csv:
-      var text = perSource ? "start,end,value,unit,source\n" : "start,end,value,unit\n"
-      func rows(_ accumulator: IntervalAccumulator, source: String?) {
-        for statistics in accumulator.allStatistics {
-          let value = statistics.value(option).map { "\($0)" } ?? ""
-          text +=
-            "\(statistics.start.iso8601(in: zone)),\(statistics.end.iso8601(in: zone)),\(value),\(valueUnit)"
-          if let source { text += "," + csvQuoted(source) }
-          text += "\n"
-        }
-      }
-      if let result {
-        if perSource {
-          for source in sources { rows(result.bySource[source]!, source: source) }
-        } else {
-          rows(result.merged, source: nil)
-        }
-      }
-      return text
-    case .json:
-      func intervals(_ accumulator: IntervalAccumulator?) -> [StatsJSON.Interval] {
-        (accumulator?.allStatistics ?? []).map {
-          StatsJSON.Interval(
-            start: $0.start.iso8601(in: zone), end: $0.end.iso8601(in: zone),
-            value: $0.value(option).map(JSONNumber.init),
-            count: $0.sampleCount)
-        }
-      }
-      let report = StatsJSON(
-        type: type.rawValue, option: option.rawValue, unit: valueUnit.symbol,
-        intervals: intervals(result?.merged),
-        sources: perSource
-          ? Dictionary(uniqueKeysWithValues: sources.map { ($0, intervals(result?.bySource[$0])) }) : nil)
-      return encodeJSON(report) + "\n"
+    case .csv: return table.csv()
+    case .json: return table.json()
     }
   }
-}
-
-/// `vitals stats --format json`.
-struct StatsJSON: Encodable {
-  struct Interval: Encodable {
-    var start: String
-    var end: String
-    var value: JSONNumber?
-    var count: Int
-
-    func encode(to encoder: any Encoder) throws {
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(start, forKey: .start)
-      try container.encode(end, forKey: .end)
-      try container.encode(value, forKey: .value)
-      try container.encode(count, forKey: .count)
-    }
-
-    enum CodingKeys: CodingKey { case start, end, value, count }
-  }
-
-  var type: String
-  var option: String
-  var unit: String
-  var intervals: [Interval]
-  var sources: [String: [Interval]]?
 }

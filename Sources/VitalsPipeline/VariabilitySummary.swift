@@ -65,16 +65,18 @@ public struct VariabilitySummary: Sendable, Equatable, Encodable {
     try c.encode(self, forKey: StringKey(metricsKey))
   }
 
-  /// Encodes the metrics by NeuroKit2 name (see the type's documentation), null when not finite.
+  /// The indices a section reports (see the type's documentation), from the table every output uses.
+  static let metrics = [
+    "MeanNN", "SDNN", "RMSSD", "SDSD", "MedianNN", "pNN50", "pNN20", "CVNN", "VLF", "LF", "HF", "TP", "LFHF",
+    "LFn", "HFn", "SD1", "SD2",
+  ].compactMap(HRVMetric.named)
+
+  /// Encodes ``metrics`` by NeuroKit2 name, null when not finite.
   public func encode(to encoder: any Encoder) throws {
-    let f = Self.finite
-    let values = [
-      "MeanNN": f(time.meanNN), "SDNN": f(time.sdnn), "RMSSD": f(time.rmssd), "SDSD": f(time.sdsd),
-      "MedianNN": f(time.medianNN), "pNN50": f(time.pnn50), "pNN20": f(time.pnn20), "CVNN": f(time.cvnn),
-      "VLF": f(frequency.vlf), "LF": f(frequency.lf), "HF": f(frequency.hf), "TP": f(frequency.tp),
-      "LFHF": f(frequency.lfhf), "LFn": f(frequency.lfn), "HFn": f(frequency.hfn), "SD1": f(poincare.sd1),
-      "SD2": f(poincare.sd2),
-    ]
+    let values = Dictionary(
+      uniqueKeysWithValues: Self.metrics.map {
+        ($0.name, Self.finite($0.value(time: time, frequency: frequency, poincare: poincare)))
+      })
     var container = encoder.singleValueContainer()
     try container.encode(values)
   }

@@ -3,6 +3,7 @@ import VitalsAnalysis
 import VitalsCore
 import VitalsIO
 import VitalsPipeline
+import VitalsSupport
 
 /// What a report shows of one recording, gathered in one streaming pass
 /// (``collect(path:options:excerptSeconds:)``): the summary, each analyzed signal at screen resolution

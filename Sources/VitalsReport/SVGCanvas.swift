@@ -1,5 +1,6 @@
 import VitalsSupport
 import RealModule
+import VitalsSupport
 
 /// Hand-written SVG: shapes, text and plot frames with axes, in pixel coordinates (y down).
 struct SVGCanvas {

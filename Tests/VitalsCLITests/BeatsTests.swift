@@ -98,19 +98,23 @@ struct BeatsTests {
   }
 
   @Test("the default lead: MLII, then II, then the first ECG-like name, then the first signal")
-  func defaultLead() {
-    #expect(BeatDetection.defaultLead(["V5", "MLII"]) == 1)
-    #expect(BeatDetection.defaultLead(["resp", "II", "V1"]) == 1)
-    #expect(BeatDetection.defaultLead(["pleth", "V1"]) == 1)
-    #expect(BeatDetection.defaultLead(["pleth", "ECG lead I"]) == 1)
-    #expect(BeatDetection.defaultLead(["a", "b"]) == 0)
+  func defaultLead() throws {
+    func lead(_ names: [String]) throws -> [Int] {
+      try ChannelSelector.resolve([.rule(RecordingBeats.ecgLeadRule)], names: names, path: "f")
+    }
+    #expect(try lead(["V5", "MLII"]) == [1])
+    #expect(try lead(["resp", "II", "V1"]) == [1])
+    #expect(try lead(["pleth", "V1"]) == [1])
+    #expect(try lead(["pleth", "ECG lead I"]) == [1])
+    #expect(try lead(["a", "b"]) == [0])
+    #expect(throws: InputError.self) { try lead([]) }
   }
 
   @Test("ECG beats of a generated WFDB record, written as CSV, JSON and WFDB annotations")
   func detectAndWrite() throws {
     let record = try GeneratedRecord()
     defer { record.remove() }
-    let detection = try BeatDetection(path: record.path, options: RecordingOptions())
+    let detection = try RecordingBeats(ecgPath: record.path, options: RecordingOptions())
     #expect(detection.lead == "MLII" && detection.sampleRate == GeneratedRecord.rate)
     // Every true beat found within 4 samples (11 ms), but the last one when it lies within the detector's
     // latency of the end; at most one false beat, at the start (the detector takes its first peak for a
@@ -152,10 +156,10 @@ struct BeatsTests {
     var rows = "time_s,resp,II\n"
     for k in 0..<1000 { rows += "\(Double(k) / 250),0,\(sin(Double(k) / 10))\n" }
     let csv = try record.write("two.csv", rows)
-    let picked = try BeatDetection(path: csv, options: RecordingOptions())
+    let picked = try RecordingBeats(ecgPath: csv, options: RecordingOptions())
     #expect(picked.lead == "II" && picked.sampleRate == 250 && picked.sampleCount == 1000)
-    let given = try BeatDetection(
-      path: csv, options: RecordingOptions(channels: [.name("resp"), .name("II")]))
+    let given = try RecordingBeats(
+      ecgPath: csv, options: RecordingOptions(channels: [.name("resp"), .name("II")]))
     #expect(given.lead == "resp" && given.beats.isEmpty)
   }
 
@@ -165,7 +169,7 @@ struct BeatsTests {
     defer { record.remove() }
     let missing = record.directory + "/absent"
     #expect(runInProcess(["beats", missing]) == 1)
-    #expect(throws: InputError.self) { try BeatDetection(path: missing, options: RecordingOptions()) }
+    #expect(throws: InputError.self) { try RecordingBeats(ecgPath: missing, options: RecordingOptions()) }
   }
 
   @Test(
@@ -176,7 +180,7 @@ struct BeatsTests {
     let bad = try record.write("bad.csv", "a,b\n1,x\n")
     let out = record.directory + "/out"
     #expect(runInProcess(["beats", bad, record.path, "--out-dir", out]) == 1)
-    let expected = try BeatDetection(path: record.path, options: RecordingOptions()).beats
+    let expected = try RecordingBeats(ecgPath: record.path, options: RecordingOptions()).beats
     #expect(try BeatFile(path: out + "/ecg.beats.csv", rate: GeneratedRecord.rate).samples == expected)
     #expect(!FileManager.default.fileExists(atPath: out + "/bad.beats.csv"))
 
@@ -191,7 +195,7 @@ struct BeatsTests {
     .enabled(if: TestData.hasSharedData, "needs ../shared/data"))
   func mitdb() throws {
     let path = TestData.sharedData("mitdb/101").path
-    let detection = try BeatDetection(path: path, options: RecordingOptions())
+    let detection = try RecordingBeats(ecgPath: path, options: RecordingOptions())
     let reference = try BeatFile(path: path + ".atr", rate: nil)
     let score = BeatComparison.score(
       reference: reference.samples, test: detection.beats, sampleRate: detection.sampleRate)

@@ -52,7 +52,7 @@ struct HRVTests {
     #expect(b.frequency.hf > b.frequency.lf)
 
     let object = try #require(
-      try JSONSerialization.jsonObject(with: Data(try detected[0].get().json().utf8)) as? [String: Any])
+      try JSONSerialization.jsonObject(with: Data(try detected[0].get().jsonLine().utf8)) as? [String: Any])
     #expect(object["lead"] as? String == "MLII" && object["frequency_method"] as? String == "welch")
     let time = try #require(object["time"] as? [String: Any])
     #expect(time["SDNN"] as? Double == a.time.sdnn && time["pNN50"] != nil)

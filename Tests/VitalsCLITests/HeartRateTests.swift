@@ -42,7 +42,7 @@ struct HeartRateTests {
 
   @Test("CSV format: header, times without trailing zeros, bpm to 0.01, quality to 0.001, nan")
   func csvFormat() {
-    let text = HeartRate.csv([
+    let text = HeartRateWindow.csv([
       HeartRateWindow(startTime: 0, endTime: 8, beatsPerMinute: 72.346, quality: 0.5, isReliable: true),
       HeartRateWindow(startTime: 0.5, endTime: 8.5, beatsPerMinute: .nan, quality: 0, isReliable: false),
     ])
@@ -52,12 +52,15 @@ struct HeartRateTests {
   @Test("PPG channels and axes: ChannelRoles' rule by default, else --channel and --accel")
   func channelChoice() throws {
     func channels(_ names: [String], _ units: [String]? = nil, channel: String? = nil, accel: String? = nil)
-      throws -> PPGChannels
+      throws -> (ppg: [Int], axes: [Int])
     {
       let signals = names.indices.map {
         SignalDescription(name: names[$0], unit: units?[$0] ?? "", sampleRate: 125, sampleCount: nil)
       }
-      return try PPGChannels(signals: signals, channel: channel, accel: accel, path: "f")
+      return try PPGRecording.channels(
+        signals: signals, ppg: channel.map(ChannelSelector.list),
+        accelerometer: accel.map(ChannelSelector.list),
+        path: "f")
     }
     let names = ["ecg", "ppg1", "ppg2", "acc_x", "acc_y", "acc_z"]
     let all = try channels(names)
@@ -89,7 +92,7 @@ struct HeartRateTests {
     let errors = zip(windows, truth).map { abs($0.beatsPerMinute - $1.beatsPerMinute) }
     #expect(errors.reduce(0, +) / Double(errors.count) < 2)
 
-    let detection = try BeatDetection(ppgPath: file.path, input: try InputOptions.parse([]))
+    let detection = try RecordingBeats(ppgPath: file.path, options: RecordingOptions())
     #expect(detection.lead == "ppg1" && detection.sampleRate == 100 && detection.sampleCount == 4000)
     let matching = BeatMatching(reference: file.peaks, test: detection.beats, window: 6)
     #expect(Double(matching.pairs.count) > 0.95 * Double(file.peaks.count))

@@ -97,13 +97,14 @@ struct ScoreTests {
         record: "101", wholeRecord: BeatScore(truePositives: 1, falseNegatives: 0, falsePositives: 1),
         afterLearningPeriod: BeatScore(truePositives: 1), learningPeriod: 300),
     ]
-    let table = Score.table(records, skip: 300).split(separator: "\n")
+    let output = BeatScoreTable(records: records, matchWindow: 0.15, learningPeriod: 300)
+    let table = output.text().split(separator: "\n")
     #expect(table.count == 5 && table[0].contains("from 300 s"))
     #expect(table[2].hasPrefix("100") && table[2].contains("99.00") && table[2].contains("100.00"))
     #expect(
       table[4].hasPrefix("gross") && table[4].contains("    100     1     1") && table[4].contains("99.01"))
     let object = try #require(
-      try JSONSerialization.jsonObject(with: Data(Score.json(records, window: 0.15, skip: 300).utf8))
+      try JSONSerialization.jsonObject(with: Data(output.json().utf8))
         as? [String: Any])
     let first = try #require((object["records"] as? [[String: Any]])?.first)
     let whole = try #require(first["whole"] as? [String: Any])

@@ -25,19 +25,6 @@ struct StatsTests {
     #expect(Stats.intervalLength(text) == length)
   }
 
-  @Test("anchors: local dates and times in the zone, or with an offset")
-  func anchors() {
-    let zone = try! TimeZoneRules(named: "America/New_York")
-    #expect(Stats.anchorInstant("2024-03-10", in: zone)?.iso8601 == "2024-03-10T05:00:00Z")
-    #expect(Stats.anchorInstant("2024-03-10T06:00", in: zone)?.iso8601 == "2024-03-10T10:00:00Z")
-    #expect(Stats.anchorInstant("2024-03-10T06:00:00+01:00", in: zone)?.iso8601 == "2024-03-10T05:00:00Z")
-    #expect(Stats.anchorInstant("10 March", in: zone) == nil)
-    // At the clock changes, as Foundation's Calendar reads local times: the skipped 02:30 with the
-    // offset before the change (EST), the repeated 01:30 as its first occurrence (EDT).
-    #expect(Stats.anchorInstant("2024-03-10T02:30", in: zone)?.iso8601 == "2024-03-10T07:30:00Z")
-    #expect(Stats.anchorInstant("2024-11-03T01:30", in: zone)?.iso8601 == "2024-11-03T05:30:00Z")
-  }
-
   @Test(
     "usage errors exit 2",
     arguments: [
@@ -108,9 +95,11 @@ struct StatsTests {
       try VitalsCommand.parseAsRoot([
         "stats", export, "--type", "heartRate", "--interval", "all", "--per-source", "--format", "json",
       ]) as? Stats)
-    var unit: HealthUnit?
     var samples: [QuantitySample] = []
-    try command.forEachSample(unit: &unit) { samples.append($0) }
+    let reader = try HealthExportReader(path: export)
+    while let sample = try reader.next() {
+      if case .quantity(let q) = sample, q.type == QuantityType(identifier: "heartRate") { samples.append(q) }
+    }
     let sources = Set(samples.map(\.source))
     #expect(samples.count > 1 && !sources.isEmpty)
     let object = try #require(
@@ -220,24 +209,6 @@ struct StatsTests {
       notes.append($0)
     }
     #expect(notes == ["no stepCount samples in \(empty); the inputs hold no quantity samples"])
-  }
-
-  @Test(
-    "the nearest known name: case ignored, at most a third of the letters off",
-    arguments: [
-      ("stepcount", "stepCount"), ("STEPCOUNT", "stepCount"), ("stepCont", "stepCount"),
-      ("heartrte", "heartRate"), ("restingHeartRates", "restingHeartRate"), ("steps", nil),
-      ("frobnication", nil),
-    ] as [(String, String?)])
-  func nearestName(name: String, nearest: String?) {
-    #expect(Stats.nearestName(to: name, among: QuantityType.knownTypes.map(\.rawValue)) == nearest)
-  }
-
-  @Test(
-    "edit distances", arguments: [("", "", 0), ("", "abc", 3), ("kitten", "sitting", 3), ("abc", "abc", 0)])
-  func editDistance(a: String, b: String, distance: Int) {
-    #expect(Stats.editDistance(Array(a), Array(b)) == distance)
-    #expect(Stats.editDistance(Array(b), Array(a)) == distance)
   }
 
   @Test("samples files: empty intervals, units converted")

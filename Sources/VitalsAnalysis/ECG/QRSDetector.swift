@@ -292,13 +292,23 @@ public struct QRSDetector: Sendable {
     finished = true
   }
 
-  /// The beats of a whole recording of one lead, as record sample indices (``process(_:)`` then
-  /// ``finish(appendingTo:)``).
+  /// The beats of a whole recording of one lead held in memory, as record sample indices: the samples
+  /// fed in chunks of `chunkSize` (all at once when nil; the beats do not depend on it), then
+  /// ``finish(appendingTo:)``. `RecordingBeats` (VitalsPipeline) reads a recording file and detects
+  /// its beats.
   public static func detect(
-    _ samples: [Float], sampleRate: Double, configuration: Configuration = Configuration()
+    _ samples: [Float], sampleRate: Double, configuration: Configuration = Configuration(),
+    chunkSize: Int? = nil
   ) throws(QRSDetectorError) -> [Int64] {
     var detector = try QRSDetector(sampleRate: sampleRate, configuration: configuration)
-    var beats = detector.process(samples)
+    var beats: [Int64] = []
+    let chunk = max(1, chunkSize ?? samples.count)
+    samples.withUnsafeBufferPointer { buffer in
+      for start in stride(from: 0, to: buffer.count, by: chunk) {
+        let end = min(start + chunk, buffer.count)
+        detector.process(UnsafeBufferPointer(rebasing: buffer[start..<end]), appendingTo: &beats)
+      }
+    }
     detector.finish(appendingTo: &beats)
     return beats
   }

@@ -95,19 +95,8 @@ func atEvaluationRate(_ samples: [Float], _ reference: [Int64], sampleRate: Doub
 }
 
 func detect(_ samples: [Float], sampleRate: Double) throws -> [Int64] {
-  var detector = try QRSDetector(sampleRate: sampleRate, configuration: options.configuration)
-  let chunk = max(1, options.chunk ?? samples.count)
-  var beats: [Int64] = []
-  samples.withUnsafeBufferPointer { buffer in
-    var start = 0
-    while start < buffer.count {
-      let end = min(start + chunk, buffer.count)
-      detector.process(UnsafeBufferPointer(rebasing: buffer[start..<end]), appendingTo: &beats)
-      start = end
-    }
-  }
-  detector.finish(appendingTo: &beats)
-  return beats
+  try QRSDetector.detect(
+    samples, sampleRate: sampleRate, configuration: options.configuration, chunkSize: options.chunk)
 }
 
 /// The score with the beats inside `episodes` (record samples) left out, as EC57 leaves out ventricular
@@ -174,7 +163,8 @@ print(header + "   | from 5 min: Se%    +P%")
 for record in recordList {
   let reader = try WFDBRecordReader(path: mitdb + "/" + record)
   guard let chunk = try reader.readAll() else { continue }
-  let lead = reader.signals.firstIndex { $0.name == "MLII" } ?? 0
+  let lead = try ChannelSelector.resolve(
+    [.rule(RecordingBeats.ecgLeadRule)], names: reader.signals.map(\.name), path: mitdb + "/" + record)[0]
   let allAnnotations = try WFDBAnnotationFile.read(path: mitdb + "/" + record + ".atr")
   let annotations = allAnnotations.filter(\.isBeat)
   let (signal, reference, rate) = atEvaluationRate(

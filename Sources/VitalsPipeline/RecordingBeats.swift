@@ -1,0 +1,163 @@
+import VitalsAnalysis
+import VitalsCore
+import VitalsIO
+
+/// The beats found in one signal of a recording file, read chunk by chunk: the QRS detector's R peaks
+/// on the ECG lead (``init(ecgPath:options:configuration:chunkSize:)``), or the pulse detector's
+/// systolic peaks on the first PPG channel (``init(ppgPath:options:accelerometer:chunkSize:)``).
+///
+/// Open → pick the signal → detect → finish: the detector's ``QRSDetector/finish(appendingTo:)``
+/// decides the beats of the last samples, so the list is the whole record's. Encoded as
+/// `{"input", "lead", "sample_rate", "beats": [{"sample", "time_s"}]}`.
+public struct RecordingBeats: Sendable, Encodable {
+  /// The recording's path.
+  public var path: String
+  /// The signal's name as the file gives it (the ECG lead or the PPG channel).
+  public var lead: String
+  /// Samples per second of the signal and of ``beats``.
+  public var sampleRate: Double
+  /// Record sample indices of the beats (R peaks or systolic peaks), increasing.
+  public var beats: [Int64]
+  /// Samples read from the signal (the record's length).
+  public var sampleCount: Int64
+  /// The signal's gaps (missing samples), as record sample ranges: no interval across one is measured.
+  public var gaps: [Range<Int64>]
+
+  /// Reads the recording at `path` and detects the R peaks of its ECG lead: the first channel
+  /// `options.channels` gives, else ``ecgLeadRule``'s. Throws ``InputError`` for unreadable input and
+  /// for a rate the detector does not support.
+  public init(
+    ecgPath path: String, options: RecordingOptions,
+    configuration: QRSDetector.Configuration = QRSDetector.Configuration(),
+    chunkSize: Int = SignalChunk.defaultSampleCount
+  ) throws(InputError) {
+    var options = options
+    // Without a channel, the reader picks the lead as it opens and reads it alone: the other signals'
+    // samples are never converted. With one, the lead is the first channel given.
+    if options.channels == nil { options.channels = [.rule(Self.ecgLeadRule)] }
+    var reader = try RecordingOpener.open(path: path, options: options)
+    var detector: QRSDetector
+    do {
+      detector = try QRSDetector(sampleRate: reader.chunkSampleRate, configuration: configuration)
+    } catch {
+      throw InputError(path: path, error.description)
+    }
+    var beats: [Int64] = []
+    var sampleCount: Int64 = 0
+    while let chunk = try reader.nextChunk(maxSamples: chunkSize) {
+      chunk.channels[0].withUnsafeBufferPointer { detector.process($0, appendingTo: &beats) }
+      sampleCount += Int64(chunk.sampleCount)
+    }
+    detector.finish(appendingTo: &beats)
+    self.init(
+      path: path, lead: reader.signals[0].name, sampleRate: reader.chunkSampleRate, beats: beats,
+      sampleCount: sampleCount, gaps: detector.gaps)
+  }
+
+  /// Reads the recording at `path` and detects the systolic peaks of its first PPG channel
+  /// (``PPGRecording``: `options.channels` names the PPG channels, `accelerometer` the axes); `lead` is
+  /// that channel's name. Throws ``InputError`` for unreadable input, a recording without a PPG channel
+  /// and a rate the detector does not support.
+  public init(
+    ppgPath path: String, options: RecordingOptions, accelerometer: [ChannelSelector]? = nil,
+    chunkSize: Int = SignalChunk.defaultSampleCount
+  ) throws(InputError) {
+    var recording = try PPGRecording(path: path, options: options, accelerometer: accelerometer)
+    var detector: PPGPulseDetector
+    do {
+      detector = try PPGPulseDetector(sampleRate: recording.sampleRate)
+    } catch {
+      throw InputError(path: path, error.description)
+    }
+    var pulses: [PPGPulse] = []
+    var sampleCount: Int64 = 0
+    try recording.forEachChunk(chunkSize: chunkSize) { ppg, _ in
+      pulses += detector.process(ppg[0])
+      sampleCount += Int64(ppg[0].count)
+    }
+    self.init(
+      path: path, lead: recording.ppgNames[0], sampleRate: recording.sampleRate, beats: pulses.map(\.peak),
+      sampleCount: sampleCount, gaps: detector.gaps)
+  }
+
+  private init(
+    path: String, lead: String, sampleRate: Double, beats: [Int64], sampleCount: Int64, gaps: [Range<Int64>]
+  ) {
+    self.path = path
+    self.lead = lead
+    self.sampleRate = sampleRate
+    self.beats = beats
+    self.sampleCount = sampleCount
+    self.gaps = gaps
+  }
+
+  /// The ECG lead of a recording whose signals are `names`: MLII, else II, else the first name with
+  /// ECG/EKG or a standard lead name (``ChannelRoles/ecgLead(named:)``), else the first signal.
+  public static let ecgLeadRule = ChannelRule("the ECG lead") { names in
+    names.isEmpty ? nil : ChannelRoles.ecgLead(named: names) ?? 0
+  }
+
+  private struct Beat: Encodable {
+    var sample: Int64
+    var time_s: Double
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case input, lead, sample_rate, beats
+  }
+
+  /// Encodes the beats as the type's documentation states.
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(path, forKey: .input)
+    try c.encode(lead, forKey: .lead)
+    try c.encode(sampleRate, forKey: .sample_rate)
+    try c.encode(beats.map { Beat(sample: $0, time_s: Double($0) / sampleRate) }, forKey: .beats)
+  }
+}
+
+/// A recording opened for PPG analysis: every signal read, the PPG channels and accelerometer axes
+/// picked by ``ChannelRoles`` (with its PPG fallback), as `vitals analyze` recognizes them.
+public struct PPGRecording {
+  /// The reader, positioned at the next chunk.
+  public var reader: any SignalReader
+  /// Indices of the PPG channels, at least one.
+  public let ppg: [Int]
+  /// Indices of the accelerometer axes, possibly none.
+  public let axes: [Int]
+  /// Samples per second of every channel.
+  public var sampleRate: Double { reader.chunkSampleRate }
+  /// Names of the PPG channels.
+  public var ppgNames: [String] { ppg.map { reader.signals[$0].name } }
+
+  /// Opens `path` with `options`, whose `channels` name the PPG channels (else they are recognized);
+  /// `accelerometer` names the axes. Throws ``InputError`` when there is no PPG channel.
+  public init(path: String, options: RecordingOptions, accelerometer: [ChannelSelector]?) throws(InputError) {
+    var open = options
+    open.channels = nil
+    reader = try RecordingOpener.open(path: path, options: open)
+    (ppg, axes) = try Self.channels(
+      signals: reader.signals, ppg: options.channels, accelerometer: accelerometer, path: path)
+  }
+
+  /// The PPG channels and accelerometer axes of `signals`: those `ppg` and `accelerometer` name, else
+  /// those ``ChannelRoles`` recognizes; throws when there is no PPG channel.
+  public static func channels(
+    signals: [SignalDescription], ppg: [ChannelSelector]?, accelerometer: [ChannelSelector]?, path: String
+  ) throws(InputError) -> (ppg: [Int], axes: [Int]) {
+    let roles = try ChannelRoles(
+      signals: signals, overrides: ChannelRoles.Overrides(ppg: ppg, accelerometer: accelerometer), path: path,
+      ppgFallback: true)
+    guard !roles.ppg.isEmpty else { throw InputError(path: path, "no PPG signal (give --channel)") }
+    return (roles.ppg, roles.accelerometer)
+  }
+
+  /// Reads the recording to its end, calling `body` with each chunk's PPG channels and axes.
+  public mutating func forEachChunk(
+    chunkSize: Int = SignalChunk.defaultSampleCount, _ body: (_ ppg: [[Float]], _ axes: [[Float]]) -> Void
+  ) throws(InputError) {
+    while let chunk = try reader.nextChunk(maxSamples: chunkSize) {
+      body(ppg.map { chunk.channels[$0] }, axes.map { chunk.channels[$0] })
+    }
+  }
+}
