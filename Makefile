@@ -49,23 +49,26 @@ example: build
 	.build/release/vitals simulate --signal ecg --duration 120 --rate 250 --seed 7 --pvc 0.03 \
 	  --noise ambulatory -o $(EXAMPLE)
 
-# Builds once (debug, warnings as errors, with the AVX2 kernels when the machine has them, so that both
-# kernels of the CSV reader are tested), checks the formatting, and runs the unit tests; tests that need
+# Checks the formatting and the size rules, builds once (debug, warnings as errors, with the AVX2 kernels
+# when the machine has them, so that both kernels of the CSV reader are tested), checks that the CLI uses
+# the public API only, and runs the unit tests; tests that need
 # ../shared/data skip when it is absent. The SHA-256 of every file of Fixtures/ and ../shared/data is
 # compared before and after: no test may modify an input. Then the DocC catalogs (make docs, from the same
 # build) and the benchmarks' allocation gate (make bench-check: a release build of Benchmarks/).
 ## Quick start: the whole check that CI runs (.ci/run).
 test: deps lint
 	$(SWIFT) build --build-tests $(DEBUG_FLAGS)
+	scripts/checks/cli_public_api.sh
 	scripts/inputs_unchanged.sh record .build/inputs.sha256
 	$(SWIFT) test --skip-build
 	scripts/inputs_unchanged.sh verify .build/inputs.sha256
 	scripts/docs/build.sh
 	$(MAKE) bench-check
 
-## `swift format lint --strict` over the Swift sources of the repository.
+## `swift format lint --strict` over the Swift sources, and the size rules of CONTRIBUTING.md.
 lint:
 	$(SWIFT) format lint --strict --recursive $(FORMAT_PATHS)
+	python3 scripts/checks/house_rules.py
 
 ## Rewrites the Swift sources of the repository in the house format (.swift-format).
 format:

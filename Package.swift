@@ -80,10 +80,7 @@ let package = Package(
     ),
     .target(
       name: "VitalsCLI",
-      // VitalsSupport only until the commands stop using its package symbols.
-      dependencies: [
-        "Vitals", "VitalsSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ]
+      dependencies: ["Vitals", .product(name: "ArgumentParser", package: "swift-argument-parser")]
     ),
     .executableTarget(name: "vitals", dependencies: ["VitalsCLI"]),
 

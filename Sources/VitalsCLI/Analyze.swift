@@ -1,13 +1,5 @@
 import ArgumentParser
-import FoundationEssentials
 import Vitals
-import VitalsSupport
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// `vitals analyze INPUT… [--out DIR] [--jobs N] [--force]`: every metric of many recordings, on all cores.
 public struct Analyze: ParsableCommand {
@@ -59,7 +51,7 @@ public struct Analyze: ParsableCommand {
     help:
       "Recordings analyzed at once, \(optionRange(OptionRange.jobs)) (default: the number of cores, at most \(OptionRange.jobs.upperBound))."
   )
-  public var jobs: Int = min(ProcessInfo.processInfo.activeProcessorCount, OptionRange.jobs.upperBound)
+  public var jobs: Int = min(BatchAnalysis.processorCount, OptionRange.jobs.upperBound)
 
   @Flag(help: "Analyze recordings even when their results in --out are up to date.")
   public var force = false
@@ -108,24 +100,24 @@ public struct Analyze: ParsableCommand {
     try exitingOneOnFileErrors { try layout?.prepare() }
     let batch = BatchAnalysis(
       inputs: recordings, options: analysisOptions, output: layout, jobs: jobs, force: force)
-    let showsProgress = isatty(STDERR_FILENO) == 1
+    let showsProgress = StandardStream.error.isTerminal
     let writesSummaries = layout == nil
     let items = batch.run(
       progress: { progress in
-        if showsProgress { FileSystem.writeStandardError("\r" + progress.line() + "\u{1B}[K") }
+        if showsProgress { StandardStream.error.write("\r" + progress.line() + "\u{1B}[K") }
       },
       deliver: { item in
         switch item.outcome {
         case .analyzed(let summary):
-          if writesSummaries { FileSystem.writeStandardOutput(summary + "\n") }
+          if writesSummaries { StandardStream.output.write(summary + "\n") }
           item.notes.forEach(printError)
         case .skipped: break
         case .failed(let message):
-          if showsProgress { FileSystem.writeStandardError("\r\u{1B}[K") }
+          if showsProgress { StandardStream.error.write("\r\u{1B}[K") }
           printError(message)
         }
       })
-    if showsProgress { FileSystem.writeStandardError("\n") }
+    if showsProgress { StandardStream.error.write("\n") }
     let failed = items.filter { if case .failed = $0.outcome { true } else { false } }.count
     if let out {
       let skipped = items.filter { $0.outcome == .skipped }.count

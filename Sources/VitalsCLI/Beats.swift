@@ -1,5 +1,4 @@
 import ArgumentParser
-import FoundationEssentials
 import Vitals
 
 /// The signal a beat command works on.
@@ -129,10 +128,10 @@ public struct Beats: ParsableCommand {
   private func write(_ detection: RecordingBeats, to path: String) throws(OutputError) {
     switch resolvedFormat {
     case .csv: try EventCSVWriter.write(samples: detection.beats, sampleRate: detection.sampleRate, to: path)
-    case .json: try writeOutput(Data((encodeJSON(detection) + "\n").utf8), to: path)
+    case .json: try writeOutput(Array((compactJSON(detection) + "\n").utf8), to: path)
     case .wfdb:
       let annotations = detection.beats.map { WFDBAnnotation(sample: $0, code: 1) }
-      try writeOutput(Data(WFDBAnnotationFile.encode(annotations)), to: path)
+      try writeOutput(WFDBAnnotationFile.encode(annotations), to: path)
     }
   }
 }

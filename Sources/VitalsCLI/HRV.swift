@@ -1,6 +1,5 @@
 import ArgumentParser
 import Vitals
-import VitalsSupport
 
 extension HRVFrequencyOptions.Method: ExpressibleByArgument {}
 extension HRVFrequencyOptions.LombScaling: ExpressibleByArgument {}

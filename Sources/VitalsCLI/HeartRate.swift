@@ -1,7 +1,5 @@
 import ArgumentParser
-import FoundationEssentials
 import Vitals
-import VitalsSupport
 
 /// `vitals hr INPUT --signal ppg|ecg [--window 8] [--step 2]`: heart rate per window.
 public struct HeartRate: ParsableCommand {
@@ -51,7 +49,7 @@ public struct HeartRate: ParsableCommand {
   }
 
   public func run() throws {
-    try exitingOneOnFileErrors { try writeOutput(Data(HeartRateWindow.csv(try windows()).utf8), to: "-") }
+    try exitingOneOnFileErrors { try writeOutput(Array(HeartRateWindow.csv(try windows()).utf8), to: "-") }
   }
 
   /// The windows of the input for the chosen signal.

@@ -126,7 +126,7 @@ public struct Info: ParsableCommand {
       annotations: summary.annotationCount, gaps: summary.gapCount,
       missing_s: summary.timeStamps?.missingSeconds, longest_gap_s: summary.timeStamps?.longestGapSeconds,
       jitter_s: summary.timeStamps?.jitterSeconds, metadata: summary.metadata)
-    return encodeJSON(value)
+    return compactJSON(value)
   }
 }
 

@@ -1,7 +1,5 @@
 import ArgumentParser
-import FoundationEssentials
 import Vitals
-import VitalsSupport
 
 // What every command shares on the way out: errors on stderr with the exit-code contract, JSON, files.
 
@@ -43,25 +41,17 @@ func recordings(in inputs: [String]) throws -> [String] {
 
 /// Writes `vitals: message` to standard error.
 func printError(_ message: String) {
-  FileSystem.writeStandardError("vitals: \(message)\n")
+  StandardStream.error.write("vitals: \(message)\n")
 }
 
-/// `value` as compact JSON with sorted keys; non-finite numbers, which JSON lacks, are written as null
-/// by the callers' types.
-func encodeJSON(_ value: some Encodable) -> String {
-  let encoder = JSONEncoder()
-  encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-  return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
-}
-
-/// Writes `data` to `path` (`-`: standard output; a file atomically, ``AtomicFile``); throws
+/// Writes `bytes` to `path` (`-`: standard output; a file atomically, ``AtomicFile``); throws
 /// ``OutputError`` with the system's reason.
-func writeOutput(_ data: Data, to path: String) throws(OutputError) {
+func writeOutput(_ bytes: [UInt8], to path: String) throws(OutputError) {
   if path == "-" {
-    data.withUnsafeBytes { _ = FileSystem.writeAll($0, toDescriptor: 1) }
+    StandardStream.output.write(bytes)
     return
   }
-  try AtomicFile.write([UInt8](data), to: path)
+  try AtomicFile.write(bytes, to: path)
 }
 
 /// Ends the command with a usage error (exit code 2) naming both paths when one of `outputs` is a file

@@ -1,5 +1,4 @@
 import ArgumentParser
-import FoundationEssentials
 import Vitals
 
 /// `vitals report INPUT -o FILE.svg|FILE.html`: a picture of a recording and what was found in it.

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Vitals
-import VitalsSupport
 
 /// `vitals score --reference REF --test TEST … [--window 0.15] [--skip 300] [--json]`: beat-by-beat
 /// comparison (ANSI/AAMI EC57, WFDB `bxb`).

@@ -1,8 +1,5 @@
 import ArgumentParser
-import FoundationEssentials
 import Vitals
-import VitalsIO
-import VitalsSupport
 
 extension StatisticsOption: ExpressibleByArgument {}
 
@@ -103,7 +100,7 @@ public struct Stats: ParsableCommand {
   public func run() throws {
     try exitingOneOnFileErrors {
       let text = try report()
-      try writeOutput(Data(text.utf8), to: "-")
+      try writeOutput(Array(text.utf8), to: "-")
     }
   }
 

@@ -1,5 +1,4 @@
 import ArgumentParser
-import FoundationEssentials
 import Vitals
 
 extension StepDetector.InputUnit: ExpressibleByArgument {}
@@ -57,7 +56,7 @@ public struct Steps: ParsableCommand {
     try refuseOverwritingInputs(outputs: [output] + (events.map { [$0] } ?? []), inputs: [inputPath])
     try exitingOneOnFileErrors {
       let detection = try StepCounting(path: inputPath, options: input.recordingOptions, unit: unit)
-      try writeOutput(Data((detection.json() + "\n").utf8), to: output)
+      try writeOutput(Array((detection.json() + "\n").utf8), to: output)
       if let events {
         try EventCSVWriter.write(
           samples: detection.output.steps.map(\.sampleIndex), sampleRate: detection.sampleRate, to: events)
@@ -110,6 +109,6 @@ struct StepCounting {
 
   /// The summary as one JSON object (see ``Steps``' discussion and ``WalkingSummary``).
   func json() -> String {
-    encodeJSON(WalkingSummary(stepCount: output.steps.count, bouts: output.bouts, sampleRate: sampleRate))
+    compactJSON(WalkingSummary(stepCount: output.steps.count, bouts: output.bouts, sampleRate: sampleRate))
   }
 }

@@ -1,12 +1,5 @@
 import ArgumentParser
 import Vitals
-import VitalsSupport
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 extension StreamSampleFormat: ExpressibleByArgument {}
 extension SignalKind: ExpressibleByArgument {}
@@ -86,7 +79,9 @@ public struct StreamCommand: ParsableCommand {
   /// The accelerometer axes: --axes, else the last three channels of the frame.
   var accelerometerAxes: [Int] {
     if let axes {
-      return axes.split(separator: ",").map { Int($0.trimmingBlanks()) ?? -1 }
+      return axes.split(separator: ",").map { field in
+        Int(String(field.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())) ?? -1
+      }
     }
     return Array((0..<channels).suffix(3))
   }
@@ -104,25 +99,20 @@ public struct StreamCommand: ParsableCommand {
 
   public func run() throws {
     try exitingOneOnFileErrors {
-      try stream(from: STDIN_FILENO) { FileSystem.writeStandardOutput($0 + "\n") }
+      try stream { StandardStream.output.write($0 + "\n") }
     }
   }
 
-  /// Reads `descriptor` to its end, writing each output line through `write` as soon as it is decided.
-  func stream(from descriptor: Int32, write: (String) -> Void) throws {
+  /// Reads the file descriptor `descriptor` (standard input by default) to its end, writing each output
+  /// line through `write` as soon as it is decided.
+  func stream(from descriptor: Int32 = 0, write: (String) -> Void) throws {
     var analysis = try liveAnalysis()
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
-    defer { buffer.deallocate() }
-    while true {
-      let count = read(descriptor, buffer.baseAddress, buffer.count)
-      if count < 0 && errno == EINTR { continue }
-      if count < 0 { throw InputError(path: "-", "cannot read: \(String(cString: strerror(errno)))") }
-      if count == 0 { break }
-      try analysis.consume(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { write($0.jsonLine()) }
+    try StandardStream.readInput(descriptor: descriptor) { bytes in
+      try analysis.consume(bytes) { write($0.jsonLine()) }
     }
     let sections = try analysis.finish { write($0.jsonLine()) }
     let fields = sections.sorted { $0.kind.sectionName < $1.kind.sectionName }.map {
-      "\"\($0.kind.sectionName)\":\(encodeJSON($0.section))"
+      "\"\($0.kind.sectionName)\":\(compactJSON($0.section))"
     }
     write("{" + fields.joined(separator: ",") + ",\"type\":\"summary\"}")
   }

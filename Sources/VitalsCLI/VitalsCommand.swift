@@ -1,6 +1,5 @@
 import ArgumentParser
-import VitalsIO
-import VitalsSupport
+import Vitals
 
 /// The `vitals` command: one subcommand per file in this module, each a thin layer over the library.
 ///
@@ -48,7 +47,7 @@ public struct VitalsCommand: ParsableCommand {
   /// (code 2), else as ArgumentParser does.
   private static func exit(withUsageError error: Error, message: String) -> Never {
     guard contractExitCode(for: error) == 2 else { exit(withError: error) }
-    FileSystem.writeStandardError(message + "\n")
+    StandardStream.error.write(message + "\n")
     exit(withError: ExitCode(2))
   }
 }

@@ -15,7 +15,7 @@ import VitalsSupport
 ///   a non-negative whole sample index (`180`, or `180.0` with only zeros after the point), strictly
 ///   increasing, and below the record's length when it is known. Blank lines are skipped; other
 ///   columns are not read.
-/// - Every kind: no beat beyond the longest recording read (``SignalChunk/longestRecordingSeconds``,
+/// - Every kind: no beat beyond the longest recording read (`SignalChunk/longestRecordingSeconds`,
 ///   366 days, at the file's rate; EDF+ onsets are bounded by ``EDFReader``), so that intervals and
 ///   times computed from the beats stay far inside `Int64` and HRV's grids stay bounded.
 /// - EDF+: the onsets of the annotation signal's annotations. When the texts differ, only the
@@ -233,7 +233,7 @@ public struct BeatFile: Sendable {
     self.samples = samples
   }
 
-  /// The last sample of the longest recording read (``SignalChunk/longestRecordingSeconds``) at `rate`
+  /// The last sample of the longest recording read (`SignalChunk/longestRecordingSeconds`) at `rate`
   /// Hz (a supported rate): beats beyond it are refused.
   public static func longestRecordingSamples(at rate: Double) -> Int64 {
     Int64(saturating: SignalChunk.longestRecordingSeconds * rate)

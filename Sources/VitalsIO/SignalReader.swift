@@ -19,7 +19,7 @@ public struct SignalDescription: Sendable, Equatable, Codable {
   }
 }
 
-/// A recording opened for reading as a stream of ``SignalChunk``s, in bounded memory.
+/// A recording opened for reading as a stream of `SignalChunk`s, in bounded memory.
 ///
 /// Readers yield the signals that share ``chunkSampleRate`` (all of them for most files; a reader
 /// of a file with mixed rates documents how it groups them). Each call returns at most

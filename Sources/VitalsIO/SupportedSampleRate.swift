@@ -1,6 +1,6 @@
 import VitalsCore
 
-/// `rate` when it lies within ``SignalChunk/supportedSampleRates``; otherwise an ``InputError`` at
+/// `rate` when it lies within `SignalChunk/supportedSampleRates`; otherwise an ``InputError`` at
 /// `location` of `path` saying that `field` states an unsupported rate and which rates are accepted.
 func supportedSampleRate(_ rate: Double, field: String, path: String, location: InputError.Location)
   throws(InputError) -> Double

@@ -7,7 +7,7 @@ import VitalsStatistics
 /// acceleration axes (gravity included, g or m/s²).
 ///
 /// Stages, all causal and fed chunk by chunk:
-/// 1. ``StepDetector`` (acceleration magnitude, 0.5–2.5 Hz band-pass, peaks counted inside a regular
+/// 1. `StepDetector` (acceleration magnitude, 0.5–2.5 Hz band-pass, peaks counted inside a regular
 ///    rhythm; Zhao 2010, Brajdic & Harle 2013): a ``PipelineEvent/Kind/step`` event per step (at its
 ///    peak, about 0.5 s later inside a bout, up to 15.3 s later for the first steps of a bout) and a
 ///    ``PipelineEvent/Kind/walkingBout`` event per bout once it has ended.
@@ -24,7 +24,7 @@ import VitalsStatistics
 /// Live (``PipelineContext/live``): the step and motion lists are not kept; the final section has the
 /// counts, walking time and cadence but no bouts.
 ///
-/// Gaps (samples with a NaN or infinite axis, ``StepDetector/gaps``): no step inside one, and a walking
+/// Gaps (samples with a NaN or infinite axis, `StepDetector/gaps`): no step inside one, and a walking
 /// bout ends at one.
 public struct AccelerometerPipeline: RecordingPipeline {
   /// The pipeline's settings.
@@ -78,7 +78,7 @@ public struct AccelerometerPipeline: RecordingPipeline {
   var magnitudes: [Float] = []
 
   /// A pipeline for the axes `context.channels` (x, y, z); throws unless there are three of them and the
-  /// rate is within ``StepDetector/supportedSampleRates``.
+  /// rate is within `StepDetector/supportedSampleRates`.
   public init(context: PipelineContext, configuration: Configuration = Configuration())
     throws(PipelineUnavailable)
   {

@@ -94,10 +94,13 @@ public struct BatchAnalysis: Sendable {
   /// Whether to analyse recordings whose results are already there.
   public var force: Bool
 
+  /// The processors this process may run on: the default number of jobs.
+  public static var processorCount: Int { ProcessInfo.processInfo.activeProcessorCount }
+
   /// A batch of `inputs` (see ``InputExpansion/expand(_:)``) on `jobs` threads (≥ 1).
   public init(
     inputs: [String], options: AnalysisOptions = AnalysisOptions(), output: BatchOutputLayout? = nil,
-    jobs: Int = ProcessInfo.processInfo.activeProcessorCount, force: Bool = false
+    jobs: Int = processorCount, force: Bool = false
   ) {
     precondition(jobs >= 1, "a batch needs at least one job")
     self.inputs = inputs

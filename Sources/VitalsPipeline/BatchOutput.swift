@@ -58,7 +58,7 @@ public enum InputExpansion {
   }
 
   /// The files the recording at `path` is read from, each once: the path itself and, for a WFDB record,
-  /// its header and the signal files the header names (``InputProtection/files(ofRecording:annotations:)``).
+  /// its header and the signal files the header names (`InputProtection/files(ofRecording:annotations:)`).
   static func files(of path: String) -> Set<String> {
     Set(InputProtection.files(ofRecording: path, annotations: false))
   }
@@ -77,7 +77,7 @@ public enum InputExpansion {
 /// JSON line), `DIR/NAME.SUFFIX.csv` per event table (``PipelineSection/eventTables``, e.g.
 /// `NAME.beats.csv` and `NAME.steps.csv` with header `sample,time_s`) and `DIR/NAME.samples.jsonl`, the
 /// derived HealthKit-style samples (``RecordingAnalysis/derivedSamples(parameters:)``, written by
-/// ``SamplesFileWriter`` with the offsets of ``derived``'s time zone) that `vitals stats` reads. The
+/// `SamplesFileWriter` with the offsets of ``derived``'s time zone) that `vitals stats` reads. The
 /// summary is written last, so its presence marks a finished recording: ``isDone(input:name:)``.
 public struct BatchOutputLayout: Sendable {
   /// The output directory.
@@ -97,7 +97,7 @@ public struct BatchOutputLayout: Sendable {
   public static let eventTableSuffixes = ["beats", "pulses", "steps"]
 
   /// Creates the directory (and its parents) if needed and removes the temporary files that killed
-  /// runs left in it (``AtomicFile/removeAbandonedTemporaries(in:)``).
+  /// runs left in it (`AtomicFile/removeAbandonedTemporaries(in:)`).
   public func prepare() throws(OutputError) {
     do {
       try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -171,7 +171,7 @@ public struct BatchOutputLayout: Sendable {
   }
 
   /// Writes the event tables, the derived samples, then the summary line, each atomically
-  /// (``AtomicFile``), creating the directory if needed.
+  /// (`AtomicFile`), creating the directory if needed.
   public func write(_ analysis: RecordingAnalysis, name: String) throws(OutputError) {
     if !FileSystem.isDirectory(directory) { try prepare() }
     for (_, section) in analysis.sections {

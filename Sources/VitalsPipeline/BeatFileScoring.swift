@@ -24,12 +24,12 @@ extension BeatFile {
 extension RecordBeatScore {
   /// Reads the beat files `reference` and `test` (``BeatFile/init(beatsAt:rate:recordLength:channels:)``)
   /// and scores the test beats against the reference's
-  /// (``BeatComparison/scoreRecord(_:reference:test:sampleRate:matchWindow:learningPeriod:excluding:)``),
+  /// (`BeatComparison/scoreRecord(_:reference:test:sampleRate:matchWindow:learningPeriod:excluding:)`),
   /// under the reference's record name, leaving out its flutter episodes unless `includeFlutter`.
   ///
   /// `rate` (samples per second) is for files that state none; a test file that states none when no
   /// `rate` is given indexes the reference's record, at its rate and below its length. Throws
-  /// ``InputError`` for a file that cannot be read and for files at different rates.
+  /// `InputError` for a file that cannot be read and for files at different rates.
   public init(
     reference: String, test: String, rate: Double?, matchWindow: Double, learningPeriod: Double,
     includeFlutter: Bool

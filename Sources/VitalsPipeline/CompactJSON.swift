@@ -2,7 +2,7 @@ import FoundationEssentials
 
 /// `value` as one line of JSON, keys sorted and slashes unescaped, as the commands write it. Traps when
 /// `value` does not encode: callers encode strings, integers, finite numbers and nulls only.
-func compactJSON(_ value: some Encodable) -> String {
+public func compactJSON(_ value: some Encodable) -> String {
   let encoder = JSONEncoder()
   encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
   do {

@@ -7,20 +7,20 @@ import VitalsIO
 /// at the end, heart rate and heart-rate variability of the record.
 ///
 /// Stages, all causal and fed chunk by chunk:
-/// 1. ``QRSDetector`` (Pan & Tompkins 1985 with Hamilton & Tompkins' 1986 rules): a ``PipelineEvent/Kind/beat``
+/// 1. `QRSDetector` (Pan & Tompkins 1985 with Hamilton & Tompkins' 1986 rules): a ``PipelineEvent/Kind/beat``
 ///    event per R peak, at most the detector's latency (0.49 s) after it.
 /// 2. Heart rate: at every whole second `t` of the record (sample `round(k · rate)`), 60 / the median
 ///    of the last ``Configuration/heartRateIntervals`` RR intervals whose closing beat lies within
 ///    ``Configuration/heartRateMaximumAge`` s before `t − latency` (beats after `t − latency` may not be
 ///    decided yet, so they are left out whatever the chunking): a ``PipelineEvent/Kind/heartRate`` event,
 ///    or none when no such interval exists.
-/// 3. Irregular rhythm: ``IrregularRhythmTracker`` (Lake & Moorman 2011 COSEn through
-///    ``AtrialFibrillationDetector``), in blocks of beats with 48 beats of context on each side.
+/// 3. Irregular rhythm: `IrregularRhythmTracker` (Lake & Moorman 2011 COSEn through
+///    `AtrialFibrillationDetector`), in blocks of beats with 48 beats of context on each side.
 /// 4. At the end of a recording: the heart-rate variability of the beats (``VariabilitySummary``:
 ///    Lipponen & Tarvainen 2019 artefacts dropped, time and frequency domain, Poincaré SD1/SD2); see
 ///    ``ECGSection``.
 ///
-/// Gaps (NaN or infinite samples of the lead, ``QRSDetector/gaps``): no beat inside one; no RR interval
+/// Gaps (NaN or infinite samples of the lead, `QRSDetector/gaps`): no beat inside one; no RR interval
 /// across one counts for a heart-rate reading, the irregular-rhythm detector or the HRV.
 ///
 /// Live (``PipelineContext/live``): no whole-record beat list is kept; every
@@ -72,7 +72,7 @@ public struct ECGPipeline: RecordingPipeline {
   var gaps: [Range<Int64>] = []
 
   /// A pipeline for the ECG lead `context.channels[0]`; throws when the rate is outside
-  /// ``QRSDetector/supportedSampleRates``.
+  /// `QRSDetector/supportedSampleRates`.
   public init(context: PipelineContext, configuration: Configuration = Configuration())
     throws(PipelineUnavailable)
   {
@@ -199,7 +199,7 @@ public struct ECGPipeline: RecordingPipeline {
     return 60 * sampleRate / median
   }
 
-  /// Decides the beats of the last ``QRSDetector/Configuration-swift.struct/maximumLatency`` and the last
+  /// Decides the beats of the last `QRSDetector/Configuration-swift.struct/maximumLatency` and the last
   /// irregular-rhythm block, and returns the record's ``ECGSection``.
   public mutating func finish(events: inout [PipelineEvent]) -> any PipelineSection {
     decided.removeAll(keepingCapacity: true)

@@ -4,7 +4,7 @@ import VitalsStatistics
 
 extension DerivedMetrics {
   /// `irregularHeartRhythmEvent` samples of the episodes of a record starting at `recordStart`: one per
-  /// episode of ``AtrialFibrillationDetector``, spanning it (times rounded to the nanosecond).
+  /// episode of `AtrialFibrillationDetector`, spanning it (times rounded to the nanosecond).
   public static func irregularRhythmEvents(
     _ episodes: [IrregularRhythmEpisode], recordStart: Timestamp, source: String = "Vitals",
     device: String? = nil

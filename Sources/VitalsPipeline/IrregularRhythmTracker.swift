@@ -2,7 +2,7 @@ import VitalsAnalysis
 
 /// Irregular-rhythm (possible atrial fibrillation) episodes from a stream of beats, in bounded memory.
 ///
-/// Beats are analysed in blocks of ``block`` with ``AtrialFibrillationDetector`` (Lake & Moorman 2011
+/// Beats are analysed in blocks of ``block`` with `AtrialFibrillationDetector` (Lake & Moorman 2011
 /// COSEn, Dash et al. 2009 nRMSSD, a linear-prediction check against smooth sinus arrhythmia,
 /// Petrėnas et al. 2015 pattern check, Lipponen & Tarvainen 2019 artefacts) over a window that keeps
 /// ``context`` beats on each side of the block, so each decision sees the neighbourhood the

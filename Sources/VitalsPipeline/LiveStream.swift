@@ -41,7 +41,7 @@ public struct StreamDecoder: Sendable {
   }
 
   /// Decodes `bytes` and appends every complete frame to `frames` (interleaved). Throws
-  /// ``InputError`` for path `-` naming the line (CSV) when a line does not hold `channelCount`
+  /// `InputError` for path `-` naming the line (CSV) when a line does not hold `channelCount`
   /// numbers.
   public mutating func decode(_ bytes: UnsafeRawBufferPointer, into frames: inout [Float]) throws(InputError)
   {
@@ -174,12 +174,12 @@ public struct StreamDecoder: Sendable {
   /// Field delimiters: comma, semicolon and tab.
   private static func isDelimiter(_ byte: UInt8) -> Bool { byte == 0x2C || byte == 0x3B || byte == 0x09 }
 
-  /// The sample one field holds, read by the CSV reader's rules for a field (``CSVSignalReader``), or
+  /// The sample one field holds, read by the CSV reader's rules for a field (`CSVSignalReader`), or
   /// nil when it holds none:
-  /// - a decimal number as ``DecimalNumber`` scans it (spaces and double quotes around it allowed, a sign,
+  /// - a decimal number as `DecimalNumber` scans it (spaces and double quotes around it allowed, a sign,
   ///   digits with at most one `.`, an optional exponent: `-1.5`, `"2"`, `4e1`, `.5`), correctly
   ///   rounded to `Float` (the same bits as `Float(String)`);
-  /// - otherwise ``CSVSignalReader/nonNumericValue(_:)``: NaN for an empty field and for `nan`, `na`,
+  /// - otherwise `CSVSignalReader/nonNumericValue(_:)`: NaN for an empty field and for `nan`, `na`,
   ///   `n/a`, `null`, `-nan` in any case, an infinity or a hexadecimal float as `Float(String)` reads
   ///   them (`inf`, `-Infinity`, `0x1.8p3`).
   /// Other text (`nan(1)`, `1.5.2`, `12abc`, a decimal comma) holds no sample.
@@ -192,7 +192,7 @@ public struct StreamDecoder: Sendable {
 }
 
 /// Pipelines run live over an unbounded stream of samples: bytes in (``StreamDecoder``), staged in a
-/// ``SampleRingBuffer``, fed to every pipeline as soon as they arrive, events out.
+/// `SampleRingBuffer`, fed to every pipeline as soon as they arrive, events out.
 ///
 /// Every call to ``consume(_:emit:)`` processes all the complete frames it was given before it returns,
 /// so an event leaves no later than the bytes that decide it are consumed: a beat at most the QRS

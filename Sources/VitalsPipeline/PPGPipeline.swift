@@ -7,9 +7,9 @@ import VitalsIO
 /// recording's accelerometer axes) and, at the end, pulse-rate variability.
 ///
 /// Stages, all causal and fed chunk by chunk:
-/// 1. ``PPGPulseDetector`` (Elgendi et al. 2013, made causal) on the first PPG channel: a
+/// 1. `PPGPulseDetector` (Elgendi et al. 2013, made causal) on the first PPG channel: a
 ///    ``PipelineEvent/Kind/beat`` event (signal `ppg`) per systolic peak.
-/// 2. ``PPGHeartRateEstimator`` (spectral tracking over 8 s windows every 2 s, the accelerometer
+/// 2. `PPGHeartRateEstimator` (spectral tracking over 8 s windows every 2 s, the accelerometer
 ///    spectrum subtracted) on every PPG channel and the accelerometer axes
 ///    (``PipelineContext/accelerometer``, none without an accelerometer): a
 ///    ``PipelineEvent/Kind/heartRate`` event per window at its end, values `bpm`, `quality` (0–1) and
@@ -23,7 +23,7 @@ import VitalsIO
 ///
 /// Gaps (NaN or infinite samples): no pulse inside a gap of the first channel, and no interval across one
 /// in the variability; heart-rate windows over a gap of any channel are NaN (no event) or not reliable (see
-/// ``PPGHeartRateEstimator``).
+/// `PPGHeartRateEstimator`).
 public struct PPGPipeline: RecordingPipeline {
   /// The pipeline's settings.
   public struct Configuration: Sendable, Hashable {
@@ -63,7 +63,7 @@ public struct PPGPipeline: RecordingPipeline {
   var rateMaximum = -Double.infinity
 
   /// A pipeline for the PPG channels `context.channels` (pulses on the first) with the accelerometer
-  /// axes `context.accelerometer`; throws for a rate under ``PPGHeartRateEstimator/minimumSampleRate``.
+  /// axes `context.accelerometer`; throws for a rate under `PPGHeartRateEstimator/minimumSampleRate`.
   public init(context: PipelineContext, configuration: Configuration = Configuration())
     throws(PipelineUnavailable)
   {
@@ -142,7 +142,7 @@ public struct PPGPipeline: RecordingPipeline {
 /// The PPG part of a recording's summary, under `"ppg"` (JSON keys in brackets): the channels
 /// [`channels`], [`sample_rate`], [`samples`], [`duration_s`], accelerometer axes used for motion
 /// [`motion_axes`], pulses [`beats`], [`nn_intervals`], [`artifact_beats`]; heart rate
-/// [`heart_rate_bpm`: `mean`, `min`, `max`] over the reliable windows of ``PPGHeartRateEstimator`` and
+/// [`heart_rate_bpm`: `mean`, `min`, `max`] over the reliable windows of `PPGHeartRateEstimator` and
 /// the fraction of windows that are reliable [`reliable_fraction`] (null without windows); the seconds
 /// missing in any channel [`gap_s`], present only when there are gaps; pulse-rate
 /// variability [`prv`] with the ECG's HRV names and units (see ``VariabilitySummary``), null when

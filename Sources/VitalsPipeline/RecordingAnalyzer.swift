@@ -50,7 +50,7 @@ public struct RecordingAnalysis: Sendable, Encodable {
   /// The reader's format name (`WFDB 212`, `EDF+C`, `CSV`).
   public var format: String
   /// Absolute time of the first sample; `nil` when the recording states none (and no
-  /// ``RecordingOptions/startTime`` was given).
+  /// `RecordingOptions/startTime` was given).
   public var startTime: Timestamp?
   /// Samples per second of the channels read.
   public var sampleRate: Double
@@ -142,7 +142,7 @@ public enum RecordingAnalyzer {
   ///     the header states the length).
   ///   - onChunk: called with every chunk read, before the pipelines see it (progress, pictures).
   ///   - onEvent: called with every event, in the order the pipelines decide them.
-  /// - Throws: ``InputError`` for input that cannot be read, naming the file and place.
+  /// - Throws: `InputError` for input that cannot be read, naming the file and place.
   public static func analyze(
     path: String, options: AnalysisOptions = AnalysisOptions(),
     onOpen: ([SignalDescription]) -> Void = { _ in },

@@ -6,7 +6,7 @@ import VitalsIO
 /// on the ECG lead (``init(ecgPath:options:configuration:chunkSize:)``), or the pulse detector's
 /// systolic peaks on the first PPG channel (``init(ppgPath:options:accelerometer:chunkSize:)``).
 ///
-/// Open → pick the signal → detect → finish: the detector's ``QRSDetector/finish(appendingTo:)``
+/// Open → pick the signal → detect → finish: the detector's `QRSDetector/finish(appendingTo:)`
 /// decides the beats of the last samples, so the list is the whole record's. Encoded as
 /// `{"input", "lead", "sample_rate", "beats": [{"sample", "time_s"}]}`.
 public struct RecordingBeats: Sendable, Encodable {
@@ -24,7 +24,7 @@ public struct RecordingBeats: Sendable, Encodable {
   public var gaps: [Range<Int64>]
 
   /// Reads the recording at `path` and detects the R peaks of its ECG lead: the first channel
-  /// `options.channels` gives, else ``ecgLeadRule``'s. Throws ``InputError`` for unreadable input and
+  /// `options.channels` gives, else ``ecgLeadRule``'s. Throws `InputError` for unreadable input and
   /// for a rate the detector does not support.
   public init(
     ecgPath path: String, options: RecordingOptions,
@@ -56,7 +56,7 @@ public struct RecordingBeats: Sendable, Encodable {
 
   /// Reads the recording at `path` and detects the systolic peaks of its first PPG channel
   /// (``PPGRecording``: `options.channels` names the PPG channels, `accelerometer` the axes); `lead` is
-  /// that channel's name. Throws ``InputError`` for unreadable input, a recording without a PPG channel
+  /// that channel's name. Throws `InputError` for unreadable input, a recording without a PPG channel
   /// and a rate the detector does not support.
   public init(
     ppgPath path: String, options: RecordingOptions, accelerometer: [ChannelSelector]? = nil,
@@ -131,7 +131,7 @@ public struct PPGRecording {
   public var ppgNames: [String] { ppg.map { reader.signals[$0].name } }
 
   /// Opens `path` with `options`, whose `channels` name the PPG channels (else they are recognized);
-  /// `accelerometer` names the axes. Throws ``InputError`` when there is no PPG channel.
+  /// `accelerometer` names the axes. Throws `InputError` when there is no PPG channel.
   public init(path: String, options: RecordingOptions, accelerometer: [ChannelSelector]?) throws(InputError) {
     var open = options
     open.channels = nil

@@ -1,7 +1,7 @@
 import VitalsAnalysis
 import VitalsIO
 
-/// The heart-rate variability of one input (``HRVAnalysis``): of the beats detected in a recording
+/// The heart-rate variability of one input (`HRVAnalysis`): of the beats detected in a recording
 /// (``RecordingBeats``), or of those a beat file gives (``BeatFile``, with its MIT labels when it has
 /// them, so that only N→N intervals count).
 public struct RecordingHRV: Sendable {
@@ -47,7 +47,7 @@ public struct RecordingHRV: Sendable {
       gaps: [], detectArtifacts: detectArtifacts, frequencyOptions: frequencyOptions)
   }
 
-  /// Checks that `beats` increase strictly and give at least one NN interval; throws ``InputError``
+  /// Checks that `beats` increase strictly and give at least one NN interval; throws `InputError`
   /// naming `input` otherwise.
   private init(
     input: String, lead: String?, sampleRate: Double, beats: [Int64], labels: [String]?,

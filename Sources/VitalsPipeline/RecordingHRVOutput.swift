@@ -2,7 +2,7 @@ import VitalsAnalysis
 import VitalsSupport
 
 extension RecordingHRV {
-  /// The indices of ``analysis`` by domain, in NeuroKit2's order (``HRVMetric/all``).
+  /// The indices of ``analysis`` by domain, in NeuroKit2's order (`HRVMetric/all`).
   private var domains: [(domain: HRVMetric.Domain, metrics: [(metric: HRVMetric, value: Double)])] {
     HRVMetric.Domain.allCases.map { domain in
       (domain, HRVMetric.all.filter { $0.domain == domain }.map { ($0, analysis.value(of: $0)) })

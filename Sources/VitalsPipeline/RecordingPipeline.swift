@@ -13,7 +13,7 @@ public protocol PipelineSection: Encodable, Sendable {
 
 /// The analysis of one kind of signal in one recording, run causally over chunks.
 ///
-/// A pipeline reads its channels from each ``SignalChunk`` of the recording (the chunks hold every
+/// A pipeline reads its channels from each `SignalChunk` of the recording (the chunks hold every
 /// channel the reader yields; the pipeline knows its indices), keeps its state between chunks and
 /// emits events as soon as it has decided them. The same record fed in chunks of any size gives the
 /// same events and section. ``finish(events:)`` ends the record and returns the summary section.

@@ -21,7 +21,7 @@ public enum SignalKind: String, Sendable, Hashable, Codable, CaseIterable, Compa
 }
 
 /// Which channels of a recording carry which kind of signal: one ECG lead, the PPG channels and the
-/// accelerometer axes, as indices into the reader's ``SignalReader/signals``.
+/// accelerometer axes, as indices into the reader's `SignalReader/signals`.
 ///
 /// Recognition (``init(signals:overrides:path:)``) goes by name first, then by unit and rate:
 /// - ECG: the lead named `MLII`, else `II`, else the first name containing `ECG`/`EKG` or a standard
@@ -75,7 +75,7 @@ public struct ChannelRoles: Sendable, Equatable {
     self.accelerometer = accelerometer
   }
 
-  /// Recognises the roles of `signals` (see the type's documentation); throws ``InputError`` naming
+  /// Recognises the roles of `signals` (see the type's documentation); throws `InputError` naming
   /// `path` when an override names a channel the recording lacks. `ppgFallback` adds the PPG rule of
   /// commands that analyse a PPG (`vitals hr`, `vitals beats --signal ppg`): when no name says PPG, the
   /// only signal that is not an accelerometer axis, unless it is the ECG lead (applied before the

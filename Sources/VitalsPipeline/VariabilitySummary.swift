@@ -3,8 +3,8 @@ import VitalsAnalysis
 /// The variability of a series of beats as the ECG (heart-rate variability) and PPG (pulse-rate
 /// variability) sections report it, computed and encoded in one place.
 ///
-/// The beats' intervals lose those around Lipponen & Tarvainen (2019) artefact beats (``RRArtifacts``);
-/// of the remaining NN intervals come ``HRVTimeDomain``, ``HRVFrequencyDomain`` (Welch, NeuroKit2's
+/// The beats' intervals lose those around Lipponen & Tarvainen (2019) artefact beats (`RRArtifacts`);
+/// of the remaining NN intervals come `HRVTimeDomain`, `HRVFrequencyDomain` (Welch, NeuroKit2's
 /// defaults) and the Poincaré plot (Brennan et al. 2001; successive pairs across a gap left out,
 /// ddof = 1). Encoded as one JSON object with NeuroKit2's names and units: `MeanNN`, `SDNN`, `RMSSD`,
 /// `SDSD`, `MedianNN` (ms), `pNN50`, `pNN20` (%), `CVNN`; `VLF`, `LF`, `HF`, `TP` (ms²), `LFHF`, `LFn`,
@@ -19,7 +19,7 @@ public struct VariabilitySummary: Sendable, Equatable, Encodable {
   public var time: HRVTimeDomain
   /// Frequency-domain variability of ``intervals`` (Welch).
   public var frequency: HRVFrequencyDomain
-  /// Poincaré indices of ``intervals``; ``PoincarePlot/sd1`` and ``PoincarePlot/sd2`` are encoded.
+  /// Poincaré indices of ``intervals``; `PoincarePlot/sd1` and `PoincarePlot/sd2` are encoded.
   public var poincare: PoincarePlot
 
   /// The variability of `intervals`, of which `artifactBeats` beats were flagged as artefacts.
@@ -84,7 +84,7 @@ public struct VariabilitySummary: Sendable, Equatable, Encodable {
 
 extension NNSeries {
   /// The NN intervals of `beats` (record sample indices at `sampleRate` Hz) without the intervals around
-  /// Lipponen & Tarvainen (2019) artefact beats (``RRArtifacts``) and those across `gaps` (record sample
+  /// Lipponen & Tarvainen (2019) artefact beats (`RRArtifacts`) and those across `gaps` (record sample
   /// ranges, increasing and disjoint), and the number of artefact beats. Artefacts are looked for between
   /// gaps, one stretch at a time, so that the long interval across a gap flags no beat.
   static func withoutArtifacts(beats: [Int64], sampleRate: Double, gaps: [Range<Int64>] = [])

@@ -5,7 +5,7 @@ import VitalsAnalysis
 /// `{"steps":…,"walking_s":…,"cadence_spm":…,"bouts":[{"start_s":…,"end_s":…,"steps":…}]}`.
 ///
 /// `walking_s` is the time from the first to the last step of each bout, summed; `cadence_spm` the step
-/// intervals per minute of walking (``Swift/Sequence/overallCadence``), 0 without walking; bout times
+/// intervals per minute of walking (`Swift/Sequence/overallCadence`), 0 without walking; bout times
 /// are seconds from the record's first sample (sample index / rate). Without bouts (live streams, which
 /// keep none) `bouts` is left out.
 public struct WalkingSummary: Sendable, Equatable, Encodable {

@@ -14,7 +14,7 @@ struct ExcerptPlot {
   var to: Double { from + Double(samples.count) / rate }
 
   /// A circle on the signal at each of the record sample indices `indices` inside the excerpt whose sample
-  /// is finite; `mark` names them (see ``SVGCanvas/markClass(_:)``).
+  /// is finite; `mark` names them (see `SVGCanvas/markClass(_:)`).
   func markSamples(_ indices: [Int64], on c: inout SVGCanvas, fill: String, mark: String? = nil) {
     for index in indices where index >= start && index < start + Int64(samples.count) {
       let value = samples[Int(index - start)]

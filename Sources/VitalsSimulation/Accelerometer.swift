@@ -66,7 +66,7 @@ public enum AccelerationUnit: String, Sendable, Hashable, Codable, CaseIterable 
   /// Metres per second squared.
   case metersPerSecondSquared = "m/s^2"
 
-  /// Size of 1 g in this unit (``PhysicalConstants/standardGravity`` in m/s²).
+  /// Size of 1 g in this unit (`PhysicalConstants/standardGravity` in m/s²).
   public var standardGravity: Double { self == .g ? 1 : PhysicalConstants.standardGravity }
 }
 

@@ -48,7 +48,7 @@ public struct MotionLevel: Hashable, Sendable, Codable {
 ///   window.
 /// - ``heartRateVariability()``: one `heartRateVariabilitySDNN` sample (ms) per window of
 ///   ``Parameters/hrvWindow`` seconds holding at least ``Parameters/minimumHRVIntervals`` intervals:
-///   the SDNN (sample standard deviation, `ddof = 1`, as ``HRVTimeDomain/sdnn``) of the window's
+///   the SDNN (sample standard deviation, `ddof = 1`, as `HRVTimeDomain/sdnn`) of the window's
 ///   NN intervals (Task Force of the ESC and NASPE 1996; Apple records SDNN over about a minute).
 /// - A minute is **quiet** when it holds no step and, when motion levels are given, at least one level
 ///   and none above ``Parameters/motionThreshold``.

@@ -19,7 +19,7 @@ import VitalsSupport
 ///
 /// Dates are `yyyy-MM-dd HH:mm:ss ±hhmm`, as Apple writes them (ISO 8601 forms are accepted too).
 /// Bad input — an unterminated tag, a missing or malformed date or value, a record ending before it
-/// starts, a file ending inside an element — throws ``InputError`` naming the file and the byte offset
+/// starts, a file ending inside an element — throws `InputError` naming the file and the byte offset
 /// of the tag. Not thread-safe: one reader per thread.
 public final class HealthExportReader {
   private let block: LineBuffer

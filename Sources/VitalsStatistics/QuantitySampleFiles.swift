@@ -26,7 +26,7 @@ public struct QuantitySampleFiles {
   private var samples: [QuantitySample] = []
 
   /// Reads `inputs` once for the samples of `type` (see the type's documentation), each checked to
-  /// convert to `unit` (the first sample's unit when nil). Throws ``InputError`` for an input that cannot
+  /// convert to `unit` (the first sample's unit when nil). Throws `InputError` for an input that cannot
   /// be read, is neither an export nor a samples file, or holds a sample in an incompatible unit.
   public init(inputs: [String], type: QuantityType, unit: HealthUnit?) throws(InputError) {
     self.inputs = inputs
@@ -47,7 +47,7 @@ public struct QuantitySampleFiles {
 
   /// The statistics `option` of the samples over `intervals`, in ``unit``, sources merged by
   /// `sourcePriority` (``StatisticsQuery``); with `separateBySource`, each source's own as well.
-  /// Throws ``InputError`` naming the inputs when the query fails.
+  /// Throws `InputError` naming the inputs when the query fails.
   public func statistics(
     intervals: IntervalCollection, option: StatisticsOption, sourcePriority: SourcePriority,
     separateBySource: Bool

@@ -152,7 +152,7 @@ public final class SamplesFileWriter {
 }
 
 /// Reads a samples file (``SamplesFile``) one line at a time, in constant memory. Empty lines are
-/// skipped; a malformed line throws ``InputError`` naming the file and line.
+/// skipped; a malformed line throws `InputError` naming the file and line.
 public final class SamplesFileReader {
   private let lines: LineBuffer
   private let decoder = JSONDecoder()

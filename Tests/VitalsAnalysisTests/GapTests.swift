@@ -241,11 +241,34 @@ struct QRSDetectorGapTests {
     let expected = try QRSDetector.detect(samples, sampleRate: rate)
     #expect(reports.compactMap(\.event) == expected.map { $0 + offset })
     #expect(reports.last == .gaps([3600..<5400]))
-    withKnownIssue(
-      "a beat's time is its chunk's start time advanced to the nanosecond: 1 ns apart between chunkings"
-    ) {
-      _ = try expectInvariant { $0 }
+    _ = try expectInvariant { $0 }
+  }
+
+  @Test("chunks: beat times follow a jump of the chunks' start times, whatever the chunking")
+  func timeDiscontinuity() throws {
+    let samples = simulatedECG(seconds: 30).channels[0]
+    let jumpIndex = samples.count / 2
+    let jump: Int64 = 10_000_000_000  // the second half starts 10 s later than its samples lead
+    func time(of index: Int) -> Timestamp {
+      let time = Timestamp.epoch.advanced(bySamples: Int64(index), rate: rate)
+      return index < jumpIndex ? time : time.advanced(byNanoseconds: jump)
     }
+    func beats(cuts: [Int]) throws -> [DetectedBeat] {
+      var detector = try QRSDetector(sampleRate: rate)
+      let bounds = [0] + cuts + [samples.count]
+      var beats: [DetectedBeat] = []
+      for (start, end) in zip(bounds, bounds.dropFirst()) {
+        beats += detector.process(
+          SignalChunk(
+            channels: [Array(samples[start..<end])], sampleRate: rate, startTime: time(of: start),
+            firstSampleIndex: Int64(start)))
+      }
+      return beats + detector.finishChunks()
+    }
+    let twoChunks = try beats(cuts: [jumpIndex])
+    #expect(twoChunks.count > 30)
+    for beat in twoChunks { #expect(beat.time == time(of: Int(beat.sampleIndex))) }
+    #expect(try beats(cuts: [1000, 2345, jumpIndex, jumpIndex + 77, jumpIndex + 5000]) == twoChunks)
   }
 }
 

@@ -105,11 +105,14 @@ public struct QRSDetector: Sendable {
   var segmentStart: Int64 = 0
   /// The gaps of the lead.
   var gapTracker = GapTracker()
-  /// Record index of the first sample given in a ``SignalChunk``; nil before the first chunk.
+  /// Record index of the first sample given in a `SignalChunk`; nil before the first chunk.
   var chunkIndexOrigin: Int64?
-  /// Record index and time of the first sample of the last ``SignalChunk``, for the times of the beats
-  /// ``finishChunks()`` decides.
-  var lastChunkStart: (index: Int64, time: Timestamp)?
+  /// Where beat times are counted from: the record index and time of the first `SignalChunk`'s first
+  /// sample, and of each later chunk's that lies more than half a sample period from where the samples
+  /// before it lead (a discontinuity, as between the data records of an EDF+D file). Counting from these
+  /// alone, not from every chunk's rounded start, gives a beat the same time however the recording is
+  /// cut into chunks. Anchors no beat still to be decided can refer to are dropped.
+  var timeAnchors: [(index: Int64, time: Timestamp)] = []
   /// Whether ``finish(appendingTo:)`` has ended the recording.
   var finished = false
 
@@ -165,7 +168,7 @@ public struct QRSDetector: Sendable {
   }
 
   /// The gaps of the lead so far: runs of NaN or infinite samples, as sample ranges counted as the beats
-  /// of ``process(_:appendingTo:)`` are (add ``SignalChunk/firstSampleIndex`` of the first chunk for record
+  /// of ``process(_:appendingTo:)`` are (add `SignalChunk/firstSampleIndex` of the first chunk for record
   /// indices); a gap still open ends at the last sample fed.
   public var gaps: [Range<Int64>] { gapTracker.gaps }
 
@@ -238,8 +241,8 @@ public struct QRSDetector: Sendable {
   }
 
   /// Feeds the next chunk of a recording, using channel `lead`; returns the beats decided by now, with
-  /// their record indices and times taken from the chunk's ``SignalChunk/firstSampleIndex`` and
-  /// ``SignalChunk/startTime``. Chunks must follow each other without gaps and at the detector's rate.
+  /// their record indices and times taken from the chunk's `SignalChunk/firstSampleIndex` and
+  /// `SignalChunk/startTime`. Chunks must follow each other without gaps and at the detector's rate.
   public mutating func process(_ chunk: SignalChunk, lead: Int = 0) -> [DetectedBeat] {
     precondition(
       chunk.sampleRate == sampleRate, "chunk rate \(chunk.sampleRate) Hz, detector \(sampleRate) Hz")
@@ -249,7 +252,7 @@ public struct QRSDetector: Sendable {
     precondition(
       indexOrigin + gapTracker.sampleCount == chunk.firstSampleIndex,
       "chunk starts at sample \(chunk.firstSampleIndex), expected \(indexOrigin + gapTracker.sampleCount)")
-    lastChunkStart = (chunk.firstSampleIndex, chunk.startTime)
+    anchorTime(of: chunk)
     return detectedBeats(process(chunk.channels[lead]))
   }
 
@@ -257,7 +260,7 @@ public struct QRSDetector: Sendable {
   /// the last sample fed has been reported.
   public var latencySamples: Int64 { Int64((configuration.maximumLatency * sampleRate).rounded(.up)) + 1 }
 
-  /// Ends a recording fed as ``SignalChunk``s (see ``finish(appendingTo:)``); returns the beats decided
+  /// Ends a recording fed as `SignalChunk`s (see ``finish(appendingTo:)``); returns the beats decided
   /// last, with record indices and times as ``process(_:lead:)`` gives them.
   public mutating func finishChunks() -> [DetectedBeat] {
     var indices: [Int64] = []
@@ -265,15 +268,30 @@ public struct QRSDetector: Sendable {
     return detectedBeats(indices)
   }
 
-  /// The beats at `indices` (relative to the first sample fed) with their record indices and times, from
-  /// the last chunk's start.
+  /// Adds `chunk`'s start to ``timeAnchors`` when it is the first or a discontinuity, and drops the
+  /// anchors before the latest one that precedes every beat still undecided.
+  private mutating func anchorTime(of chunk: SignalChunk) {
+    if let last = timeAnchors.last {
+      let expected = last.time.advanced(bySamples: chunk.firstSampleIndex - last.index, rate: sampleRate)
+      let offset = Double(chunk.startTime.nanosecondsSinceEpoch) - Double(expected.nanosecondsSinceEpoch)
+      if abs(offset) > 0.5e9 / sampleRate { timeAnchors.append((chunk.firstSampleIndex, chunk.startTime)) }
+    } else {
+      timeAnchors.append((chunk.firstSampleIndex, chunk.startTime))
+    }
+    let oldestUndecided = chunk.firstSampleIndex - 2 * latencySamples
+    while timeAnchors.count > 1 && timeAnchors[1].index <= oldestUndecided { timeAnchors.removeFirst() }
+  }
+
+  /// The beats at `indices` (relative to the first sample fed) with their record indices and times,
+  /// counted from the latest time anchor at or before each.
   private func detectedBeats(_ indices: [Int64]) -> [DetectedBeat] {
-    guard let indexOrigin = chunkIndexOrigin, let start = lastChunkStart else { return [] }
+    guard let indexOrigin = chunkIndexOrigin, !timeAnchors.isEmpty else { return [] }
     return indices.map { index in
       let recordIndex = indexOrigin + index
+      let anchor = timeAnchors.last { $0.index <= recordIndex } ?? timeAnchors[0]
       return DetectedBeat(
         sampleIndex: recordIndex,
-        time: start.time.advanced(bySamples: recordIndex - start.index, rate: sampleRate))
+        time: anchor.time.advanced(bySamples: recordIndex - anchor.index, rate: sampleRate))
     }
   }
 

@@ -16,7 +16,7 @@ import VitalsSupport
 /// Non-finite values match no other value (not even an equal one), as the comparison above implies.
 ///
 /// The match counts are exact integers, so the results equal a pair-by-pair count's. They come from
-/// orthogonal range counting in a k-d tree (``TemplateRangeCounter``) instead of comparing every pair
+/// orthogonal range counting in a k-d tree (`TemplateRangeCounter`) instead of comparing every pair
 /// of vectors, as Pan et al. 2011 ("Fast computation of sample entropy and approximate entropy in
 /// biomedicine", Comput. Methods Programs Biomed. 104:382) do for both entropies: O(N^(2 − 1/(m + 1)))
 /// in the worst case, close to O(N log N) on heart-rate series, whose vectors crowd along the diagonal

@@ -86,7 +86,7 @@ public struct HRVFrequencyOptions: Sendable, Hashable {
 /// names and definitions (Task Force of the ESC and NASPE 1996; Pham et al. 2021).
 ///
 /// The power of each band is the trapezoid integral of the spectrum over the bins inside the band
-/// (``PowerSpectrum/bandPower(from:to:)``), in ms² (ms²/Hz × Hz) with the default options; a band
+/// (`PowerSpectrum/bandPower(from:to:)`), in ms² (ms²/Hz × Hz) with the default options; a band
 /// with fewer than two bins, or no power, is NaN (NeuroKit2: "too short to compute"). TP is the sum of
 /// the five bands that are not NaN, LF/HF = LF / HF, LFn = LF / TP and HFn = HF / TP (NeuroKit2 divides
 /// by the total including ULF, VLF and VHF, not by LF + HF), LnHF = ln HF. Peak frequencies are those of

@@ -72,6 +72,6 @@ public enum CSVTiming: Sendable, Equatable {
   /// samples passed through unchanged, the samples missing in gaps NaN.
   case uniformTimestamps
   /// Irregular stamps: resampled onto a uniform grid at `sampleRate` by
-  /// ``UniformGridInterpolator``, the grid points inside gaps NaN.
+  /// `UniformGridInterpolator`, the grid points inside gaps NaN.
   case resampled(UniformGridInterpolator.Method)
 }

@@ -11,7 +11,7 @@ import VitalsCore
 /// is checked: stamps never go backwards (an error naming the line). The rate is measured on the
 /// first 8192 stamps, on their longest run without a gap (exactly when the intervals are whole
 /// multiples of one number of nanoseconds, else by least squares:
-/// ``UniformGridInterpolator/measuredRate(times:)``, robust to jitter and coarse timers). When every
+/// `UniformGridInterpolator/measuredRate(times:)`, robust to jitter and coarse timers). When every
 /// interval of those rows lies within 1 % of the sample interval or of a whole multiple of it, the
 /// samples pass unchanged (``CSVTiming/uniformTimestamps``); otherwise the file is resampled onto
 /// the uniform grid starting at the first stamp. Gaps are missing data, never bridged or shifted:
@@ -446,13 +446,13 @@ package final class CSVRowParser {
   private let rawValues: UnsafeMutablePointer<Float>
   let rawTimes: UnsafeMutablePointer<Int64>
   var rawCount = 0
-  /// ``DecimalNumber/fractionScales``, for the block parser.
+  /// `DecimalNumber/fractionScales`, for the block parser.
   private let fractionScales: UnsafeMutablePointer<Float>
   private var lastTime: Int64 = .min
   private(set) var firstTime: Int64?
   private let kernel: BlockKernel
   #if canImport(CWideLanes)
-    /// ``FieldLanes/collectEnds``'s output: field-end offsets after a leading -1 (the byte before
+    /// `FieldLanes/collectEnds`'s output: field-end offsets after a leading -1 (the byte before
     /// the block), and the `\n` count before each window.
     private let fieldEnds: UnsafeMutablePointer<Int32>
     private let newlinesBefore: UnsafeMutablePointer<Int32>
@@ -465,7 +465,7 @@ package final class CSVRowParser {
   package enum BlockKernel: Sendable {
     /// Field by field in 64-bit words and SSE2 (every x86-64) or portable arithmetic.
     case portable
-    /// Field ends first, then each column four rows at a time in 256-bit lanes (``FieldLanes``);
+    /// Field ends first, then each column four rows at a time in 256-bit lanes (`FieldLanes`);
     /// in builds that target AVX2 only.
     case lanes
 
@@ -565,7 +565,7 @@ package final class CSVRowParser {
     return try parseBlockRows()
   }
 
-  /// The value of a field that is a plain number (``DecimalNumber/scanPrefix(_:end:separator:into:)``
+  /// The value of a field that is a plain number (`DecimalNumber/scanPrefix(_:end:separator:into:)`
   /// reads all of it), else nil; `scratch` is the scanner's workspace.
   @inline(__always)
   private func scannedValue(
@@ -581,8 +581,8 @@ package final class CSVRowParser {
   }
 
   #if canImport(CWideLanes)
-    /// ``parseBlockRows()`` in two passes: the block's field ends (``FieldLanes/collectEnds``), then
-    /// the rows they delimit, each signal column four rows at a time (``FieldLanes/quotients``), the
+    /// ``parseBlockRows()`` in two passes: the block's field ends (`FieldLanes/collectEnds`), then
+    /// the rows they delimit, each signal column four rows at a time (`FieldLanes/quotients`), the
     /// time column last, row by row; ``divideRows(_:)`` then divides as for ``parseBlockRows()``.
     /// Rows stop before the first line that is not plain (a field count other than the columns', a
     /// signal field that is not a bare number), which ``parseRow(_:line:)`` then reads, as they do in
@@ -689,9 +689,9 @@ package final class CSVRowParser {
   /// a line cut by the block's end), which ``parseRow(_:line:)`` then reads; a plain line gives the
   /// same values and errors either way. Returns the rows parsed (the block is consumed up to them).
   ///
-  /// Field ends come from ``FieldBoundaries`` 64 bytes at a time, so each field is parsed from its
-  /// known bounds (``DecimalNumber/fieldQuotient(_:end:separator:scales:)`` for short decimals, else
-  /// ``DecimalNumber/scanPrefix(_:end:separator:into:)``), independently of the fields before it.
+  /// Field ends come from `FieldBoundaries` 64 bytes at a time, so each field is parsed from its
+  /// known bounds (`DecimalNumber/fieldQuotient(_:end:separator:scales:)` for short decimals, else
+  /// `DecimalNumber/scanPrefix(_:end:separator:into:)`), independently of the fields before it.
   private func parseBlockRows() throws(InputError) -> Int {
     let block = lines.unread.bytes
     // (An `e` delimiter would pass for an exponent mark: such files take `parseRow` only.)

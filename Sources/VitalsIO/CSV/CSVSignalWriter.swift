@@ -111,23 +111,25 @@ extension String {
   }
 }
 
-/// An output with a byte buffer: standard output (`-`), or an ``AtomicFile`` committed by ``close()``
-/// (an output discarded without `close()` leaves nothing under its path).
-package final class BufferedOutput {
-  package let path: String
+/// A text output with a 1 MiB byte buffer: standard output (`-`), or an ``AtomicFile`` committed by
+/// ``close()`` (an output discarded without `close()` leaves nothing under its path).
+public final class BufferedOutput {
+  /// The file written, or `-` for standard output.
+  public let path: String
   /// The file written (`nil`: standard output).
   private let file: AtomicFile?
   private var bytes: [UInt8] = []
   private var closed = false
 
-  package init(path: String) throws(OutputError) {
+  /// An output to `path` (`-`: standard output); throws when the file's folder cannot take it.
+  public init(path: String) throws(OutputError) {
     self.path = path
     file = path == "-" ? nil : try AtomicFile(path: path)
     bytes.reserveCapacity(1 << 20)
   }
 
   /// Buffers `text`, writing the buffer out once it holds 1 MiB or more.
-  package func write(_ text: [UInt8]) throws(OutputError) {
+  public func write(_ text: [UInt8]) throws(OutputError) {
     bytes.append(contentsOf: text)
     if bytes.count >= 1 << 20 { try flush() }
   }
@@ -142,7 +144,7 @@ package final class BufferedOutput {
   }
 
   /// Writes out what is buffered and, for a file, renames it into place.
-  package func close() throws(OutputError) {
+  public func close() throws(OutputError) {
     guard !closed else { return }
     closed = true
     try flush()

@@ -232,8 +232,8 @@ package struct DecimalNumber {
   }
 
   /// ``classify(_:word:separator:)`` in portable 64-bit arithmetic (``nonDigits(_:)``, whose flags
-  /// after a byte ≥ 0xFA may also mark digits, never a non-digit as a digit; ``SWAR/bytes(of:equalTo:)``),
-  /// each byte's flag gathered into a bit by ``SWAR/gathered(_:)``.
+  /// after a byte ≥ 0xFA may also mark digits, never a non-digit as a digit; `SWAR/bytes(of:equalTo:)`),
+  /// each byte's flag gathered into a bit by `SWAR/gathered(_:)`.
   @inline(__always)
   static func swarClassify(_ word: UInt64, separator: UInt8) -> (nonDigits: UInt64, separators: UInt64) {
     (SWAR.gathered(nonDigits(word)), SWAR.gathered(SWAR.bytes(of: word, equalTo: separator)))

@@ -28,7 +28,7 @@ enum FieldBoundaries {
   }
 
   /// ``mask(_:delimiter:)`` in portable 64-bit arithmetic: exact per-byte equality tests
-  /// (``SWAR/bytes(of:equalTo:)``), each word's eight flags gathered into a byte by one multiply.
+  /// (`SWAR/bytes(of:equalTo:)`), each word's eight flags gathered into a byte by one multiply.
   @inline(__always)
   static func swarMask(_ window: UnsafePointer<UInt8>, delimiter: UInt8) -> UInt64 {
     var mask: UInt64 = 0
@@ -41,8 +41,8 @@ enum FieldBoundaries {
   }
 }
 
-/// Per-byte tests on a 64-bit word (SWAR), shared by the portable paths of ``FieldBoundaries`` and
-/// ``DecimalNumber``: a flag is 0x80 in its byte.
+/// Per-byte tests on a 64-bit word (SWAR), shared by the portable paths of `FieldBoundaries` and
+/// `DecimalNumber`: a flag is 0x80 in its byte.
 enum SWAR {
   /// 0x80 in each byte of `word` that equals `byte` (exact: no carries between bytes).
   @inline(__always)

@@ -6,7 +6,7 @@
   /// decimal fields of one column converted four rows at a time.
   ///
   /// Splitting the structural scan from the conversion follows simdjson (Langdale & Lemire 2019);
-  /// the conversion is ``DecimalNumber/fieldQuotient(_:end:separator:scales:)`` in four 64-bit lanes,
+  /// the conversion is `DecimalNumber/fieldQuotient(_:end:separator:scales:)` in four 64-bit lanes,
   /// with the same rules and the same correctly rounded quotient (Clinger 1990), so a field gives
   /// the same bits either way.
   enum FieldLanes {
@@ -93,7 +93,7 @@
     /// bytes. Writes the numerators and scales of their quotients (numerator / scale is the value,
     /// correctly rounded) to `numerators[0..<4]` and `scales[0..<4]`, and returns, in bit i,
     /// whether field i is not a short plain decimal as
-    /// ``DecimalNumber/fieldQuotient(_:end:separator:scales:)`` defines it (a sign, then 1 to 8
+    /// `DecimalNumber/fieldQuotient(_:end:separator:scales:)` defines it (a sign, then 1 to 8
     /// bytes of digits with at most one `separator` and at least one digit, digits making at most
     /// 2^24); such a field's quotient is meaningless and the caller reads it another way. (The
     /// division is left to the caller, many rows at a time: it would end each group's long chain of

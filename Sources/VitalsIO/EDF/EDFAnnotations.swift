@@ -49,7 +49,7 @@ enum TALParser {
   /// decimal number (`.` or `,` before the fraction), a `\u{15}` not followed by such a duration, no
   /// `\u{14}` after the time stamp, no `\u{0}` before the end of the record's annotation bytes, or
   /// a last text not closed by `\u{14}` before the `\u{0}`, or an onset of more than
-  /// ``SignalChunk/longestRecordingSeconds`` either side of the start.
+  /// `SignalChunk/longestRecordingSeconds` either side of the start.
   static func parse(
     _ slice: ArraySlice<UInt8>, path: String, byteOffset: Int64,
     _ body: (Double, Double?, String) -> Void

@@ -3,7 +3,7 @@ import VitalsCore
 /// Streams the signals of an EDF or EDF+ file (Kemp et al. 1992; Kemp & Olivan 2003) as chunks of
 /// physical values.
 ///
-/// **Mixed rates.** Signals in one file may have different rates, and a ``SignalChunk`` has one rate,
+/// **Mixed rates.** Signals in one file may have different rates, and a `SignalChunk` has one rate,
 /// so the reader yields one *rate group*: without a selection, the ordinary (non-annotation) signals
 /// sharing the rate of the first ordinary signal; with a selection, exactly the selected signals,
 /// which must share a rate (read the file once per group to get every rate). ``availableSignals``

@@ -142,7 +142,7 @@ public struct WFDBHeader: Sendable, Equatable {
   /// The record's name (the first field of the record line).
   public var recordName: String
   /// Frames per second (the record's base sampling frequency; 250 when the header omits it), within
-  /// ``SignalChunk/supportedSampleRates``.
+  /// `SignalChunk/supportedSampleRates`.
   public var frameRate: Double
   /// Counter ticks per second (equal to ``frameRate`` when not stated).
   public var counterFrequency: Double

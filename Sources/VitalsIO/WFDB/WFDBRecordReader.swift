@@ -1,6 +1,6 @@
 import VitalsCore
 
-/// A WFDB record (`NAME.hea` and its signal files) read as a stream of ``SignalChunk``s.
+/// A WFDB record (`NAME.hea` and its signal files) read as a stream of `SignalChunk`s.
 ///
 /// Reads storage formats 8, 16, 24, 32, 61, 80, 160, 212, 310 and 311 (PhysioNet `signal(5)`),
 /// several signals per file interleaved by frame, byte offsets and skew. Samples are physical
