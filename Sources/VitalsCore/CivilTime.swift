@@ -9,7 +9,7 @@ extension Timestamp {
 
   /// Days from 1970-01-01 to the date `year-month-day` (negative before the epoch): exact for months
   /// 1–12 and days 1–31 (a later day counts on into the next month); each argument is first clamped to
-  /// ±10⁹ (``civilLimit``).
+  /// ±10⁹ (`civilLimit`).
   public static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int64 {
     let limits = -civilLimit...civilLimit
     let year = Int64(clamping: year).clamped(to: limits)
@@ -23,7 +23,7 @@ extension Timestamp {
   }
 
   /// The date `days` after 1970-01-01: the inverse of ``daysSinceEpoch(year:month:day:)``; `days`
-  /// is first clamped to ±365 × 10⁹ (about ±10⁹ years, ``civilLimit``).
+  /// is first clamped to ±365 × 10⁹ (about ±10⁹ years, `civilLimit`).
   public static func civilDate(daysSinceEpoch days: Int64) -> (year: Int, month: Int, day: Int) {
     let z = days.clamped(to: -365 * civilLimit...365 * civilLimit) + 719_468
     let era = (z >= 0 ? z : z - 146_096) / 146_097

@@ -2,10 +2,10 @@
 ///
 /// This is the time in which samples meet the statistics aggregator. Inside a record, positions stay
 /// exact integer sample indices; ``Timestamp/advanced(bySamples:rate:)`` converts between the two.
-/// `Int64` nanoseconds cover the years 1677–2262 (``distantPast`` to ``distantFuture``).
+/// `Int64` nanoseconds cover the years 1677–2262 (`distantPast` to `distantFuture`).
 ///
 /// Conversions never trap: a result beyond that range (a time in seconds, a sample index at a rate, an
-/// offset in nanoseconds) saturates at ``distantPast`` or ``distantFuture``. Callers that must tell
+/// offset in nanoseconds) saturates at `distantPast` or `distantFuture`. Callers that must tell
 /// such a time from a real one compare with those two.
 public struct Timestamp: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
   /// Nanoseconds since the Unix epoch, UTC.
@@ -17,7 +17,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, Codable, CustomStringCo
   }
 
   /// The instant `seconds` after the epoch, rounded to the nearest nanosecond; saturating at
-  /// ``distantPast`` and ``distantFuture`` (the infinities included).
+  /// `distantPast` and `distantFuture` (the infinities included).
   ///
   /// - Precondition: `seconds` is not NaN.
   @inlinable
@@ -41,8 +41,8 @@ public struct Timestamp: Hashable, Comparable, Sendable, Codable, CustomStringCo
   @inlinable
   public var secondsSinceEpoch: Double { Double(nanosecondsSinceEpoch) * 1e-9 }
 
-  /// The instant `nanoseconds` later (earlier when negative), saturating at ``distantPast`` and
-  /// ``distantFuture``.
+  /// The instant `nanoseconds` later (earlier when negative), saturating at `distantPast` and
+  /// `distantFuture`.
   @inlinable
   public func advanced(byNanoseconds nanoseconds: Int64) -> Timestamp {
     let (sum, overflow) = nanosecondsSinceEpoch.addingReportingOverflow(nanoseconds)
@@ -51,7 +51,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, Codable, CustomStringCo
   }
 
   /// The instant of sample `index` of a uniform series whose sample 0 is at `self`, sampled at
-  /// `rate` Hz, rounded to the nearest nanosecond; saturating at ``distantPast`` and ``distantFuture``.
+  /// `rate` Hz, rounded to the nearest nanosecond; saturating at `distantPast` and `distantFuture`.
   /// Exact for any rate that divides 1e9.
   ///
   /// - Precondition: `rate` is positive and finite.

@@ -7,7 +7,7 @@ import Synchronization
 /// (`fftw_execute_dft_r2c` and relatives) are the only FFTW calls documented as thread-safe, so one
 /// plan may run concurrently on any number of threads, each with its own buffers. Creating and
 /// destroying plans touch FFTW's global planner state, which is not thread-safe; both happen only
-/// while holding ``FFTPlan/plannerLock``. Vitals never calls `fftw_cleanup`, so plans stay valid for
+/// while holding `FFTPlan.plannerLock`. Vitals never calls `fftw_cleanup`, so plans stay valid for
 /// as long as a Swift reference to them lives.
 ///
 /// Alignment: FFTW chooses SIMD kernels from the alignment of the arrays it plans with. Aligned

@@ -19,7 +19,7 @@ import VitalsStatistics
 ///    window's first sample, once the window has ended. Still wear reads about the sensor noise (0.005 g
 ///    in the simulator), walking 0.1–0.4 g. NaN magnitudes are left out of the window; a window of NaN
 ///    only gives no level. These levels gate resting heart rate and heart-rate events
-///    (``DerivedMetrics``: a minute is quiet when no level in it exceeds 0.05 g).
+///    (`DerivedMetrics`: a minute is quiet when no level in it exceeds 0.05 g).
 ///
 /// Live (``PipelineContext/live``): the step and motion lists are not kept; the final section has the
 /// counts, walking time and cadence but no bouts.

@@ -2,7 +2,7 @@ import VitalsAnalysis
 import VitalsIO
 
 extension BeatFile {
-  /// Reads the beats of `path` as ``BeatFile/init(path:rate:recordLength:channels:)`` does, an EDF+
+  /// Reads the beats of `path` as `BeatFile.init(path:rate:recordLength:channels:)` does, an EDF+
   /// file's onsets at the rate of its ECG lead (``RecordingBeats/ecgLeadRule``) unless `channels` picks
   /// another signal.
   public init(
@@ -22,7 +22,7 @@ extension BeatFile {
 }
 
 extension RecordBeatScore {
-  /// Reads the beat files `reference` and `test` (``BeatFile/init(beatsAt:rate:recordLength:channels:)``)
+  /// Reads the beat files `reference` and `test` (`BeatFile.init(beatsAt:rate:recordLength:channels:)`)
   /// and scores the test beats against the reference's
   /// (`BeatComparison/scoreRecord(_:reference:test:sampleRate:matchWindow:learningPeriod:excluding:)`),
   /// under the reference's record name, leaving out its flutter episodes unless `includeFlutter`.

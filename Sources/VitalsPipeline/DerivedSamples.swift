@@ -4,7 +4,7 @@ import VitalsStatistics
 import VitalsSupport
 
 extension RecordingAnalysis {
-  /// The HealthKit-style samples ``DerivedMetrics`` derives from this recording, in time order (ties by
+  /// The HealthKit-style samples `DerivedMetrics` derives from this recording, in time order (ties by
   /// type): `heartRate` and `heartRateVariabilitySDNN` per window, `restingHeartRate` and
   /// `walkingHeartRateAverage` per day, `stepCount` per minute, `highHeartRateEvent`,
   /// `lowHeartRateEvent` and `irregularHeartRhythmEvent`.
@@ -13,7 +13,7 @@ extension RecordingAnalysis {
   /// peaks (``PPGSection/beats``); steps, walking bouts and motion levels are
   /// the ``StepsSection``'s of the same recording, so resting heart rate and the heart-rate events see
   /// only minutes without steps and with motion levels at or under
-  /// ``DerivedMetrics/Parameters/motionThreshold`` (without an accelerometer, minutes without steps:
+  /// `DerivedMetrics.Parameters.motionThreshold` (without an accelerometer, minutes without steps:
   /// every minute). Times are absolute: the recording's ``startTime`` plus the sample's offset; a
   /// recording whose start is unknown has no derived samples (`nil`), since they would land on days
   /// that never were. The samples carry `parameters.source` and, when `parameters.device` is nil, the

@@ -6,7 +6,7 @@ import VitalsSupport
 public enum StreamSampleFormat: String, Sendable, CaseIterable, Codable {
   /// Text lines of `channelCount` fields separated by commas, semicolons or tabs (spaces around a field
   /// are ignored), or, in a line without any of these, by runs of spaces. Each field is read as the CSV
-  /// reader reads one (``StreamDecoder/sample(_:count:)``): a decimal number with a `.` (`-1.5`, `4e1`,
+  /// reader reads one (`StreamDecoder.sample(_:count:)`): a decimal number with a `.` (`-1.5`, `4e1`,
   /// `"2"`), NaN for an empty field and `nan`/`na`/`n/a`/`null`/`-nan` (`1,,3` is three samples, the
   /// second NaN), `inf`/`-inf`/`infinity` and hexadecimal floats; a trailing delimiter after the last
   /// channel is ignored. Lines before the first line of samples (a header) and empty lines are skipped.
@@ -103,8 +103,8 @@ public struct StreamDecoder: Sendable {
   }
 
   /// Parses one line into `frames` in place, without allocating (unless a field needs
-  /// ``sample(_:count:)``'s text forms): the bytes are split into fields (see
-  /// ``StreamSampleFormat/csv``) and each read by ``sample(_:count:)``.
+  /// `sample(_:count:)`'s text forms): the bytes are split into fields (see
+  /// ``StreamSampleFormat/csv``) and each read by `sample(_:count:)`.
   private mutating func parseLine(_ bytes: UnsafeBufferPointer<UInt8>, into frames: inout [Float])
     throws(InputError)
   {

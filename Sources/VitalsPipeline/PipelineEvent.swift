@@ -47,7 +47,7 @@ public struct PipelineEvent: Sendable, Equatable {
     case motion(level: Double, window: Double)
   }
 
-  /// How far a PPG heart-rate reading can be trusted (``HeartRateWindow``'s quality).
+  /// How far a PPG heart-rate reading can be trusted (`HeartRateWindow`'s quality).
   public struct WindowQuality: Sendable, Equatable {
     /// Confidence in `0…1`.
     public var score: Double

@@ -2,7 +2,7 @@ import VitalsAnalysis
 import VitalsIO
 
 /// The heart-rate variability of one input (`HRVAnalysis`): of the beats detected in a recording
-/// (``RecordingBeats``), or of those a beat file gives (``BeatFile``, with its MIT labels when it has
+/// (``RecordingBeats``), or of those a beat file gives (`BeatFile`, with its MIT labels when it has
 /// them, so that only N→N intervals count).
 public struct RecordingHRV: Sendable {
   /// The recording or beat file the beats come from.
@@ -26,7 +26,7 @@ public struct RecordingHRV: Sendable {
       gaps: beats.gaps, detectArtifacts: detectArtifacts, frequencyOptions: frequencyOptions)
   }
 
-  /// The variability of the beats of the file `beatFile` (``BeatFile/init(beatsAt:rate:recordLength:channels:)``
+  /// The variability of the beats of the file `beatFile` (`BeatFile.init(beatsAt:rate:recordLength:channels:)`
   /// with `options.channels`). Their rate: the file's own (an EDF or a record header beside it), else
   /// that of the `recording` they index (whose length then bounds them), else `rate`.
   public init(

@@ -23,7 +23,7 @@ public enum SignalKind: String, Sendable, Hashable, Codable, CaseIterable, Compa
 /// Which channels of a recording carry which kind of signal: one ECG lead, the PPG channels and the
 /// accelerometer axes, as indices into the reader's `SignalReader/signals`.
 ///
-/// Recognition (``init(signals:overrides:path:)``) goes by name first, then by unit and rate:
+/// Recognition (`init(signals:overrides:path:)`) goes by name first, then by unit and rate:
 /// - ECG: the lead named `MLII`, else `II`, else the first name containing `ECG`/`EKG` or a standard
 ///   lead name (`I`, `V1`…`V6`, `aVR`, `MLII`, `CM5`, …), else the first signal in mV or µV sampled at
 ///   100 Hz or more that no other rule took. One lead is analysed.

@@ -71,7 +71,7 @@ public struct VariabilitySummary: Sendable, Equatable, Encodable {
     "LFn", "HFn", "SD1", "SD2",
   ].compactMap(HRVMetric.named)
 
-  /// Encodes ``metrics`` by NeuroKit2 name, null when not finite.
+  /// Encodes `metrics` by NeuroKit2 name, null when not finite.
   public func encode(to encoder: any Encoder) throws {
     let values = Dictionary(
       uniqueKeysWithValues: Self.metrics.map {

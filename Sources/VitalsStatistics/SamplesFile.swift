@@ -187,7 +187,7 @@ public final class SamplesFileReader {
 
 extension Timestamp {
   /// The instant in ISO 8601 form with the UTC offset `timeZone` has then: `2024-03-10T08:15:02-05:00`
-  /// (`Z` for a zero offset), fractional digits as ``iso8601`` writes them. The offset is the one of the
+  /// (`Z` for a zero offset), fractional digits as `iso8601` writes them. The offset is the one of the
   /// whole second holding the instant, before the epoch too (−0.5 s lies in second −1:
   /// `1969-12-31T23:59:59.5Z`).
   public func iso8601(in timeZone: TimeZoneRules) -> String {

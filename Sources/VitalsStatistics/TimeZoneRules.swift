@@ -14,7 +14,7 @@ import VitalsSupport
 /// Local (wall-clock) times are resolved to instants as Foundation's Gregorian `Calendar` resolves
 /// them: a time skipped by a forward change is read with the offset before the change (02:30 on a
 /// spring-forward night in New York is 03:30 daylight time); a time repeated by a backward change
-/// is its first occurrence. Offsets are whole seconds east of UTC; instants are ``Timestamp``s.
+/// is its first occurrence. Offsets are whole seconds east of UTC; instants are `Timestamp`s.
 public struct TimeZoneRules: Sendable, Hashable, CustomStringConvertible {
   /// The zone's name: the IANA name it was loaded by (`America/New_York`), `GMT` for UTC, or
   /// `GMT+0530` for a fixed offset.
@@ -197,7 +197,7 @@ public struct TimeZoneRules: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The local wall-clock time at `instant`, in ns since 1970-01-01T00:00 local; saturating at the
-  /// ends of `Int64` (within a day of ``Timestamp/distantPast`` and ``Timestamp/distantFuture``).
+  /// ends of `Int64` (within a day of `Timestamp.distantPast` and `Timestamp.distantFuture`).
   public func localNanoseconds(at instant: Timestamp) -> Int64 {
     instant.advanced(byNanoseconds: Int64(offset(at: instant)) * 1_000_000_000).nanosecondsSinceEpoch
   }

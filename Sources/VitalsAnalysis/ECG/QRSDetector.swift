@@ -10,7 +10,7 @@ import VitalsSupport
 /// at most ``Configuration-swift.struct/maximumLatency`` (0.49 s by default) after their R peak, and the
 /// same beats come out whatever the sizes of the blocks the signal is fed in. At the end of a recording,
 /// ``finish(appendingTo:)`` decides on the beats of its last latency bound
-/// (``detect(_:sampleRate:configuration:)`` does so for a whole recording).
+/// (``detect(_:sampleRate:configuration:chunkSize:)`` does so for a whole recording).
 ///
 /// Method: Pan & Tompkins (1985) with the search-back and RR rules of Hamilton & Tompkins (1986), every
 /// filter and window designed from the sample rate: decimation to 150–300 Hz, a 5–15 Hz band-pass, the

@@ -98,7 +98,7 @@ public struct NNSeries: Sendable, Equatable, Codable {
   ///   - labels: the MIT mnemonic of each beat (`N`, `V`, …), as many as `beats`.
   ///   - sampleRate: samples per second.
   ///   - normalLabels: labels that count as normal (default `N` only, as the HRV Toolkit).
-  ///   - artefacts: beats to exclude in addition to the non-normal ones.
+  ///   - artifacts: beats to exclude in addition to the non-normal ones.
   ///   - gaps: the signal's gaps, as sample ranges on the beats' scale, increasing and disjoint: no interval
   ///     across one counts.
   public init(

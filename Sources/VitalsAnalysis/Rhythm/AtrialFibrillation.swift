@@ -68,7 +68,7 @@ public struct AtrialFibrillationDetector: Sendable {
     public var bridgedGap = 10.0
     /// Shortest episode reported, in seconds.
     public var minimumEpisodeDuration = 30.0
-    /// With the ECG given to ``AtrialFibrillationDetector/analyze(beats:sampleRate:signal:)``: the
+    /// With the ECG given to ``AtrialFibrillationDetector/analyze(beats:sampleRate:signal:gaps:)``: the
     /// atrial window before each R peak, seconds before it (from `upperBound` to `lowerBound`: the PR
     /// interval).
     public var atrialWindow: ClosedRange<Double> = 0.07...0.25
@@ -202,7 +202,7 @@ public struct AtrialFibrillationDetector: Sendable {
     return (squares / Double(rr.count - 1)).squareRoot() / mean
   }
 
-  /// The result of ``analyze(beats:sampleRate:)``.
+  /// The result of ``analyze(beats:sampleRate:signal:gaps:)``.
   public struct Analysis: Sendable, Equatable {
     /// The intervals the detector judged (artefact intervals dropped).
     public var intervals: NNSeries

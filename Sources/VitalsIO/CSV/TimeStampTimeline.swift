@@ -7,7 +7,7 @@
 ///   (rounded) holds `n − 1` missing samples: every interval of 1.5 sample intervals or more is a
 ///   gap, and its missing samples are NaN.
 /// - With **irregular** stamps (``CSVTiming/resampled(_:)``) an interval longer than the reader's
-///   ``CSVSignalReader/gapThreshold`` is a gap: the grid points strictly inside it are NaN, and the
+///   ``CSVOptions/gapThreshold`` is a gap: the grid points strictly inside it are NaN, and the
 ///   interpolation starts afresh at the first stamp after it. Shorter intervals are interpolated.
 /// - Stamps never go backwards (an error naming the line), and a forward jump longer than
 ///   ``CSVSignalReader/longestGap`` is an error too.
