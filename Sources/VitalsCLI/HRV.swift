@@ -60,7 +60,7 @@ public struct HRV: ParsableCommand {
   @Flag(name: .customLong("no-artifacts"), help: "Keep the intervals around RR artifact beats.")
   public var keepArtifacts = false
 
-  /// `--no-artefacts`, the former spelling of `--no-artifacts`, still accepted.
+  /// `--no-artifacts`, the former spelling of `--no-artifacts`, still accepted.
   @Flag(name: .customLong("no-artefacts"), help: .hidden)
   public var keepArtifactsFormerSpelling = false
 

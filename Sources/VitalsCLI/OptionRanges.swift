@@ -34,7 +34,7 @@ enum OptionRange {
   static let heartRateStep: ClosedRange<Double> = 0.1...60
 
   /// `score --window`, seconds: a beat is matched at most 1 s away (EC57's window is 0.15 s; at 1 s a
-  /// detection can already be closer to a neighbouring beat at any heart rate above 60 bpm).
+  /// detection can already be closer to a neighboring beat at any heart rate above 60 bpm).
   static let matchWindow: ClosedRange<Double> = 0...1
 
   /// `hrv --interpolation-rate`, Hz: at least twice the top of the VHF band (0.5 Hz), at most 100 Hz
@@ -46,7 +46,7 @@ enum OptionRange {
   /// per channel.
   static let chunkSize: ClosedRange<Int> = 1...(1 << 20)
 
-  /// `analyze --jobs`: recordings analysed at once, each with its own reader and pipelines.
+  /// `analyze --jobs`: recordings analyzed at once, each with its own reader and pipelines.
   static let jobs: ClosedRange<Int> = 1...256
 
   /// `stream --channels`: samples per frame. The live analysis buffers at least 4 096 frames, 16 MiB at

@@ -30,7 +30,7 @@ public struct Report: ParsableCommand {
   @Option(help: "The ECG lead, by name or 0-based index (default: recognized).")
   public var ecg: String?
 
-  @Option(help: "The PPG channels, by name or index, comma-separated (default: recognised).")
+  @Option(help: "The PPG channels, by name or index, comma-separated (default: recognized).")
   public var ppg: String?
 
   @OptionGroup public var input: InputOptions

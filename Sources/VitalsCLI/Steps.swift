@@ -71,9 +71,9 @@ struct StepCounting {
   /// Record sample indices and times of the steps, and the bouts.
   var output: StepDetector.Output
 
-  /// Reads the recording at `path` and counts its steps on the axes ``ChannelRoles`` recognises (with a
+  /// Reads the recording at `path` and counts its steps on the axes ``ChannelRoles`` recognizes (with a
   /// channel selection in `options`: its three channels). Throws ``InputError`` for unreadable input,
-  /// unless three axes are recognised, and for a rate the detector does not support.
+  /// unless three axes are recognized, and for a rate the detector does not support.
   init(
     path: String, options: RecordingOptions, unit: StepDetector.InputUnit,
     chunkSize: Int = SignalChunk.defaultSampleCount

@@ -76,7 +76,7 @@ public final class FFTPlan: @unchecked Sendable {
     }
   }
 
-  /// Serialises every call into FFTW's planner (plan creation and destruction), for all caches.
+  /// Serializes every call into FFTW's planner (plan creation and destruction), for all caches.
   static let plannerLock = Mutex(())
 
   /// What the plan transforms.

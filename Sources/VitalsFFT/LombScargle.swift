@@ -1,12 +1,12 @@
 import VitalsSupport
 
-/// The generalised Lomb–Scargle periodogram of an unevenly sampled series (Lomb 1976; Scargle 1982;
-/// Zechmeister & Kürster 2009, "The generalised Lomb-Scargle periodogram"), equal to
+/// The generalized Lomb–Scargle periodogram of an unevenly sampled series (Lomb 1976; Scargle 1982;
+/// Zechmeister & Kürster 2009, "The generalized Lomb-Scargle periodogram"), equal to
 /// `scipy.signal.lombscargle` of SciPy 1.17.
 ///
 /// At each angular frequency `ω` it fits `y(t) ≈ a·cos(ωt − τ) + b·sin(ωt − τ) (+ c)` by weighted
 /// least squares, `τ` chosen to decouple the two terms, and reports the power of the fit. Weights
-/// are normalised to sum to 1. The exact evaluation costs one sine and cosine per sample and
+/// are normalized to sum to 1. The exact evaluation costs one sine and cosine per sample and
 /// frequency, O(N·F); ``fastPeriodogram(times:values:firstAngularFrequency:angularFrequencyStep:count:weights:floatingMean:normalization:oversampling:extirpolationOrder:cache:)``
 /// approximates it on a regular grid in O(N + F log F) (Press & Rybicki 1989).
 ///
@@ -70,7 +70,7 @@ public enum LombScargle {
   /// analysis of unevenly sampled data", ApJ 338:277), as astropy's `LombScargle(method="fast")`
   /// does: the trigonometric sums over samples are extirpolated (Lagrange, `extirpolationOrder`
   /// points) onto a regular grid of `oversampling × count` points rounded up to a power of two and
-  /// evaluated by a real FFT; the generalised fit of
+  /// evaluated by a real FFT; the generalized fit of
   /// ``periodogram(times:values:angularFrequencies:weights:floatingMean:normalization:)`` is then
   /// solved from them unchanged.
   ///
@@ -121,7 +121,7 @@ public enum LombScargle {
     }
   }
 
-  /// Validated inputs: normalised weights and their products with the values.
+  /// Validated inputs: normalized weights and their products with the values.
   private struct Setup {
     var weights: [Double]
     var weightedValues: [Double]
@@ -149,7 +149,7 @@ public enum LombScargle {
       weightedMean = weightedValues.reduce(0, +)
     }
 
-    /// The factor from `2·(a·YC + b·YS)` to the requested normalisation.
+    /// The factor from `2·(a·YC + b·YS)` to the requested normalization.
     func scale(_ normalization: Normalization, values: [Double], floatingMean: Bool) -> Double {
       switch normalization {
       case .power:

@@ -1,7 +1,7 @@
 /// The discrete Fourier transform of `count` real values, forward and inverse, run by FFTW
 /// (Frigo & Johnson 2005, "The Design and Implementation of FFTW3") through cached plans.
 ///
-/// Conventions (FFTW's, unnormalised, as `numpy.fft.rfft` / `irfft` without their `1/n`):
+/// Conventions (FFTW's, unnormalized, as `numpy.fft.rfft` / `irfft` without their `1/n`):
 /// - forward: `X[k] = Σ_{j=0}^{n-1} x[j]·exp(-2πi·jk/n)` for `k = 0 … n/2` — `n / 2 + 1` bins
 ///   (``binCount``), bin `k` at frequency `k·fs/n`; bin 0 is real, and so is bin `n/2` for even `n`.
 /// - inverse: `y[j] = Σ_{k=0}^{n-1} X[k]·exp(+2πi·jk/n)` with the missing bins taken as the complex
@@ -99,7 +99,7 @@ public struct RealFFT<Scalar: FFTScalar>: Sendable {
   }
 
   /// Inverse transform of the half spectrum `input` (``binCount`` bins): a new array of ``count``
-  /// values, `n` times the signal (unnormalised, see the type's conventions).
+  /// values, `n` times the signal (unnormalized, see the type's conventions).
   public func inverse(_ input: [FFTComplex<Scalar>]) throws(FFTError) -> [Scalar] {
     guard input.count == binCount else {
       throw .lengthMismatch(buffer: "input", expected: binCount, actual: input.count)

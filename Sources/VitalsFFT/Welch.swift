@@ -218,7 +218,7 @@ public final class WelchEstimator {
   }
 
   /// Copies segment `[start, start + nperseg)` into `segment` as `Double`, detrends, windows and
-  /// leaves the zero padding up to `nfft` untouched (it is zero from initialisation).
+  /// leaves the zero padding up to `nfft` untouched (it is zero from initialization).
   private func load<Scalar: FFTScalar>(_ input: UnsafeBufferPointer<Scalar>, from start: Int) {
     let n = options.segmentLength
     switch Scalar.fftPrecision {
@@ -240,7 +240,7 @@ public final class WelchEstimator {
       let mean = sum / Double(n)
       for j in 0..<n { segment[j] -= mean }
     case .linear:
-      // Least-squares line a + b·(j − c) with c the centre index: the two normal equations decouple.
+      // Least-squares line a + b·(j − c) with c the center index: the two normal equations decouple.
       let center = Double(n - 1) / 2
       var sum = 0.0
       var moment = 0.0

@@ -5,7 +5,7 @@
 public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
   /// Where in the input the problem was found.
   public enum Location: Sendable, Equatable {
-    /// The input as a whole (empty, unrecognised, missing).
+    /// The input as a whole (empty, unrecognized, missing).
     case file
     /// A 1-based line of a text file (header or CSV).
     case line(Int)

@@ -204,7 +204,7 @@ extension WFDBRecordWriter.Signal {
   /// largest 1, 2 or 5 × 10ⁿ adu per unit that fits the range into ±32 766 with the baseline (an integer
   /// within ±2³¹) centring it; a signal without a finite range (no valid value, infinite values) gets
   /// ``WFDBRecordWriter/defaultGain(unit:)`` and baseline 0, and a constant one the default gain and the
-  /// baseline that centres it.
+  /// baseline that centers it.
   public init(name: String, unit: String, fitting scan: SignalScan) {
     let defaultGain = WFDBRecordWriter.defaultGain(unit: unit)
     guard let low = scan.minimum.map(Double.init), let high = scan.maximum.map(Double.init), low.isFinite,

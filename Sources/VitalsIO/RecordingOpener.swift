@@ -102,9 +102,9 @@ public struct RecordingOptions: Sendable, Equatable {
   }
 }
 
-/// Recognises a recording's format from its content and opens the matching reader.
+/// Recognizes a recording's format from its content and opens the matching reader.
 public enum RecordingOpener {
-  /// The formats the opener recognises.
+  /// The formats the opener recognizes.
   public enum Kind: String, Sendable, CaseIterable, Codable {
     case wfdb = "WFDB"
     case edf = "EDF"
@@ -199,7 +199,7 @@ private struct StartTimeOverride: SignalReader {
 public struct RecordingSummary: Sendable, Equatable {
   /// The path as given.
   public var path: String
-  /// The recognised kind of file.
+  /// The recognized kind of file.
   public var kind: RecordingOpener.Kind
   /// The reader's format name (`EDF+C`, `CSV`, `TSV`, `Apple Health ECG`).
   public var format: String

@@ -229,7 +229,7 @@ public struct StepsSection: PipelineSection {
   public var channels: [String]
   /// Samples per second.
   public var sampleRate: Double
-  /// Samples per axis analysed.
+  /// Samples per axis analyzed.
   public var samples: Int64
   /// The unit the acceleration was found to be in; nil when no valid sample came.
   public var unit: StepDetector.InputUnit?

@@ -10,7 +10,7 @@ import VitalsSupport
 public struct BatchProgress: Sendable, Equatable {
   /// Recordings in the batch.
   public var total: Int
-  /// Recordings finished (analysed, skipped or failed).
+  /// Recordings finished (analyzed, skipped or failed).
   public var finished: Int
   /// Recordings that failed.
   public var failed: Int
@@ -57,7 +57,7 @@ public struct BatchProgress: Sendable, Equatable {
 public struct BatchItem: Sendable, Equatable {
   /// The outcome.
   public enum Outcome: Sendable, Equatable {
-    /// Analysed: its summary as one JSON line.
+    /// Analyzed: its summary as one JSON line.
     case analyzed(summary: String)
     /// Skipped: its results were already in the output directory.
     case skipped
@@ -71,11 +71,11 @@ public struct BatchItem: Sendable, Equatable {
   public var path: String
   /// The outcome.
   public var outcome: Outcome
-  /// What the user should know about an analysed recording (``RecordingAnalysis/notes``).
+  /// What the user should know about an analyzed recording (``RecordingAnalysis/notes``).
   public var notes: [String] = []
 }
 
-/// Many recordings analysed in parallel on a pool of worker threads, each streamed in chunks (memory
+/// Many recordings analyzed in parallel on a pool of worker threads, each streamed in chunks (memory
 /// per worker bounded by the chunk size and the beats of one recording).
 ///
 /// Failures are isolated: a recording that cannot be read is reported as ``BatchItem/Outcome/failed(message:)``
@@ -85,13 +85,13 @@ public struct BatchItem: Sendable, Equatable {
 public struct BatchAnalysis: Sendable {
   /// The recordings, in order.
   public var inputs: [String]
-  /// How each is analysed.
+  /// How each is analyzed.
   public var options: AnalysisOptions
   /// Where results go; nil to hand summaries back only.
   public var output: BatchOutputLayout?
   /// Worker threads.
   public var jobs: Int
-  /// Whether to analyse recordings whose results are already there.
+  /// Whether to analyze recordings whose results are already there.
   public var force: Bool
 
   /// The processors this process may run on: the default number of jobs.
@@ -120,7 +120,7 @@ public struct BatchAnalysis: Sendable {
     var skipped = 0
     var samples: Int64 = 0
     var doneBytes = 0.0
-    /// Bytes-weighted progress of the recordings being analysed, by input index.
+    /// Bytes-weighted progress of the recordings being analyzed, by input index.
     var running: [Int: Double] = [:]
   }
 

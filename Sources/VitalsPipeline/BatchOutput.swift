@@ -161,7 +161,7 @@ public struct BatchOutputLayout: Sendable {
   /// The derived samples file of output `name`.
   public func samplesPath(name: String) -> String { directory + "/" + name + SamplesFile.fileExtension }
 
-  /// Whether the recording at `input` was analysed into `name` already: the summary exists and was
+  /// Whether the recording at `input` was analyzed into `name` already: the summary exists and was
   /// written after the input's files (WFDB: header and signal file) last changed. Temporary files of
   /// an interrupted write are never taken for a summary.
   public func isDone(input: String, name: String) -> Bool {

@@ -17,7 +17,7 @@ import VitalsIO
 /// 3. Irregular rhythm: `IrregularRhythmTracker` (Lake & Moorman 2011 COSEn through
 ///    `AtrialFibrillationDetector`), in blocks of beats with 48 beats of context on each side.
 /// 4. At the end of a recording: the heart-rate variability of the beats (``VariabilitySummary``:
-///    Lipponen & Tarvainen 2019 artefacts dropped, time and frequency domain, Poincaré SD1/SD2); see
+///    Lipponen & Tarvainen 2019 artifacts dropped, time and frequency domain, Poincaré SD1/SD2); see
 ///    ``ECGSection``.
 ///
 /// Gaps (NaN or infinite samples of the lead, `QRSDetector/gaps`): no beat inside one; no RR interval
@@ -226,17 +226,17 @@ public struct ECGPipeline: RecordingPipeline {
 /// The ECG part of a recording's summary (JSON keys in brackets).
 ///
 /// Heart rate [`heart_rate_bpm`: `mean`, `min`, `max`] and HRV [`hrv`] come from the NN intervals: the RR
-/// intervals without those around Lipponen & Tarvainen (2019) artefact beats [`nn_intervals`,
+/// intervals without those around Lipponen & Tarvainen (2019) artifact beats [`nn_intervals`,
 /// `artifact_beats`]. HRV names and units are NeuroKit2's (see ``VariabilitySummary``); values that are
 /// undefined for the record (too short, too few intervals) are JSON null. [`signal_quality`] is the
-/// fraction of the record's duration covered by NN intervals (0–1): noise, artefacts and gaps lower it.
+/// fraction of the record's duration covered by NN intervals (0–1): noise, artifacts and gaps lower it.
 /// [`gap_s`], present only when the lead has gaps, is their total duration in seconds.
 public struct ECGSection: PipelineSection, Equatable {
   /// The lead's name in the file.
   public var channel: String
   /// Samples per second.
   public var sampleRate: Double
-  /// Samples of the lead analysed.
+  /// Samples of the lead analyzed.
   public var samples: Int64
   /// Beats detected.
   public var beatCount: Int

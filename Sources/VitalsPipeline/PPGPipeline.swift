@@ -15,7 +15,7 @@ import VitalsIO
 ///    ``PipelineEvent/Kind/heartRate`` event per window at its end, values `bpm`, `quality` (0–1) and
 ///    `reliable` (1 or 0); windows without usable signal (NaN rate) give no event.
 /// 3. At the end: pulse-rate variability of the pulses as the ECG pipeline computes HRV
-///    (``VariabilitySummary``: Lipponen & Tarvainen 2019 artefacts dropped, time and frequency domain,
+///    (``VariabilitySummary``: Lipponen & Tarvainen 2019 artifacts dropped, time and frequency domain,
 ///    Poincaré SD1/SD2); see ``PPGSection``.
 ///
 /// Live (``PipelineContext/live``): only the pulses of the last ``Configuration/hrvWindow`` seconds are
@@ -152,7 +152,7 @@ public struct PPGSection: PipelineSection {
   public var channels: [String]
   /// Samples per second.
   public var sampleRate: Double
-  /// Samples per channel analysed.
+  /// Samples per channel analyzed.
   public var samples: Int64
   /// Accelerometer axes the heart-rate estimator used.
   public var motionAxes: Int

@@ -2,11 +2,11 @@ import FoundationEssentials
 import VitalsCore
 import VitalsIO
 
-/// How recordings are analysed: how files are read, which channels play which role, which pipelines
+/// How recordings are analyzed: how files are read, which channels play which role, which pipelines
 /// exist and how many samples are read at a time.
 public struct AnalysisOptions: Sendable {
   /// Reading options (CSV layout and rate). Their channel selection, if any, limits the channels read;
-  /// roles among them are recognised or given by ``overrides``.
+  /// roles among them are recognized or given by ``overrides``.
   public var recording: RecordingOptions
   /// Channel roles given explicitly (`--ecg`, `--ppg`, `--accel`).
   public var overrides: ChannelRoles.Overrides
@@ -15,7 +15,7 @@ public struct AnalysisOptions: Sendable {
   /// Samples per channel read at a time; memory per recording is proportional to it.
   public var chunkSize: Int
 
-  /// Options: default reading, recognised roles, every pipeline of this build.
+  /// Options: default reading, recognized roles, every pipeline of this build.
   public init(
     recording: RecordingOptions = RecordingOptions(), overrides: ChannelRoles.Overrides = .init(),
     registry: PipelineRegistry = .standard, chunkSize: Int = SignalChunk.defaultSampleCount
@@ -28,20 +28,20 @@ public struct AnalysisOptions: Sendable {
   }
 }
 
-/// A recording's summary: what it holds, what each pipeline found, and what was recognised but not
-/// analysed. Encodes as one JSON object (``jsonLine()``), keys sorted:
+/// A recording's summary: what it holds, what each pipeline found, and what was recognized but not
+/// analyzed. Encodes as one JSON object (``jsonLine()``), keys sorted:
 /// `path`, `format`, `start_time` (ISO 8601, UTC; null when unknown), `sample_rate` (Hz), `samples` (per channel),
-/// `duration_s`, `signals` (`name`, `unit`, `kind` or null), one object per analysed kind (`ecg`: see
+/// `duration_s`, `signals` (`name`, `unit`, `kind` or null), one object per analyzed kind (`ecg`: see
 /// ``ECGSection``; `steps`: see ``StepsSection``), `not_analyzed` (`kind`, `channels`, `reason`), `processing_s` (wall-clock seconds
 /// of reading and analysis) and `samples_per_s` (samples of all channels read per second of it).
 public struct RecordingAnalysis: Sendable, Encodable {
   /// A kind of signal the recording holds whose pipeline did not run, and why.
   public struct NotAnalyzed: Sendable, Equatable, Encodable {
-    /// The recognised kind.
+    /// The recognized kind.
     public var kind: SignalKind
     /// The names of its channels.
     public var channels: [String]
-    /// Why it was not analysed.
+    /// Why it was not analyzed.
     public var reason: String
   }
 
@@ -62,9 +62,9 @@ public struct RecordingAnalysis: Sendable, Encodable {
   public var roles: ChannelRoles
   /// Each pipeline's section, in ``SignalKind`` order.
   public var sections: [(kind: SignalKind, section: any PipelineSection)]
-  /// Recognised kinds that were not analysed.
+  /// Recognized kinds that were not analyzed.
   public var notAnalyzed: [NotAnalyzed]
-  /// Wall-clock seconds spent reading and analysing.
+  /// Wall-clock seconds spent reading and analyzing.
   public var processingSeconds: Double
 
   /// Samples of every channel read per second of processing.
@@ -194,7 +194,7 @@ public enum RecordingAnalyzer {
 }
 
 extension RecordingAnalyzer {
-  /// Why a recording has nothing any pipeline can analyse.
+  /// Why a recording has nothing any pipeline can analyze.
   static func nothingToAnalyze(signals: [SignalDescription], notAnalyzed: [RecordingAnalysis.NotAnalyzed])
     -> String
   {

@@ -21,7 +21,7 @@ public protocol PipelineSection: Encodable, Sendable {
 /// To add a kind of signal: one type conforming to this protocol and one
 /// ``PipelineRegistry/register(_:factory:)`` call in ``PipelineRegistry/standard``.
 public protocol RecordingPipeline {
-  /// The kind of signal analysed.
+  /// The kind of signal analyzed.
   var kind: SignalKind { get }
   /// Feeds the next chunk (consecutive with the previous one) and appends the events decided by now.
   mutating func process(_ chunk: SignalChunk, events: inout [PipelineEvent])
@@ -29,7 +29,7 @@ public protocol RecordingPipeline {
   mutating func finish(events: inout [PipelineEvent]) -> any PipelineSection
 }
 
-/// Why the channels of a recognised kind are not analysed (no pipeline for it in this build, or its
+/// Why the channels of a recognized kind are not analyzed (no pipeline for it in this build, or its
 /// pipeline cannot take them, e.g. a rate outside the detector's range).
 public struct PipelineUnavailable: Error, Sendable, Equatable, CustomStringConvertible {
   /// The reason, as a sentence fragment (`"no PPG pipeline in this build"`).

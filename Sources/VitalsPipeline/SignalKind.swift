@@ -26,7 +26,7 @@ public enum SignalKind: String, Sendable, Hashable, Codable, CaseIterable, Compa
 /// Recognition (`init(signals:overrides:path:)`) goes by name first, then by unit and rate:
 /// - ECG: the lead named `MLII`, else `II`, else the first name containing `ECG`/`EKG` or a standard
 ///   lead name (`I`, `V1`…`V6`, `aVR`, `MLII`, `CM5`, …), else the first signal in mV or µV sampled at
-///   100 Hz or more that no other rule took. One lead is analysed.
+///   100 Hz or more that no other rule took. One lead is analyzed.
 /// - PPG: names starting with `ppg` or `pleth` (any case), or containing `PLETH`.
 /// - Accelerometer: names `x`,`y`,`z`, or starting with `acc` (`acc_x`, `ACC`, `accel_y`), or a unit
 ///   of acceleration (`g`, `mg`, `m/s^2`, `m/s²`): of these, the three whose names are one stem followed
@@ -34,7 +34,7 @@ public enum SignalKind: String, Sendable, Hashable, Codable, CaseIterable, Compa
 ///   file order. Without any, three names of one stem followed by `x`, `y` and `z` (`ax`, `ay`, `az`;
 ///   `wrist_x`, …) of signals not in a unit of voltage (the Frank leads `vx`, `vy`, `vz` of an ECG in
 ///   mV are not axes). Else, in a header-less file (every name the CSV reader's `col1`, `col2`, …) with
-///   three to six signals and no other role recognised: the first three (x, y, z, then for instance a
+///   three to six signals and no other role recognized: the first three (x, y, z, then for instance a
 ///   magnitude, or the three counter columns of the Oxford step dataset's phone logs).
 /// - PPG for a command that analyses one (``init(signals:overrides:path:ppgFallback:)`` with
 ///   `ppgFallback`), when no name says PPG: the recording's only signal that is not an accelerometer
@@ -49,7 +49,7 @@ public struct ChannelRoles: Sendable, Equatable {
   /// The accelerometer axes (empty when none).
   public var accelerometer: [Int]
 
-  /// Channel selections that replace recognition, one per kind (`nil`: recognise).
+  /// Channel selections that replace recognition, one per kind (`nil`: recognize).
   public struct Overrides: Sendable, Equatable {
     /// The ECG lead (the first selector is used).
     public var ecg: [ChannelSelector]?
@@ -58,7 +58,7 @@ public struct ChannelRoles: Sendable, Equatable {
     /// The accelerometer axes (one to three).
     public var accelerometer: [ChannelSelector]?
 
-    /// Overrides for the kinds given; the others are recognised.
+    /// Overrides for the kinds given; the others are recognized.
     public init(
       ecg: [ChannelSelector]? = nil, ppg: [ChannelSelector]? = nil, accelerometer: [ChannelSelector]? = nil
     ) {
@@ -75,9 +75,9 @@ public struct ChannelRoles: Sendable, Equatable {
     self.accelerometer = accelerometer
   }
 
-  /// Recognises the roles of `signals` (see the type's documentation); throws `InputError` naming
+  /// Recognizes the roles of `signals` (see the type's documentation); throws `InputError` naming
   /// `path` when an override names a channel the recording lacks. `ppgFallback` adds the PPG rule of
-  /// commands that analyse a PPG (`vitals hr`, `vitals beats --signal ppg`): when no name says PPG, the
+  /// commands that analyze a PPG (`vitals hr`, `vitals beats --signal ppg`): when no name says PPG, the
   /// only signal that is not an accelerometer axis, unless it is the ECG lead (applied before the
   /// header-less accelerometer rule).
   public init(
@@ -122,7 +122,7 @@ public struct ChannelRoles: Sendable, Equatable {
   }
 
   /// The accelerometer axes among the signals that are not `ppg`, by name or unit (see the type's
-  /// documentation; the header-less rule aside): of the signals recognised by name or unit, an x, y, z
+  /// documentation; the header-less rule aside): of the signals recognized by name or unit, an x, y, z
   /// triple when their names tell it (else the first three); without any, a triple of one stem among
   /// the signals not in a unit of voltage.
   static func accelerometerAxes(_ signals: [SignalDescription], upperCasedNames upper: [String], ppg: [Int])

@@ -3,7 +3,7 @@ import VitalsAnalysis
 /// The variability of a series of beats as the ECG (heart-rate variability) and PPG (pulse-rate
 /// variability) sections report it, computed and encoded in one place.
 ///
-/// The beats' intervals lose those around Lipponen & Tarvainen (2019) artefact beats (`RRArtifacts`);
+/// The beats' intervals lose those around Lipponen & Tarvainen (2019) artifact beats (`RRArtifacts`);
 /// of the remaining NN intervals come `HRVTimeDomain`, `HRVFrequencyDomain` (Welch, NeuroKit2's
 /// defaults) and the Poincaré plot (Brennan et al. 2001; successive pairs across a gap left out,
 /// ddof = 1). Encoded as one JSON object with NeuroKit2's names and units: `MeanNN`, `SDNN`, `RMSSD`,
@@ -13,7 +13,7 @@ import VitalsAnalysis
 public struct VariabilitySummary: Sendable, Equatable, Encodable {
   /// The NN intervals the metrics come from.
   public var intervals: NNSeries
-  /// Beats flagged as artefacts.
+  /// Beats flagged as artifacts.
   public var artifactBeats: Int
   /// Time-domain variability of ``intervals``.
   public var time: HRVTimeDomain
@@ -22,7 +22,7 @@ public struct VariabilitySummary: Sendable, Equatable, Encodable {
   /// Poincaré indices of ``intervals``; `PoincarePlot/sd1` and `PoincarePlot/sd2` are encoded.
   public var poincare: PoincarePlot
 
-  /// The variability of `intervals`, of which `artifactBeats` beats were flagged as artefacts.
+  /// The variability of `intervals`, of which `artifactBeats` beats were flagged as artifacts.
   public init(intervals: NNSeries, artifactBeats: Int) {
     self.intervals = intervals
     self.artifactBeats = artifactBeats
@@ -32,7 +32,7 @@ public struct VariabilitySummary: Sendable, Equatable, Encodable {
   }
 
   /// The variability of `beats` (increasing record sample indices at `sampleRate` Hz, positive and
-  /// finite), artefacts and intervals across the signal's `gaps` (record sample ranges, increasing and
+  /// finite), artifacts and intervals across the signal's `gaps` (record sample ranges, increasing and
   /// disjoint) left out.
   public init(beats: [Int64], sampleRate: Double, gaps: [Range<Int64>] = []) {
     let (series, artifacts) = NNSeries.withoutArtifacts(beats: beats, sampleRate: sampleRate, gaps: gaps)
@@ -84,8 +84,8 @@ public struct VariabilitySummary: Sendable, Equatable, Encodable {
 
 extension NNSeries {
   /// The NN intervals of `beats` (record sample indices at `sampleRate` Hz) without the intervals around
-  /// Lipponen & Tarvainen (2019) artefact beats (`RRArtifacts`) and those across `gaps` (record sample
-  /// ranges, increasing and disjoint), and the number of artefact beats. Artefacts are looked for between
+  /// Lipponen & Tarvainen (2019) artifact beats (`RRArtifacts`) and those across `gaps` (record sample
+  /// ranges, increasing and disjoint), and the number of artifact beats. Artifacts are looked for between
   /// gaps, one stretch at a time, so that the long interval across a gap flags no beat.
   static func withoutArtifacts(beats: [Int64], sampleRate: Double, gaps: [Range<Int64>] = [])
     -> (series: NNSeries, artifacts: Int)

@@ -1,5 +1,5 @@
 /// A streaming min/max envelope of a signal, for drawing long signals at screen resolution: every bin
-/// keeps the minimum and maximum of its samples, and when the bins reach twice ``columns`` neighbouring
+/// keeps the minimum and maximum of its samples, and when the bins reach twice ``columns`` neighboring
 /// pairs are merged and the bin width doubles. Memory is O(columns) whatever the length; NaN samples are
 /// ignored (a bin of NaN only is NaN).
 public struct MinMaxEnvelope: Sendable, Equatable {

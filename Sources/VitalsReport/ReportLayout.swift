@@ -81,7 +81,7 @@ struct ReportLayout {
     y += Self.panelHeight + 75
   }
 
-  /// A small grey line of text 20 px above ``y`` (under the last panel's axis label).
+  /// A small gray line of text 20 px above ``y`` (under the last panel's axis label).
   mutating func footnote(_ text: String) {
     canvas.text(Self.left, y - 20, text, size: 11, fill: "#868e96")
   }
@@ -102,7 +102,7 @@ struct Shading {
   var fill: String
 }
 
-/// The unit a time axis is labelled in: seconds up to 5 minutes, minutes up to 3 hours, hours beyond.
+/// The unit a time axis is labeled in: seconds up to 5 minutes, minutes up to 3 hours, hours beyond.
 struct TimeScale {
   let unit: Double
   let name: String

@@ -63,7 +63,7 @@ public enum Activity: String, Sendable, Hashable, Codable, CaseIterable {
 public enum AccelerationUnit: String, Sendable, Hashable, Codable, CaseIterable {
   /// Standard gravity, g₀ = 9.80665 m/s².
   case g
-  /// Metres per second squared.
+  /// Meters per second squared.
   case metersPerSecondSquared = "m/s^2"
 
   /// Size of 1 g in this unit (`PhysicalConstants/standardGravity` in m/s²).
@@ -118,7 +118,7 @@ public struct AccelerometerConfiguration: Sendable, Hashable, Codable {
 /// cadence / 120, while a trunk device shows cadence / 60. Gravity (0, 0, 1 g) is added before the
 /// placement's fixed rotation into the device frame.
 ///
-/// Truth: one ``TruthEvent`` labelled `S` per heel strike, at the first sample taken at or after the
+/// Truth: one ``TruthEvent`` labeled `S` per heel strike, at the first sample taken at or after the
 /// strike (its jittered time when the timing is irregular), `time` the exact strike instant and `rate` 60 / the step
 /// interval ending there. Non-walking activities have no events.
 ///
@@ -193,7 +193,7 @@ struct Vector3: Sendable {
 
 /// The acceleration (with gravity, device frame, g) of an ``AccelerometerConfiguration``'s activity,
 /// sample by sample in time order; the motion source of ``AccelerometerSimulator`` and of the motion
-/// artefacts of ``PPGSimulator``.
+/// artifacts of ``PPGSimulator``.
 struct MotionGenerator: Sendable {
   let activity: Activity
   let cadence: Profile

@@ -54,7 +54,7 @@ public struct ECGConfiguration: Sendable, Hashable, Codable {
 /// premature atrial beats an inverted, smaller P wave; beats in atrial fibrillation no P wave.
 ///
 /// Truth: one ``TruthEvent`` per beat at the sample where the clean signal (ECG without noise) is
-/// largest within ±60 ms of the beat's phase-zero instant, labelled N, V or A, with 60/RR as rate.
+/// largest within ±60 ms of the beat's phase-zero instant, labeled N, V or A, with 60/RR as rate.
 /// A beat whose window would start before the record is not reported.
 ///
 /// Channel: `ecg`, mV, uniform sampling.
@@ -82,7 +82,7 @@ public struct ECGSimulator: SignalSimulator {
   /// The beat that opens the RR interval in progress, and the one that closes it.
   var opening: SimulatedBeat
   var closing: SimulatedBeat
-  /// The interval's ω (rad/s) and its ten waves (five of each beat), centres relative to `opening`.
+  /// The interval's ω (rad/s) and its ten waves (five of each beat), centers relative to `opening`.
   var omega = 0.0
   var waves: [Wave] = []
   var z = 0.0
@@ -217,7 +217,7 @@ public struct ECGSimulator: SignalSimulator {
   }
 }
 
-/// One Gaussian event of the McSharry model in the interval in progress: centre (rad), aᵢ,
+/// One Gaussian event of the McSharry model in the interval in progress: center (rad), aᵢ,
 /// 1 / 2bᵢ² and the |Δθ| beyond which its term is below 10⁻⁷ of its peak and skipped.
 struct Wave: Sendable {
   var center: Double

@@ -19,10 +19,10 @@ public struct PPGConfiguration: Sendable, Hashable, Codable {
   /// The wearer's motion; when set the simulator also outputs the accelerometer (`acc_x`, `acc_y`,
   /// `acc_z`) and the motion leaks into the PPG. Its timing jitter must be 0.
   public var motion: AccelerometerConfiguration? = nil
-  /// Size of the motion artefact: PPG pulse heights per g of dynamic acceleration (each channel mixes
+  /// Size of the motion artifact: PPG pulse heights per g of dynamic acceleration (each channel mixes
   /// the three axes with random gains of this standard deviation and random delays up to 100 ms).
   public var motionArtifactGain = 1.0
-  /// Large artefact bursts per minute (sensor slips, knocks): 1–4 s of 1–3 Hz oscillation of 1–3
+  /// Large artifact bursts per minute (sensor slips, knocks): 1–4 s of 1–3 Hz oscillation of 1–3
   /// pulse heights under a Hann window; 0 for none.
   public var artifactBurstsPerMinute = 0.0
 
@@ -47,11 +47,11 @@ public struct PPGConfiguration: Sendable, Hashable, Codable {
 /// hemorrhage simulation", Nonlinear Biomed Phys 5:1), widths scaled with the RR interval. The pulse
 /// height follows the filling time, (RR / sinus RR) clipped to 0.3…1.2, so premature beats give small
 /// pulses, and is modulated by breathing. Baseline wander and noise come from
-/// ``PPGConfiguration/noise``; motion artefacts from the simulated accelerometer (see
+/// ``PPGConfiguration/noise``; motion artifacts from the simulated accelerometer (see
 /// ``PPGConfiguration/motion``) and bursts.
 ///
 /// Truth: one ``TruthEvent`` per beat (N, V or A) at the sample where channel 1's clean pulse wave
-/// (without baseline, noise or artefacts) is largest within ±min(0.12 s, 0.4 RR) of the expected
+/// (without baseline, noise or artifacts) is largest within ±min(0.12 s, 0.4 RR) of the expected
 /// systolic peak; `rate` is the instantaneous heart rate 60 / RR. Steps are not in this truth: an
 /// ``AccelerometerSimulator`` with the same configuration, duration, rate and seed gives exactly the
 /// same accelerometer channels and their step truth.
@@ -76,7 +76,7 @@ public struct PPGSimulator: SignalSimulator {
   public private(set) var samplesProduced: Int64 = 0
   public var atrialFibrillationEpisodes: [RhythmEpisode] { configuration.rhythm.atrialFibrillation }
 
-  /// A pulse in progress: systolic centre (s), height and the RR-scaled width factor √RR.
+  /// A pulse in progress: systolic center (s), height and the RR-scaled width factor √RR.
   struct Pulse: Sendable {
     var center: Double
     var height: Double
@@ -236,7 +236,7 @@ public struct PPGSimulator: SignalSimulator {
       last: Int64(((center + halfWindow) * sampleRate).rounded(.down)), label: beat.label, rate: 60 / beat.rr)
   }
 
-  /// The systolic (split Gaussian) and diastolic waves at `t` seconds from the systolic centre.
+  /// The systolic (split Gaussian) and diastolic waves at `t` seconds from the systolic center.
   @inline(__always)
   static func pulse(_ t: Double, scale: Double) -> (systolic: Double, diastolic: Double) {
     let width = t < 0 ? 0.07 * scale : 0.13 * scale
@@ -245,7 +245,7 @@ public struct PPGSimulator: SignalSimulator {
     return (exp(-0.5 * t * t / (width * width)), exp(-0.5 * d * d / (diastolicWidth * diastolicWidth)))
   }
 
-  /// The burst artefact at `time` (0 outside bursts), starting new bursts when due.
+  /// The burst artifact at `time` (0 outside bursts), starting new bursts when due.
   mutating func burstArtifact(at time: Double) -> Double {
     if time >= nextBurst {
       burst = (

@@ -17,7 +17,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     return Self.mix(state)
   }
 
-  /// The SplitMix64 finaliser: a bijection of `UInt64` that scrambles every input bit into every
+  /// The SplitMix64 finalizer: a bijection of `UInt64` that scrambles every input bit into every
   /// output bit.
   @inlinable
   public static func mix(_ value: UInt64) -> UInt64 {

@@ -8,7 +8,7 @@ import VitalsSupport
 /// ``lfFrequency`` (Mayer waves) and one around ``respiratoryFrequency`` (respiratory sinus
 /// arrhythmia), with LF/HF power ratio ``lfHfRatio`` and total standard deviation
 /// ``rrStandardDeviation``. ECGSYN draws it by an inverse FFT of the whole record; to stream records of
-/// any length this uses the equivalent randomised spectral representation: 32 cosines per band, with
+/// any length this uses the equivalent randomized spectral representation: 32 cosines per band, with
 /// frequencies drawn from the band's Gaussian and uniform random phases, each carrying an equal share of
 /// the band's variance, so the process variance is exactly ``rrStandardDeviation``².
 public struct RhythmConfiguration: Sendable, Hashable, Codable {
@@ -18,11 +18,11 @@ public struct RhythmConfiguration: Sendable, Hashable, Codable {
   public var rrStandardDeviation: Double = 0.05
   /// Ratio of low- to high-frequency RR variance (McSharry et al.: 0.5).
   public var lfHfRatio: Double = 0.5
-  /// Centre of the low-frequency (Mayer wave) band, Hz (McSharry et al.: 0.1).
+  /// Center of the low-frequency (Mayer wave) band, Hz (McSharry et al.: 0.1).
   public var lfFrequency: Double = 0.1
   /// Standard deviation of the low-frequency band, Hz (McSharry et al.: 0.01).
   public var lfBandwidth: Double = 0.01
-  /// Breathing frequency, Hz: the centre of the high-frequency (RSA) band, and the rate of the
+  /// Breathing frequency, Hz: the center of the high-frequency (RSA) band, and the rate of the
   /// respiratory baseline wander and pulse modulation (McSharry et al.: 0.25).
   public var respiratoryFrequency: Double = 0.25
   /// Standard deviation of the high-frequency band, Hz (McSharry et al.: 0.01).
@@ -64,7 +64,7 @@ public struct RhythmConfiguration: Sendable, Hashable, Codable {
 
 /// One simulated heartbeat, as produced by ``RhythmGenerator``.
 public struct SimulatedBeat: Sendable, Hashable, Codable {
-  /// Time of the R peak's centre (the instant the McSharry phase crosses 0), seconds from the start.
+  /// Time of the R peak's center (the instant the McSharry phase crosses 0), seconds from the start.
   public var time: Double
   /// The RR interval ending at this beat, seconds.
   public var rr: Double

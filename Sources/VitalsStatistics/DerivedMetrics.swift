@@ -66,7 +66,7 @@ public struct MotionLevel: Hashable, Sendable, Codable {
 ///   ``Parameters/eventMinutes`` minutes (Apple's high and low heart-rate notifications: above 120 or
 ///   below 40 beats per minute for 10 minutes while inactive). The event spans the run.
 ///
-/// Cost: the initialiser tallies the intervals, steps and motion levels per minute once, in a table with
+/// Cost: the initializer tallies the intervals, steps and motion levels per minute once, in a table with
 /// one entry per minute from the first event to the last, which resting heart rate and heart-rate events
 /// share.
 public struct DerivedMetrics: Sendable {

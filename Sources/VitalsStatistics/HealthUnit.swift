@@ -2,7 +2,7 @@
 /// between units of one dimension.
 ///
 /// A unit is its symbol plus, for the symbols known here, a dimension and the factor to that
-/// dimension's base unit (count, count per second, second, metre, joule, kilogram, fraction).
+/// dimension's base unit (count, count per second, second, meter, joule, kilogram, fraction).
 /// Unknown symbols are kept (an export may hold any unit) and convert only to themselves.
 public struct HealthUnit: Hashable, Sendable, Codable, CustomStringConvertible {
   /// The symbol, exactly as HealthKit writes it.
@@ -25,7 +25,7 @@ public struct HealthUnit: Hashable, Sendable, Codable, CustomStringConvertible {
   public static let minutes = HealthUnit("min")
   /// Hours.
   public static let hours = HealthUnit("hr")
-  /// Metres.
+  /// Meters.
   public static let meters = HealthUnit("m")
   /// Centimetres.
   public static let centimeters = HealthUnit("cm")

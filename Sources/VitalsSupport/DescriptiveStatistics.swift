@@ -42,7 +42,7 @@ package enum DescriptiveStatistics {
     return (sorted[sorted.index(before: half)] + sorted[half]) / 2
   }
 
-  /// Centred rolling quantiles over `width` (odd) values, windows shortened at the ends
+  /// Centered rolling quantiles over `width` (odd) values, windows shortened at the ends
   /// (pandas `rolling(width, center=True, min_periods=1).quantile(q)` for each q of `qs`, linear).
   /// O(n · width): the window is kept sorted by insertion and removal.
   @inlinable package static func rollingQuantiles(_ values: [Double], width: Int, _ qs: [Double])

@@ -72,7 +72,7 @@ struct QRSClassifier: Sendable {
   static let pendingLimit = 16
 
   /// - Parameters:
-  ///   - bandpassDelay: group delay of the band-pass at its centre, feature samples.
+  ///   - bandpassDelay: group delay of the band-pass at its center, feature samples.
   ///   - decimatorDelay: group delay of the anti-alias filter, input samples.
   init(
     configuration c: QRSDetector.Configuration, sampleRate: Double, decimationFactor: Int, integration: Int,
@@ -83,7 +83,7 @@ struct QRSClassifier: Sendable {
     self.halfWindow = Int64(halfWindow)
     self.qrsSpan = Int64(integration + derivativeDelay)
     // The band-passed extremum moved back by half the band-pass delay (the QRS's energy lies above the
-    // pass band's centre, where the delay is shorter) and by the anti-alias filter's delay.
+    // pass band's center, where the delay is shorter) and by the anti-alias filter's delay.
     let placementOffset =
       Int64(decimatorDelay) + Int64((bandpassDelay / 2 * Double(decimationFactor)).rounded())
     let placementHalfWidth = samples(0.050)
@@ -425,7 +425,7 @@ struct QRSClassifier: Sendable {
   /// Decides the deferred peak with the feature up to `now` (feature samples): an interloper, rejected,
   /// when a QRS-like rise follows it, at least a refractory period later, within ±15 % of the median RR
   /// interval of where the last beat's rhythm expects the next beat — the rhythm went on undisturbed, as
-  /// it does around an artefact but not after a premature beat (a compensatory pause or a reset sinus
+  /// it does around an artifact but not after a premature beat (a compensatory pause or a reset sinus
   /// node). A QRS-like rise is a local maximum of the feature (or its still rising last sample) above the
   /// primary threshold whose band-passed slope is at least `tWaveSlopeRatio` of the last beat's. A peak
   /// accepted before that window has passed is unconfirmed (see `lastBeatUnconfirmed`).
@@ -555,7 +555,7 @@ struct QRSClassifier: Sendable {
     _ candidate: Candidate, learningRate: Double, unconfirmed: Bool = false, beats: inout [Int64]
   ) {
     signalLevel += learningRate * (candidate.height - signalLevel)
-    // A beat taken before the rhythm after it could be seen may be an artefact: its intervals stay out of
+    // A beat taken before the rhythm after it could be seen may be an artifact: its intervals stay out of
     // the RR history, so that one such beat neither shortens the median RR interval nor makes a steady
     // rhythm look irregular (which would turn the interloper check off for the next 8 beats).
     if let last = lastBeat, !unconfirmed && !lastBeatUnconfirmed {

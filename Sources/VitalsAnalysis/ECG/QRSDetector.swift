@@ -16,7 +16,7 @@ import VitalsSupport
 /// filter and window designed from the sample rate: decimation to 150–300 Hz, a 5–15 Hz band-pass, the
 /// squared derivative and a 130 ms moving integration, scaled down where a 20–45 Hz band holds less slope
 /// energy; adaptive thresholds on the feature's peaks, T-wave and search-back rules, and two rules of this
-/// project against electrode-motion artefacts (premature interlopers in a steady rhythm, one-sided
+/// project against electrode-motion artifacts (premature interlopers in a steady rhythm, one-sided
 /// steps); each beat placed on the R peak. <doc:QRSDetection> describes every stage, its settings and
 /// what each rule gains and costs on the shared records.
 ///
@@ -30,7 +30,7 @@ import VitalsSupport
 /// recording, none is reported inside it, and detection starts afresh after it, with sample indices still
 /// counted from the first sample fed.
 ///
-/// Cost: O(1) per sample and no allocation after initialisation except the appended beats (and, at each
+/// Cost: O(1) per sample and no allocation after initialization except the appended beats (and, at each
 /// gap, a fresh copy of the filters and classifier).
 public struct QRSDetector: Sendable {
   /// The sample rates the detector accepts, in Hz.
@@ -177,7 +177,7 @@ public struct QRSDetector: Sendable {
   ///
   /// NaN and infinite samples are missing: the detector decides on the beats before a gap as at the end of
   /// a recording (see ``finish(appendingTo:)``), reports no beat inside it, and starts afresh after it
-  /// (filters at rest, nothing learnt), as at the start of a recording.
+  /// (filters at rest, nothing learned), as at the start of a recording.
   public mutating func process(_ samples: UnsafeBufferPointer<Float>, appendingTo beats: inout [Int64]) {
     precondition(!finished, "the recording was finished: a new one needs a new detector")
     // Block by block, so that the check for missing samples reads what the filters read next from cache.

@@ -3,7 +3,7 @@
 /// first sample fed.
 ///
 /// The detectors and estimators of this module take their input through one: a chunk without a missing
-/// sample and outside a gap (the usual case) is found so by one vectorised pass (``allPresent(_:)``, or
+/// sample and outside a gap (the usual case) is found so by one vectorized pass (``allPresent(_:)``, or
 /// the detector's own, fused with the first pass over the samples: ``advance(presentCount:)``) and takes
 /// the detector's fast path; otherwise the chunk is split into runs of present and missing samples. The
 /// runs depend on the samples only, not on how the signal is chunked.

@@ -12,7 +12,7 @@ public enum DetrendedFluctuation {
   /// population variance of the residual taken; variances ≤ 1e-8 are dropped; F(s) = √(mean variance).
   /// α is the least-squares slope of log₂ F(s) against log₂ s.
   ///
-  /// A window's residual variance is (M_yy − M_ky²/M_kk)/s from its centred second moments, which come
+  /// A window's residual variance is (M_yy − M_ky²/M_kk)/s from its centered second moments, which come
   /// from O(log s) power-of-two blocks of the profile merged with Chan, Golub & LeVeque's pairwise
   /// update (1979, "Updating formulae and a pairwise algorithm for computing sample variances"): no
   /// cancellation between large running sums, and O((N/s) log s) per scale, so that NeuroKit2's N/10
@@ -40,7 +40,7 @@ public enum DetrendedFluctuation {
     return DescriptiveStatistics.slope(x: logScales, y: logFluctuations)
   }
 
-  /// Centred moments of a run of consecutive profile samples, positions k and values y: the count, the
+  /// Centered moments of a run of consecutive profile samples, positions k and values y: the count, the
   /// mean value, M_yy = Σ(y − ȳ)² and M_ky = Σ(k − k̄)(y − ȳ) (k̄ and M_kk follow from the count).
   private struct Moments {
     var count: Double

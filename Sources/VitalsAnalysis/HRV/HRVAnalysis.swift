@@ -1,7 +1,7 @@
-/// Heart-rate variability of a beat series in one call: artefact detection, NN intervals, time-domain,
+/// Heart-rate variability of a beat series in one call: artifact detection, NN intervals, time-domain,
 /// frequency-domain and nonlinear indices (what `vitals hrv` reports).
 ///
-/// Pipeline: Lipponen & Tarvainen (2019) artefact classes and the runs of premature beats next to
+/// Pipeline: Lipponen & Tarvainen (2019) artifact classes and the runs of premature beats next to
 /// them (``RRArtifacts``) → ``NNSeries`` without the intervals around flagged beats (and, with labels,
 /// only N→N intervals) → ``HRVTimeDomain``, ``HRVFrequencyDomain`` and ``HRVNonlinear``. Floating-point
 /// fields are NaN where undefined; encode with a `nonConformingFloatEncodingStrategy` that writes them
@@ -9,7 +9,7 @@
 public struct HRVAnalysis: Sendable, Equatable, Codable {
   /// Beats given.
   public var beatCount: Int
-  /// Beats flagged by the RR-based artefact detection (empty when it was switched off).
+  /// Beats flagged by the RR-based artifact detection (empty when it was switched off).
   public var artifacts: RRArtifacts
   /// The NN intervals the indices were computed from.
   public var intervals: NNSeries
@@ -21,11 +21,11 @@ public struct HRVAnalysis: Sendable, Equatable, Codable {
   ///
   /// - Parameters:
   ///   - labels: MIT beat mnemonics, one per beat, when known: only intervals between two beats
-  ///     labelled `N` count (PhysioNet HRV Toolkit rule).
-  ///   - detectArtifacts: whether to drop the intervals around Lipponen–Tarvainen artefact beats.
+  ///     labeled `N` count (PhysioNet HRV Toolkit rule).
+  ///   - detectArtifacts: whether to drop the intervals around Lipponen–Tarvainen artifact beats.
   ///   - frequencyOptions: the spectral estimate of the frequency-domain indices.
   ///   - gaps: the signal's gaps (missing samples, as sample ranges on the beats' scale, increasing and
-  ///     disjoint, e.g. ``QRSDetector/gaps``): no interval across one counts, and artefacts are looked for
+  ///     disjoint, e.g. ``QRSDetector/gaps``): no interval across one counts, and artifacts are looked for
   ///     between gaps (``RRArtifacts/detect(beats:sampleRate:parameters:gaps:)``).
   public init(
     beats: [Int64], sampleRate: Double, labels: [String]? = nil, detectArtifacts: Bool = true,

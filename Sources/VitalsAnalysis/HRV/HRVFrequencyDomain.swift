@@ -6,8 +6,8 @@ import VitalsSupport
 /// 0.2.13's `hrv_frequency` with `normalize=False` and `interpolation_rate=4`. NeuroKit2's own default
 /// rate is 100 Hz; 4 Hz is Kubios' and costs 1/25. On a clean NN series the two agree closely (NeuroKit2
 /// on the detected beats of MIT-BIH 119: band powers within 0.2 %), but the spline through a sharp
-/// artefact holds power above 2 Hz that aliases into the bands at 4 Hz (record 101 with its RR
-/// artefacts kept: LF 14 % lower than at 100 Hz): drop artefacts first, or set ``interpolationRate``.
+/// artifact holds power above 2 Hz that aliases into the bands at 4 Hz (record 101 with its RR
+/// artifacts kept: LF 14 % lower than at 100 Hz): drop artifacts first, or set ``interpolationRate``.
 public struct HRVFrequencyOptions: Sendable, Hashable {
   /// The spectral estimator.
   public enum Method: String, Sendable, Hashable, Codable, CaseIterable {
@@ -96,7 +96,7 @@ public struct HRVFrequencyOptions: Sendable, Hashable {
 /// are interpolated (``TachogramInterpolation``) onto a grid at ``HRVFrequencyOptions/interpolationRate``
 /// Hz, the grid's mean is removed, and `scipy.signal.welch` runs with a periodic Hann window, segments of
 /// `2/minimumFrequency` s (at most half the grid), half overlap, FFT twice the segment, no detrending,
-/// one-sided density scaling (ms²/Hz). Lomb–Scargle: the generalised periodogram of the intervals with
+/// one-sided density scaling (ms²/Hz). Lomb–Scargle: the generalized periodogram of the intervals with
 /// a floating mean at frequencies `f_min + k·df` up to the top of the highest band, by Press & Rybicki's
 /// fast method with 20× oversampling and 8-point extirpolation (about 3e-10 of the peak from the exact sums).
 /// Gaps in the series (dropped intervals) are interpolated across, as NeuroKit2 does.

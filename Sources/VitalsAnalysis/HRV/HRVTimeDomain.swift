@@ -145,7 +145,7 @@ public struct HRVTimeDomain: Sendable, Equatable, Codable {
   /// TINN follows NeuroKit2's `_hrv_TINN`: with X the left edge of the first highest bin and Y its
   /// count, for every bin edge N (first edge above the shortest interval … below X) and M (X + w …
   /// below the longest interval), the triangle q rising linearly from 0 at N to Y at X and falling to
-  /// 0 at M; the squared error Σ(count − q)² over the bins from N to M is minimised, starting from an
+  /// 0 at M; the squared error Σ(count − q)² over the bins from N to M is minimized, starting from an
   /// error bound of 2¹⁴ (so TINN is 0 when no triangle fits better). NeuroKit2 never resets M in its
   /// loop over N, so only the first N is tried; Vitals does the same to give equal values. O(b²) at
   /// worst, but the sum for an M stops once it reaches the best error so far: its terms are

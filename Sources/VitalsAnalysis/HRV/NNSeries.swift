@@ -50,7 +50,7 @@ public struct NNSeries: Sendable, Equatable, Codable {
 
   /// The NN intervals of `beats`, leaving out every interval that starts or ends at an excluded beat and
   /// every interval across a gap of the signal (missing samples between its two beats): the heart beat
-  /// unseen there, so the interval is unknown. Both are removed as artefacts are: the intervals on either
+  /// unseen there, so the interval is unknown. Both are removed as artifacts are: the intervals on either
   /// side do not follow each other.
   ///
   /// - Parameters:
@@ -91,7 +91,7 @@ public struct NNSeries: Sendable, Equatable, Codable {
 
   /// The NN intervals of an annotated record: only intervals between two consecutive beats whose
   /// labels are both normal count (the PhysioNet HRV Toolkit's N→N rule), optionally also leaving out
-  /// beats flagged as artefacts.
+  /// beats flagged as artifacts.
   ///
   /// - Parameters:
   ///   - beats: beat positions in samples, strictly increasing (beat annotations only).

@@ -93,7 +93,7 @@ public struct PPGHeartRateEstimator: Sendable {
   /// reliable): a quarter, so that three quarters of the window (6 s of the default 8 s) still hold the
   /// periodicity the spectrum measures.
   public static let maximumMissingShare = 0.25
-  /// Floor added to the normalised cleaned spectrum before its logarithm (bounds the cost of a bin with
+  /// Floor added to the normalized cleaned spectrum before its logarithm (bounds the cost of a bin with
   /// no power).
   static let emissionFloor: Float = 1e-3
 
@@ -210,7 +210,7 @@ public struct PPGHeartRateEstimator: Sendable {
 
   /// Feeds the next samples of every channel (all the same count; `ppg` has ``ppgChannelCount`` buffers,
   /// `acceleration` ``accelerationAxisCount``) and appends each window that ends within them.
-  /// Accelerometer units do not matter (spectra are normalised).
+  /// Accelerometer units do not matter (spectra are normalized).
   public mutating func process(
     ppg: [UnsafeBufferPointer<Float>], acceleration: [UnsafeBufferPointer<Float>],
     appendingTo windows: inout [HeartRateWindow]
@@ -301,7 +301,7 @@ public struct PPGHeartRateEstimator: Sendable {
     return windows
   }
 
-  /// Adds the band's normalised power spectrum of the last window of channel `k` to ``ppgSpectrum``, or
+  /// Adds the band's normalized power spectrum of the last window of channel `k` to ``ppgSpectrum``, or
   /// with `motion` takes the larger of it and ``motionSpectrum`` bin by bin; false when the window is flat or not finite (nothing added).
   mutating func addSpectrum(channel k: Int, motion: Bool) -> Bool {
     let samples = history[k]
@@ -386,7 +386,7 @@ public struct PPGHeartRateEstimator: Sendable {
       quality *= Self.motionCoincidenceScale
     }
     // Sub-bin position: the vertex of the parabola through a local maximum of the cleaned spectrum and
-    // its two neighbours (Smith & Serra 1987, quadratic peak interpolation).
+    // its two neighbors (Smith & Serra 1987, quadratic peak interpolation).
     var offset = 0.0
     if best > 0 && best < bandCount - 1 {
       let (a, b, c) = (Double(cleaned[best - 1]), Double(cleaned[best]), Double(cleaned[best + 1]))
@@ -423,7 +423,7 @@ public struct PPGHeartRateEstimator: Sendable {
               for i in 0..<n { score[i] = 0 }
             } else {
               // `padded` holds the last scores between `limit` bins of −∞ on either side, so that every
-              // offset runs over all bins (an element-wise loop the compiler vectorises).
+              // offset runs over all bins (an element-wise loop the compiler vectorizes).
               _ = UnsafeMutableBufferPointer(rebasing: padded[limit..<limit + n]).update(
                 fromContentsOf: score)
               for i in 0..<n { score[i] = -.infinity }

@@ -21,7 +21,7 @@ public struct PPGPulse: Sendable, Hashable, Codable {
 ///
 /// Steps: band-pass 0.5–8 Hz (Butterworth, order 2 per corner, causal); clip at 0 and square; a short
 /// moving average (``Configuration/peakWindow``, the systolic peak's width) and a long one
-/// (``Configuration/beatWindow``, a beat), both centred on the same sample; blocks of interest where the
+/// (``Configuration/beatWindow``, a beat), both centered on the same sample; blocks of interest where the
 /// short one exceeds the long one plus ``Configuration/offset`` times the mean squared signal (here a
 /// running mean over the last 10 s instead of the whole record); a block at least a peak window long
 /// holds one systolic peak, its largest band-passed sample, unless it began before the first trough of the
@@ -185,7 +185,7 @@ public struct PPGPulseDetector: Sendable {
     return pulses
   }
 
-  /// One band-passed sample: updates both moving averages, centred `longHalf` samples back, and the block.
+  /// One band-passed sample: updates both moving averages, centered `longHalf` samples back, and the block.
   mutating func step(_ x: Float, appendingTo pulses: inout [PPGPulse]) {
     let length = Int64(values.count)
     let n = count

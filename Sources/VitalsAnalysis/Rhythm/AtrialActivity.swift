@@ -19,7 +19,7 @@ import VitalsSupport
 /// Beats whose window does not fit in the signal, or lies within a second of a missing sample, get NaN.
 enum AtrialActivity {
   /// Consistency (Pearson correlation, −1…1, NaN where undefined) of each beat's atrial window with
-  /// its neighbours' median window.
+  /// its neighbors' median window.
   ///
   /// - Parameters:
   ///   - signal: the lead the beats were found in, any unit; NaN and infinite samples are missing: they

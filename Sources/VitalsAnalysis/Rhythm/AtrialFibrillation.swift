@@ -28,9 +28,9 @@ public struct IrregularRhythmEpisode: Sendable, Equatable, Codable {
 /// Atrial-fibrillation detection from RR intervals, with the coefficient of sample entropy (COSEn) of
 /// Lake & Moorman (2011, Am J Physiol Heart Circ Physiol 300:H319–H325), and optionally the ECG lead.
 ///
-/// Steps: ectopic and artefact beats (``RRArtifacts``) and the intervals around them are dropped; each
+/// Steps: ectopic and artifact beats (``RRArtifacts``) and the intervals around them are dropped; each
 /// remaining interval is irregular when the COSEn of the ``Parameters/windowBeats`` intervals around it
-/// exceeds ``Parameters/threshold`` and the window's normalised RMSSD exceeds
+/// exceeds ``Parameters/threshold`` and the window's normalized RMSSD exceeds
 /// ``Parameters/minimumNormalizedRMSSD`` (after Dash et al. 2009), unless a second-order linear predictor
 /// follows the window (``Parameters/maximumPredictionGain``: sinus arrhythmia), the rhythm repeats a
 /// bigeminy or trigeminy pattern (after Petrėnas et al. 2015), or, with the ECG, P waves of one shape
@@ -51,7 +51,7 @@ public struct AtrialFibrillationDetector: Sendable {
     public var tolerance = 0.030
     /// COSEn above which a window is irregular.
     public var threshold = -1.4
-    /// Normalised RMSSD (RMSSD / mean RR of the window) a window must also exceed to be irregular; 0
+    /// Normalized RMSSD (RMSSD / mean RR of the window) a window must also exceed to be irregular; 0
     /// turns the condition off. 0.1 is the order of the nRMSSD threshold of Dash et al. (2009).
     public var minimumNormalizedRMSSD = 0.1
     /// Prediction gain (``AtrialFibrillationDetector/linearPredictionGain(_:)``) at or above which a
@@ -62,7 +62,7 @@ public struct AtrialFibrillationDetector: Sendable {
     public var patternWindowBeats = 24
     /// Pattern periods checked: a window whose sums of `p` consecutive intervals are regular is not AF.
     public var patternPeriods = [2, 3]
-    /// Whether to drop the intervals around Lipponen–Tarvainen artefact beats first.
+    /// Whether to drop the intervals around Lipponen–Tarvainen artifact beats first.
     public var excludeArtifacts = true
     /// Regular stretches shorter than this between irregular ones are bridged, in seconds.
     public var bridgedGap = 10.0
@@ -75,7 +75,7 @@ public struct AtrialFibrillationDetector: Sendable {
     /// Pass band of the atrial windows, Hz (P waves and fibrillatory waves).
     public var atrialBand: ClosedRange<Double> = 1...20
     /// A window of ``windowBeats`` beats whose median atrial consistency (correlation of each beat's
-    /// atrial window with its neighbours' median window) reaches this value has P waves of one shape,
+    /// atrial window with its neighbors' median window) reaches this value has P waves of one shape,
     /// so it is not AF whatever its RR intervals do; above 1 turns the check off.
     public var organizedAtrialConsistency = 0.6
 
@@ -204,12 +204,12 @@ public struct AtrialFibrillationDetector: Sendable {
 
   /// The result of ``analyze(beats:sampleRate:signal:gaps:)``.
   public struct Analysis: Sendable, Equatable {
-    /// The intervals the detector judged (artefact intervals dropped).
+    /// The intervals the detector judged (artifact intervals dropped).
     public var intervals: NNSeries
     /// Whether each of ``intervals`` lies in an irregular window.
     public var irregular: [Bool]
     /// Per beat, the correlation (−1…1) of its atrial window with the median window of its
-    /// ``Parameters/windowBeats`` neighbours; NaN where the window does not fit; empty without the ECG.
+    /// ``Parameters/windowBeats`` neighbors; NaN where the window does not fit; empty without the ECG.
     public var atrialConsistency: [Double]
     /// Covered time, as increasing, disjoint sample ranges (before gap bridging and the minimum
     /// duration of episodes).
@@ -255,7 +255,7 @@ public struct AtrialFibrillationDetector: Sendable {
       ? RRArtifacts.detect(beats: beats, sampleRate: sampleRate, parameters: artifactParameters).allBeats : []
     let series = NNSeries(beats: beats, sampleRate: sampleRate, excludingBeats: excluded, gaps: gaps)
     let rr = series.intervals.map { $0 / 1000 }
-    // The pattern check looks at every interval, artefacts included: dropping beats breaks patterns.
+    // The pattern check looks at every interval, artifacts included: dropping beats breaks patterns.
     let allIntervals = beats.indices.dropFirst().map {
       distance(from: beats[$0 - 1], to: beats[$0]) / sampleRate
     }

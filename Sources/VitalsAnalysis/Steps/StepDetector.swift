@@ -34,13 +34,13 @@ public enum StepDetectorError: Error, Sendable, Equatable, CustomStringConvertib
 /// smartphones", UbiComp 2013, 225–234.
 ///
 /// Latency: a step inside a bout is reported about 0.5 s after its peak; the first steps of a bout wait
-/// for the bout to be recognised, at most 15.3 s by default.
+/// for the bout to be recognized, at most 15.3 s by default.
 ///
 /// Input: samples in g or m/s² with gravity. A sample with a NaN or infinite axis is missing (a gap, see
 /// ``gaps``): at a gap the detector ends as at ``finish(into:)``, reports nothing inside it, and starts
 /// afresh after it, with sample indices still counted from the record's first sample.
 ///
-/// Cost: O(1) per sample and no allocation after initialisation except the appended events and, on first
+/// Cost: O(1) per sample and no allocation after initialization except the appended events and, on first
 /// use, one scratch block.
 public struct StepDetector: Sendable {
   /// The sample rates the detector accepts, in Hz.
@@ -55,11 +55,11 @@ public struct StepDetector: Sendable {
   static let unitBoundary: Float = 3.2
   /// The unit of the input acceleration.
   public enum InputUnit: String, Sendable, Hashable, CaseIterable, Codable {
-    /// Recognised from the gravity level: a first valid magnitude under 3.2 is g, else m/s².
+    /// Recognized from the gravity level: a first valid magnitude under 3.2 is g, else m/s².
     case automatic
     /// Standard gravity, 9.80665 m/s².
     case g
-    /// Metres per second squared.
+    /// Meters per second squared.
     case metersPerSecondSquared = "m/s^2"
   }
 
@@ -78,13 +78,13 @@ public struct StepDetector: Sendable {
     public var stepsToStartBout = 10
     /// Longest interval between two steps of a bout, seconds.
     public var maximumStepInterval = 1.5
-    /// Allowed ratio of a stride (two steps) to the previous stride while a bout is being recognised.
+    /// Allowed ratio of a stride (two steps) to the previous stride while a bout is being recognized.
     public var strideRatio: ClosedRange<Double> = 0.7...1.4
     /// Inside a bout, a step comes within this many step periods of the last one, or the bout ends. A
     /// device in a trouser pocket sees its own leg's and the other leg's steps at unequal intervals (up to
     /// 0.8 and 0.4 s at 0.6 s a step in the Oxford walks), so this stays well above their ratio to the mean.
     public var continuationRatio = 1.6
-    /// While a bout is being recognised, a peak is at most this many times larger or smaller than the
+    /// While a bout is being recognized, a peak is at most this many times larger or smaller than the
     /// same foot's previous peak (two candidates before).
     public var amplitudeRatio = 2.0
     /// A peak is no step candidate while the RMS of the vibration band (3.5–8 Hz) exceeds this many times
@@ -137,7 +137,7 @@ public struct StepDetector: Sendable {
   var candidate: (index: Int64, value: Float)?
   let threshold: Float
   let refractory: Int64
-  /// Input samples from a band-passed sample's block centre back to the peak it stands for: the band-pass's
+  /// Input samples from a band-passed sample's block center back to the peak it stands for: the band-pass's
   /// phase delay at 1.8 Hz (108 steps/min), by which it shifts the crests of the step rhythm.
   let delay: Int64
   /// Absolute time of record sample 0.
@@ -464,7 +464,7 @@ public struct StepDetector: Sendable {
     boutScratch.removeAll(keepingCapacity: true)
   }
 
-  /// The step event of band-passed sample `index`: the centre of its boxcar block, moved back by the
+  /// The step event of band-passed sample `index`: the center of its boxcar block, moved back by the
   /// band-pass's phase delay.
   func event(_ index: Int64) -> StepEvent {
     let factor = Int64(decimationFactor)

@@ -64,8 +64,8 @@ public enum FIRDesign {
   ///     open to Nyquist).
   ///   - pass: which bands pass.
   ///   - window: the taper (SciPy's default is Hamming).
-  ///   - scale: when `true`, the response is normalised to exactly 1 at the centre of the first passband
-  ///     (0 Hz for low-pass and band-stop, Nyquist for high-pass, the band centre for band-pass).
+  ///   - scale: when `true`, the response is normalized to exactly 1 at the center of the first passband
+  ///     (0 Hz for low-pass and band-stop, Nyquist for high-pass, the band center for band-pass).
   ///   - sampleRate: samples per second, the unit of `cutoff`.
   /// - Precondition: the arguments describe a realisable filter (they are the programmer's choice, not input
   ///   data).
@@ -168,7 +168,7 @@ public enum FIRDesign {
     }
   }
 
-  /// The normalised sinc, `sin(πx) / (πx)`, 1 at 0 (NumPy's `np.sinc`).
+  /// The normalized sinc, `sin(πx) / (πx)`, 1 at 0 (NumPy's `np.sinc`).
   private static func sinc(_ x: Double) -> Double {
     x == 0 ? 1 : Double.sin(Double.pi * x) / (Double.pi * x)
   }

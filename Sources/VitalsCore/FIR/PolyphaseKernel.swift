@@ -38,7 +38,7 @@ func _dotProduct(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: In
 }
 
 /// `count` consecutive outputs of a plain FIR filter: `output[j] = Σᵢ taps[i]·window[j + i]` for
-/// `i` in `0..<length` (`taps` time-reversed), vectorised across outputs: each tap is broadcast and
+/// `i` in `0..<length` (`taps` time-reversed), vectorized across outputs: each tap is broadcast and
 /// multiplied with 32 (then 8) consecutive inputs, so no horizontal reduction is needed, and the four
 /// independent accumulators of a 32-output block keep the adders busy while each waits on its last sum.
 ///
@@ -228,7 +228,7 @@ struct _PolyphaseFIRCore: Sendable {
   ///   - taps: `h`, in `y[n] = Σ h[k]·x[n − k]` order.
   ///   - up, down: rate factors, ≥ 1.
   ///   - offset: taps by which output 0 is shifted into the filter (0 for a causal filter; half the length
-  ///     of a symmetric filter to centre it, as `resample_poly`), ≥ 0.
+  ///     of a symmetric filter to center it, as `resample_poly`), ≥ 0.
   @usableFromInline
   init(taps: [Float], up: Int, down: Int, offset: Int, blockSize: Int = 1024) {
     precondition(!taps.isEmpty, "a filter has at least one tap")

@@ -4,7 +4,7 @@ import ComplexModule
 ///
 /// Section `i` has the transfer function
 /// `Hᵢ(z) = (b0 + b1·z⁻¹ + b2·z⁻²) / (1 + a1·z⁻¹ + a2·z⁻²)`; the filter is their product, applied in order.
-/// This is the layout of SciPy's `sos` arrays (`[b0, b1, b2, a0, a1, a2]` per row) with `a0` normalised to 1.
+/// This is the layout of SciPy's `sos` arrays (`[b0, b1, b2, a0, a1, a2]` per row) with `a0` normalized to 1.
 /// Coefficients are `Double`: designs are computed in `Double` and the cascades keep `Double` state.
 public struct SecondOrderSections: Sendable, Hashable {
   /// One biquad, `(b0 + b1·z⁻¹ + b2·z⁻²) / (1 + a1·z⁻¹ + a2·z⁻²)`.

@@ -41,7 +41,7 @@ struct ZerosPolesGain {
       gain: gain * (product(zeros.map { -$0 }) / product(poles.map { -$0 })).real)
   }
 
-  /// Low-pass to band-pass centred on `center` rad/s with bandwidth `bandwidth` rad/s (`lp2bp_zpk`).
+  /// Low-pass to band-pass centered on `center` rad/s with bandwidth `bandwidth` rad/s (`lp2bp_zpk`).
   func lowpassToBandpass(center: Double, bandwidth: Double) -> ZerosPolesGain {
     let degree = relativeDegree
     func shift(_ roots: [Complex<Double>]) -> [Complex<Double>] {
@@ -54,7 +54,7 @@ struct ZerosPolesGain {
       gain: gain * Double.pow(bandwidth, degree))
   }
 
-  /// Low-pass to band-stop centred on `center` rad/s with bandwidth `bandwidth` rad/s (`lp2bs_zpk`); zeros at
+  /// Low-pass to band-stop centered on `center` rad/s with bandwidth `bandwidth` rad/s (`lp2bs_zpk`); zeros at
   /// infinity move to `±i·center`.
   func lowpassToBandstop(center: Double, bandwidth: Double) -> ZerosPolesGain {
     let degree = relativeDegree

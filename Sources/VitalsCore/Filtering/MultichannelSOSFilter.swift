@@ -137,7 +137,7 @@ public enum SOSPrecision: Sendable, Hashable {
 }
 
 /// One group of channels in the lanes of one vector type. The cases are concrete types, so each operation
-/// (a `CascadeVisitor`) runs fully specialised code for its lanes.
+/// (a `CascadeVisitor`) runs fully specialized code for its lanes.
 struct ChannelGroup: Sendable {
   enum Lanes: Sendable {
     case double8(LaneCascade<SIMD8<Double>>), double4(LaneCascade<SIMD4<Double>>)

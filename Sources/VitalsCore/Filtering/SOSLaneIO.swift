@@ -2,7 +2,7 @@ extension LaneCascade {
   /// Runs `count` frames whose lanes are consecutive `Float`s: lane `i` of frame `n` is
   /// `source[n·stride + i]`, its output goes to `destination[n·stride + i]` (which may be `source`). One
   /// vector load and one vector store per frame. Never inlined: each lane type's kernel is compiled as a
-  /// function of its own, whose loop the optimiser treats the same whatever calls it.
+  /// function of its own, whose loop the optimizer treats the same whatever calls it.
   @inline(never)
   mutating func run(
     frames source: UnsafePointer<Float>, stride: Int, count: Int,

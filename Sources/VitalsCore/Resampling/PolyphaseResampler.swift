@@ -3,7 +3,7 @@
 /// 1e-5 for signals of unit scale.
 ///
 /// The factors are reduced by their greatest common divisor. The anti-alias/anti-image filter is SciPy's:
-/// `h = up · firwin(2·half + 1, 1 / max(up, down), window)` with `half = 10·max(up, down)`, centred on each
+/// `h = up · firwin(2·half + 1, 1 / max(up, down), window)` with `half = 10·max(up, down)`, centered on each
 /// output, so output `k` lies at input time `k·down / up` (zero phase; at `startTime + k / outputRate`):
 /// `y[k] = Σₙ x[n]·h[k·down + half − n·up]`, inputs outside the signal being zero. A signal of `n` samples
 /// gives `⌈n·up / down⌉` outputs. Reference: R. E. Crochiere and L. R. Rabiner, *Multirate Digital Signal
@@ -26,7 +26,7 @@ public struct PolyphaseResampler: Sendable {
   public private(set) var inputCount: Int = 0
   /// Outputs written since the start of the signal.
   public private(set) var outputCount: Int = 0
-  /// Taps by which each output is centred in the filter (`half`).
+  /// Taps by which each output is centered in the filter (`half`).
   @usableFromInline let center: Int
 
   /// A resampler by `up / down` (both ≥ 1) with SciPy's default design, the window `window` (Kaiser β = 5
@@ -45,7 +45,7 @@ public struct PolyphaseResampler: Sendable {
   }
 
   /// A resampler by `up / down` with the filter `coefficients`, designed for the input rate times the
-  /// reduced `up` and centred on its middle tap (`scipy.signal.resample_poly(..., window=coefficients)`:
+  /// reduced `up` and centered on its middle tap (`scipy.signal.resample_poly(..., window=coefficients)`:
   /// an odd, symmetric filter gives zero phase). The coefficients are multiplied by the reduced `up`.
   public init(up: Int, down: Int, coefficients: [Double]) {
     precondition(up >= 1 && down >= 1, "rate factors must be at least 1, got up \(up), down \(down)")

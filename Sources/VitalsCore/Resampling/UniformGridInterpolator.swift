@@ -17,7 +17,7 @@
 public struct UniformGridInterpolator: Sendable {
   /// How values between two input samples are estimated.
   public enum Method: String, Sendable, CaseIterable {
-    /// Straight line between the two neighbouring samples (numpy `interp`).
+    /// Straight line between the two neighboring samples (numpy `interp`).
     case linear
     /// Piecewise cubic Hermite with three-point slopes for unequal spacing (the slope at sample `i`
     /// is that of the parabola through samples `i-1, i, i+1`; Fritsch & Carlson 1980 without the
@@ -152,7 +152,7 @@ public struct UniformGridInterpolator: Sendable {
   }
 
   /// Three-point slope at held sample `i` (one-sided at the ends of the held window, secant when a
-  /// neighbour shares its time).
+  /// neighbor shares its time).
   private func slope(at i: Int, channel c: Int) -> Double {
     let v = values[c]
     let n = times.count
@@ -171,7 +171,7 @@ public struct UniformGridInterpolator: Sendable {
 
   /// The sample rate implied by time stamps, in Hz: the reciprocal of the least-squares slope of
   /// time against sample index (the rate that best explains all stamps, robust to zero-mean jitter
-  /// and to stamps quantised coarser than the sample interval, e.g. 15.6 ms timers on a 100 Hz
+  /// and to stamps quantized coarser than the sample interval, e.g. 15.6 ms timers on a 100 Hz
   /// stream, where the median interval would be 0 or 15.6 ms).
   ///
   /// - Parameter times: stamps in seconds, non-decreasing, at least two distinct.

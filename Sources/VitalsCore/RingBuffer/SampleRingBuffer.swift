@@ -16,7 +16,7 @@
 /// appended (``endSampleIndex``), at the buffer's sample rate. Times are computed from the record index,
 /// never accumulated, so they do not drift.
 ///
-/// Modelled on `RigidDeque` (swift-collections 1.6: one storage handle, a start slot and a count) and
+/// Modeled on `RigidDeque` (swift-collections 1.6: one storage handle, a start slot and a count) and
 /// `CircularBuffer` (swift-nio: power-of-two masking).
 public struct SampleRingBuffer: ~Copyable {
   @usableFromInline let storage: UnsafeMutablePointer<Float>

@@ -1,4 +1,4 @@
-/// The causal moving maximum over the last `length` samples of one channel, amortised O(1) per sample
+/// The causal moving maximum over the last `length` samples of one channel, amortized O(1) per sample
 /// (at most three comparisons per sample), with its state carried between calls:
 /// `y[n] = max x[max(0, n − length + 1) … n]` (the first `length − 1` outputs cover the samples seen so
 /// far; no padding).

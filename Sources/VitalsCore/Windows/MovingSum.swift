@@ -4,7 +4,7 @@
 ///
 /// **No drift.** The running sum is kept in `Double` (each `Float` sample is exact in it) and recomputed
 /// from the window, in `Double`, every `length` samples; rounding errors therefore never accumulate beyond
-/// one window, whatever the length of the stream (amortised cost: one extra addition per sample). The
+/// one window, whatever the length of the stream (amortized cost: one extra addition per sample). The
 /// recomputations fall on the same samples whatever the chunking, so chunks of any size give bit-for-bit
 /// the output of the whole signal. A NaN or infinite sample makes the outputs NaN or infinite from its
 /// arrival until the first recomputation after it has left the window (fewer than `2·length` samples).

@@ -6,7 +6,7 @@ import VitalsCore
 /// `Recorded Date`, `Classification`, `Symptoms`, `Software Version`, `Device`, `Sample Rate`,
 /// `Lead`, `Unit` — then holds one sample per line in µV. Keys are matched in English, German,
 /// French, Spanish and Italian, and otherwise by their fixed position; the sample rate is also
-/// recognised by its `hertz` value. Values may be quoted and hold commas; devices in other locales
+/// recognized by its `hertz` value. Values may be quoted and hold commas; devices in other locales
 /// write a decimal comma (`-265,868`, `"513,625 hertz"`).
 ///
 /// **Personal data.** `Name` and `Date of Birth` are skipped while parsing: never stored, so never

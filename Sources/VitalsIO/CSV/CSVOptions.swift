@@ -18,7 +18,7 @@ public enum CSVTimeUnit: String, Sendable, CaseIterable, Codable {
   }
 }
 
-/// How to read a delimited text file; every `nil` means "recognise from the content".
+/// How to read a delimited text file; every `nil` means "recognize from the content".
 public struct CSVOptions: Sendable, Equatable {
   /// Field delimiter byte (`,` `;` tab); `nil` detects among the three.
   public var delimiter: UInt8?
@@ -45,7 +45,7 @@ public struct CSVOptions: Sendable, Equatable {
   /// twice the 99th-percentile interval of the first 8192 rows, whichever is longer.
   public var gapThreshold: Double?
 
-  /// Options with every unspecified field recognised from the content.
+  /// Options with every unspecified field recognized from the content.
   public init(
     delimiter: UInt8? = nil, hasHeader: Bool? = nil, skipLines: Int? = nil,
     timeColumn: ChannelSelector? = nil,

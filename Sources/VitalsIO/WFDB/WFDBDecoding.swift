@@ -1,7 +1,7 @@
 extension WFDBStorageFormat {
   /// Decodes the first `count` samples stored in `bytes` (which starts on a packing-group
   /// boundary) into `output`, as the digital values of `signal(5)`: two's complement, offset
-  /// formats re-centred on 0. Format 8 yields the stored differences, not their running sum.
+  /// formats re-centered on 0. Format 8 yields the stored differences, not their running sum.
   ///
   /// - Precondition: `bytes.count >= byteCount(forSamples: count)`.
   @inlinable
