@@ -70,7 +70,8 @@ public struct Info: ParsableCommand {
     if let a = summary.annotationCount { lines.append("  annotations: \(a)") }
     if let stamps = summary.timeStamps {
       lines.append(
-        "  gaps: \(stamps.gapCount) (missing \(stamps.missingSeconds) s, longest \(stamps.longestGapSeconds) s)")
+        "  gaps: \(stamps.gapCount) (missing \(stamps.missingSeconds) s, longest \(stamps.longestGapSeconds) s)"
+      )
       lines.append("  jitter_s: \(stamps.jitterSeconds)")
     } else if let g = summary.gapCount {
       lines.append("  gaps: \(g)")

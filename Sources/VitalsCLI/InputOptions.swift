@@ -62,7 +62,8 @@ public struct InputOptions: ParsableArguments {
       throw ValidationError("--delimiter must be one ASCII character or 'tab', got '\(delimiter)'")
     }
     if let maxGap, !(maxGap > 0 && maxGap <= CSVSignalReader.longestGap) {
-      throw ValidationError("--max-gap must be more than 0 and at most \(Int(CSVSignalReader.longestGap)) seconds")
+      throw ValidationError(
+        "--max-gap must be more than 0 and at most \(Int(CSVSignalReader.longestGap)) seconds")
     }
     if let start, Timestamp(dateTime: start) == nil {
       throw ValidationError("--start must be a date and time like 2024-03-10T06:00:00Z, got '\(start)'")

@@ -94,7 +94,8 @@ struct StepCounting {
     var detector: StepDetector
     do {
       detector = try StepDetector(
-        sampleRate: reader.chunkSampleRate, startTime: reader.startTime ?? .epoch, configuration: configuration)
+        sampleRate: reader.chunkSampleRate, startTime: reader.startTime ?? .epoch,
+        configuration: configuration)
     } catch {
       throw InputError(path: path, error.description)
     }

@@ -9,13 +9,15 @@ import VitalsTestSupport
   @Test func readmeHoldsTheExampleVerbatim() throws {
     let root = TestData.packageRoot
     let example = try String(
-      contentsOf: root.appendingPathComponent("Tests/ReadmeExampleTests/LibraryExample.swift"), encoding: .utf8)
+      contentsOf: root.appendingPathComponent("Tests/ReadmeExampleTests/LibraryExample.swift"),
+      encoding: .utf8)
     let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
     #expect(readme.contains("```swift\n" + example + "```\n"))
   }
 
   @Test func exampleFindsEveryBeatOfTheBundledRecording() throws {
-    let (beats, variability) = try beatsAndVariability(path: TestData.fixture("examples/simulated-ecg.csv").path)
+    let (beats, variability) = try beatsAndVariability(
+      path: TestData.fixture("examples/simulated-ecg.csv").path)
     let truth = try String(contentsOf: TestData.fixture("examples/simulated-ecg.truth.csv"), encoding: .utf8)
       .split(separator: "\n").dropFirst().compactMap { Int64($0.split(separator: ",")[0]) }
     let score = BeatComparison.score(reference: truth, test: beats, sampleRate: 250)

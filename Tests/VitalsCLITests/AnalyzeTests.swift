@@ -143,7 +143,8 @@ struct DerivedSamplesTests {
     // The file's time column counts from 0: the start is unknown until --start gives it.
     #expect(
       runInProcess([
-        "analyze", csv, "--out", out, "--event-minutes", "3", "--jobs", "1", "--start", "1970-01-01T00:00:00Z",
+        "analyze", csv, "--out", out, "--event-minutes", "3", "--jobs", "1", "--start",
+        "1970-01-01T00:00:00Z",
       ]) == 0)
 
     let summary = try String(contentsOfFile: out + "/day.json", encoding: .utf8)

@@ -48,7 +48,8 @@ struct KillResumeTests {
     let start = ["--start", "2024-03-10T06:00:00Z"]
     let clean = root.appendingPathComponent("clean")
     let began = Date()
-    let reference = try VitalsProcess.run(["analyze", inputs.path, "--out", clean.path, "--jobs", "2"] + start)
+    let reference = try VitalsProcess.run(
+      ["analyze", inputs.path, "--out", clean.path, "--jobs", "2"] + start)
     let duration = Date().timeIntervalSince(began)
     try #require(reference.status == 0, "clean run: \(reference.err)")
     let expected = withoutTimings(try VitalsProcess.snapshot(clean))
@@ -64,7 +65,8 @@ struct KillResumeTests {
     while interrupted < 24 && attempts < 100 {
       attempts += 1
       let delay = Double(generator.next() % 1000) / 1000 * duration
-      let started = try VitalsProcess.start(["analyze", inputs.path, "--out", killed.path, "--jobs", "2"] + start)
+      let started = try VitalsProcess.start(
+        ["analyze", inputs.path, "--out", killed.path, "--jobs", "2"] + start)
       usleep(useconds_t(delay * 1_000_000))
       let wasRunning = started.process.isRunning
       if wasRunning {
@@ -80,7 +82,8 @@ struct KillResumeTests {
       if !wasRunning { try FileManager.default.removeItem(at: killed) }
     }
     #expect(interrupted == 24, "only \(interrupted) of \(attempts) runs were still running when killed")
-    let resumed = try VitalsProcess.run(["analyze", inputs.path, "--out", killed.path, "--jobs", "2"] + start)
+    let resumed = try VitalsProcess.run(
+      ["analyze", inputs.path, "--out", killed.path, "--jobs", "2"] + start)
     #expect(resumed.status == 0, "\(resumed.err)")
     let final = withoutTimings(try VitalsProcess.snapshot(killed))
     #expect(final.keys.sorted() == expected.keys.sorted())

@@ -243,4 +243,3 @@ private final class TemporaryDirectory {
 
   deinit { try? FileManager.default.removeItem(at: url) }
 }
-

@@ -31,7 +31,9 @@ struct StartTimeTests {
     #expect(given.err.isEmpty)
   }
 
-  @Test("analyze --out: no derived samples without a start, with a note; --start supplies it", .enabled(if: hasBinary))
+  @Test(
+    "analyze --out: no derived samples without a start, with a note; --start supplies it",
+    .enabled(if: hasBinary))
   func analyzeWithoutStart() throws {
     let (directory, path) = try undatedECG()
     defer { try? FileManager.default.removeItem(atPath: directory) }

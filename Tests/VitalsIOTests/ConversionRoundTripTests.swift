@@ -96,7 +96,10 @@ private let sharedRecordings: [(path: String, options: RecordingOptions)] = {
     ("nstdb-118/118e24.csv", RecordingOptions(csv: CSVOptions(hasHeader: false, sampleRate: 360))),
     ("bami-ppg/BAMI1_1.csv", RecordingOptions(csv: CSVOptions(sampleRate: 50))),
     ("oxford-steps/user1_armband_1506423438471.csv", RecordingOptions(csv: CSVOptions(hasHeader: false))),
-    ("clemson-steps/P001_Regular.txt", RecordingOptions(csv: CSVOptions(delimiter: 0x20, hasHeader: false, sampleRate: 15))),
+    (
+      "clemson-steps/P001_Regular.txt",
+      RecordingOptions(csv: CSVOptions(delimiter: 0x20, hasHeader: false, sampleRate: 15))
+    ),
   ]
   return found.sorted { $0.0 < $1.0 }.map { (TestData.sharedData($0.0).path, $0.1) }
 }()

@@ -58,7 +58,8 @@ struct BatchAnalysisTests {
     #expect(BatchOutputLayout.names(for: ["x/100", "y/101.edf"]) == ["100", "101"])
     #expect(BatchOutputLayout.names(for: ["x/100", "y/100", "z/102.csv"]) == ["x_100", "y_100", "102"])
     #expect(BatchOutputLayout.names(for: ["../a/100", "../b/100", "./101"]) == ["a_100", "b_100", "101"])
-    #expect(BatchOutputLayout.names(for: ["x/100", "x/100.hea", "x/100.csv"]) == ["x_100", "x_100_2", "x_100_3"])
+    #expect(
+      BatchOutputLayout.names(for: ["x/100", "x/100.hea", "x/100.csv"]) == ["x_100", "x_100_2", "x_100_3"])
   }
 
   @Test("a corrupt file fails alone; the others are analysed, in input order")

@@ -14,7 +14,8 @@ public func fuzzBeatCSV(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
   }
   precondition(samples.allSatisfy { $0 >= 0 }, "a negative sample was accepted")
-  precondition(samples.indices.dropFirst().allSatisfy { samples[$0 - 1] < samples[$0] }, "samples out of order")
+  precondition(
+    samples.indices.dropFirst().allSatisfy { samples[$0 - 1] < samples[$0] }, "samples out of order")
   if let recordLength { precondition(samples.allSatisfy { $0 < recordLength }, "a sample beyond the record") }
   return 0
 }
@@ -22,6 +23,7 @@ public func fuzzBeatCSV(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 /// The process entry SwiftPM links an executable target to (`main` is `BeatCSVFuzz_main`):
 /// hands the arguments and the test function to libFuzzer's driver.
 @_cdecl("BeatCSVFuzz_main")
-public func BeatCSVFuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
+public func BeatCSVFuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt
+{
   runFuzzer(argc, argv, fuzzBeatCSV)
 }

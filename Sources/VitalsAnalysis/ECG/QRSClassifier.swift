@@ -349,7 +349,8 @@ struct QRSClassifier: Sendable {
         slopeSymmetry(around: candidate.rPeak, now: nowInput, history: history, oldest: rawOldest)
         < stepSlopeSymmetry
       if oneSided,
-        let masked = maskedQRS(before: peak, after: last, now: nowInput, history: history, rawOldest: rawOldest)
+        let masked = maskedQRS(
+          before: peak, after: last, now: nowInput, history: history, rawOldest: rawOldest)
       {
         reject(candidate)
         accept(masked, learningRate: 0.125, beats: &beats)
@@ -371,7 +372,9 @@ struct QRSClassifier: Sendable {
   /// before `peak` (400 to 100 ms by default), when it stands for a two-sided QRS above the primary threshold,
   /// a refractory period after the beat `last`, not a T wave, and with its R peak within the latency bound
   /// of `now` (input samples).
-  private func maskedQRS(before peak: Int64, after last: Candidate, now: Int64, history: History, rawOldest: Int64)
+  private func maskedQRS(
+    before peak: Int64, after last: Candidate, now: Int64, history: History, rawOldest: Int64
+  )
     -> Candidate?
   {
     guard

@@ -97,7 +97,8 @@ public struct MovingSum: Sendable {
           position &+= run
           if position == length {
             position = 0
-            sum = SIMD2(exactSum(UnsafeBufferPointer(firstWindow)), exactSum(UnsafeBufferPointer(secondWindow)))
+            sum = SIMD2(
+              exactSum(UnsafeBufferPointer(firstWindow)), exactSum(UnsafeBufferPointer(secondWindow)))
             firstOutput[i &- 1] = Float(sum[0] * scale)
             secondOutput[i &- 1] = Float(sum[1] * scale)
           }

@@ -78,7 +78,9 @@ extension Timestamp {
   /// The instant an ISO-8601-like date-time names (`2014-05-08T05:05:15Z`, `2014-05-08 05:05:15.25`,
   /// `2021-12-17 12:58:58 +0800`; without a zone, UTC), or `nil` when `text` is not one.
   public init?(dateTime text: String) {
-    guard let nanoseconds = Array(text.utf8).withUnsafeBufferPointer({ parseDateTime($0) }) else { return nil }
+    guard let nanoseconds = Array(text.utf8).withUnsafeBufferPointer({ parseDateTime($0) }) else {
+      return nil
+    }
     self.init(nanosecondsSinceEpoch: nanoseconds)
   }
 }

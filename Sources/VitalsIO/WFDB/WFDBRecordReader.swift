@@ -226,7 +226,8 @@ public final class WFDBRecordReader: SignalReader {
       guard let channels = try segments.next(maxFrames: maxSamples) else { return nil }
       let chunk = SignalChunk(
         channels: signalIndices.map { channels[$0] }, sampleRate: header.frameRate,
-        startTime: header.startTime.advanced(bySamples: position, rate: header.frameRate), firstSampleIndex: position
+        startTime: header.startTime.advanced(bySamples: position, rate: header.frameRate),
+        firstSampleIndex: position
       )
       position += Int64(chunk.sampleCount)
       return chunk
@@ -242,7 +243,8 @@ public final class WFDBRecordReader: SignalReader {
     recycled = channels
     let chunk = SignalChunk(
       channels: channels, sampleRate: header.frameRate,
-      startTime: header.startTime.advanced(bySamples: position, rate: header.frameRate), firstSampleIndex: position)
+      startTime: header.startTime.advanced(bySamples: position, rate: header.frameRate),
+      firstSampleIndex: position)
     position += Int64(count)
     return chunk
   }

@@ -66,7 +66,8 @@ func countSteps(
   reader: inout some SignalReader & ~Copyable, options: Options
 ) throws -> StepDetector.Output {
   var detector = try StepDetector(
-    sampleRate: reader.chunkSampleRate, startTime: reader.startTime ?? .epoch, configuration: options.configuration)
+    sampleRate: reader.chunkSampleRate, startTime: reader.startTime ?? .epoch,
+    configuration: options.configuration)
   var output = StepDetector.Output()
   while let chunk = try reader.nextChunk(maxSamples: options.chunk) {
     detector.process(chunk, into: &output)
