@@ -609,6 +609,7 @@ package final class CSVRowParser {
   }
 
   #if canImport(CWideLanes)
+    // A SIMD kernel kept in one piece: the row loop keeps its lane state and pointers in registers.
     /// ``parseBlockRows()`` in two passes: the block's field ends (``FieldLanes/collectEnds``), then
     /// the rows they delimit, each signal column four rows at a time (``FieldLanes/quotients``), the
     /// time column last, row by row; ``divideRows(_:)`` then divides as for ``parseBlockRows()``.
