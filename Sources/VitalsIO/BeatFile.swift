@@ -246,20 +246,7 @@ public struct BeatFile: Sendable {
     throws(InputError) -> [Int64]
   {
     let longest = longestRecordingSamples(at: sampleRate)
-    var lines: [Range<Int>] = []
-    // A UTF-8 byte-order mark (spreadsheet exports) is not part of the header.
-    var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-    var k = start
-    while k < bytes.count {
-      let byte = bytes[k]
-      if byte == 0x0A || byte == 0x0D || byte == 0x0B || byte == 0x0C {
-        lines.append(start..<k)
-        if byte == 0x0D && k + 1 < bytes.count && bytes[k + 1] == 0x0A { k += 1 }
-        start = k + 1
-      }
-      k += 1
-    }
-    lines.append(start..<bytes.count)
+    let lines = lineRanges(bytes)
     let isBlank = { (line: Range<Int>) in bytes[line].allSatisfy { $0 == 0x20 || $0 == 0x09 } }
     guard let headerNumber = lines.firstIndex(where: { !isBlank($0) }) else {
       throw InputError(path: path, "empty file: expected a header with a sample column")
@@ -267,23 +254,9 @@ public struct BeatFile: Sendable {
     let header = bytes[lines[headerNumber]]
     let delimiter: UInt8 =
       header.contains(0x09) ? 0x09 : header.contains(0x3B) && !header.contains(0x2C) ? 0x3B : 0x2C
-    // The fields of a line (up to `limit` of them), without the blanks and quotes around them.
-    func fields(_ line: Range<Int>, limit: Int = .max) -> [Range<Int>] {
-      var result: [Range<Int>] = []
-      var fieldStart = line.lowerBound
-      for end in line.lowerBound...line.upperBound where end == line.upperBound || bytes[end] == delimiter {
-        var lower = fieldStart
-        var upper = end
-        let padding = { (byte: UInt8) in byte == 0x22 || byte == 0x20 || byte == 0x09 }
-        while lower < upper && padding(bytes[lower]) { lower += 1 }
-        while upper > lower && padding(bytes[upper - 1]) { upper -= 1 }
-        result.append(lower..<upper)
-        if result.count == limit { break }
-        fieldStart = end + 1
-      }
-      return result
+    let names = fieldRanges(bytes, lines[headerNumber], delimiter: delimiter).map {
+      String(decoding: bytes[$0], as: UTF8.self).lowercased()
     }
-    let names = fields(lines[headerNumber]).map { String(decoding: bytes[$0], as: UTF8.self).lowercased() }
     guard let column = names.firstIndex(of: "sample") else {
       throw InputError(
         path: path, location: .line(headerNumber + 1),
@@ -293,7 +266,7 @@ public struct BeatFile: Sendable {
     samples.reserveCapacity(lines.count - headerNumber - 1)
     var previousLine = 0
     for number in (headerNumber + 1)..<lines.count where !isBlank(lines[number]) {
-      let row = fields(lines[number], limit: column + 1)
+      let row = fieldRanges(bytes, lines[number], delimiter: delimiter, limit: column + 1)
       let place = InputError.Location.field(line: number + 1, column: column + 1)
       guard column < row.count else {
         throw InputError(
@@ -312,21 +285,71 @@ public struct BeatFile: Sendable {
               + "samples"
         )
       }
-      if let recordLength, value >= recordLength {
-        throw InputError(
-          path: path, location: place,
-          "sample \(value) lies beyond the record's end (\(recordLength) samples)")
-      }
-      if value > longest {
-        throw InputError(
-          path: path, location: place,
-          "sample \(value) lies beyond the longest recording read (\(longest) samples: 366 days at "
-            + "\(sampleRate) Hz)")
-      }
+      try checkRange(
+        value, recordLength: recordLength, longest: longest, sampleRate: sampleRate, path: path, place: place)
       samples.append(value)
       previousLine = number
     }
     return samples
+  }
+
+  /// The byte ranges of the lines of `bytes` (ended by LF, CR, CRLF, VT or FF), a leading UTF-8
+  /// byte-order mark (spreadsheet exports) left out.
+  private static func lineRanges(_ bytes: [UInt8]) -> [Range<Int>] {
+    var lines: [Range<Int>] = []
+    var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    var k = start
+    while k < bytes.count {
+      let byte = bytes[k]
+      if byte == 0x0A || byte == 0x0D || byte == 0x0B || byte == 0x0C {
+        lines.append(start..<k)
+        if byte == 0x0D && k + 1 < bytes.count && bytes[k + 1] == 0x0A { k += 1 }
+        start = k + 1
+      }
+      k += 1
+    }
+    lines.append(start..<bytes.count)
+    return lines
+  }
+
+  /// The fields of `line` split at `delimiter` (up to `limit` of them), without the blanks and
+  /// quotes around them.
+  @inline(__always)
+  private static func fieldRanges(
+    _ bytes: [UInt8], _ line: Range<Int>, delimiter: UInt8, limit: Int = .max
+  ) -> [Range<Int>] {
+    var result: [Range<Int>] = []
+    var fieldStart = line.lowerBound
+    for end in line.lowerBound...line.upperBound where end == line.upperBound || bytes[end] == delimiter {
+      var lower = fieldStart
+      var upper = end
+      let padding = { (byte: UInt8) in byte == 0x22 || byte == 0x20 || byte == 0x09 }
+      while lower < upper && padding(bytes[lower]) { lower += 1 }
+      while upper > lower && padding(bytes[upper - 1]) { upper -= 1 }
+      result.append(lower..<upper)
+      if result.count == limit { break }
+      fieldStart = end + 1
+    }
+    return result
+  }
+
+  /// Refuses a beat at `value` samples at or beyond `recordLength` (when given) or beyond `longest`.
+  @inline(__always)
+  private static func checkRange(
+    _ value: Int64, recordLength: Int64?, longest: Int64, sampleRate: Double, path: String,
+    place: InputError.Location
+  ) throws(InputError) {
+    if let recordLength, value >= recordLength {
+      throw InputError(
+        path: path, location: place,
+        "sample \(value) lies beyond the record's end (\(recordLength) samples)")
+    }
+    if value > longest {
+      throw InputError(
+        path: path, location: place,
+        "sample \(value) lies beyond the longest recording read (\(longest) samples: 366 days at "
+          + "\(sampleRate) Hz)")
+    }
   }
 
   /// A non-negative whole number written as digits, optionally followed by `.` and zeros.

@@ -148,6 +148,17 @@ public struct IntervalAccumulator: Equatable, Sendable, Codable {
       addEach(0..<count, s, e, v, work)
       return
     }
+    addRuns(count, s, e, v, work)
+  }
+
+  /// Adds samples `0..<count` of the columns a run at a time: the samples from i on that lie in the
+  /// interval of sample i go through `addBlock` in blocks,
+  /// the others (and blocks it refuses) sample by sample. The aggregation hot loop, inlined whole.
+  @inline(__always)
+  private mutating func addRuns(
+    _ count: Int, _ s: UnsafePointer<Int64>, _ e: UnsafePointer<Int64>, _ v: UnsafePointer<Double>,
+    _ work: Work
+  ) {
     let cumulative = style == .cumulative
     // Samples per ns in the last run, for guessing where the next ends.
     var perNanosecond = 0.0

@@ -138,8 +138,30 @@ public struct RRArtifacts: Sendable, Equatable, Codable {
 
     let th1 = threshold(drrs, parameters)
     for k in 0..<n { drrs[k] = th1[k] != 0 ? drrs[k] / th1[k] : .nan }
+    let (s12, s22) = subspaces(drrs)
 
-    // Reflect-padded neighbours (numpy.pad mode "reflect", two elements).
+    let medrr = DescriptiveStatistics.rollingQuantiles(rr, width: parameters.medianWindow, [0.5])[0]
+    var mrrs = [Double](repeating: 0, count: n)
+    for k in 0..<n {
+      let deviation = rr[k] - medrr[k]
+      mrrs[k] = deviation < 0 ? 2 * deviation : deviation
+    }
+    let th2 = threshold(mrrs, parameters)
+    for k in 0..<n { mrrs[k] = th2[k] != 0 ? mrrs[k] / th2[k] : .nan }
+
+    let series = Series(rr: rr, drrs: drrs, mrrs: mrrs, medrr: medrr, th2: th2, s12: s12, s22: s22)
+    var result = series.classify(c1: parameters.c1, c2: parameters.c2)
+    if parameters.maximumRunBeats > 0 {
+      result.run = runBeats(rr, th2, flagged: result.allBeats, parameters)
+    }
+    return result
+  }
+
+  /// The subspaces S12 and S22 of the normalised successive differences `drrs`: S12 the larger (for
+  /// a positive difference) or smaller (negative) of the two neighbours, S22 the smaller (difference
+  /// ≥ 0) or larger (negative) of the next two; neighbours reflect-padded as numpy.pad's "reflect".
+  private static func subspaces(_ drrs: [Double]) -> (s12: [Double], s22: [Double]) {
+    let n = drrs.count
     func padded(_ d: Int) -> Double {
       var index = d
       if index < 0 { index = -index }
@@ -160,62 +182,65 @@ public struct RRArtifacts: Sendable, Equatable, Codable {
         s22[d] = numpyMax(padded(d + 1), padded(d + 2))
       }
     }
+    return (s12, s22)
+  }
 
-    let medrr = DescriptiveStatistics.rollingQuantiles(rr, width: parameters.medianWindow, [0.5])[0]
-    var mrrs = [Double](repeating: 0, count: n)
-    for k in 0..<n {
-      let deviation = rr[k] - medrr[k]
-      mrrs[k] = deviation < 0 ? 2 * deviation : deviation
-    }
-    let th2 = threshold(mrrs, parameters)
-    for k in 0..<n { mrrs[k] = th2[k] != 0 ? mrrs[k] / th2[k] : .nan }
+  /// The series the decision rules read, one value per beat: intervals (s), normalised successive
+  /// differences, normalised deviations from the median, the median, its threshold, the subspaces.
+  private struct Series {
+    let rr: [Double]
+    let drrs: [Double]
+    let mrrs: [Double]
+    let medrr: [Double]
+    let th2: [Double]
+    let s12: [Double]
+    let s22: [Double]
 
-    var result = RRArtifacts()
-    let c1 = parameters.c1
-    let c2 = parameters.c2
-    var i = 0
-    while i < n - 2 {
-      if abs(drrs[i]) <= 1 {
-        i += 1
-        continue
-      }
-      let eq1 = drrs[i] > 1 && s12[i] < -c1 * drrs[i] - c2
-      let eq2 = drrs[i] < -1 && s12[i] > -c1 * drrs[i] + c2
-      if eq1 || eq2 {
-        result.ectopic.append(i)
-        i += 1
-        continue
-      }
-      if !(abs(drrs[i]) > 1 || abs(mrrs[i]) > 3) {
-        i += 1
-        continue
-      }
-      var candidates = [i]
-      if abs(drrs[i + 1]) < abs(drrs[i + 2]) { candidates.append(i + 1) }
-      for j in candidates {
-        let eq3 = drrs[j] > 1 && s22[j] < -1
-        let eq4 = abs(mrrs[j]) > 3
-        let eq5 = drrs[j] < -1 && s22[j] > 1
-        if !(eq3 || eq4 || eq5) {
+    /// Ectopic, long/short, missed and extra beats by Lipponen & Tarvainen's decision rules (no runs).
+    func classify(c1: Double, c2: Double) -> RRArtifacts {
+      var result = RRArtifacts()
+      let n = rr.count
+      var i = 0
+      while i < n - 2 {
+        if abs(drrs[i]) <= 1 {
           i += 1
           continue
         }
-        let eq6 = abs(rr[j] / 2 - medrr[j]) < th2[j]
-        let eq7 = abs(rr[j] + rr[j + 1] - medrr[j]) < th2[j]
-        if eq5 && eq7 {
-          result.extra.append(j)
-        } else if eq3 && eq6 {
-          result.missed.append(j)
-        } else {
-          result.longShort.append(j)
+        let eq1 = drrs[i] > 1 && s12[i] < -c1 * drrs[i] - c2
+        let eq2 = drrs[i] < -1 && s12[i] > -c1 * drrs[i] + c2
+        if eq1 || eq2 {
+          result.ectopic.append(i)
+          i += 1
+          continue
         }
-        i += 1
+        if !(abs(drrs[i]) > 1 || abs(mrrs[i]) > 3) {
+          i += 1
+          continue
+        }
+        var candidates = [i]
+        if abs(drrs[i + 1]) < abs(drrs[i + 2]) { candidates.append(i + 1) }
+        for j in candidates {
+          let eq3 = drrs[j] > 1 && s22[j] < -1
+          let eq4 = abs(mrrs[j]) > 3
+          let eq5 = drrs[j] < -1 && s22[j] > 1
+          if !(eq3 || eq4 || eq5) {
+            i += 1
+            continue
+          }
+          let eq6 = abs(rr[j] / 2 - medrr[j]) < th2[j]
+          let eq7 = abs(rr[j] + rr[j + 1] - medrr[j]) < th2[j]
+          if eq5 && eq7 {
+            result.extra.append(j)
+          } else if eq3 && eq6 {
+            result.missed.append(j)
+          } else {
+            result.longShort.append(j)
+          }
+          i += 1
+        }
       }
+      return result
     }
-    if parameters.maximumRunBeats > 0 {
-      result.run = runBeats(rr, th2, flagged: result.allBeats, parameters)
-    }
-    return result
   }
 
   /// The run beats around the beats `flagged` (see ``detect(beats:sampleRate:parameters:)``), increasing.

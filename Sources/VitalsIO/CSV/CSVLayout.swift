@@ -16,53 +16,14 @@ struct CSVLayout {
     throws(InputError)
     -> CSVLayout
   {
-    // Delimiter: the first of tab, `;`, `,` that splits the last lines consistently.
     let tail = lines.suffix(max(1, min(20, lines.count - 1)))
-    var delimiter = options.delimiter ?? 0x2C
-    if options.delimiter == nil {
-      let candidates: [UInt8] = [0x09, 0x3B, 0x2C]
-      let consistent = candidates.first { c in
-        let counts = Set(tail.map { splitFields($0, delimiter: c).count })
-        return counts.count == 1 && counts.first! > 1
-      }
-      // Otherwise the one that splits most often; `,` for a single column.
-      let splits = { (c: UInt8) in tail.reduce(0) { $0 + splitFields($1, delimiter: c).count } }
-      let most = candidates.max { splits($0) < splits($1) }!
-      delimiter = consistent ?? (splits(most) > tail.count ? most : 0x2C)
-    }
+    let delimiter = options.delimiter ?? detectDelimiter(tail)
     let fields = lines.map { splitFields($0, delimiter: delimiter) }
-    // Decimal comma: only possible when `,` is not the delimiter.
-    var separator: UInt8 = 0x2E
-    if delimiter != 0x2C {
-      let usesComma = tail.contains { line in
-        splitFields(line, delimiter: delimiter).contains { field in
-          field.contains(0x2C) && isNumber(field, separator: 0x2C)
-        }
-      }
-      if usesComma { separator = 0x2C }
-    }
+    let separator = detectDecimalSeparator(tail, delimiter: delimiter)
     // The first data line sets the column count; a non-numeric line just before it is the header;
     // anything earlier is preamble.
-    let firstData: Int
-    if let skip = options.skipLines {
-      guard skip < lines.count else {
-        throw InputError(
-          path: path, location: .line(lineNumbers.last!), "expected data after \(skip) skipped lines")
-      }
-      let start = skip + (options.hasHeader == true ? 1 : 0)
-      guard start < lines.count else {
-        throw InputError(
-          path: path, location: .line(lineNumbers.last!), "expected data rows after the header")
-      }
-      firstData = (start..<lines.count).first { isDataLine(fields[$0], separator: separator) } ?? start
-    } else {
-      guard let found = fields.firstIndex(where: { isDataLine($0, separator: separator) }) else {
-        throw InputError(
-          path: path, location: .line(lineNumbers.last!),
-          "expected numeric data rows in the first \(lines.count) lines")
-      }
-      firstData = found
-    }
+    let firstData = try firstDataLine(
+      fields, separator: separator, lineNumbers: lineNumbers, options: options, path: path)
     let hasHeader: Bool
     if let option = options.hasHeader {
       hasHeader = option && firstData > (options.skipLines ?? 0)
@@ -79,39 +40,10 @@ struct CSVLayout {
       }
     }
     let dataFields = Array(fields[firstData...])
-
-    // Time column.
-    var timeColumn: Int?
-    if let selector = options.timeColumn {
-      timeColumn = try ChannelSelector.resolve([selector], names: names, path: path)[0]
-    } else if hasHeader, let byName = names.firstIndex(where: isTimeName) {
-      timeColumn = byName
-    } else if let firstRow = dataFields.first,
-      let byContent = firstRow.indices.first(where: { j in
-        firstRow[j].withUnsafeBufferPointer { parseDateTime($0) } != nil
-      })
-    {
-      timeColumn = byContent
-    } else if !hasHeader, columnCount >= 2 {
-      let values = dataFields.compactMap { $0.first.flatMap { numberValue($0, separator: separator) } }
-      if values.count == dataFields.count, let v0 = values.first, let vn = values.last, abs(v0) >= 1e6,
-        vn > v0,
-        zip(values, values.dropFirst()).allSatisfy({ $0 <= $1 })
-      {
-        timeColumn = 0
-      }
-    }
-    var timeParse = CSVRowParser.TimeParse.none
-    if let t = timeColumn {
-      let samples = dataFields.compactMap { $0.count > t ? $0[t] : nil }
-      if samples.first.map({ $0.withUnsafeBufferPointer { parseDateTime($0) } != nil }) ?? false {
-        timeParse = .dateTime
-      } else {
-        let unit =
-          options.timeUnit ?? unitFromName(names[t])
-          ?? unitFromIntervals(samples.compactMap { numberValue($0, separator: separator) })
-        timeParse = .numeric(exponent: unit.nanosecondExponent)
-      }
+    let timeColumn = try detectTimeColumn(
+      dataFields, names: names, hasHeader: hasHeader, separator: separator, options: options, path: path)
+    let timeParse = timeColumn.map { t in
+      detectTimeParse(dataFields, column: t, name: names[t], separator: separator, options: options)
     }
     let preambleRate = lines.prefix(preamble).indices.lazy.compactMap { index in
       statedRate(lines[index]).map { (value: $0, line: index + 1) }
@@ -119,7 +51,103 @@ struct CSVLayout {
     return CSVLayout(
       delimiter: delimiter, decimalSeparator: separator, preamble: preamble,
       firstDataLine: firstData, names: names,
-      timeColumn: timeColumn, timeParse: timeParse, preambleRate: preambleRate)
+      timeColumn: timeColumn, timeParse: timeParse ?? CSVRowParser.TimeParse.none,
+      preambleRate: preambleRate)
+  }
+
+  /// The first of tab, `;`, `,` that splits the last lines consistently; otherwise the one that
+  /// splits most often; `,` for a single column.
+  private static func detectDelimiter(_ tail: ArraySlice<[UInt8]>) -> UInt8 {
+    let candidates: [UInt8] = [0x09, 0x3B, 0x2C]
+    let consistent = candidates.first { c in
+      let counts = Set(tail.map { splitFields($0, delimiter: c).count })
+      return counts.count == 1 && counts.first! > 1
+    }
+    let splits = { (c: UInt8) in tail.reduce(0) { $0 + splitFields($1, delimiter: c).count } }
+    let most = candidates.max { splits($0) < splits($1) }!
+    return consistent ?? (splits(most) > tail.count ? most : 0x2C)
+  }
+
+  /// `,` when a field of the last lines is a number written with a decimal comma (only possible
+  /// when `,` is not the delimiter), else `.`.
+  private static func detectDecimalSeparator(_ tail: ArraySlice<[UInt8]>, delimiter: UInt8) -> UInt8 {
+    guard delimiter != 0x2C else { return 0x2E }
+    let usesComma = tail.contains { line in
+      splitFields(line, delimiter: delimiter).contains { field in
+        field.contains(0x2C) && isNumber(field, separator: 0x2C)
+      }
+    }
+    return usesComma ? 0x2C : 0x2E
+  }
+
+  /// Index of the first data line: the first numeric line after the skipped lines and header when
+  /// ``CSVOptions/skipLines`` is set (else the line after them), else the first numeric line.
+  private static func firstDataLine(
+    _ fields: [[[UInt8]]], separator: UInt8, lineNumbers: [Int], options: CSVOptions, path: String
+  ) throws(InputError) -> Int {
+    guard let skip = options.skipLines else {
+      guard let found = fields.firstIndex(where: { isDataLine($0, separator: separator) }) else {
+        throw InputError(
+          path: path, location: .line(lineNumbers.last!),
+          "expected numeric data rows in the first \(fields.count) lines")
+      }
+      return found
+    }
+    guard skip < fields.count else {
+      throw InputError(
+        path: path, location: .line(lineNumbers.last!), "expected data after \(skip) skipped lines")
+    }
+    let start = skip + (options.hasHeader == true ? 1 : 0)
+    guard start < fields.count else {
+      throw InputError(
+        path: path, location: .line(lineNumbers.last!), "expected data rows after the header")
+    }
+    return (start..<fields.count).first { isDataLine(fields[$0], separator: separator) } ?? start
+  }
+
+  /// The time column: the one ``CSVOptions/timeColumn`` selects, else a header name that reads as
+  /// time, else the first field of the first row holding a date-time, else (headerless, two columns
+  /// or more) a first column of increasing values ≥ 10⁶ (epoch times); `nil` when none is.
+  private static func detectTimeColumn(
+    _ dataFields: [[[UInt8]]], names: [String], hasHeader: Bool, separator: UInt8, options: CSVOptions,
+    path: String
+  ) throws(InputError) -> Int? {
+    if let selector = options.timeColumn {
+      return try ChannelSelector.resolve([selector], names: names, path: path)[0]
+    }
+    if hasHeader, let byName = names.firstIndex(where: isTimeName) { return byName }
+    if let firstRow = dataFields.first,
+      let byContent = firstRow.indices.first(where: { j in
+        firstRow[j].withUnsafeBufferPointer { parseDateTime($0) } != nil
+      })
+    {
+      return byContent
+    }
+    if !hasHeader, names.count >= 2 {
+      let values = dataFields.compactMap { $0.first.flatMap { numberValue($0, separator: separator) } }
+      if values.count == dataFields.count, let v0 = values.first, let vn = values.last, abs(v0) >= 1e6,
+        vn > v0,
+        zip(values, values.dropFirst()).allSatisfy({ $0 <= $1 })
+      {
+        return 0
+      }
+    }
+    return nil
+  }
+
+  /// How the time column `column` reads: date-times when its first value is one, else numbers in
+  /// the unit ``CSVOptions/timeUnit`` states, the column name implies or the intervals suggest.
+  private static func detectTimeParse(
+    _ dataFields: [[[UInt8]]], column t: Int, name: String, separator: UInt8, options: CSVOptions
+  ) -> CSVRowParser.TimeParse {
+    let samples = dataFields.compactMap { $0.count > t ? $0[t] : nil }
+    if samples.first.map({ $0.withUnsafeBufferPointer { parseDateTime($0) } != nil }) ?? false {
+      return .dateTime
+    }
+    let unit =
+      options.timeUnit ?? unitFromName(name)
+      ?? unitFromIntervals(samples.compactMap { numberValue($0, separator: separator) })
+    return .numeric(exponent: unit.nanosecondExponent)
   }
 
   /// Splits a line at `delimiter` outside double quotes (a trailing `\r` dropped).

@@ -102,14 +102,7 @@ public final class CSVSignalReader: SignalReader {
   ) throws(InputError) {
     let path = input.path
     let lines = LineBuffer(input: input)
-    // Probe: the first 64 non-blank lines.
-    var probe = [(line: Int, bytes: [UInt8])]()
-    while probe.count < 64, let line = try lines.nextLine() {
-      var bytes = Array(line)
-      if lines.lineNumber == 1 && bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-      if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
-      probe.append((lines.lineNumber, bytes))
-    }
+    let probe = try Self.probe(lines)
     guard !probe.isEmpty else { throw InputError(path: input.path, "empty file: expected CSV lines") }
     let layout = try CSVLayout.detect(
       probe.map(\.bytes), lineNumbers: probe.map(\.line), options: options, path: path)
@@ -122,17 +115,7 @@ public final class CSVSignalReader: SignalReader {
       throw InputError(
         path: path, location: .line(probe.last!.line + 1), "expected data rows after the header")
     }
-    let signalColumns = (0..<layout.names.count).filter { $0 != layout.timeColumn }
-    guard !signalColumns.isEmpty else {
-      throw InputError(path: path, "expected at least one signal column besides the time column")
-    }
-    let selected: [Int]
-    if let channels {
-      selected = try ChannelSelector.resolve(
-        channels, names: signalColumns.map { layout.names[$0] }, path: path)
-    } else {
-      selected = Array(signalColumns.indices)
-    }
+    let (signalColumns, selected) = try Self.selectColumns(layout, channels: channels, path: path)
     var roles = [Int](repeating: -1, count: layout.names.count)
     for (c, s) in selected.enumerated() { roles[signalColumns[s]] = c }
     if let t = layout.timeColumn { roles[t] = -2 }
@@ -143,62 +126,53 @@ public final class CSVSignalReader: SignalReader {
       kernel: kernel)
     self.parser = parser
     ready = Array(repeating: [], count: selected.count)
-
-    // Rate and timing from the first batch.
-    let rate: Double
-    let timing: CSVTiming
-    var start = Timestamp.epoch
-    var gapThreshold = Int64.max
-    // Where the rate comes from, for an error.
-    var rateSource = (field: "sample rate option", location: InputError.Location.file)
-    try parser.fillRaw()
-    if layout.timeParse == .none {
-      guard let r = options.sampleRate ?? layout.preambleRate?.value else {
-        throw InputError(path: path, "no time column: the sample rate is unknown (pass --rate HZ)")
-      }
-      if options.sampleRate == nil, let stated = layout.preambleRate {
-        rateSource = ("rate stated in the preamble", .line(stated.line))
-      }
-      rate = r
-      timing = .fixedRate
-    } else {
-      guard parser.rawCount > 0 else { throw InputError(path: path, "expected data rows") }
-      start = Timestamp(nanosecondsSinceEpoch: parser.rawTimes[0])
-      let first = FirstBatchTiming(times: UnsafeBufferPointer(start: parser.rawTimes, count: parser.rawCount))
-      guard let r = options.sampleRate ?? first.rate else {
-        throw InputError(
-          path: path, location: .line(probeLines.first?.line ?? 1),
-          "cannot measure the sample rate: the time stamps do not advance (pass --rate HZ)")
-      }
-      if options.sampleRate == nil {
-        rateSource = ("time stamps' interval", .line(probeLines.first?.line ?? 1))
-      }
-      rate = r
-      if first.isUniform(rate: r) {
-        timing = .uniformTimestamps
-      } else {
-        timing = .resampled(options.interpolation)
-        let threshold = options.gapThreshold ?? max(3 / r, 2e-9 * Double(first.highInterval))
-        gapThreshold = Int64(min(threshold * 1e9, 9e18).rounded(.up))
-      }
+    let clock = try FirstBatchClock(
+      parser: parser, layout: layout, options: options, firstLine: probeLines.first?.line ?? 1, path: path)
+    chunkSampleRate = clock.chunkSampleRate
+    timing = clock.timing
+    gapThreshold = clock.gapThreshold
+    if case .resampled(let method) = clock.timing {
+      interpolator = UniformGridInterpolator(
+        channelCount: max(1, selected.count), rate: clock.rate, method: method)
     }
-    chunkSampleRate = try supportedSampleRate(
-      rate, field: rateSource.field, path: path, location: rateSource.location)
-    self.timing = timing
-    self.gapThreshold = gapThreshold
-    if case .resampled(let method) = timing {
-      interpolator = UniformGridInterpolator(channelCount: max(1, selected.count), rate: rate, method: method)
-    }
-    origin = start
+    origin = clock.start
     // Numeric stamps before 2000 count time since some event (boot, the recording's start), not dates.
-    let datesStart = layout.timeParse == .dateTime || start >= Timestamp(secondsSinceEpoch: 946_684_800)
-    startTime = layout.timeParse != .none && datesStart ? start : nil
+    let datesStart =
+      layout.timeParse == .dateTime || clock.start >= Timestamp(secondsSinceEpoch: 946_684_800)
+    startTime = layout.timeParse != .none && datesStart ? clock.start : nil
     let available = signalColumns.map {
-      SignalDescription(name: layout.names[$0], unit: "", sampleRate: rate, sampleCount: nil)
+      SignalDescription(name: layout.names[$0], unit: "", sampleRate: clock.rate, sampleCount: nil)
     }
     availableSignals = available
     signals = selected.map { available[$0] }
     examineBatch()
+  }
+
+  /// The first 64 non-blank lines (a leading byte-order mark removed) with their 1-based numbers.
+  private static func probe(_ lines: LineBuffer) throws(InputError) -> [(line: Int, bytes: [UInt8])] {
+    var probe = [(line: Int, bytes: [UInt8])]()
+    while probe.count < 64, let line = try lines.nextLine() {
+      var bytes = Array(line)
+      if lines.lineNumber == 1 && bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+      if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
+      probe.append((lines.lineNumber, bytes))
+    }
+    return probe
+  }
+
+  /// The signal columns (every column but the time column) and the indices among them of the
+  /// selected channels (all without a selection).
+  private static func selectColumns(_ layout: CSVLayout, channels: [ChannelSelector]?, path: String)
+    throws(InputError) -> (signalColumns: [Int], selected: [Int])
+  {
+    let signalColumns = (0..<layout.names.count).filter { $0 != layout.timeColumn }
+    guard !signalColumns.isEmpty else {
+      throw InputError(path: path, "expected at least one signal column besides the time column")
+    }
+    guard let channels else { return (signalColumns, Array(signalColumns.indices)) }
+    let selected = try ChannelSelector.resolve(
+      channels, names: signalColumns.map { layout.names[$0] }, path: path)
+    return (signalColumns, selected)
   }
 
   /// A gap longer than this (one day) within one file is an error: it would stand for more missing
@@ -369,6 +343,60 @@ public final class CSVSignalReader: SignalReader {
     let values = (0..<ready.count).map { c in Array(parser.column(c, rows: rows)) }
     interpolator!.process(times: times, values: values, into: &ready)
     interpolatedRows = end
+  }
+}
+
+/// The sample rate and timing of a CSV file, from the options, the preamble or the first batch of
+/// time stamps (which it parses).
+private struct FirstBatchClock {
+  /// Samples per second.
+  var rate: Double
+  /// ``rate`` once checked as a chunk rate.
+  var chunkSampleRate: Double
+  var timing: CSVTiming
+  /// The first time stamp (the epoch without a time column).
+  var start = Timestamp.epoch
+  /// Nanoseconds between stamps above which samples are missing (resampled files only).
+  var gapThreshold = Int64.max
+
+  init(
+    parser: CSVRowParser, layout: CSVLayout, options: CSVOptions, firstLine: Int, path: String
+  ) throws(InputError) {
+    // Where the rate comes from, for an error.
+    var rateSource = (field: "sample rate option", location: InputError.Location.file)
+    try parser.fillRaw()
+    if layout.timeParse == .none {
+      guard let r = options.sampleRate ?? layout.preambleRate?.value else {
+        throw InputError(path: path, "no time column: the sample rate is unknown (pass --rate HZ)")
+      }
+      if options.sampleRate == nil, let stated = layout.preambleRate {
+        rateSource = ("rate stated in the preamble", .line(stated.line))
+      }
+      rate = r
+      timing = .fixedRate
+    } else {
+      guard parser.rawCount > 0 else { throw InputError(path: path, "expected data rows") }
+      start = Timestamp(nanosecondsSinceEpoch: parser.rawTimes[0])
+      let first = FirstBatchTiming(times: UnsafeBufferPointer(start: parser.rawTimes, count: parser.rawCount))
+      guard let r = options.sampleRate ?? first.rate else {
+        throw InputError(
+          path: path, location: .line(firstLine),
+          "cannot measure the sample rate: the time stamps do not advance (pass --rate HZ)")
+      }
+      if options.sampleRate == nil {
+        rateSource = ("time stamps' interval", .line(firstLine))
+      }
+      rate = r
+      if first.isUniform(rate: r) {
+        timing = .uniformTimestamps
+      } else {
+        timing = .resampled(options.interpolation)
+        let threshold = options.gapThreshold ?? max(3 / r, 2e-9 * Double(first.highInterval))
+        gapThreshold = Int64(min(threshold * 1e9, 9e18).rounded(.up))
+      }
+    }
+    chunkSampleRate = try supportedSampleRate(
+      rate, field: rateSource.field, path: path, location: rateSource.location)
   }
 }
 
@@ -581,6 +609,7 @@ package final class CSVRowParser {
   }
 
   #if canImport(CWideLanes)
+    // A SIMD kernel kept in one piece: the row loop keeps its lane state and pointers in registers.
     /// ``parseBlockRows()`` in two passes: the block's field ends (`FieldLanes/collectEnds`), then
     /// the rows they delimit, each signal column four rows at a time (`FieldLanes/quotients`), the
     /// time column last, row by row; ``divideRows(_:)`` then divides as for ``parseBlockRows()``.

@@ -65,6 +65,7 @@ package struct DecimalNumber {
     return number
   }
 
+  // A scan kernel kept in one piece: the per-byte loop of every CSV field, inlined whole into callers.
   /// Scans the longest number at `start` (no spaces or quotes): a sign, digits with at most one
   /// `separator`, an optional exponent. Returns where the scan stopped, or `nil` when no number
   /// starts there (or an exponent has no digits).

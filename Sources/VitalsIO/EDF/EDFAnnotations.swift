@@ -54,33 +54,8 @@ enum TALParser {
     _ slice: ArraySlice<UInt8>, path: String, byteOffset: Int64,
     _ body: (Double, Double?, String) -> Void
   ) throws(InputError) -> Double? {
-    let bytes = Array(slice)
-    func fail(_ at: Int, _ message: String) -> InputError {
-      InputError(path: path, location: .byteOffset(byteOffset + Int64(at)), message)
-    }
-    func shown(_ at: Int) -> String {
-      at < bytes.count ? describe(bytes[at]) : "the end of the record's annotation bytes"
-    }
-    /// The decimal number at `start` (digits, at most one `.` or `,`), and the index after it.
-    func number(at start: Int) -> (value: Double, end: Int)? {
-      var end = start
-      var digits = 0
-      var separators = 0
-      while end < bytes.count {
-        let byte = bytes[end]
-        if (0x30...0x39).contains(byte) {
-          digits += 1
-        } else if (byte == 0x2E || byte == 0x2C) && separators == 0 {
-          separators += 1
-        } else {
-          break
-        }
-        end += 1
-      }
-      let text = String(decoding: bytes[start..<end], as: UTF8.self).replacingCommas()
-      guard digits > 0, let value = Double(text), value.isFinite else { return nil }
-      return (value, end)
-    }
+    let tal = TALBytes(bytes: Array(slice), path: path, byteOffset: byteOffset)
+    let bytes = tal.bytes
     var first: Double?
     var i = 0
     let n = bytes.count
@@ -89,35 +64,10 @@ enum TALParser {
         i += 1
         continue
       }
-      let sign = bytes[i]
-      guard sign == 0x2B || sign == 0x2D else {
-        throw fail(i, "expected a TAL starting with the onset's sign + or -, found \(shown(i))")
-      }
-      guard let (magnitude, onsetEnd) = number(at: i + 1) else {
-        throw fail(i + 1, "expected the TAL's onset in seconds after the sign, found \(shown(i + 1))")
-      }
-      guard magnitude <= SignalChunk.longestRecordingSeconds else {
-        throw fail(
-          i,
-          "the TAL's onset \(magnitude) s lies beyond the longest recording read, "
-            + "\(SignalChunk.longestRecordingSeconds) s (366 days)")
-      }
-      let onset = sign == 0x2D ? -magnitude : magnitude
-      var j = onsetEnd
-      var duration: Double?
-      if j < n, bytes[j] == 0x15 {
-        guard let (value, end) = number(at: j + 1) else {
-          throw fail(j + 1, "expected a duration in seconds after \\u{15}, found \(shown(j + 1))")
-        }
-        duration = value
-        j = end
-      }
-      guard j < n, bytes[j] == 0x14 else {
-        throw fail(j, "expected \\u{14} after the TAL's onset and duration, found \(shown(j))")
-      }
+      let (onset, duration, textsStart) = try tal.timeStamp(at: i)
       if first == nil { first = onset }
       // Texts, each closed by 0x14, until 0x00.
-      j += 1
+      var j = textsStart
       var textStart = j
       var texts = 0
       while j < n && bytes[j] != 0 {
@@ -128,14 +78,84 @@ enum TALParser {
         }
         j += 1
       }
-      guard j < n else { throw fail(i, "expected the TAL to end with \\u{0} within the record") }
+      guard j < n else { throw tal.fail(i, "expected the TAL to end with \\u{0} within the record") }
       guard textStart == j else {
-        throw fail(j, "expected \\u{14} to close the annotation text before the TAL's \\u{0}")
+        throw tal.fail(j, "expected \\u{14} to close the annotation text before the TAL's \\u{0}")
       }
       if texts == 0 { body(onset, duration, "") }
       i = j + 1
     }
     return first
+  }
+}
+
+/// One record's annotation bytes, with the errors that name a byte offset in the file.
+private struct TALBytes {
+  let bytes: [UInt8]
+  let path: String
+  /// Byte offset in the file of `bytes[0]`.
+  let byteOffset: Int64
+
+  func fail(_ at: Int, _ message: String) -> InputError {
+    InputError(path: path, location: .byteOffset(byteOffset + Int64(at)), message)
+  }
+
+  func shown(_ at: Int) -> String {
+    at < bytes.count ? describe(bytes[at]) : "the end of the record's annotation bytes"
+  }
+
+  /// The time stamp `±onset[\u{15}duration]\u{14}` of the TAL at `i`, in seconds, and the index of
+  /// its first text.
+  func timeStamp(at i: Int) throws(InputError) -> (onset: Double, duration: Double?, textsStart: Int) {
+    let n = bytes.count
+    let sign = bytes[i]
+    guard sign == 0x2B || sign == 0x2D else {
+      throw fail(i, "expected a TAL starting with the onset's sign + or -, found \(shown(i))")
+    }
+    guard let (magnitude, onsetEnd) = number(at: i + 1) else {
+      throw fail(i + 1, "expected the TAL's onset in seconds after the sign, found \(shown(i + 1))")
+    }
+    guard magnitude <= SignalChunk.longestRecordingSeconds else {
+      throw fail(
+        i,
+        "the TAL's onset \(magnitude) s lies beyond the longest recording read, "
+          + "\(SignalChunk.longestRecordingSeconds) s (366 days)")
+    }
+    let onset = sign == 0x2D ? -magnitude : magnitude
+    var j = onsetEnd
+    var duration: Double?
+    if j < n, bytes[j] == 0x15 {
+      guard let (value, end) = number(at: j + 1) else {
+        throw fail(j + 1, "expected a duration in seconds after \\u{15}, found \(shown(j + 1))")
+      }
+      duration = value
+      j = end
+    }
+    guard j < n, bytes[j] == 0x14 else {
+      throw fail(j, "expected \\u{14} after the TAL's onset and duration, found \(shown(j))")
+    }
+    return (onset, duration, j + 1)
+  }
+
+  /// The decimal number at `start` (digits, at most one `.` or `,`), and the index after it.
+  func number(at start: Int) -> (value: Double, end: Int)? {
+    var end = start
+    var digits = 0
+    var separators = 0
+    while end < bytes.count {
+      let byte = bytes[end]
+      if (0x30...0x39).contains(byte) {
+        digits += 1
+      } else if (byte == 0x2E || byte == 0x2C) && separators == 0 {
+        separators += 1
+      } else {
+        break
+      }
+      end += 1
+    }
+    let text = String(decoding: bytes[start..<end], as: UTF8.self).replacingCommas()
+    guard digits > 0, let value = Double(text), value.isFinite else { return nil }
+    return (value, end)
   }
 }
 

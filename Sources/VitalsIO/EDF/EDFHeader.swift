@@ -85,51 +85,45 @@ public struct EDFHeader: Sendable, Equatable {
   ///   - fileSize: the file's size, to count records when the header says `-1` and to detect truncation.
   init(bytes: [UInt8], path: String, fileSize: Int64?) throws(InputError) {
     var reader = FieldReader(bytes: bytes, path: path)
-    let version = try reader.text(8, "version")
-    guard version == "0" else {
-      throw InputError(
-        path: path, location: .byteOffset(0), "expected EDF version \"0\", found \"\(version)\"")
+    let fixed = try FixedPart(reading: &reader, byteCount: bytes.count)
+    patient = fixed.patient
+    recording = fixed.recording
+    headerBytes = fixed.headerBytes
+    recordDuration = fixed.recordDuration
+    variant = Self.variant(reserved: fixed.reserved, notes: &notes)
+    let countsOffset: Int
+    (signals, countsOffset) = try Self.readSignals(&reader, count: fixed.signalCount)
+    try Self.checkSignals(signals, path: path, countsOffset: countsOffset, notes: &notes)
+    if variant != "EDF", !signals.contains(where: \.isAnnotation) {
+      notes.append("\(variant) without an \"EDF Annotations\" signal: records taken to follow one another")
     }
-    patient = try reader.text(80, "patient")
-    recording = try reader.text(80, "recording")
-    let dateOffset = reader.offset
-    let date = try reader.text(8, "start date")
-    let time = try reader.text(8, "start time")
-    headerBytes = try reader.integer(8, "header bytes")
-    let reserved = try reader.text(44, "reserved")
-    let recordsOffset = reader.offset
-    let declaredRecords = try reader.integer(8, "number of data records")
-    recordDuration = try reader.number(8, "data record duration")
-    let signalCount = try reader.integer(4, "number of signals")
-    guard (1...4096).contains(signalCount) else {
-      throw InputError(
-        path: path, location: .byteOffset(252), "expected 1 to 4096 signals, found \(signalCount)")
+    recordCount = try Self.recordCount(
+      declared: fixed.declaredRecords, at: fixed.recordsOffset, headerBytes: fixed.headerBytes,
+      recordBytes: signals.reduce(0) { $0 + 2 * $1.samplesPerRecord }, fileSize: fileSize, path: path,
+      notes: &notes)
+    let day = try Self.startDate(
+      fixed.date, recording: recording, path: path, offset: fixed.dateOffset, notes: &notes)
+    let seconds = try Self.clockSeconds(fixed.time, path: path, offset: fixed.dateOffset + 8, notes: &notes)
+    startTime = Timestamp(nanosecondsSinceEpoch: (day * 86_400 + seconds) * 1_000_000_000)
+    if reader.sawNUL { notes.append("header fields padded with NUL bytes: read as spaces") }
+  }
+
+  /// `EDF+D` or `EDF+C` when the reserved field starts so, else `EDF` (with a note when the field
+  /// holds something else).
+  private static func variant(reserved: String, notes: inout [String]) -> String {
+    if reserved.hasPrefix("EDF+D") { return "EDF+D" }
+    if reserved.hasPrefix("EDF+C") { return "EDF+C" }
+    if !reserved.isEmpty {
+      notes.append("the reserved header field holds \"\(reserved)\", not EDF+C or EDF+D: read as plain EDF")
     }
-    guard headerBytes == 256 * (signalCount + 1) else {
-      throw InputError(
-        path: path, location: .byteOffset(184),
-        "header size \(headerBytes) does not match \(signalCount) signals (expected \(256 * (signalCount + 1)))"
-      )
-    }
-    guard bytes.count >= headerBytes else {
-      throw InputError(
-        path: path, location: .byteOffset(Int64(bytes.count)),
-        "truncated header: expected \(headerBytes) bytes, found \(bytes.count)")
-    }
-    guard recordDuration >= 0, recordDuration.isFinite else {
-      throw InputError(path: path, location: .byteOffset(244), "expected a record duration ≥ 0")
-    }
-    if reserved.hasPrefix("EDF+D") {
-      variant = "EDF+D"
-    } else if reserved.hasPrefix("EDF+C") {
-      variant = "EDF+C"
-    } else {
-      variant = "EDF"
-      if !reserved.isEmpty {
-        notes.append("the reserved header field holds \"\(reserved)\", not EDF+C or EDF+D: read as plain EDF")
-      }
-    }
-    let ns = signalCount
+    return "EDF"
+  }
+
+  /// The `count` signal declarations of the signal part (each field for every signal in turn), and
+  /// the byte offset of the samples-per-record fields.
+  private static func readSignals(_ reader: inout FieldReader, count ns: Int) throws(InputError) -> (
+    signals: [Signal], countsOffset: Int
+  ) {
     var labels = [String]()
     var transducers = [String]()
     var dimensions = [String]()
@@ -149,12 +143,21 @@ public struct EDFHeader: Sendable, Equatable {
     for _ in 0..<ns { filters.append(try reader.text(80, "prefiltering")) }
     let countsOffset = reader.offset
     for _ in 0..<ns { counts.append(try reader.integer(8, "samples per record")) }
-    signals = (0..<ns).map { i in
+    let signals = (0..<ns).map { i in
       Signal(
         label: labels[i], transducer: transducers[i], physicalDimension: dimensions[i],
         physicalMinimum: pmins[i], physicalMaximum: pmaxs[i], digitalMinimum: dmins[i],
         digitalMaximum: dmaxs[i], prefiltering: filters[i], samplesPerRecord: counts[i])
     }
+    return (signals, countsOffset)
+  }
+
+  /// Refuses a sample count outside 1–10⁷ and a digital minimum not below the maximum (annotation
+  /// signals excepted); notes the signals without a physical range.
+  private static func checkSignals(
+    _ signals: [Signal], path: String, countsOffset: Int, notes: inout [String]
+  ) throws(InputError) {
+    let ns = signals.count
     for (i, s) in signals.enumerated() {
       guard s.samplesPerRecord >= 1, s.samplesPerRecord <= 10_000_000 else {
         throw InputError(
@@ -174,45 +177,45 @@ public struct EDFHeader: Sendable, Equatable {
             + "their digital values (gain 1, offset 0)")
       }
     }
-    if variant != "EDF", !signals.contains(where: \.isAnnotation) {
-      notes.append("\(variant) without an \"EDF Annotations\" signal: records taken to follow one another")
-    }
-    let recordBytes = signals.reduce(0) { $0 + 2 * $1.samplesPerRecord }
-    if let fileSize {
-      let dataBytes = max(0, fileSize - Int64(headerBytes))
-      let available = dataBytes / Int64(recordBytes)
-      if declaredRecords == -1 {
-        recordCount = Int(available)
-        notes.append(
-          "the number of data records is -1 (not stated): \(available) records of \(recordBytes) bytes "
-            + "counted from the file size")
-      } else {
-        guard declaredRecords >= 0 else {
-          throw InputError(
-            path: path, location: .byteOffset(Int64(recordsOffset)),
-            "expected a record count ≥ 0 or -1, found \(declaredRecords)")
-        }
-        guard Int64(declaredRecords) <= available else {
-          throw InputError(
-            path: path, location: .byteOffset(fileSize),
-            "truncated data: the header declares \(declaredRecords) records of \(recordBytes) bytes, the file holds \(available) whole records"
-          )
-        }
-        recordCount = declaredRecords
-      }
-      let extra = dataBytes - Int64(recordCount) * Int64(recordBytes)
-      if extra > 0 {
-        notes.append(
-          "\(extra) bytes after the \(recordCount) data records (\(extra / Int64(recordBytes)) whole records "
-            + "and \(extra % Int64(recordBytes)) bytes) are not read")
-      }
+  }
+
+  /// The number of data records: the declared count (`-1`: counted from the file size, with a
+  /// note), refused when negative or more than the file holds; bytes after the last record are noted.
+  /// Without a file size, the declared count (0 for `-1`).
+  private static func recordCount(
+    declared: Int, at recordsOffset: Int, headerBytes: Int, recordBytes: Int, fileSize: Int64?,
+    path: String, notes: inout [String]
+  ) throws(InputError) -> Int {
+    guard let fileSize else { return max(declared, 0) }
+    let dataBytes = max(0, fileSize - Int64(headerBytes))
+    let available = dataBytes / Int64(recordBytes)
+    let recordCount: Int
+    if declared == -1 {
+      recordCount = Int(available)
+      notes.append(
+        "the number of data records is -1 (not stated): \(available) records of \(recordBytes) bytes "
+          + "counted from the file size")
     } else {
-      recordCount = max(declaredRecords, 0)
+      guard declared >= 0 else {
+        throw InputError(
+          path: path, location: .byteOffset(Int64(recordsOffset)),
+          "expected a record count ≥ 0 or -1, found \(declared)")
+      }
+      guard Int64(declared) <= available else {
+        throw InputError(
+          path: path, location: .byteOffset(fileSize),
+          "truncated data: the header declares \(declared) records of \(recordBytes) bytes, the file holds \(available) whole records"
+        )
+      }
+      recordCount = declared
     }
-    let day = try Self.startDate(date, recording: recording, path: path, offset: dateOffset, notes: &notes)
-    let seconds = try Self.clockSeconds(time, path: path, offset: dateOffset + 8, notes: &notes)
-    startTime = Timestamp(nanosecondsSinceEpoch: (day * 86_400 + seconds) * 1_000_000_000)
-    if reader.sawNUL { notes.append("header fields padded with NUL bytes: read as spaces") }
+    let extra = dataBytes - Int64(recordCount) * Int64(recordBytes)
+    if extra > 0 {
+      notes.append(
+        "\(extra) bytes after the \(recordCount) data records (\(extra / Int64(recordBytes)) whole records "
+          + "and \(extra % Int64(recordBytes)) bytes) are not read")
+    }
+    return recordCount
   }
 
   /// The header size the first 256 bytes declare (so the caller reads exactly that much).
@@ -294,6 +297,60 @@ public struct EDFHeader: Sendable, Equatable {
       notes.append("the start time \"\(text)\" is not separated by '.': read as hh.mm.ss")
     }
     return Int64(numbers[0] * 3600 + numbers[1] * 60 + numbers[2])
+  }
+}
+
+/// The fixed 256-byte part of an EDF header, read and checked (version, signal count, header size,
+/// record duration); the date, time and record count are checked later, with their byte offsets.
+private struct FixedPart {
+  var patient: String
+  var recording: String
+  var dateOffset: Int
+  var date: String
+  var time: String
+  var headerBytes: Int
+  var reserved: String
+  var recordsOffset: Int
+  var declaredRecords: Int
+  var recordDuration: Double
+  var signalCount: Int
+
+  init(reading reader: inout FieldReader, byteCount: Int) throws(InputError) {
+    let path = reader.path
+    let version = try reader.text(8, "version")
+    guard version == "0" else {
+      throw InputError(
+        path: path, location: .byteOffset(0), "expected EDF version \"0\", found \"\(version)\"")
+    }
+    patient = try reader.text(80, "patient")
+    recording = try reader.text(80, "recording")
+    dateOffset = reader.offset
+    date = try reader.text(8, "start date")
+    time = try reader.text(8, "start time")
+    headerBytes = try reader.integer(8, "header bytes")
+    reserved = try reader.text(44, "reserved")
+    recordsOffset = reader.offset
+    declaredRecords = try reader.integer(8, "number of data records")
+    recordDuration = try reader.number(8, "data record duration")
+    signalCount = try reader.integer(4, "number of signals")
+    guard (1...4096).contains(signalCount) else {
+      throw InputError(
+        path: path, location: .byteOffset(252), "expected 1 to 4096 signals, found \(signalCount)")
+    }
+    guard headerBytes == 256 * (signalCount + 1) else {
+      throw InputError(
+        path: path, location: .byteOffset(184),
+        "header size \(headerBytes) does not match \(signalCount) signals (expected \(256 * (signalCount + 1)))"
+      )
+    }
+    guard byteCount >= headerBytes else {
+      throw InputError(
+        path: path, location: .byteOffset(Int64(byteCount)),
+        "truncated header: expected \(headerBytes) bytes, found \(byteCount)")
+    }
+    guard recordDuration >= 0, recordDuration.isFinite else {
+      throw InputError(path: path, location: .byteOffset(244), "expected a record duration ≥ 0")
+    }
   }
 }
 

@@ -122,86 +122,30 @@ public enum WFDBAnnotationFile {
   /// without the text its byte count announces; `NUM`, `SUB`, `CHN` or `AUX` before any annotation;
   /// an annotation at a negative time, earlier than the one before it, or after ``maximumTime``.
   public static func parse(_ bytes: [UInt8], path: String) throws(InputError) -> [WFDBAnnotation] {
-    var annotations: [WFDBAnnotation] = []
-    // At most one annotation per word; bounded, as the bytes may be any file.
-    annotations.reserveCapacity(min(bytes.count / 2, 1 << 20))
-    var time: Int64 = 0
-    var channel = 0
-    var number = 0
-    var index = 0
-    func word(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
-    func fail(_ at: Int, _ message: String) -> InputError {
-      InputError(path: path, location: .byteOffset(Int64(at)), message)
-    }
+    var decoder = AnnotationDecoder(bytes: bytes, path: path)
     if bytes.isEmpty { throw InputError(path: path, "empty annotation file") }
     guard bytes.count % 2 == 0 else {
-      throw fail(
+      throw decoder.fail(
         bytes.count - 1,
         "odd number of bytes (\(bytes.count)): an MIT annotation file is a sequence of 16-bit words")
     }
-    while index < bytes.count {
-      let value = word(index)
-      let code = value >> 10
-      let low = value & 0x3FF
-      if value == 0 {
+    while decoder.index < bytes.count {
+      let index = decoder.index
+      if decoder.word(index) == 0 {
         guard index + 2 == bytes.count else {
-          throw fail(
+          throw decoder.fail(
             index + 2,
             "\(bytes.count - index - 2) bytes after the end-of-file word 0x0000 at byte \(index): "
               + "not an MIT annotation file")
         }
         // Not annotations: code 0 (NOTQRS) and NOTEs at sample 0, which hold the file's own
         // definitions (time resolution, label tables, the writing program), as `rdann` drops them.
-        annotations.removeAll { $0.code == 0 || ($0.code == 22 && $0.sample == 0) }
-        return annotations
+        decoder.annotations.removeAll { $0.code == 0 || ($0.code == 22 && $0.sample == 0) }
+        return decoder.annotations
       }
-      switch code {
-      case skip:
-        guard index + 6 <= bytes.count else { throw fail(index, "truncated SKIP: expected 4 more bytes") }
-        let interval = UInt32(word(index + 2)) << 16 | UInt32(word(index + 4))
-        time += Int64(Int32(bitPattern: interval))
-        index += 6
-      case num, sub, chn:
-        guard let last = annotations.indices.last else {
-          throw fail(index, "\(code == num ? "NUM" : code == sub ? "SUB" : "CHN") before any annotation")
-        }
-        let byte = low & 0xFF
-        switch code {
-        case num:
-          number = Int(Int8(truncatingIfNeeded: byte))
-          annotations[last].number = number
-        case sub: annotations[last].subtype = Int(Int8(truncatingIfNeeded: byte))
-        default:
-          channel = byte
-          annotations[last].channel = channel
-        }
-        index += 2
-      case aux:
-        let length = low & 0xFF
-        guard index + 2 + length <= bytes.count else {
-          throw fail(index, "truncated AUX: expected \(length) bytes of text")
-        }
-        guard let last = annotations.indices.last else { throw fail(index, "AUX before any annotation") }
-        annotations[last].aux = String(decoding: bytes[(index + 2)..<(index + 2 + length)], as: UTF8.self)
-        index += 2 + (length + 1) / 2 * 2
-      case 0...49:
-        time += Int64(low)
-        guard (0...maximumTime).contains(time) else {
-          throw fail(index, "annotation at sample \(time): expected a time from 0 to 2^53 samples")
-        }
-        if let previous = annotations.last?.sample, time < previous {
-          throw fail(index, "annotation at sample \(time) after one at \(previous): expected time order")
-        }
-        annotations.append(WFDBAnnotation(sample: time, code: code, channel: channel, number: number))
-        index += 2
-      default:
-        throw fail(
-          index,
-          "invalid annotation code \(code): expected 1–49, or 59–63 (SKIP, NUM, SUB, CHN, AUX), "
-            + "or the end-of-file word 0x0000")
-      }
+      try decoder.decodeWord()
     }
-    throw fail(
+    throw decoder.fail(
       bytes.count,
       "no end-of-file word 0x0000: the annotation file is truncated (or is not an MIT annotation file)")
   }
@@ -257,5 +201,97 @@ public enum WFDBAnnotationFile {
     }
     bytes += [0, 0]
     return bytes
+  }
+}
+
+/// The state of ``WFDBAnnotationFile/parse(_:path:)`` between words: the annotations so far, the
+/// running time, NUM and CHN (carried over to the next annotations), and the byte index.
+private struct AnnotationDecoder {
+  let bytes: [UInt8]
+  let path: String
+  var annotations: [WFDBAnnotation] = []
+  var time: Int64 = 0
+  var channel = 0
+  var number = 0
+  var index = 0
+
+  init(bytes: [UInt8], path: String) {
+    self.bytes = bytes
+    self.path = path
+    // At most one annotation per word; bounded, as the bytes may be any file.
+    annotations.reserveCapacity(min(bytes.count / 2, 1 << 20))
+  }
+
+  @inline(__always)
+  func word(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
+
+  func fail(_ at: Int, _ message: String) -> InputError {
+    InputError(path: path, location: .byteOffset(Int64(at)), message)
+  }
+
+  /// Decodes the non-zero word at ``index`` (with the bytes a SKIP or AUX takes) and moves past it.
+  @inline(__always)
+  mutating func decodeWord() throws(InputError) {
+    let value = word(index)
+    let code = value >> 10
+    let low = value & 0x3FF
+    switch code {
+    case WFDBAnnotationFile.skip:
+      guard index + 6 <= bytes.count else { throw fail(index, "truncated SKIP: expected 4 more bytes") }
+      let interval = UInt32(word(index + 2)) << 16 | UInt32(word(index + 4))
+      time += Int64(Int32(bitPattern: interval))
+      index += 6
+    case WFDBAnnotationFile.num, WFDBAnnotationFile.sub, WFDBAnnotationFile.chn:
+      try modify(code: code, byte: low & 0xFF)
+      index += 2
+    case WFDBAnnotationFile.aux:
+      let length = low & 0xFF
+      guard index + 2 + length <= bytes.count else {
+        throw fail(index, "truncated AUX: expected \(length) bytes of text")
+      }
+      guard let last = annotations.indices.last else { throw fail(index, "AUX before any annotation") }
+      annotations[last].aux = String(decoding: bytes[(index + 2)..<(index + 2 + length)], as: UTF8.self)
+      index += 2 + (length + 1) / 2 * 2
+    case 0...49:
+      try append(code: code, difference: low)
+      index += 2
+    default:
+      throw fail(
+        index,
+        "invalid annotation code \(code): expected 1–49, or 59–63 (SKIP, NUM, SUB, CHN, AUX), "
+          + "or the end-of-file word 0x0000")
+    }
+  }
+
+  /// Sets the NUM, SUB or CHN field `code` of the last annotation to `byte` (NUM and SUB signed).
+  private mutating func modify(code: Int, byte: Int) throws(InputError) {
+    guard let last = annotations.indices.last else {
+      let name =
+        code == WFDBAnnotationFile.num ? "NUM" : code == WFDBAnnotationFile.sub ? "SUB" : "CHN"
+      throw fail(index, "\(name) before any annotation")
+    }
+    switch code {
+    case WFDBAnnotationFile.num:
+      number = Int(Int8(truncatingIfNeeded: byte))
+      annotations[last].number = number
+    case WFDBAnnotationFile.sub: annotations[last].subtype = Int(Int8(truncatingIfNeeded: byte))
+    default:
+      channel = byte
+      annotations[last].channel = channel
+    }
+  }
+
+  /// Appends an annotation of `code` `difference` samples after the previous one, refusing a time
+  /// outside 0–``WFDBAnnotationFile/maximumTime`` or before the previous annotation's.
+  @inline(__always)
+  private mutating func append(code: Int, difference: Int) throws(InputError) {
+    time += Int64(difference)
+    guard (0...WFDBAnnotationFile.maximumTime).contains(time) else {
+      throw fail(index, "annotation at sample \(time): expected a time from 0 to 2^53 samples")
+    }
+    if let previous = annotations.last?.sample, time < previous {
+      throw fail(index, "annotation at sample \(time) after one at \(previous): expected time order")
+    }
+    annotations.append(WFDBAnnotation(sample: time, code: code, channel: channel, number: number))
   }
 }

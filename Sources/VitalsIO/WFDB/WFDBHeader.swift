@@ -430,7 +430,34 @@ public struct WFDBHeader: Sendable, Equatable {
     _ text: Substring, line: Int, path: String, recordName: String, index: Int
   ) throws(InputError) -> WFDBSignalSpec {
     func fail(_ message: String) -> InputError { InputError(path: path, location: .line(line), message) }
-    // Fields up to the block size are single words; the description is the rest of the line.
+    let (fields, description) = signalFields(text)
+    guard fields.count >= 2 else { throw fail("expected a signal file name and a storage format") }
+    let storage = try parseStorage(fields[1], fail: fail)
+    let scale = try parseGain(fields.count > 2 ? fields[2] : nil, fail: fail)
+    func integer(_ position: Int, _ name: String) throws(InputError) -> Int? {
+      guard fields.count > position else { return nil }
+      guard let value = Int(fields[position]) else {
+        throw fail("expected the \(name) as an integer, found '\(fields[position])'")
+      }
+      return value
+    }
+    let adcResolution = try integer(3, "ADC resolution") ?? 0
+    let adcZero = try integer(4, "ADC zero") ?? 0
+    let initialValue = try integer(5, "initial value") ?? adcZero
+    let checksum = try integer(6, "checksum")
+    let blockSize = try integer(7, "block size") ?? 0
+    return WFDBSignalSpec(
+      fileName: String(fields[0]), format: storage.format, samplesPerFrame: storage.samplesPerFrame,
+      skew: storage.skew, byteOffset: storage.byteOffset, gain: scale.gain,
+      baseline: scale.baseline ?? adcZero, units: scale.units,
+      adcResolution: adcResolution, adcZero: adcZero, initialValue: initialValue, checksum: checksum,
+      blockSize: blockSize,
+      description: description.isEmpty ? "record \(recordName), signal \(index)" : String(description))
+  }
+
+  /// The first 8 words of a signal line (fields up to the block size) and the rest of the line (the
+  /// description), split at spaces and tabs.
+  private static func signalFields(_ text: Substring) -> (fields: [Substring], description: Substring) {
     var fields: [Substring] = []
     var rest = text[...]
     while fields.count < 8 {
@@ -440,15 +467,18 @@ public struct WFDBHeader: Sendable, Equatable {
       fields.append(rest[..<end])
       rest = rest[end...]
     }
-    let description = rest.drop(while: { $0 == " " || $0 == "\t" })
-    guard fields.count >= 2 else { throw fail("expected a signal file name and a storage format") }
+    return (fields, rest.drop(while: { $0 == " " || $0 == "\t" }))
+  }
 
-    // format[xSPF][:skew][+offset]
-    var spec = fields[1]
+  /// The storage field `format[xSPF][:skew][+offset]`; unsupported and unknown formats are refused.
+  private static func parseStorage(_ field: Substring, fail: (String) -> InputError) throws(InputError) -> (
+    format: WFDBStorageFormat, samplesPerFrame: Int, skew: Int, byteOffset: Int64
+  ) {
+    var spec = field
     var byteOffset: Int64 = 0
     if let plus = spec.firstIndex(of: "+") {
       guard let value = Int64(spec[spec.index(after: plus)...]), (0...1 << 48).contains(value) else {
-        throw fail("expected a byte offset from 0 to 2^48 after '+', found '\(fields[1])'")
+        throw fail("expected a byte offset from 0 to 2^48 after '+', found '\(field)'")
       }
       byteOffset = value
       spec = spec[..<plus]
@@ -456,7 +486,7 @@ public struct WFDBHeader: Sendable, Equatable {
     var skew = 0
     if let colon = spec.firstIndex(of: ":") {
       guard let value = Int(spec[spec.index(after: colon)...]), (0...1 << 30).contains(value) else {
-        throw fail("expected a non-negative skew after ':', found '\(fields[1])'")
+        throw fail("expected a non-negative skew after ':', found '\(field)'")
       }
       skew = value
       spec = spec[..<colon]
@@ -464,12 +494,12 @@ public struct WFDBHeader: Sendable, Equatable {
     var samplesPerFrame = 1
     if let times = spec.firstIndex(of: "x") {
       guard let value = Int(spec[spec.index(after: times)...]), (1...1 << 20).contains(value) else {
-        throw fail("expected a positive number of samples per frame after 'x', found '\(fields[1])'")
+        throw fail("expected a positive number of samples per frame after 'x', found '\(field)'")
       }
       samplesPerFrame = value
       spec = spec[..<times]
     }
-    guard let code = Int(spec) else { throw fail("expected a numeric storage format, found '\(fields[1])'") }
+    guard let code = Int(spec) else { throw fail("expected a numeric storage format, found '\(field)'") }
     guard let format = WFDBStorageFormat(rawValue: code) else {
       switch code {
       case 508, 516, 524:
@@ -482,47 +512,35 @@ public struct WFDBHeader: Sendable, Equatable {
         throw fail("unknown storage format \(code): expected 8, 16, 24, 32, 61, 80, 160, 212, 310 or 311")
       }
     }
+    return (format, samplesPerFrame, skew, byteOffset)
+  }
 
-    func integer(_ position: Int, _ name: String) throws(InputError) -> Int? {
-      guard fields.count > position else { return nil }
-      guard let value = Int(fields[position]) else {
-        throw fail("expected the \(name) as an integer, found '\(fields[position])'")
-      }
-      return value
-    }
-    // gain[(baseline)][/units]
+  /// The gain field `gain[(baseline)][/units]`: adu per physical unit (200 when 0 or absent), the
+  /// baseline if stated, the units (`mV` when not stated).
+  private static func parseGain(_ field: Substring?, fail: (String) -> InputError) throws(InputError) -> (
+    gain: Double, baseline: Int?, units: String
+  ) {
     var gain = 200.0
     var baseline: Int?
     var units = "mV"
-    if fields.count > 2 {
-      var gainSpec = fields[2]
-      if let slash = gainSpec.firstIndex(of: "/") {
-        units = String(gainSpec[gainSpec.index(after: slash)...])
-        gainSpec = gainSpec[..<slash]
-      }
-      if let open = gainSpec.firstIndex(of: "(") {
-        guard gainSpec.last == ")",
-          let value = Int(gainSpec[gainSpec.index(after: open)..<gainSpec.index(before: gainSpec.endIndex)])
-        else { throw fail("expected '(baseline)' as an integer after the gain, found '\(fields[2])'") }
-        baseline = value
-        gainSpec = gainSpec[..<open]
-      }
-      guard let value = finite(gainSpec) else {
-        throw fail("expected the gain in adu per physical unit, found '\(fields[2])'")
-      }
-      if value != 0 { gain = value }
+    guard let field else { return (gain, baseline, units) }
+    var gainSpec = field
+    if let slash = gainSpec.firstIndex(of: "/") {
+      units = String(gainSpec[gainSpec.index(after: slash)...])
+      gainSpec = gainSpec[..<slash]
     }
-    let adcResolution = try integer(3, "ADC resolution") ?? 0
-    let adcZero = try integer(4, "ADC zero") ?? 0
-    let initialValue = try integer(5, "initial value") ?? adcZero
-    let checksum = try integer(6, "checksum")
-    let blockSize = try integer(7, "block size") ?? 0
-    return WFDBSignalSpec(
-      fileName: String(fields[0]), format: format, samplesPerFrame: samplesPerFrame, skew: skew,
-      byteOffset: byteOffset, gain: gain, baseline: baseline ?? adcZero, units: units,
-      adcResolution: adcResolution, adcZero: adcZero, initialValue: initialValue, checksum: checksum,
-      blockSize: blockSize,
-      description: description.isEmpty ? "record \(recordName), signal \(index)" : String(description))
+    if let open = gainSpec.firstIndex(of: "(") {
+      guard gainSpec.last == ")",
+        let value = Int(gainSpec[gainSpec.index(after: open)..<gainSpec.index(before: gainSpec.endIndex)])
+      else { throw fail("expected '(baseline)' as an integer after the gain, found '\(field)'") }
+      baseline = value
+      gainSpec = gainSpec[..<open]
+    }
+    guard let value = finite(gainSpec) else {
+      throw fail("expected the gain in adu per physical unit, found '\(field)'")
+    }
+    if value != 0 { gain = value }
+    return (gain, baseline, units)
   }
 
   /// A finite number, or `nil` (rejects `nan`, `inf` and anything `Double` cannot parse).
