@@ -4,7 +4,7 @@ import VitalsSupport
 /// Beat positions read from a file, checked: an MIT annotation file (`100.atr`, `100.qrs`), a CSV
 /// file with a `sample` column, or the annotations of an EDF+ file.
 ///
-/// **Kinds.** An EDF/EDF+ file is recognised from its content (`0` and seven spaces);
+/// **Kinds.** An EDF/EDF+ file is recognized from its content (`0` and seven spaces);
 /// a file named `.csv`, `.tsv` or `.txt` is CSV; anything else is read as an MIT annotation file.
 ///
 /// - MIT annotation file: the beats are the annotations whose code is a beat

@@ -109,7 +109,7 @@ public struct IntervalAccumulator: Equatable, Sendable, Codable {
       base = k
       cells.append(Cell())
     } else if k < base {
-      // Grow downwards by at least the held run, so intervals met in reverse order cost amortised O(1).
+      // Grow downwards by at least the held run, so intervals met in reverse order cost amortized O(1).
       let newBase = Swift.max(0, Swift.min(k, base - cells.count))
       cells.insert(contentsOf: repeatElement(Cell(), count: base - newBase), at: 0)
       base = newBase

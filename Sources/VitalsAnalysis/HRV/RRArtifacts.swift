@@ -45,12 +45,12 @@ public struct RRArtifacts: Sendable, Equatable, Codable {
     public var c2 = 0.17
     /// Threshold scale `α`: a threshold is α times the quartile deviation of the local distribution.
     public var alpha = 5.2
-    /// Beats in the centred window of the quartile deviation (odd).
+    /// Beats in the centered window of the quartile deviation (odd).
     public var thresholdWindow = 91
-    /// Beats in the centred median filter giving the local RR (odd); also the number of accepted
+    /// Beats in the centered median filter giving the local RR (odd); also the number of accepted
     /// intervals before a run whose median is the rhythm the run is measured against.
     public var medianWindow = 11
-    /// Normalised deviation |mRR| / Th2 from the rhythm before a run (mRR = RR − that rhythm's
+    /// Normalized deviation |mRR| / Th2 from the rhythm before a run (mRR = RR − that rhythm's
     /// median, negative values doubled, as in the paper's mRR) above which a beat next to a flagged
     /// beat, or to a run beat, joins the run (``RRArtifacts/run``). Not a published value: the paper's
     /// long/short limit for |mRR| is 3; 2 was chosen on the MIT-BIH records of `../shared/data`, where
@@ -103,15 +103,15 @@ public struct RRArtifacts: Sendable, Equatable, Codable {
   ///
   /// The steps: RR series (first element set to the mean of the rest); dRR = successive differences
   /// (first set to the mean of the rest); thresholds Th1 = α·QD(|dRR|) and Th2 = α·QD(|mRR|) over
-  /// centred 91-beat windows (QD = (Q3 − Q1)/2, linear quantiles); mRR = RR − median₁₁(RR), negative
-  /// values doubled; the subspaces S11 = dRR/Th1, S12 and S22 from the neighbouring dRR; then the
+  /// centered 91-beat windows (QD = (Q3 − Q1)/2, linear quantiles); mRR = RR − median₁₁(RR), negative
+  /// values doubled; the subspaces S11 = dRR/Th1, S12 and S22 from the neighboring dRR; then the
   /// decision flow of the paper's Figure 1 into ectopic, long/short, missed and extra beats.
   /// Vitals drops the intervals next to flagged beats (``NNSeries``) rather than moving beats as
   /// NeuroKit2's correction does; this function is only the detection.
   ///
   /// Runs (a Vitals extension, ``run``): the decision flow only looks at beats whose dRR is large, so it
   /// flags where a run of premature beats (ventricular tachycardia, atrial runs) starts or ends but not
-  /// the beats inside it, and the centred 11-beat median follows any run of 6 beats or more, so mRR does
+  /// the beats inside it, and the centered 11-beat median follows any run of 6 beats or more, so mRR does
   /// not see them either. Each beat is therefore also measured against the rhythm before it: the median
   /// of the last ``Parameters/medianWindow`` intervals closed by beats not flagged, with mRR's scaling
   /// (negative deviations doubled, divided by Th2). Beats deviating by more than
@@ -122,7 +122,7 @@ public struct RRArtifacts: Sendable, Equatable, Codable {
   /// - Parameters:
   ///   - beats: beat positions in samples, increasing.
   ///   - sampleRate: samples per second.
-  /// - Returns: no artefacts when there are fewer than 4 beats.
+  /// - Returns: no artifacts when there are fewer than 4 beats.
   public static func detect(beats: [Int64], sampleRate: Double, parameters: Parameters = Parameters())
     -> RRArtifacts
   {
@@ -157,9 +157,9 @@ public struct RRArtifacts: Sendable, Equatable, Codable {
     return result
   }
 
-  /// The subspaces S12 and S22 of the normalised successive differences `drrs`: S12 the larger (for
-  /// a positive difference) or smaller (negative) of the two neighbours, S22 the smaller (difference
-  /// ≥ 0) or larger (negative) of the next two; neighbours reflect-padded as numpy.pad's "reflect".
+  /// The subspaces S12 and S22 of the normalized successive differences `drrs`: S12 the larger (for
+  /// a positive difference) or smaller (negative) of the two neighbors, S22 the smaller (difference
+  /// ≥ 0) or larger (negative) of the next two; neighbors reflect-padded as numpy.pad's "reflect".
   private static func subspaces(_ drrs: [Double]) -> (s12: [Double], s22: [Double]) {
     let n = drrs.count
     func padded(_ d: Int) -> Double {
@@ -185,8 +185,8 @@ public struct RRArtifacts: Sendable, Equatable, Codable {
     return (s12, s22)
   }
 
-  /// The series the decision rules read, one value per beat: intervals (s), normalised successive
-  /// differences, normalised deviations from the median, the median, its threshold, the subspaces.
+  /// The series the decision rules read, one value per beat: intervals (s), normalized successive
+  /// differences, normalized deviations from the median, the median, its threshold, the subspaces.
   private struct Series {
     let rr: [Double]
     let drrs: [Double]
@@ -290,7 +290,7 @@ public struct RRArtifacts: Sendable, Equatable, Codable {
     return run.sorted()
   }
 
-  /// α · (Q3 − Q1) / 2 of |x| over centred windows.
+  /// α · (Q3 − Q1) / 2 of |x| over centered windows.
   private static func threshold(_ x: [Double], _ parameters: Parameters) -> [Double] {
     let quartiles = DescriptiveStatistics.rollingQuantiles(
       x.map(abs), width: parameters.thresholdWindow, [0.25, 0.75])

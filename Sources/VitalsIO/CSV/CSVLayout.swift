@@ -1,4 +1,4 @@
-/// The layout of a delimited text file, recognised from its first lines (rules in ``CSVOptions``).
+/// The layout of a delimited text file, recognized from its first lines (rules in ``CSVOptions``).
 struct CSVLayout {
   var delimiter: UInt8
   var decimalSeparator: UInt8

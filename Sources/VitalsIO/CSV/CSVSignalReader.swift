@@ -2,7 +2,7 @@ import VitalsCore
 
 /// Streams the numeric columns of a CSV or TSV file (or standard input, `-`) as chunks.
 ///
-/// The layout is recognised from the first 64 lines (see ``CSVOptions`` for each rule): delimiter,
+/// The layout is recognized from the first 64 lines (see ``CSVOptions`` for each rule): delimiter,
 /// decimal comma (with `;` or tab delimiters), preamble, header, time column and unit. Signals are
 /// the other columns (named by the header, else `col0`, `col1`, … by file column), optionally
 /// selected by name or 0-based index into that list.
