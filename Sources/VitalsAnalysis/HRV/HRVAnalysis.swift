@@ -6,6 +6,9 @@
 /// only N→N intervals) → ``HRVTimeDomain``, ``HRVFrequencyDomain`` and ``HRVNonlinear``. Floating-point
 /// fields are NaN where undefined; encode with a `nonConformingFloatEncodingStrategy` that writes them
 /// (e.g. `.convertToString`).
+///
+/// Accuracy: `make eval-ecg` on the shared MIT-BIH records, from detected against reference beats
+/// (docs/accuracy.md); method, choices and protocol in <doc:HeartRateVariability>.
 public struct HRVAnalysis: Sendable, Equatable, Codable {
   /// Beats given.
   public var beatCount: Int

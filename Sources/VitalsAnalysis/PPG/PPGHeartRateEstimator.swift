@@ -61,6 +61,9 @@ extension PPGAnalysisError {
 /// Gaps: a sample that is NaN or infinite in any channel is missing (see ``gaps``). A window more than
 /// ``maximumMissingShare`` missing has a NaN rate and quality 0; a window with fewer missing samples is
 /// estimated but never reliable.
+///
+/// Accuracy: `make eval-ppg` on the shared IEEE SPC 2015 recordings against their ECG heart rate
+/// (docs/accuracy.md); method, choices and protocol in <doc:PPGHeartRate>.
 public struct PPGHeartRateEstimator: Sendable {
   /// The method's parameters (defaults are the ones measured in docs/guide/ppg.md).
   public struct Configuration: Sendable, Hashable {
