@@ -122,15 +122,7 @@ public struct RecordingAnalysis: Sendable, Encodable {
   }
 
   /// The summary as one line of JSON (no trailing newline).
-  public func jsonLine() -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    do {
-      return String(decoding: try encoder.encode(self), as: UTF8.self)
-    } catch {
-      preconditionFailure("a summary of finite and null values always encodes: \(error)")
-    }
-  }
+  public func jsonLine() -> String { compactJSON(self) }
 }
 
 /// Runs every pipeline a recording needs over it, reading it once, chunk by chunk.
