@@ -1,16 +1,34 @@
 /// Descriptive statistics of samples (mean, standard deviation, quantiles, rolling quantiles, slope)
 /// with NumPy's exact conventions, shared by the HRV code and the derived metrics of VitalsStatistics.
 package enum DescriptiveStatistics {
+  // The statistics of whole arrays and of slices are concrete functions over one generic body that
+  // this module specializes: a generic entry point called from another module runs unspecialized,
+  // which allocates as it iterates.
+
   /// Arithmetic mean; NaN when empty.
-  @inlinable package static func mean(_ values: some Collection<Double>) -> Double {
-    values.isEmpty ? .nan : values.reduce(0, +) / Double(values.count)
-  }
+  package static func mean(_ values: [Double]) -> Double { meanOf(values) }
+
+  /// Arithmetic mean; NaN when empty.
+  package static func mean(_ values: ArraySlice<Double>) -> Double { meanOf(values) }
 
   /// Standard deviation with `ddof` delta degrees of freedom (`numpy.std(x, ddof=)`), two-pass;
   /// NaN when `count <= ddof`.
-  @inlinable package static func standardDeviation(_ values: some Collection<Double>, ddof: Int) -> Double {
+  package static func standardDeviation(_ values: [Double], ddof: Int) -> Double {
+    standardDeviationOf(values, ddof: ddof)
+  }
+
+  /// Standard deviation with `ddof` delta degrees of freedom, as for an array.
+  package static func standardDeviation(_ values: ArraySlice<Double>, ddof: Int) -> Double {
+    standardDeviationOf(values, ddof: ddof)
+  }
+
+  private static func meanOf(_ values: some Collection<Double>) -> Double {
+    values.isEmpty ? .nan : values.reduce(0, +) / Double(values.count)
+  }
+
+  private static func standardDeviationOf(_ values: some Collection<Double>, ddof: Int) -> Double {
     guard values.count > ddof else { return .nan }
-    let average = mean(values)
+    let average = meanOf(values)
     var sum = 0.0
     for value in values {
       let d = value - average
@@ -36,7 +54,12 @@ package enum DescriptiveStatistics {
 
   /// The median of ascending `sorted` values (not empty): the middle value, or the mean of the two middle
   /// values, `(a + b) / 2`.
-  @inlinable package static func median(sorted: some RandomAccessCollection<Double>) -> Double {
+  package static func median(sorted: [Double]) -> Double { medianOf(sorted: sorted) }
+
+  /// The median of ascending `sorted` values (not empty), as for an array.
+  package static func median(sorted: ArraySlice<Double>) -> Double { medianOf(sorted: sorted) }
+
+  private static func medianOf(sorted: some RandomAccessCollection<Double>) -> Double {
     let half = sorted.index(sorted.startIndex, offsetBy: sorted.count / 2)
     guard sorted.count % 2 == 0 else { return sorted[half] }
     return (sorted[sorted.index(before: half)] + sorted[half]) / 2
