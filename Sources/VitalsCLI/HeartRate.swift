@@ -11,8 +11,8 @@ public struct HeartRate: ParsableCommand {
       seconds from the first sample, j = 0, 1, … while the window ends within the record; each estimate \
       uses no signal after its window's end.
 
-      PPG (default): the motion-robust spectral tracker (docs/guide/ppg.md): the PPG channels \
-      given with --channel, else every signal named ppg… or pleth… (or containing PLETH), else the \
+      PPG (default): the motion-robust spectral tracker (the PPG guide of the Vitals documentation): \
+      the PPG channels given with --channel, else every signal named ppg… or pleth… (or containing PLETH), else the \
       recording's only signal that is not an accelerometer axis, unless it is an ECG lead; the \
       accelerometer axes given with --accel, else those `vitals analyze` recognizes (--accel's default), \
       subtracted from the PPG spectrum. Rates are searched in 36–210 BPM. Quality in 0–1 is the share of \

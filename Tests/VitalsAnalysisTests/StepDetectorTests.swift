@@ -239,7 +239,7 @@ func readmeStepsExample() throws {
       channels: recording.channels.map { Array($0[start..<start + 1000]) }, sampleRate: 50,
       startTime: Timestamp(secondsSinceEpoch: Double(start) / 50), firstSampleIndex: Int64(start))
   }
-  // The code of docs/guide/steps.md, with the chunks for a reader's.
+  // The code of the Steps guide (StepsGuide.md), with the chunks for a reader's.
   var detector = try StepDetector(sampleRate: 50)
   var found = StepDetector.Output()
   for chunk in chunks { detector.process(chunk, into: &found) }  // axes 0, 1, 2 = x, y, z

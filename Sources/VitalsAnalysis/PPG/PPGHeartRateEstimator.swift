@@ -65,7 +65,7 @@ extension PPGAnalysisError {
 /// Accuracy: `make eval-ppg` on the shared IEEE SPC 2015 recordings against their ECG heart rate
 /// (docs/accuracy.md); method, choices and protocol in <doc:PPGHeartRate>.
 public struct PPGHeartRateEstimator: Sendable {
-  /// The method's parameters (defaults are the ones measured in docs/guide/ppg.md).
+  /// The method's parameters (where each default comes from: <doc:PPGHeartRate>).
   public struct Configuration: Sendable, Hashable {
     /// Window length, seconds (2…60).
     public var window = 8.0

@@ -6,9 +6,10 @@ import VitalsSimulation
 
 @testable import VitalsPipeline
 
-/// The pipeline example of docs/guide/analysis.md ("Analyse a whole study"), on simulated records with atrial fibrillation.
-@Suite("pipeline example of the analysis guide")
-struct PipelineReadmeExampleTests {
+/// The library example of the Whole-recordings guide ("As a library"), on simulated records with atrial
+/// fibrillation.
+@Suite("library example of the Whole-recordings guide")
+struct GuideExampleTests {
   @Test func exampleRuns() throws {
     let directory = try temporaryDirectory()
     let record = try SimulatedECG(seconds: 240, fibrillation: [RhythmEpisode(start: 60, end: 180)])
