@@ -8,20 +8,20 @@ public enum StandardStream: Sendable {
   case output
   case error
 
+  private var descriptor: Int32 { self == .output ? STDOUT_FILENO : STDERR_FILENO }
+
   /// Whether the stream is a terminal (`isatty`): where a progress line may be redrawn in place.
-  public var isTerminal: Bool { isatty(self == .output ? STDOUT_FILENO : STDERR_FILENO) == 1 }
+  public var isTerminal: Bool { isatty(descriptor) == 1 }
 
   /// Writes `text` as UTF-8.
   public func write(_ text: String) {
-    switch self {
-    case .output: FileSystem.writeStandardOutput(text)
-    case .error: FileSystem.writeStandardError(text)
-    }
+    var text = text
+    _ = text.withUTF8 { FileSystem.writeAll(UnsafeRawBufferPointer($0), toDescriptor: descriptor) }
   }
 
   /// Writes `bytes` as they are.
   public func write(_ bytes: [UInt8]) {
-    bytes.withUnsafeBytes { _ = FileSystem.writeAll($0, toDescriptor: self == .output ? 1 : 2) }
+    _ = bytes.withUnsafeBytes { FileSystem.writeAll($0, toDescriptor: descriptor) }
   }
 
   /// Reads standard input (or the open file descriptor `descriptor`) to its end, handing each block read

@@ -1,3 +1,5 @@
+import VitalsSupport
+
 /// Something a pipeline found at one moment of a recording: a beat, a heart-rate reading, periodic
 /// HRV metrics, the start or end of an irregular-rhythm episode, a step, a walking bout, a motion level.
 ///
@@ -130,8 +132,6 @@ extension PipelineEvent {
     return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
   }
 
-  private static func number(_ value: Double) -> String {
-    guard value.isFinite else { return "null" }
-    return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
-  }
+  /// A JSON number in its shortest form; null for a value JSON cannot hold.
+  private static func number(_ value: Double) -> String { value.isFinite ? shortestText(value) : "null" }
 }

@@ -129,17 +129,4 @@ package enum FileSystem {
       return "\(error)"
     }
   }
-
-  /// Writes `text` as UTF-8 to standard output (descriptor 1); failures are ignored, as a closed
-  /// pipe leaves nowhere to report them.
-  package static func writeStandardOutput(_ text: String) {
-    var text = text
-    _ = text.withUTF8 { writeAll(UnsafeRawBufferPointer($0), toDescriptor: STDOUT_FILENO) }
-  }
-
-  /// Writes `text` as UTF-8 to standard error (descriptor 2); failures are ignored.
-  package static func writeStandardError(_ text: String) {
-    var text = text
-    _ = text.withUTF8 { writeAll(UnsafeRawBufferPointer($0), toDescriptor: STDERR_FILENO) }
-  }
 }
