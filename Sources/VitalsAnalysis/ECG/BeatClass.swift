@@ -1,15 +1,17 @@
 /// The beat classes of ANSI/AAMI EC57, into which the MIT annotation codes are grouped for scoring.
 ///
-/// - ``normal`` (N): normal and bundle-branch-block beats, atrial and nodal escape beats (`N L R e j`).
-/// - ``supraventricular`` (S): atrial, aberrated atrial, nodal and supraventricular premature beats
-///   (`A a J S`).
-/// - ``ventricular`` (V): premature ventricular contractions and ventricular escape beats (`V E`).
+/// - ``normal`` (N): normal and bundle-branch-block beats, atrial and nodal escape beats (`N L R B e j`).
+/// - ``supraventricular`` (S): atrial, aberrated atrial, nodal and supraventricular premature beats and
+///   supraventricular escape beats (`A a J S n`).
+/// - ``ventricular`` (V): premature ventricular contractions, R-on-T and ventricular escape beats
+///   (`V r E`).
 /// - ``fusion`` (F): fusions of ventricular and normal beats (`F`).
 /// - ``unclassifiable`` (Q): paced, fusions of paced and normal, and unclassifiable beats (`/ f Q`).
 ///
 /// Source: ANSI/AAMI EC57:1998/(R)2008, Table 1, as applied by WFDB `bxb`; de Chazal et al., "Automatic
 /// classification of heartbeats using ECG morphology and heartbeat interval features", IEEE Trans.
-/// Biomed. Eng. 51(7):1196–1206, 2004.
+/// Biomed. Eng. 51(7):1196–1206, 2004. `B`, `n` and `r`, codes added to the MIT set after EC57, are
+/// grouped as `bxb` groups them.
 public enum BeatClass: UInt8, Sendable, Hashable, Codable, CaseIterable, Comparable {
   case normal
   case supraventricular
@@ -21,9 +23,9 @@ public enum BeatClass: UInt8, Sendable, Hashable, Codable, CaseIterable, Compara
   /// statistics leave out) and for every code that is not a beat.
   public init?(mitCode: some StringProtocol) {
     switch mitCode {
-    case "N", "L", "R", "e", "j": self = .normal
-    case "A", "a", "J", "S": self = .supraventricular
-    case "V", "E": self = .ventricular
+    case "N", "L", "R", "B", "e", "j": self = .normal
+    case "A", "a", "J", "S", "n": self = .supraventricular
+    case "V", "r", "E": self = .ventricular
     case "F": self = .fusion
     case "/", "f", "Q": self = .unclassifiable
     default: return nil

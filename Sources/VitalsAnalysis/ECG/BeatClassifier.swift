@@ -1,0 +1,218 @@
+/// Labels detected beats with their EC57 class (``BeatClass``: N, S, V, F, Q) from their morphology on
+/// every lead and their timing: streaming, causal, and the same labels whatever the chunk sizes.
+///
+/// Method (every threshold in ``Configuration``):
+/// - Morphology (``BeatTemplates``): each beat's window (``Configuration/window`` around the R peak) is
+///   matched against running templates (Hamilton 2002, OSEA); the dominant template is the one with the
+///   most normally timed beats. A beat is of normal morphology when it correlates with the dominant
+///   template at least ``Configuration/normalMorphology``.
+/// - Timing (``BeatRhythm``): prematurity is the RR interval before the beat over the reference (the
+///   median of recent N→N intervals); the pause is the RR interval after it over the one before.
+/// - V: not of normal morphology, not in a template whose beats mostly come at normal timing (a second
+///   normal form, e.g. intermittent bundle-branch block or pre-excitation), and wider than the dominant
+///   template by ``Configuration/widening``, or premature, or hardly correlated with the dominant template
+///   (de Chazal et al. 2004: QRS width and RR features; Hamilton 2002: width and template matching).
+/// - S: of normal morphology, in a regular rhythm, and premature with a pause after it or within a run of
+///   premature beats, or mildly premature with a longer pause (Llamedo & Martínez 2011, Mar et al. 2011:
+///   RR features dominate supraventricular detection). In an irregular rhythm no beat is called S.
+/// - Q: a window that holds missing samples. F is not assigned: fusion beats are labelled N or V.
+///
+/// Latency: a beat is labelled once the beat after it is known, or once no beat came within
+/// ``Configuration/longestInterval`` of it, and its window's samples are in; given the detector's latency
+/// bound, every label comes at most `longestInterval` + that bound + the window's end after its R peak.
+///
+/// References: P. de Chazal, M. O'Dwyer, R. B. Reilly, IEEE Trans. Biomed. Eng. 51(7):1196–1206, 2004.
+/// M. Llamedo, J. P. Martínez, IEEE Trans. Biomed. Eng. 58(3):616–625, 2011.
+/// T. Mar et al., IEEE Trans. Biomed. Eng. 58(8):2168–2177, 2011. P. S. Hamilton, Computers in
+/// Cardiology 29:101–104, 2002. Accuracy and protocol: `make eval-ecg` and <doc:BeatClasses>.
+public struct BeatClassifier: Sendable {
+  /// The classifier's thresholds, in seconds and ratios.
+  public struct Configuration: Sendable, Hashable {
+    /// The window around the R peak that morphology reads, seconds relative to it.
+    public var window: ClosedRange<Double> = -0.10...0.15
+    /// A beat joins a template it correlates with at least this much.
+    public var templateMatch = 0.90
+    /// A beat whose correlation with the dominant template reaches this has normal morphology.
+    public var normalMorphology = 0.85
+    /// Below this correlation with the dominant template, a beat's morphology is distinct outright.
+    public var distinctMorphology = 0.5
+    /// QRS widening over the dominant template that marks a ventricular beat, seconds.
+    public var widening = 0.03
+    /// An abnormal beat earlier than this fraction of the reference RR interval is ventricular.
+    public var ventricularPrematurity = 0.9
+    /// A normal-looking beat earlier than this fraction of the reference RR interval is premature…
+    public var supraventricularPrematurity = 0.85
+    /// …and supraventricular when the interval after it exceeds the one before by this ratio.
+    public var pauseRatio = 1.1
+    /// A normal-looking beat earlier than this fraction of the reference is mildly premature…
+    public var mildPrematurity = 0.95
+    /// …and supraventricular when the interval after it exceeds the one before by this ratio.
+    public var mildPauseRatio = 1.2
+    /// A beat at least this fraction of the reference RR interval late counts as normally timed.
+    public var normalTiming = 0.9
+    /// A template with at least this many beats (with forgetting)…
+    public var normalTemplateBeats = 10.0
+    /// …of which at least this share came at normal timing holds normal beats.
+    public var normalTemplateShare = 0.85
+    /// Above this median successive RR difference (a fraction of the median RR), no beat is called S.
+    public var irregularity = 0.08
+    /// Beats over which template counts forget (a count decays by 1 − 1/memory per beat).
+    public var templateMemory = 1000.0
+    /// The longest RR interval after a beat that its label waits for, seconds.
+    public var longestInterval = 2.5
+
+    public init() {}
+  }
+
+  public let configuration: Configuration
+  public let sampleRate: Double
+  public let leadCount: Int
+  /// Samples of each lead kept: the window and the longest wait for a label, plus the latency bound.
+  private let ringLength: Int
+  private let before: Int64
+  private let after: Int64
+  private let latency: Int64
+  private let longestInterval: Int64
+  /// The last `ringLength` samples of each lead, lead after lead, at index `sample % ringLength`.
+  private var ring: [Float]
+  private var samplesFed: Int64 = 0
+  /// Beats added and not yet labelled, oldest first (record sample indices from the first sample fed).
+  private var pending: [Int64] = []
+  private var previousBeat: Int64?
+  private var templates: BeatTemplates
+  private var rhythm = BeatRhythm()
+  private var window: [Float]
+
+  /// A classifier for `leadCount` leads at `sampleRate` Hz, fed beats from a detector whose beats come at
+  /// most `latency` samples after their R peak (e.g. ``QRSDetector/latencySamples``).
+  public init(sampleRate: Double, leadCount: Int, latency: Int64, configuration: Configuration = Configuration()) {
+    precondition(sampleRate > 0 && leadCount > 0 && latency >= 0)
+    self.configuration = configuration
+    self.sampleRate = sampleRate
+    self.leadCount = leadCount
+    before = Int64((-configuration.window.lowerBound * sampleRate).rounded())
+    after = Int64((configuration.window.upperBound * sampleRate).rounded())
+    self.latency = latency
+    longestInterval = Int64((configuration.longestInterval * sampleRate).rounded())
+    ringLength = Int(before + after + longestInterval + latency) + QRSDetector.blockSize + 1
+    ring = [Float](repeating: .nan, count: ringLength * leadCount)
+    let windowLength = Int(before + after)
+    window = [Float](repeating: 0, count: windowLength * leadCount)
+    templates = BeatTemplates(
+      leadCount: leadCount, windowLength: windowLength, sampleRate: sampleRate,
+      matchThreshold: configuration.templateMatch, memory: configuration.templateMemory)
+  }
+
+  /// Adds the next detected beat (its R peak's sample index from the first sample fed; increasing). A
+  /// beat must be added before samples more than `latency` after it are fed.
+  public mutating func add(beat: Int64) {
+    precondition(pending.last.map { beat > $0 } ?? true, "beats must increase")
+    pending.append(beat)
+  }
+
+  /// Feeds the next samples of every lead (one buffer per lead, equally long) and appends the labels of
+  /// the beats decided by now to `labels`, in beat order.
+  public mutating func process(_ leads: [UnsafeBufferPointer<Float>], appendingTo labels: inout [BeatClass]) {
+    precondition(leads.count == leadCount && leads.allSatisfy { $0.count == leads[0].count })
+    var offset = 0
+    let count = leads[0].count
+    while offset < count {
+      let run = min(count - offset, QRSDetector.blockSize)
+      for lead in 0..<leadCount {
+        for k in 0..<run {
+          ring[lead * ringLength + Int((samplesFed + Int64(k)) % Int64(ringLength))] = leads[lead][offset + k]
+        }
+      }
+      samplesFed += Int64(run)
+      offset += run
+      labelDecided(appendingTo: &labels, finishing: false)
+    }
+  }
+
+  /// Labels every beat still pending (the record has ended) and appends the labels.
+  public mutating func finish(appendingTo labels: inout [BeatClass]) {
+    labelDecided(appendingTo: &labels, finishing: true)
+  }
+
+  /// Labels the pending beats whose window is in and whose next beat is known (or cannot come).
+  private mutating func labelDecided(appendingTo labels: inout [BeatClass], finishing: Bool) {
+    let horizon = samplesFed - latency
+    while let beat = pending.first {
+      let next = pending.count > 1 ? pending[1] : nil
+      let known = next != nil || horizon >= beat + longestInterval || finishing
+      guard known && (beat + after <= samplesFed || finishing) else { return }
+      pending.removeFirst()
+      let following = next.flatMap { $0 - beat <= longestInterval ? $0 : nil }
+      labels.append(label(beat, next: following))
+      previousBeat = beat
+    }
+  }
+
+  /// Labels `beat` given the beat after it (nil when none came within `longestInterval`).
+  private mutating func label(_ beat: Int64, next: Int64?) -> BeatClass {
+    let interval = previousBeat.map { Double(beat - $0) / sampleRate }
+    let following = next.map { Double($0 - beat) / sampleRate }
+    rhythm.observe(interval: interval)
+    guard readWindow(around: beat) else {
+      rhythm.record(.unclassifiable, interval: interval)
+      return .unclassifiable
+    }
+    let reference = rhythm.reference
+    let prematurity = interval.flatMap { i in reference.map { i / $0 } } ?? 1
+    let comparison = templates.add(window, normallyTimed: prematurity >= configuration.normalTiming)
+    let label = decide(
+      comparison, prematurity: prematurity,
+      pause: following.flatMap { f in interval.map { f / $0 } } ?? 1,
+      following: following.flatMap { f in reference.map { f / $0 } } ?? 1)
+    rhythm.record(label, interval: interval)
+    return label
+  }
+
+  /// The class from the beat's morphology and timing (see the type's description).
+  private func decide(
+    _ comparison: BeatTemplates.Comparison, prematurity: Double, pause: Double, following: Double
+  ) -> BeatClass {
+    let c = configuration
+    let template = templates.templates[comparison.template]
+    let normalTemplate =
+      template.beats >= c.normalTemplateBeats && template.normalTimingShare >= c.normalTemplateShare
+    let correlation = comparison.dominantCorrelation
+    if correlation < c.normalMorphology {
+      let distinct = correlation < c.distinctMorphology && template.normalTimingShare < c.normalTemplateShare
+      if !normalTemplate
+        && (comparison.widening > c.widening || distinct || prematurity < c.ventricularPrematurity)
+      {
+        return .ventricular
+      }
+      return .normal
+    }
+    guard rhythm.isRegular(below: c.irregularity) else { return .normal }
+    let premature = prematurity < c.supraventricularPrematurity
+    let runs = following < c.supraventricularPrematurity || rhythm.lastLabel == .supraventricular
+    if (premature && (pause > c.pauseRatio || runs)) || (prematurity < c.mildPrematurity && pause > c.mildPauseRatio)
+    {
+      return .supraventricular
+    }
+    return .normal
+  }
+
+  /// Copies the window around `beat` into `window`, each lead's mean removed; false when a sample of it
+  /// is missing (not finite, or before the first sample fed).
+  private mutating func readWindow(around beat: Int64) -> Bool {
+    let start = beat - before
+    guard start >= 0 else { return false }
+    let length = Int(before + after)
+    for lead in 0..<leadCount {
+      var sum: Float = 0
+      for k in 0..<length {
+        let value = ring[lead * ringLength + Int((start + Int64(k)) % Int64(ringLength))]
+        guard value.isFinite else { return false }
+        window[lead * length + k] = value
+        sum += value
+      }
+      let mean = sum / Float(length)
+      for k in 0..<length { window[lead * length + k] -= mean }
+    }
+    return true
+  }
+}

@@ -1,0 +1,68 @@
+/// The rhythm stage of ``BeatClassifier``: the reference RR interval a beat's timing is judged against,
+/// and whether the rhythm around it is regular enough for prematurity to mean anything.
+///
+/// The reference is the median of the last 8 RR intervals between two beats labelled normal (N→N), as
+/// in the "local RR" of de Chazal et al. (2004), restricted to normal beats so that a run of premature
+/// beats does not become its own reference. After 32 labels in a row that are not normal, the reference
+/// restarts from the current interval: a sustained change of rate is the rhythm, not a run of ectopy.
+/// Regularity is the median absolute difference of successive RR intervals over the last 16 intervals
+/// (all beats) divided by their median: robust to the isolated long–short pairs that ectopic beats
+/// make, high in atrial fibrillation, where prematurity says nothing about the beat's origin.
+struct BeatRhythm: Sendable {
+  static let referenceLength = 8
+  static let regularityLength = 16
+  static let restartRun = 32
+
+  /// N→N intervals, seconds, oldest first.
+  private var normalIntervals: [Double] = []
+  /// RR intervals of every beat, seconds, oldest first.
+  private var intervals: [Double] = []
+  private var previousLabel = BeatClass.normal
+  private var ectopicRun = 0
+
+  init() {
+    normalIntervals.reserveCapacity(Self.referenceLength + 1)
+    intervals.reserveCapacity(Self.regularityLength + 1)
+  }
+
+  /// The label of the last beat recorded.
+  var lastLabel: BeatClass { previousLabel }
+
+  /// The reference RR interval, seconds, or nil before the first N→N interval.
+  var reference: Double? { normalIntervals.isEmpty ? nil : Self.median(normalIntervals) }
+
+  /// Whether the recent RR intervals are regular: at least 4 of them, with a median absolute successive
+  /// difference below `limit` times their median.
+  func isRegular(below limit: Double) -> Bool {
+    guard intervals.count >= 4 else { return false }
+    var differences: [Double] = []
+    differences.reserveCapacity(intervals.count - 1)
+    for k in 1..<intervals.count { differences.append(abs(intervals[k] - intervals[k - 1])) }
+    return Self.median(differences) < limit * Self.median(intervals)
+  }
+
+  /// Notes a beat's RR interval before it (seconds; nil for the first beat or after a gap) before it is
+  /// labelled.
+  mutating func observe(interval: Double?) {
+    guard let interval else { return }
+    intervals.append(interval)
+    if intervals.count > Self.regularityLength { intervals.removeFirst() }
+  }
+
+  /// Records the label given to the beat whose interval was last observed.
+  mutating func record(_ label: BeatClass, interval: Double?) {
+    if let interval, label == .normal && previousLabel == .normal {
+      normalIntervals.append(interval)
+      if normalIntervals.count > Self.referenceLength { normalIntervals.removeFirst() }
+    }
+    ectopicRun = label == .normal ? 0 : ectopicRun + 1
+    if ectopicRun >= Self.restartRun, let interval { normalIntervals = [interval] }
+    previousLabel = label
+  }
+
+  private static func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+  }
+}

@@ -1,0 +1,159 @@
+/// The morphology stage of ``BeatClassifier``: a small set of running-average beat templates over every
+/// lead, the dominant one among them, and how a beat compares with it.
+///
+/// Each beat is a window of samples around its R peak on every lead. It joins the template it
+/// correlates with best when that correlation reaches the match threshold and its amplitude lies within
+/// 0.6–1.6 times the template's (the template then moves 1/8 of the way toward it); otherwise it starts a
+/// template of its own, in place of the least used one when all ``capacity`` are taken (template
+/// matching as in P. S. Hamilton, "Open source ECG analysis", Computers in Cardiology 29:101–104, 2002,
+/// the OSEA software).
+///
+/// The dominant template is the one with the most beats at normal timing (not premature against the
+/// reference RR interval), counted with exponential forgetting: the rhythm's own beats, not necessarily
+/// the most frequent morphology (in ventricular bigeminy, half the beats are ectopic).
+///
+/// Correlation over several leads is the Pearson correlation per lead, averaged with the template's
+/// energy on each lead as weights, so that a lead without a QRS does not decide.
+struct BeatTemplates: Sendable {
+  /// Templates kept at most.
+  static let capacity = 8
+
+  struct Template: Sendable {
+    /// Window samples, lead after lead, mean removed per lead.
+    var samples: [Float]
+    /// Beats matched, with forgetting.
+    var beats: Double
+    /// Beats matched at normal timing, with forgetting.
+    var normallyTimedBeats: Double
+    /// QRS width (``BeatTemplates/width(of:)``) of `samples`, seconds.
+    var width: Double
+
+    /// The share of its beats that came at normal timing.
+    var normalTimingShare: Double { beats > 0 ? normallyTimedBeats / beats : 0 }
+  }
+
+  /// How a beat compares with the templates.
+  struct Comparison: Sendable {
+    /// Index of the template the beat joined (or started).
+    var template: Int
+    /// Correlation with the dominant template, −1…1.
+    var dominantCorrelation: Double
+    /// QRS width minus the dominant template's, seconds.
+    var widening: Double
+  }
+
+  let leadCount: Int
+  let windowLength: Int
+  let sampleRate: Double
+  let matchThreshold: Double
+  let forgetting: Double
+  var templates: [Template] = []
+  var dominant = 0
+
+  init(leadCount: Int, windowLength: Int, sampleRate: Double, matchThreshold: Double, memory: Double) {
+    self.leadCount = leadCount
+    self.windowLength = windowLength
+    self.sampleRate = sampleRate
+    self.matchThreshold = matchThreshold
+    self.forgetting = 1 - 1 / memory
+    templates.reserveCapacity(Self.capacity)
+  }
+
+  /// Compares `beat` (``windowLength`` samples per lead, lead after lead, mean removed per lead) with the
+  /// templates, adds it to one, and updates the dominant template; `normallyTimed` says whether the beat
+  /// came at normal timing.
+  mutating func add(_ beat: [Float], normallyTimed: Bool) -> Comparison {
+    var best: Int?
+    var bestCorrelation = -Double.infinity
+    for index in templates.indices {
+      let (correlation, amplitude) = compare(beat, templates[index].samples)
+      if correlation > bestCorrelation && amplitude > 0.6 && amplitude < 1.6 {
+        best = index
+        bestCorrelation = correlation
+      }
+    }
+    let joined: Int
+    if let best, bestCorrelation >= matchThreshold {
+      joined = best
+      for k in beat.indices { templates[best].samples[k] += (beat[k] - templates[best].samples[k]) / 8 }
+      templates[best].width = width(of: templates[best].samples)
+    } else {
+      joined = startTemplate(beat)
+    }
+    templates[joined].beats += 1
+    if normallyTimed { templates[joined].normallyTimedBeats += 1 }
+    for index in templates.indices {
+      templates[index].beats *= forgetting
+      templates[index].normallyTimedBeats *= forgetting
+    }
+    dominant = templates.indices.max { lhs, rhs in
+      (templates[lhs].normallyTimedBeats, templates[lhs].beats)
+        < (templates[rhs].normallyTimedBeats, templates[rhs].beats)
+    }!
+    return Comparison(
+      template: joined, dominantCorrelation: compare(beat, templates[dominant].samples).correlation,
+      widening: width(of: beat) - templates[dominant].width)
+  }
+
+  /// Starts a template from `beat`, in place of the least used one when all are taken.
+  private mutating func startTemplate(_ beat: [Float]) -> Int {
+    let template = Template(samples: beat, beats: 0, normallyTimedBeats: 0, width: width(of: beat))
+    guard templates.count == Self.capacity else {
+      templates.append(template)
+      return templates.count - 1
+    }
+    let least = templates.indices.min { templates[$0].beats < templates[$1].beats }!
+    templates[least] = template
+    return least
+  }
+
+  /// The energy-weighted correlation of `beat` with `template` over the leads, and the ratio of their
+  /// amplitudes (root energies, weighted alike).
+  func compare(_ beat: [Float], _ template: [Float]) -> (correlation: Double, amplitude: Double) {
+    var correlation = 0.0
+    var beatAmplitude = 0.0
+    var templateAmplitude = 0.0
+    var totalWeight = 0.0
+    for lead in 0..<leadCount {
+      var cross: Float = 0
+      var beatEnergy: Float = 0
+      var templateEnergy: Float = 0
+      for k in lead * windowLength..<(lead + 1) * windowLength {
+        cross += beat[k] * template[k]
+        beatEnergy += beat[k] * beat[k]
+        templateEnergy += template[k] * template[k]
+      }
+      let weight = Double(templateEnergy).squareRoot()
+      let scale = (Double(beatEnergy) * Double(templateEnergy)).squareRoot()
+      if scale > 0 { correlation += weight * Double(cross) / scale }
+      beatAmplitude += weight * Double(beatEnergy).squareRoot()
+      templateAmplitude += weight * weight
+      totalWeight += weight
+    }
+    guard totalWeight > 0 else { return (0, 0) }
+    return (correlation / totalWeight, beatAmplitude / templateAmplitude)
+  }
+
+  /// QRS width of a window, seconds: the span from the first to the last sample where the slope energy
+  /// (squared first differences summed over the leads) reaches a fifth of its largest value.
+  func width(of window: [Float]) -> Double {
+    var largest: Float = 0
+    var first = 0
+    var last = 0
+    withUnsafeTemporaryAllocation(of: Float.self, capacity: windowLength - 1) { energy in
+      for k in 0..<windowLength - 1 {
+        var sum: Float = 0
+        for lead in 0..<leadCount {
+          let step = window[lead * windowLength + k + 1] - window[lead * windowLength + k]
+          sum += step * step
+        }
+        energy[k] = sum
+        largest = max(largest, sum)
+      }
+      let floor = 0.2 * largest
+      first = energy.firstIndex { $0 >= floor } ?? 0
+      last = energy.lastIndex { $0 >= floor } ?? 0
+    }
+    return Double(last - first) / sampleRate
+  }
+}
