@@ -2,7 +2,7 @@ import VitalsAnalysis
 import VitalsSupport
 
 /// The class statistics of several records as `vitals score` prints them after the QRS table, in the
-/// layouts of WFDB `bxb` and `sumstats`: ``text()`` and ``document`` (for `--json`).
+/// layouts of WFDB `bxb` and `sumstats`: ``text()``, and the `classes` object of `--json`.
 public struct BeatClassTable: Sendable {
   /// The records' class scores, in the order printed.
   public var records: [RecordBeatClassScore]
@@ -24,7 +24,7 @@ public struct BeatClassTable: Sendable {
   public func text() -> String {
     let skip =
       learningPeriod == learningPeriod.rounded() ? String(Int(learningPeriod)) : String(learningPeriod)
-    let width = max(4, records.map(\.record.count).max() ?? 0) + 1
+    let width = max("Average".count, (records.map(\.record.count).max() ?? 0) + 1)
     var lines = ["Beat classes (bxb, ANSI/AAMI EC57), from \(skip) s", Self.heading(width)]
     lines += records.map {
       Self.pad($0.record, width) + Self.counts($0.matrix) + Self.statistics(.init($0.matrix))
@@ -87,8 +87,8 @@ public struct BeatClassTable: Sendable {
         ? [("N", [.normal, .supraventricular])]
         : [("N", [.normal]), ("S", [.supraventricular])])
       + [("V", [.ventricular]), ("F", [.fusion]), ("Q", [.unclassifiable]), ("O", [nil])]
-    let head = "   " + groups.map { right($0.0.lowercased(), 5) }.joined()
-    var lines = ["               Algorithm", head, "   " + String(repeating: "_", count: head.count - 2)]
+    let head = "    " + groups.map { right($0.0.lowercased(), 5) }.joined()
+    var lines = ["               Algorithm", head, "   " + String(repeating: "_", count: head.count - 3)]
     for (label, rows) in groups {
       let cells = groups.filter { !(label == "O" && $0.0 == "O") }.map {
         right(String(matrix.sum(rows, $0.1)), 5)

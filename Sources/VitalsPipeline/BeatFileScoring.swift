@@ -15,7 +15,7 @@ extension BeatFile {
       channels: channels ?? [.rule(RecordingBeats.ecgLeadRule)])
   }
 
-  /// The EC57 class of each beat (``BeatClass/init(mitCode:)`` of ``labels``: `nil` for `?` and the
+  /// The EC57 class of each beat (`BeatClass(mitCode:)` of `labels`: `nil` for `?` and the
   /// codes without a class), or `nil` when the file carries no labels.
   public var classes: [BeatClass?]? { labels?.map { BeatClass(mitCode: $0) } }
 
@@ -37,7 +37,7 @@ public struct BeatFilePairScore: Sendable, Equatable {
   /// its flutter episodes unless `includeFlutter`:
   /// `BeatComparison/scoreRecord(_:reference:test:sampleRate:matchWindow:learningPeriod:excluding:)`,
   /// and `BeatClassComparison/score(reference:referenceClasses:test:testClasses:sampleRate:matchWindow:from:excluding:)`
-  /// from `learningPeriod` on when both files carry labels (``BeatFile/classes``).
+  /// from `learningPeriod` on when both files carry labels (`BeatFile.classes`).
   ///
   /// `rate` (samples per second) is for files that state none; a test file that states none when no
   /// `rate` is given indexes the reference's record, at its rate and below its length. Throws

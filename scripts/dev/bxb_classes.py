@@ -1,6 +1,7 @@
 """Development check: `vitals score` class statistics against an independent implementation of WFDB bxb.
 
-Usage: python scripts/dev/bxb_classes.py VITALS ../shared/data/mitdb [RECORD ...]
+Usage: python scripts/dev/bxb_classes.py VITALS ../shared/data/mitdb [RECORD ...] [--bxb-amap]
+       [--fixture Fixtures/scoring/bxb_classes_mitdb.json]
 
 VITALS is the `vitals` executable. For each record (default: every `.atr` in the folder), a test
 annotation is made from the reference by the fixed rule of `perturb` (labels changed, beats moved,
@@ -12,7 +13,9 @@ its learning period (`-f`, 5 minutes by default), its skipping of reference beat
 flutter (`[` to `]`), its shutdown intervals (`~` with subtype bits 4 and 5 set: test beats there count
 as X, folded into O below) and its `pair` tally; classes are EC57's (`CLASSES`, as the package's
 BeatClass) unless `--bxb-amap` selects bxb's own `amap` (which puts e, j, n in S). Prints the matrices
-that differ and the gross statistics of both; exits 1 when any cell differs.
+that differ and the gross statistics of both; exits 1 when any cell differs. `--fixture` also writes
+bxb's matrices (counts only, X folded into O) for the test that repeats the comparison in Swift
+(Tests/VitalsPipelineTests/BeatClassEquivalenceTests.swift).
 
 Needs wfdb-python (`.venv-fixtures`). Nothing is written outside a temporary folder.
 """
@@ -209,6 +212,12 @@ def write_test(directory, record, beats, rate, as_annotations):
 def main():
     arguments = [a for a in sys.argv[1:] if a != "--bxb-amap"]
     amap = BXB_AMAP if "--bxb-amap" in sys.argv else CLASSES
+    fixture = None
+    if "--fixture" in arguments:
+        at = arguments.index("--fixture")
+        fixture = pathlib.Path(arguments[at + 1])
+        del arguments[at:at + 2]
+    expected_by_record = {}
     vitals, folder, *records = arguments
     folder = pathlib.Path(folder)
     records = records or sorted(p.stem for p in folder.glob("*.atr"))
@@ -227,6 +236,7 @@ def main():
             output = subprocess.run([vitals, "score", "--json", str(folder / f"{record}.atr"), str(path)],
                                     check=True, capture_output=True, text=True).stdout
             actual = np.array(json.loads(output)["classes"]["records"][0]["counts"])
+            expected_by_record[record] = expected.tolist()
             gross_bxb += expected
             gross_vitals += actual
             if not (expected == actual).all():
@@ -239,6 +249,11 @@ def main():
     for name, m in (("bxb", gross_bxb), ("vitals", gross_vitals)):
         print(name, "gross", " ".join(f"{k} {v:.2f}" for k, v in statistics(m).items()))
         print(m)
+    if fixture:
+        rows = ",\n".join(f'  "{r}": {json.dumps(m)}' for r, m in sorted(expected_by_record.items()))
+        source = ("scripts/dev/bxb_classes.py: bxb's algorithm, learning period 300 s, window 150 ms, rows N S "
+                  "V F Q O (reference), columns n s v f q o (test), X folded into O")
+        fixture.write_text(f'{{\n "source": {json.dumps(source)},\n "records": {{\n{rows}\n }}\n}}\n')
     sys.exit(1 if differing else 0)
 
 
