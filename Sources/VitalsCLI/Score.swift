@@ -26,7 +26,12 @@ public struct Score: ParsableCommand {
       it are not counted, nor detections before it or paired with a reference beat before it). \
       Gross statistics sum the counts of the records. Se = TP/(TP+FN), +P = TP/(TP+FP), \
       F1 = 2TP/(2TP+FN+FP): percentages in the table, fractions in --json (null when undefined). A \
-      pair that cannot be read is reported on stderr and left out of the gross figures (exit 1).
+      pair that cannot be read is reported on stderr and left out of the gross figures (exit 1). \
+      When both files of a pair carry beat classes (WFDB annotation codes, or a CSV `label` column of \
+      N S V F Q or MIT beat codes), the class statistics of WFDB bxb follow the table, from --skip \
+      seconds on: a line per record as bxb -L prints it, sum, gross and per-record average as sumstats \
+      prints them, the gross confusion matrix (bxb -s and -S layouts) and bxb's summary lines (QRS, \
+      VEB and SVEB sensitivity and positive predictivity, VEB false positive rate); `classes` in --json.
       """)
 
   @Option(name: .customLong("reference"), help: "Reference annotations (repeatable).")
@@ -88,19 +93,22 @@ public struct Score: ParsableCommand {
   public func run() throws {
     let (records, errors) = scoreAll()
     for error in errors { printError(error.description) }
-    let table = BeatScoreTable(records: records, matchWindow: window, learningPeriod: skip)
+    let classes = records.compactMap(\.classes)
+    let table = BeatScoreTable(
+      records: records.map(\.beats), matchWindow: window, learningPeriod: skip,
+      classes: classes.isEmpty ? nil : BeatClassTable(records: classes, learningPeriod: skip))
     print(json ? table.json() : table.text())
     if !errors.isEmpty { throw ExitCode(1) }
   }
 
   /// Every pair that could be read, scored, and the errors of those that could not.
-  func scoreAll() -> (records: [RecordBeatScore], errors: [InputError]) {
-    var records: [RecordBeatScore] = []
+  func scoreAll() -> (records: [BeatFilePairScore], errors: [InputError]) {
+    var records: [BeatFilePairScore] = []
     var errors: [InputError] = []
     for pair in allPairs {
       do throws(InputError) {
         records.append(
-          try RecordBeatScore(
+          try BeatFilePairScore(
             reference: pair.reference, test: pair.test, rate: rate, matchWindow: window, learningPeriod: skip,
             includeFlutter: includeFlutter))
       } catch {

@@ -13,8 +13,10 @@ import VitalsSupport
 /// - CSV: a header line naming a `sample` column (any case, quotes and blanks around names and
 ///   values ignored; delimiter tab, else `;` when there is no `,`, else `,`), then one beat per line:
 ///   a non-negative whole sample index (`180`, or `180.0` with only zeros after the point), strictly
-///   increasing, and below the record's length when it is known. Blank lines are skipped; other
-///   columns are not read.
+///   increasing, and below the record's length when it is known. Blank lines are skipped. An optional
+///   `label` column gives each beat's class: an EC57 letter `N S V F Q` or an MIT beat mnemonic (`N L R
+///   B A a J S V r F e j n E / f Q ?`; the letters are mnemonics of their class), kept in ``labels``.
+///   Other columns are not read.
 /// - Every kind: no beat beyond the longest recording read (`SignalChunk/longestRecordingSeconds`,
 ///   366 days, at the file's rate; EDF+ onsets are bounded by ``EDFReader``), so that intervals and
 ///   times computed from the beats stay far inside `Int64` and HRV's grids stay bounded.
@@ -43,8 +45,9 @@ public struct BeatFile: Sendable {
   /// Beat sample indices at ``sampleRate``, in time order (strictly increasing for CSV and EDF+;
   /// non-decreasing for annotation files, which may mark one sample on two signals).
   public var samples: [Int64]
-  /// MIT mnemonics of the beats of an annotation file, one per sample; `nil` for CSV and EDF+ (whose
-  /// texts, such as `R` for an R peak, are not MIT classes).
+  /// MIT mnemonics of the beats, one per sample: an annotation file's codes, or a CSV file's `label`
+  /// column; `nil` for a CSV file without one and for EDF+ (whose texts, such as `R` for an R peak, are
+  /// not MIT classes).
   public var labels: [String]?
   /// Every annotation of an MIT annotation file, beats and others (rhythm changes, flutter episodes
   /// `[` `]`); empty for the other kinds.
@@ -113,7 +116,8 @@ public struct BeatFile: Sendable {
     let lower = path.lowercased()
     if [".csv", ".tsv", ".txt"].contains(where: { lower.hasSuffix($0) }) {
       kind = .csv
-      samples = try Self.parseCSV(bytes, path: path, recordLength: self.recordLength, sampleRate: sampleRate)
+      (samples, labels) = try Self.parseCSV(
+        bytes, path: path, recordLength: self.recordLength, sampleRate: sampleRate)
     } else {
       kind = .wfdbAnnotations
       do {
@@ -239,11 +243,11 @@ public struct BeatFile: Sendable {
     Int64(saturating: SignalChunk.longestRecordingSeconds * rate)
   }
 
-  /// The `sample` column of the CSV beat file `bytes`, checked as the type's documentation states;
-  /// `path` names the file in errors, and samples must lie below `recordLength` when it is given and
-  /// at most ``longestRecordingSamples(at:)`` at `sampleRate` Hz.
+  /// The `sample` column of the CSV beat file `bytes` and its `label` column when it has one, checked
+  /// as the type's documentation states; `path` names the file in errors, and samples must lie below
+  /// `recordLength` when it is given and at most ``longestRecordingSamples(at:)`` at `sampleRate` Hz.
   public static func parseCSV(_ bytes: [UInt8], path: String, recordLength: Int64?, sampleRate: Double)
-    throws(InputError) -> [Int64]
+    throws(InputError) -> (samples: [Int64], labels: [String]?)
   {
     let longest = longestRecordingSamples(at: sampleRate)
     let lines = lineRanges(bytes)
@@ -262,11 +266,14 @@ public struct BeatFile: Sendable {
         path: path, location: .line(headerNumber + 1),
         "expected a header with a column named sample, found \(names.joined(separator: ", "))")
     }
+    let labelColumn = names.firstIndex(of: "label")
     var samples: [Int64] = []
     samples.reserveCapacity(lines.count - headerNumber - 1)
+    var labels: [String] = []
     var previousLine = 0
     for number in (headerNumber + 1)..<lines.count where !isBlank(lines[number]) {
-      let row = fieldRanges(bytes, lines[number], delimiter: delimiter, limit: column + 1)
+      let row = fieldRanges(
+        bytes, lines[number], delimiter: delimiter, limit: max(column, labelColumn ?? 0) + 1)
       let place = InputError.Location.field(line: number + 1, column: column + 1)
       guard column < row.count else {
         throw InputError(
@@ -288,9 +295,25 @@ public struct BeatFile: Sendable {
       try checkRange(
         value, recordLength: recordLength, longest: longest, sampleRate: sampleRate, path: path, place: place)
       samples.append(value)
+      if let labelColumn {
+        labels.append(try beatLabel(bytes, row, labelColumn, path: path, line: number + 1))
+      }
       previousLine = number
     }
-    return samples
+    return (samples, labelColumn == nil ? nil : labels)
+  }
+
+  /// The beat label in field `column` of `row`: an MIT beat mnemonic (the EC57 letters among them).
+  private static func beatLabel(
+    _ bytes: [UInt8], _ row: [Range<Int>], _ column: Int, path: String, line: Int
+  ) throws(InputError) -> String {
+    let text = column < row.count ? String(decoding: bytes[row[column]], as: UTF8.self) : ""
+    guard WFDBAnnotation(sample: 0, symbol: text)?.isBeat == true else {
+      throw InputError(
+        path: path, location: .field(line: line, column: column + 1),
+        "expected a beat label (N, S, V, F, Q or an MIT beat code such as L, R, A, E, /), found '\(text)'")
+    }
+    return text
   }
 
   /// The byte ranges of the lines of `bytes` (ended by LF, CR, CRLF, VT or FF), a leading UTF-8

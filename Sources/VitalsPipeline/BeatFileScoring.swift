@@ -15,17 +15,29 @@ extension BeatFile {
       channels: channels ?? [.rule(RecordingBeats.ecgLeadRule)])
   }
 
+  /// The EC57 class of each beat (`BeatClass(mitCode:)` of `labels`: `nil` for `?` and the
+  /// codes without a class), or `nil` when the file carries no labels.
+  public var classes: [BeatClass?]? { labels?.map { BeatClass(mitCode: $0) } }
+
   /// The ventricular flutter episodes (`[` to `]`) an annotation file marks; none for other kinds.
   public var flutter: FlutterEpisodes {
     FlutterEpisodes(samples: annotations.map(\.sample), symbols: annotations.map(\.symbol))
   }
 }
 
-extension RecordBeatScore {
+/// The scores of one pair of beat files: beat detection, and beat classes when both files carry them.
+public struct BeatFilePairScore: Sendable, Equatable {
+  /// QRS detection, over the whole record and from the learning period on.
+  public var beats: RecordBeatScore
+  /// The bxb class matrix from the learning period on, when both files carry labels (`nil` otherwise).
+  public var classes: RecordBeatClassScore?
+
   /// Reads the beat files `reference` and `test` (`BeatFile.init(beatsAt:rate:recordLength:channels:)`)
-  /// and scores the test beats against the reference's
-  /// (`BeatComparison/scoreRecord(_:reference:test:sampleRate:matchWindow:learningPeriod:excluding:)`),
-  /// under the reference's record name, leaving out its flutter episodes unless `includeFlutter`.
+  /// and scores the test beats against the reference's under the reference's record name, leaving out
+  /// its flutter episodes unless `includeFlutter`:
+  /// `BeatComparison/scoreRecord(_:reference:test:sampleRate:matchWindow:learningPeriod:excluding:)`,
+  /// and `BeatClassComparison/score(reference:referenceClasses:test:testClasses:sampleRate:matchWindow:from:excluding:)`
+  /// from `learningPeriod` on when both files carry labels (`BeatFile.classes`).
   ///
   /// `rate` (samples per second) is for files that state none; a test file that states none when no
   /// `rate` is given indexes the reference's record, at its rate and below its length. Throws
@@ -43,9 +55,20 @@ extension RecordBeatScore {
         path: test,
         "\(testBeats.sampleRate) Hz, but the reference \(reference) is at \(referenceBeats.sampleRate) Hz")
     }
-    self = BeatComparison.scoreRecord(
-      BeatFile.recordName(reference), reference: referenceBeats.samples, test: testBeats.samples,
+    let record = BeatFile.recordName(reference)
+    let flutter = includeFlutter ? FlutterEpisodes() : referenceBeats.flutter
+    beats = BeatComparison.scoreRecord(
+      record, reference: referenceBeats.samples, test: testBeats.samples,
       sampleRate: referenceBeats.sampleRate, matchWindow: matchWindow, learningPeriod: learningPeriod,
-      excluding: includeFlutter ? FlutterEpisodes() : referenceBeats.flutter)
+      excluding: flutter)
+    guard let referenceClasses = referenceBeats.classes, let testClasses = testBeats.classes else {
+      classes = nil
+      return
+    }
+    let matrix = BeatClassComparison.score(
+      reference: referenceBeats.samples, referenceClasses: referenceClasses, test: testBeats.samples,
+      testClasses: testClasses, sampleRate: referenceBeats.sampleRate, matchWindow: matchWindow,
+      from: learningPeriod, excluding: flutter)
+    classes = RecordBeatClassScore(record: record, matrix: matrix, learningPeriod: learningPeriod)
   }
 }

@@ -10,17 +10,24 @@ public struct BeatScoreTable: Sendable {
   public var matchWindow: Double
   /// The learning period left out of the second statistics, in seconds.
   public var learningPeriod: Double
+  /// The class statistics of the records whose reference and test files both carry classes, printed
+  /// after the QRS table (`nil`: none).
+  public var classes: BeatClassTable?
 
   /// The scores of `records`, matched within `matchWindow` seconds, the second statistics from
   /// `learningPeriod` seconds on.
-  public init(records: [RecordBeatScore], matchWindow: Double, learningPeriod: Double) {
+  public init(
+    records: [RecordBeatScore], matchWindow: Double, learningPeriod: Double, classes: BeatClassTable? = nil
+  ) {
     self.records = records
     self.matchWindow = matchWindow
     self.learningPeriod = learningPeriod
+    self.classes = classes
   }
 
   /// The table: a line per record and a gross line; TP, FN, FP, then Se, +P and F1 in percent to
-  /// 0.01 (`-` when undefined), over the whole record, then from the learning period on.
+  /// 0.01 (`-` when undefined), over the whole record, then from the learning period on; then, after a
+  /// blank line, ``classes`` (``BeatClassTable/text()``) when there are any.
   public func text() -> String {
     let skip = learningPeriod
 
@@ -52,20 +59,23 @@ public struct BeatScoreTable: Sendable {
       line(
         "gross", columns(.gross(records.map(\.wholeRecord))),
         columns(.gross(records.map(\.afterLearningPeriod)))))
+    if let classes { lines += ["", classes.text()] }
     return lines.joined(separator: "\n")
-
   }
 
-  private struct Score: Encodable {
+  /// Counts and fractions of a `BeatScore` as the JSON writes them; `tn` and `fpr` only when given.
+  struct Score: Encodable {
     var tp: Int, fn: Int, fp: Int
     var se: Double, ppv: Double, f1: Double
+    var tn: Int?, fpr: Double?
 
-    init(_ s: BeatScore) {
+    init(_ s: BeatScore, trueNegatives: Int? = nil, falsePositiveRate: Double? = nil) {
       (tp, fn, fp) = (s.truePositives, s.falseNegatives, s.falsePositives)
       (se, ppv, f1) = (s.sensitivity, s.positivePredictivity, s.f1)
+      (tn, fpr) = (trueNegatives, falsePositiveRate)
     }
 
-    enum CodingKeys: CodingKey { case tp, fn, fp, se, ppv, f1 }
+    enum CodingKeys: CodingKey { case tp, fn, fp, se, ppv, f1, tn, fpr }
 
     func encode(to encoder: any Encoder) throws {
       var c = encoder.container(keyedBy: CodingKeys.self)
@@ -75,6 +85,8 @@ public struct BeatScoreTable: Sendable {
       for (value, key) in [(se, CodingKeys.se), (ppv, .ppv), (f1, .f1)] {
         try c.encode(value.isFinite ? value : nil, forKey: key)
       }
+      try c.encodeIfPresent(tn, forKey: .tn)
+      if let fpr { try c.encode(fpr.isFinite ? fpr : nil, forKey: .fpr) }
     }
   }
 
@@ -89,11 +101,12 @@ public struct BeatScoreTable: Sendable {
     var skip_s: Double
     var records: [Record]
     var gross: Record
+    var classes: BeatClassTable.Document?
   }
 
   /// `{"window_s", "skip_s", "records": [{"record", "whole", "after_skip"}], "gross": {…}}` on one line,
   /// keys sorted, with counts `tp`, `fn`, `fp` and fractions `se`, `ppv` (+P), `f1` (null when
-  /// undefined).
+  /// undefined), and `classes` (``BeatClassTable``) when there are any.
   public func json() -> String {
     let gross = Record(
       record: "gross", whole: Score(.gross(records.map(\.wholeRecord))),
@@ -102,7 +115,7 @@ public struct BeatScoreTable: Sendable {
       window_s: matchWindow, skip_s: learningPeriod,
       records: records.map {
         Record(record: $0.record, whole: Score($0.wholeRecord), after_skip: Score($0.afterLearningPeriod))
-      }, gross: gross)
+      }, gross: gross, classes: classes?.document)
     return compactJSON(document)
   }
 }

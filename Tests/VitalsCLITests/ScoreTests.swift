@@ -81,10 +81,59 @@ struct ScoreTests {
     let command = try #require(try VitalsCommand.parseAsRoot(arguments) as? Score)
     let (records, errors) = command.scoreAll()
     #expect(errors.count == 1 && errors.first?.path == record.directory + "/absent.qrs")
-    let score = try #require(records.first).wholeRecord
+    let score = try #require(records.first).beats.wholeRecord
     #expect(
       score.truePositives == record.peaks.count - 1 && score.falseNegatives == 1 && score.falsePositives == 1)
     #expect(runInProcess(arguments + ["--json"]) == 1)
+  }
+
+  @Test(
+    "classes: bxb's line, matrices and summary after the QRS table, and in --json, when both files carry them",
+    .enabled(if: hasBinary, "needs the vitals binary"))
+  func classes() throws {
+    let record = try GeneratedRecord(seconds: 30)
+    defer { record.remove() }
+    // Reference: beat 5 is V (code 5), beat 9 A (code 8, class S), beat 14 V, the rest N.
+    let codes = record.peaks.indices.map { [5: 5, 9: 8, 14: 5][$0] ?? 1 }
+    let annotations = zip(record.peaks, codes).map { WFDBAnnotation(sample: $0, code: $1) }
+    try Data(WFDBAnnotationFile.encode(annotations)).write(to: URL(fileURLWithPath: record.path + ".atr"))
+    // Test (EC57 letters): beat 5 called N, beat 9 called V, beat 14 missed, an extra N 0.4 s after beat 20.
+    var rows = record.peaks.indices.filter { $0 != 14 }.map { (record.peaks[$0], $0 == 9 ? "V" : "N") }
+    rows.append((record.peaks[20] + 144, "N"))
+    rows.sort { $0.0 < $1.0 }
+    let test = try record.write(
+      "test.csv", "sample,label\n" + rows.map { "\($0.0),\($0.1)" }.joined(separator: "\n"))
+    let beats = record.peaks.count
+    // Matrix: Nn = beats − 3, Vn = 1, Sv = 1, Vo = 1, On = 1. V: TP 0, FN Vn + Vo = 2, FP Sv = 1,
+    // TN Nn + On = beats − 2, FPR 1/(beats − 1). S: TP 0, FN Sv = 1, FP 0 (+P undefined).
+    let json = try run(["score", "--skip", "0", "--json", record.path + ".atr", test])
+    #expect(json.status == 0, "\(json.err)")
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+    let classes = try #require(object["classes"] as? [String: Any])
+    let first = try #require((classes["records"] as? [[String: Any]])?.first)
+    let counts = try #require(first["counts"] as? [[Int]])
+    #expect(counts[0][0] == beats - 3 && counts[2][0] == 1 && counts[1][2] == 1 && counts[2][5] == 1)
+    #expect(counts[5][0] == 1 && counts.joined().reduce(0, +) == beats + 1)
+    let v = try #require(first["v"] as? [String: Any])
+    #expect(
+      v["tp"] as? Int == 0 && v["fn"] as? Int == 2 && v["fp"] as? Int == 1 && v["tn"] as? Int == beats - 2)
+    #expect(
+      v["fpr"] as? Double == 1.0 / Double(beats - 1) && (first["s"] as? [String: Any])?["ppv"] is NSNull)
+    #expect(
+      (classes["average"] as? [String: Any])?["v_se"] as? Double == 0 && classes["skip_s"] as? Double == 0)
+    let text = try run(["score", "--skip", "0", record.path + ".atr", test])
+    let lines = text.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let start = try #require(lines.firstIndex(of: "Beat classes (bxb, ANSI/AAMI EC57), from 0 s"))
+    #expect(lines[start + 1].hasPrefix("Record ") && lines[start + 2].hasPrefix("ecg "))
+    #expect(lines.contains(" V |    1    0    0    0    1"))  // bxb -s: Vn, Vv, Vf, Vq, Vo
+    #expect(lines.contains(" S |    0    0    1    0    0    0"))  // bxb -S: Sn, Ss, Sv, Sf, Sq, So
+    #expect(lines.contains("           VEB sensitivity:   0.00% (0/2)"))
+    #expect(lines.contains("          SVEB sensitivity:   0.00% (0/1)"))
+    // No classes when the test file has none.
+    let plain = try record.write(
+      "plain.csv", "sample\n" + record.peaks.map(String.init).joined(separator: "\n"))
+    let unlabelled = try run(["score", "--skip", "0", record.path + ".atr", plain])
+    #expect(unlabelled.status == 0 && !unlabelled.out.contains("Beat classes"))
   }
 
   @Test("table and JSON: percentages, fractions, null when undefined, gross sums the counts")
@@ -131,12 +180,12 @@ struct ScoreTests {
       "sample\n" + (reference.samples + extra).sorted().map(String.init).joined(separator: "\n") + "\n")
     let command = try #require(
       try VitalsCommand.parseAsRoot(["score", record + ".atr", csv, "--rate", "360"]) as? Score)
-    let excluded = try #require(command.scoreAll().records.first).wholeRecord
+    let excluded = try #require(command.scoreAll().records.first).beats.wholeRecord
     #expect(excluded.falsePositives == 0 && excluded.falseNegatives == 0)
     let all = try #require(
       try VitalsCommand.parseAsRoot(["score", record + ".atr", csv, "--rate", "360", "--include-flutter"])
         as? Score)
-    #expect(try #require(all.scoreAll().records.first).wholeRecord.falsePositives > 0)
+    #expect(try #require(all.scoreAll().records.first).beats.wholeRecord.falsePositives > 0)
   }
 
   /// The first error of scoring `arguments` (`score …`), and the exit code of running them.
@@ -188,7 +237,7 @@ struct ScoreTests {
     let command = try #require(try VitalsCommand.parseAsRoot(["score", mixed, test]) as? Score)
     let (records, errors) = command.scoreAll()
     #expect(errors.isEmpty)
-    let score = try #require(records.first).wholeRecord
+    let score = try #require(records.first).beats.wholeRecord
     #expect(score.truePositives == 2 && score.falseNegatives == 0 && score.falsePositives == 0)
     let (wrongRate, exitCode) = try scoringError(["score", mixed, test, "--rate", "1000"])
     #expect(exitCode == 1 && wrongRate?.path == mixed && wrongRate?.message.contains("200.0 Hz") == true)
@@ -207,7 +256,7 @@ struct ScoreTests {
     let (records, errors) = command.scoreAll()
     #expect(errors.isEmpty)
     let beats = try WFDBAnnotationFile.read(path: qrs).filter(\.isBeat).count
-    let score = try #require(records.first).wholeRecord
+    let score = try #require(records.first).beats.wholeRecord
     #expect(
       beats > 600 && score.truePositives == beats && score.falseNegatives == 0 && score.falsePositives == 0)
     let (error, exitCode) = try scoringError(["score", edf, qrs, "--rate", "360"])

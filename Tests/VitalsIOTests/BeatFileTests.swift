@@ -37,6 +37,29 @@ struct BeatFileTests {
     #expect(file.kind == .csv && file.samples == [180, 450] && file.sampleRate == 360 && file.labels == nil)
   }
 
+  @Test("CSV: a label column of EC57 letters or MIT beat codes; an unknown or missing label names the line")
+  func csvLabels() throws {
+    let scratch = try Scratch()
+    defer { scratch.remove() }
+    let path = try scratch.write("l.csv", "sample;Label\n100;N\n200; \"V\" \n300;S\n400;A\n500;/\n600;?\n")
+    let file = try BeatFile(path: path, rate: 360)
+    #expect(file.samples == [100, 200, 300, 400, 500, 600] && file.labels == ["N", "V", "S", "A", "/", "?"])
+    let wrongLabels = [
+      ("sample,label\n100,N\n200,X\n", 3, "'X'"), ("label,sample\nV,10\n,20\n", 3, "''"),
+      ("sample,label\n100,N\n200\n", 3, "''"), ("sample,label\n100,+\n", 2, "'+'"),
+    ]
+    for (text, line, found) in wrongLabels {
+      let bad = try scratch.write("bad.csv", text)
+      let error = try #require(throws: InputError.self) { _ = try BeatFile(path: bad, rate: 360) }
+      #expect(
+        error.path == bad && error.message.contains("expected a beat label") && error.message.contains(found))
+      guard case .field(line: line, column: _) = error.location else {
+        Issue.record("\(text): \(error)")
+        continue
+      }
+    }
+  }
+
   static let malformedCSV: [(text: String, location: InputError.Location, message: String)] = [
     ("sample\n100\n50\n", .field(line: 3, column: 1), "comes after 100 (line 2)"),
     ("sample\n100\n100\n", .field(line: 3, column: 1), "repeats line 2"),

@@ -145,22 +145,43 @@ public enum BeatComparison {
     return Int64((seconds * sampleRate).rounded())
   }
 
-  private static func startSample(_ seconds: Double, _ sampleRate: Double) -> Int64 {
+  static func startSample(_ seconds: Double, _ sampleRate: Double) -> Int64 {
     seconds <= 0 ? .min : windowSamples(seconds, sampleRate: sampleRate)
+  }
+
+  /// One event of a matching that counts from a start on: a pair, a missed reference beat, an extra
+  /// detection (indices into the matched arrays).
+  enum CountedEvent {
+    case pair(reference: Int, test: Int)
+    case missed(reference: Int)
+    case extra(test: Int)
+  }
+
+  /// Calls `body` with every event of `matching` that counts from `startSample` on, by the rules of
+  /// ``score(reference:test:sampleRate:matchWindow:from:)`` (`bxb -f`).
+  static func forEachCountedEvent(
+    _ matching: BeatMatching, reference: [Int64], test: [Int64], startSample: Int64,
+    _ body: (CountedEvent) -> Void
+  ) {
+    for pair in matching.pairs where reference[pair.reference] >= startSample {
+      body(.pair(reference: pair.reference, test: pair.test))
+    }
+    for index in matching.unmatchedReference where reference[index] >= startSample {
+      body(.missed(reference: index))
+    }
+    for index in matching.unmatchedTest where test[index] >= startSample { body(.extra(test: index)) }
   }
 
   private static func tally(
     _ matching: BeatMatching, reference: [Int64], test: [Int64], startSample: Int64
   ) -> BeatScore {
     var score = BeatScore()
-    for pair in matching.pairs where reference[pair.reference] >= startSample {
-      score.truePositives += 1
-    }
-    for index in matching.unmatchedReference where reference[index] >= startSample {
-      score.falseNegatives += 1
-    }
-    for index in matching.unmatchedTest where test[index] >= startSample {
-      score.falsePositives += 1
+    forEachCountedEvent(matching, reference: reference, test: test, startSample: startSample) { event in
+      switch event {
+      case .pair: score.truePositives += 1
+      case .missed: score.falseNegatives += 1
+      case .extra: score.falsePositives += 1
+      }
     }
     return score
   }
