@@ -12,7 +12,7 @@ MIT codes (odd positions), scored by `vitals score --json`, and scored here by `
 its learning period (`-f`, 5 minutes by default), its skipping of reference beats in ventricular
 flutter (`[` to `]`), its shutdown intervals (`~` with subtype bits 4 and 5 set: test beats there count
 as X, folded into O below) and its `pair` tally; classes are EC57's (`CLASSES`, as the package's
-BeatClass) unless `--bxb-amap` selects bxb's own `amap` (which puts e, j, n in S). Prints the matrices
+BeatClass) unless `--bxb-amap` selects bxb's own `amap` (which puts e and j in S). Prints the matrices
 that differ and the gross statistics of both; exits 1 when any cell differs. `--fixture` also writes
 bxb's matrices (counts only, X folded into O) for the test that repeats the comparison in Swift
 (Tests/VitalsPipelineTests/BeatClassEquivalenceTests.swift).
@@ -30,7 +30,7 @@ import numpy as np
 import wfdb
 
 LABELS = "NSVFQO"
-CLASSES = {**dict.fromkeys("NLRej", "N"), **dict.fromkeys("AaJS", "S"), **dict.fromkeys("VE", "V"),
+CLASSES = {**dict.fromkeys("NLRBej", "N"), **dict.fromkeys("AaJSn", "S"), **dict.fromkeys("VrE", "V"),
            "F": "F", **dict.fromkeys("/fQ?", "Q")}
 BXB_AMAP = {**dict.fromkeys("NLRB", "N"), **dict.fromkeys("JASajen", "S"), **dict.fromkeys("VrE", "V"),
             "F": "F", **dict.fromkeys("/fQ?", "Q")}

@@ -34,9 +34,8 @@ public struct RecordBeatClassScore: Sendable, Equatable, Codable {
 ///
 /// Not implemented: bxb's shutdown rows and columns (`X`, from `~` annotations with subtype bits 4 and 5
 /// set): their beats count as O here, which changes no statistic but bxb's "missed in shutdown" lines;
-/// VF episodes marked in the test file; the RMS RR-interval error. bxb itself maps `e`, `j` and `n` to S,
-/// `B` to N and `r` to V; here ``BeatClass`` decides (`e` and `j` are N, as in EC57's table), and `B`,
-/// `r`, `n`, which it leaves without a class, count as Q.
+/// VF episodes marked in the test file; the RMS RR-interval error. bxb itself maps `e` and `j` to S; here
+/// ``BeatClass`` decides (`e` and `j` are N, as in EC57's table).
 public enum BeatClassComparison {
   /// The bxb matrix of `test` against `reference`.
   ///
