@@ -34,12 +34,14 @@ public struct Beats: ParsableCommand {
       one given with --channel (the first, when several are), else the signal named MLII, else II, \
       else the first ECG-like signal (a name with ECG/EKG or a standard lead name), else the first \
       signal. Beats are found up to the end of the record, but for one within 50 ms of its last \
-      sample (its QRS complex is cut off).
+      sample (its QRS complex is cut off). Each ECG beat gets its EC57 class (N, S, V, F, Q) from its \
+      morphology on every ECG lead (every --channel given) and its timing.
 
-      Formats: csv (header sample,time_s: the sample index at the record's rate and the time in \
-      seconds from the first sample), json (one object: input, lead, sample_rate, beats as \
-      [{"sample":…,"time_s":…}]; for PPG, lead names the PPG channel), wfdb (an MIT annotation file of N beats, e.g. -o 100.qrs, read by \
-      WFDB tools and wfdb-python's rdann). Without --format: json for -o *.json, wfdb for -o with any \
+      Formats: csv (header sample,time_s[,label]: the sample index at the record's rate, the time in \
+      seconds from the first sample, and for ECG the class), json (one object: input, lead, \
+      sample_rate, beats as [{"sample":…,"time_s":…,"label":…}], class_counts; for PPG, lead names \
+      the PPG channel), wfdb (an MIT annotation file, e.g. -o 100.qrs, read by WFDB tools and \
+      wfdb-python's rdann: N, A for S, V, F and Q beats). Without --format: json for -o *.json, wfdb for -o with any \
       other extension than .csv, csv otherwise.
 
       Several recordings (files, folders searched recursively, glob patterns) go with --out-dir DIR: \
@@ -127,10 +129,14 @@ public struct Beats: ParsableCommand {
   /// effect.
   private func write(_ detection: RecordingBeats, to path: String) throws(OutputError) {
     switch resolvedFormat {
-    case .csv: try EventCSVWriter.write(samples: detection.beats, sampleRate: detection.sampleRate, to: path)
+    case .csv:
+      try EventCSVWriter.write(
+        samples: detection.beats, sampleRate: detection.sampleRate, labels: detection.classes?.map(\.letter),
+        to: path)
     case .json: try writeOutput(Array((compactJSON(detection) + "\n").utf8), to: path)
     case .wfdb:
-      let annotations = detection.beats.map { WFDBAnnotation(sample: $0, code: 1) }
+      let codes = detection.classes?.map(\.mitCode) ?? Array(repeating: "N", count: detection.beats.count)
+      let annotations = zip(detection.beats, codes).map { WFDBAnnotation(sample: $0, symbol: $1)! }
       try writeOutput(WFDBAnnotationFile.encode(annotations), to: path)
     }
   }

@@ -3,12 +3,14 @@ import VitalsCore
 import VitalsIO
 
 /// The beats found in one signal of a recording file, read chunk by chunk: the QRS detector's R peaks
-/// on the ECG lead (``init(ecgPath:options:configuration:chunkSize:)``), or the pulse detector's
-/// systolic peaks on the first PPG channel (``init(ppgPath:options:accelerometer:chunkSize:)``).
+/// on the ECG lead with their EC57 classes (``init(ecgPath:options:configuration:chunkSize:)``), or the
+/// pulse detector's systolic peaks on the first PPG channel
+/// (``init(ppgPath:options:accelerometer:chunkSize:)``).
 ///
-/// Open → pick the signal → detect → finish: the detector's `QRSDetector/finish(appendingTo:)`
+/// Open → pick the signal → detect → classify → finish: the detector's `QRSDetector/finish(appendingTo:)`
 /// decides the beats of the last samples, so the list is the whole record's. Encoded as
-/// `{"input", "lead", "sample_rate", "beats": [{"sample", "time_s"}]}`.
+/// `{"input", "lead", "sample_rate", "beats": [{"sample", "time_s", "label"}]}` (`label`: the class's
+/// letter, ECG only) and `class_counts` (beats per class, ECG only).
 public struct RecordingBeats: Sendable, Encodable {
   /// The recording's path.
   public var path: String
@@ -18,40 +20,58 @@ public struct RecordingBeats: Sendable, Encodable {
   public var sampleRate: Double
   /// Record sample indices of the beats (R peaks or systolic peaks), increasing.
   public var beats: [Int64]
+  /// The EC57 class of each beat (`BeatClassifier`, on every ECG lead of the recording); nil for PPG.
+  public var classes: [BeatClass]?
+  /// The names of the leads the classes were read from (the lead first); empty for PPG.
+  public var classificationLeads: [String] = []
   /// Samples read from the signal (the record's length).
   public var sampleCount: Int64
   /// The signal's gaps (missing samples), as record sample ranges: no interval across one is measured.
   public var gaps: [Range<Int64>]
 
-  /// Reads the recording at `path` and detects the R peaks of its ECG lead: the first channel
-  /// `options.channels` gives, else ``ecgLeadRule``'s. Throws `InputError` for unreadable input and
+  /// Reads the recording at `path`, detects the R peaks of its ECG lead and classifies them on every
+  /// ECG lead: the lead is the first channel `options.channels` gives (the classification reads every
+  /// channel given), else ``ecgLeadRule``'s (the classification reads it and every other signal that
+  /// `ChannelRoles/ecgLeads(named:lead:)` names a lead). Throws `InputError` for unreadable input and
   /// for a rate the detector does not support.
   public init(
     ecgPath path: String, options: RecordingOptions,
     configuration: QRSDetector.Configuration = QRSDetector.Configuration(),
     chunkSize: Int = SignalChunk.defaultSampleCount
   ) throws(InputError) {
-    var options = options
-    // Without a channel, the reader picks the lead as it opens and reads it alone: the other signals'
-    // samples are never converted. With one, the lead is the first channel given.
-    if options.channels == nil { options.channels = [.rule(Self.ecgLeadRule)] }
     var reader = try RecordingOpener.open(path: path, options: options)
+    let names = reader.signals.map(\.name)
+    let leads =
+      options.channels != nil
+      ? Array(names.indices)
+      : ChannelRoles.ecgLeads(named: names, lead: ChannelRoles.ecgLead(named: names) ?? 0)
     var detector: QRSDetector
     do {
       detector = try QRSDetector(sampleRate: reader.chunkSampleRate, configuration: configuration)
     } catch {
       throw InputError(path: path, error.description)
     }
+    var classifier = BeatClassifier(
+      sampleRate: reader.chunkSampleRate, leadCount: leads.count, latency: detector.latencySamples)
     var beats: [Int64] = []
+    var classes: [BeatClass] = []
     var sampleCount: Int64 = 0
     while let chunk = try reader.nextChunk(maxSamples: chunkSize) {
-      chunk.channels[0].withUnsafeBufferPointer { detector.process($0, appendingTo: &beats) }
+      let first = beats.count
+      chunk.channels[leads[0]].withUnsafeBufferPointer { detector.process($0, appendingTo: &beats) }
+      for beat in beats[first...] { classifier.add(beat: beat) }
+      classifier.process(leads.map { chunk.channels[$0] }, appendingTo: &classes)
       sampleCount += Int64(chunk.sampleCount)
     }
+    let first = beats.count
     detector.finish(appendingTo: &beats)
+    for beat in beats[first...] { classifier.add(beat: beat) }
+    classifier.finish(appendingTo: &classes)
     self.init(
-      path: path, lead: reader.signals[0].name, sampleRate: reader.chunkSampleRate, beats: beats,
+      path: path, lead: names[leads[0]], sampleRate: reader.chunkSampleRate, beats: beats,
       sampleCount: sampleCount, gaps: detector.gaps)
+    self.classes = classes
+    classificationLeads = leads.map { names[$0] }
   }
 
   /// Reads the recording at `path` and detects the systolic peaks of its first PPG channel
@@ -100,10 +120,18 @@ public struct RecordingBeats: Sendable, Encodable {
   private struct Beat: Encodable {
     var sample: Int64
     var time_s: Double
+    var label: String?
   }
 
   private enum CodingKeys: String, CodingKey {
-    case input, lead, sample_rate, beats
+    case input, lead, sample_rate, beats, class_counts
+  }
+
+  /// Beats per class (``classes``), by letter; nil for PPG.
+  public var classCounts: [String: Int]? {
+    classes.map { classes in
+      Dictionary(uniqueKeysWithValues: BeatClass.allCases.map { c in (c.letter, classes.count { $0 == c }) })
+    }
   }
 
   /// Encodes the beats as the type's documentation states.
@@ -112,7 +140,11 @@ public struct RecordingBeats: Sendable, Encodable {
     try c.encode(path, forKey: .input)
     try c.encode(lead, forKey: .lead)
     try c.encode(sampleRate, forKey: .sample_rate)
-    try c.encode(beats.map { Beat(sample: $0, time_s: Double($0) / sampleRate) }, forKey: .beats)
+    try c.encode(
+      beats.indices.map {
+        Beat(sample: beats[$0], time_s: Double(beats[$0]) / sampleRate, label: classes?[$0].letter)
+      }, forKey: .beats)
+    try c.encodeIfPresent(classCounts, forKey: .class_counts)
   }
 }
 

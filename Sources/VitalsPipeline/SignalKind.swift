@@ -179,6 +179,17 @@ public struct ChannelRoles: Sendable, Equatable {
     return ecgLead(upperCasedNames: upper, among: Array(upper.indices))
   }
 
+  /// The ECG leads among `names` for beat classification: `lead` first, then every other name containing
+  /// `ECG`/`EKG` or a standard lead name (case and surrounding blanks ignored), in file order.
+  public static func ecgLeads(named names: [String], lead: Int) -> [Int] {
+    let upper = names.map { $0.uppercased().trimmingBlanks() }
+    return [lead]
+      + upper.indices.filter {
+        $0 != lead
+          && (upper[$0].contains("ECG") || upper[$0].contains("EKG") || leadNames.contains(upper[$0]))
+      }
+  }
+
   /// ``ecgLead(named:)`` over the `candidates` of `upper` (names upper-cased and trimmed).
   static func ecgLead(upperCasedNames upper: [String], among candidates: [Int]) -> Int? {
     candidates.first { upper[$0] == "MLII" } ?? candidates.first { upper[$0] == "II" }

@@ -33,9 +33,10 @@ public struct VariabilitySummary: Sendable, Equatable, Encodable {
 
   /// The variability of `beats` (increasing record sample indices at `sampleRate` Hz, positive and
   /// finite), artifacts and intervals across the signal's `gaps` (record sample ranges, increasing and
-  /// disjoint) left out.
-  public init(beats: [Int64], sampleRate: Double, gaps: [Range<Int64>] = []) {
-    let (series, artifacts) = NNSeries.withoutArtifacts(beats: beats, sampleRate: sampleRate, gaps: gaps)
+  /// disjoint) left out; with `classes` (one per beat), only N→N intervals count.
+  public init(beats: [Int64], sampleRate: Double, gaps: [Range<Int64>] = [], classes: [BeatClass]? = nil) {
+    let (series, artifacts) = NNSeries.withoutArtifacts(
+      beats: beats, sampleRate: sampleRate, gaps: gaps, classes: classes)
     self.init(intervals: series, artifactBeats: artifacts)
   }
 
@@ -86,13 +87,21 @@ extension NNSeries {
   /// The NN intervals of `beats` (record sample indices at `sampleRate` Hz) without the intervals around
   /// Lipponen & Tarvainen (2019) artifact beats (`RRArtifacts`) and those across `gaps` (record sample
   /// ranges, increasing and disjoint), and the number of artifact beats. Artifacts are looked for between
-  /// gaps, one stretch at a time, so that the long interval across a gap flags no beat.
-  static func withoutArtifacts(beats: [Int64], sampleRate: Double, gaps: [Range<Int64>] = [])
-    -> (series: NNSeries, artifacts: Int)
-  {
+  /// gaps, one stretch at a time, so that the long interval across a gap flags no beat. With `classes`
+  /// (``BeatClassifier``'s, one per beat), the intervals into and out of every beat that is not normal are
+  /// left out too: only N→N intervals count (the PhysioNet HRV Toolkit's rule), the artifact rule stays
+  /// as a second line of defense.
+  static func withoutArtifacts(
+    beats: [Int64], sampleRate: Double, gaps: [Range<Int64>] = [], classes: [BeatClass]? = nil
+  ) -> (series: NNSeries, artifacts: Int) {
     let artifacts = RRArtifacts.detect(beats: beats, sampleRate: sampleRate, gaps: gaps).allBeats
+    var excluded = artifacts
+    if let classes {
+      precondition(classes.count == beats.count, "one class per beat")
+      excluded += classes.indices.filter { classes[$0] != .normal }
+    }
     return (
-      NNSeries(beats: beats, sampleRate: sampleRate, excludingBeats: artifacts, gaps: gaps), artifacts.count
+      NNSeries(beats: beats, sampleRate: sampleRate, excludingBeats: excluded, gaps: gaps), artifacts.count
     )
   }
 }

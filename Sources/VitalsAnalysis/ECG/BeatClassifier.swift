@@ -85,7 +85,9 @@ public struct BeatClassifier: Sendable {
 
   /// A classifier for `leadCount` leads at `sampleRate` Hz, fed beats from a detector whose beats come at
   /// most `latency` samples after their R peak (e.g. ``QRSDetector/latencySamples``).
-  public init(sampleRate: Double, leadCount: Int, latency: Int64, configuration: Configuration = Configuration()) {
+  public init(
+    sampleRate: Double, leadCount: Int, latency: Int64, configuration: Configuration = Configuration()
+  ) {
     precondition(sampleRate > 0 && leadCount > 0 && latency >= 0)
     self.configuration = configuration
     self.sampleRate = sampleRate
@@ -110,23 +112,48 @@ public struct BeatClassifier: Sendable {
     pending.append(beat)
   }
 
-  /// Feeds the next samples of every lead (one buffer per lead, equally long) and appends the labels of
+  /// Feeds the next samples of every lead (one array per lead, equally long) and appends the labels of
   /// the beats decided by now to `labels`, in beat order.
-  public mutating func process(_ leads: [UnsafeBufferPointer<Float>], appendingTo labels: inout [BeatClass]) {
+  public mutating func process(_ leads: [[Float]], appendingTo labels: inout [BeatClass]) {
     precondition(leads.count == leadCount && leads.allSatisfy { $0.count == leads[0].count })
     var offset = 0
     let count = leads[0].count
     while offset < count {
       let run = min(count - offset, QRSDetector.blockSize)
       for lead in 0..<leadCount {
-        for k in 0..<run {
-          ring[lead * ringLength + Int((samplesFed + Int64(k)) % Int64(ringLength))] = leads[lead][offset + k]
+        leads[lead].withUnsafeBufferPointer { samples in
+          ring.withUnsafeMutableBufferPointer { ring in
+            var slot = Int(samplesFed % Int64(ringLength))
+            var copied = 0
+            while copied < run {
+              let part = min(run - copied, ringLength - slot)
+              let target = ring.baseAddress! + lead * ringLength + slot
+              target.update(from: samples.baseAddress! + offset + copied, count: part)
+              copied += part
+              slot = (slot + part) % ringLength
+            }
+          }
         }
       }
       samplesFed += Int64(run)
       offset += run
       labelDecided(appendingTo: &labels, finishing: false)
     }
+  }
+
+  /// The labels of `beats` (R-peak sample indices, increasing) in a whole recording whose leads are
+  /// `leads` (equally long, at `sampleRate` Hz): the labels the streaming classifier gives.
+  public static func classify(
+    _ beats: [Int64], leads: [[Float]], sampleRate: Double, configuration: Configuration = Configuration()
+  ) -> [BeatClass] {
+    var classifier = BeatClassifier(
+      sampleRate: sampleRate, leadCount: leads.count, latency: 0, configuration: configuration)
+    for beat in beats { classifier.add(beat: beat) }
+    var labels: [BeatClass] = []
+    labels.reserveCapacity(beats.count)
+    classifier.process(leads, appendingTo: &labels)
+    classifier.finish(appendingTo: &labels)
+    return labels
   }
 
   /// Labels every beat still pending (the record has ended) and appends the labels.
@@ -189,7 +216,8 @@ public struct BeatClassifier: Sendable {
     guard rhythm.isRegular(below: c.irregularity) else { return .normal }
     let premature = prematurity < c.supraventricularPrematurity
     let runs = following < c.supraventricularPrematurity || rhythm.lastLabel == .supraventricular
-    if (premature && (pause > c.pauseRatio || runs)) || (prematurity < c.mildPrematurity && pause > c.mildPauseRatio)
+    if (premature && (pause > c.pauseRatio || runs))
+      || (prematurity < c.mildPrematurity && pause > c.mildPauseRatio)
     {
       return .supraventricular
     }

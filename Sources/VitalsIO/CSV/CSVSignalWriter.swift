@@ -56,18 +56,26 @@ public final class CSVSignalWriter {
 }
 
 /// Writes detected events as CSV with header `sample,time_s`: the sample index at the record's rate
-/// and the time in seconds from the first sample.
+/// and the time in seconds from the first sample; with labels, a third column `label`.
 public enum EventCSVWriter {
   /// Writes `samples` (0-based indices at `sampleRate` Hz) to `path` (`-`: standard output),
-  /// atomically (``AtomicFile``).
-  public static func write(samples: [Int64], sampleRate: Double, to path: String) throws(OutputError) {
+  /// atomically (``AtomicFile``); with `labels` (one per sample, e.g. beat classes `N`, `S`, `V`), a
+  /// `label` column.
+  public static func write(samples: [Int64], sampleRate: Double, labels: [String]? = nil, to path: String)
+    throws(OutputError)
+  {
     precondition(sampleRate > 0 && sampleRate.isFinite, "sample rate must be positive and finite")
+    precondition(labels.map { $0.count == samples.count } ?? true, "one label per event")
     let output = try BufferedOutput(path: path)
-    var text = Array("sample,time_s\n".utf8)
-    for sample in samples {
+    var text = Array((labels == nil ? "sample,time_s\n" : "sample,time_s,label\n").utf8)
+    for (index, sample) in samples.enumerated() {
       text.append(contentsOf: String(sample).utf8)
       text.append(0x2C)
       appendDecimalSeconds(nanoseconds: Int64((Double(sample) * 1e9 / sampleRate).rounded()), to: &text)
+      if let labels {
+        text.append(0x2C)
+        text.append(contentsOf: labels[index].utf8)
+      }
       text.append(0x0A)
     }
     try output.write(text)

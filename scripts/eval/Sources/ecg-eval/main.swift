@@ -1,6 +1,6 @@
 // Runs the QRS detector over the MIT-BIH records and the noise-stress excerpts in the shared data
-// folder and prints bxb-style scores (ANSI/AAMI EC57) with the project's beat comparison, HRV from
-// detected against reference beats, and the atrial-fibrillation detector's per-30-s-segment scores
+// folder and prints bxb-style scores (ANSI/AAMI EC57) with the project's beat comparison, beat classes and
+// N→N HRV (BeatClasses.swift), and the atrial-fibrillation detector's per-30-s-segment scores
 // against the (AFIB rhythm annotations (from RR intervals alone and with the lead's atrial activity,
 // on reference and on detected beats), with the false AF segments broken down by the reference rhythm
 // they fall in (atrial flutter, sinus, paced, ...).
@@ -19,6 +19,7 @@
 //   --rate R   resample every record from 360 Hz to R Hz (zero-phase polyphase, SciPy resample_poly)
 //              and move the reference beats alike, to test the detector at other rates
 //   --misses   also list each record's missed reference beats (time and code) and false detections
+//   --classes-only  only the beat-class and N→N HRV sections (BeatClasses.swift)
 import EvalSupport
 import Foundation
 import Vitals
@@ -28,6 +29,7 @@ struct Options {
   var chunk: Int?
   var records: Set<String>?
   var listMisses = false
+  var classesOnly = false
   var rate: Int?
   var configuration = QRSDetector.Configuration()
 
@@ -35,8 +37,8 @@ struct Options {
     data = sharedDataDirectory
     var iterator = arguments.dropFirst().makeIterator()
     while let argument = iterator.next() {
-      if argument == "--misses" {
-        listMisses = true
+      if argument == "--misses" || argument == "--classes-only" {
+        if argument == "--misses" { listMisses = true } else { classesOnly = true }
         continue
       }
       guard let value = iterator.next() else { fatalError("\(argument) needs a value") }
@@ -130,8 +132,6 @@ let recordList = try String(contentsOfFile: mitdb + "/RECORDS", encoding: .utf8)
   .filter { options.records?.contains($0) ?? true }
 var scores: [RecordBeatScore] = []
 var flutterExcluded: [RecordBeatScore] = []
-/// SDNN and RMSSD (ms) from detected and from reference beats, records with at least 95 % normal beats.
-var hrvRows: [(record: String, detected: HRVTimeDomain, reference: HRVTimeDomain)] = []
 /// Detection minus reference, seconds, of every matched pair (placement consistency).
 var offsets: [Double] = []
 /// Per-30-s-segment AF scores (reference rhythm `(AFIB`), from reference and from detected beats, by
@@ -156,6 +156,10 @@ struct FalseAFCount {
 var falseAF: [String: [String: FalseAFCount]] = [:]
 var detectSeconds = 0.0
 var detectSamples = 0
+if options.classesOnly {
+  try evaluateBeatClasses(recordList)
+  exit(0)
+}
 print(
   "MIT-BIH, lead MLII (V5 in 102 and 104), 150 ms window"
     + (options.rate.map { ", resampled to \($0) Hz" } ?? ""))
@@ -195,15 +199,6 @@ for record in recordList {
     window: BeatComparison.windowSamples(BeatComparison.standardMatchWindow, sampleRate: rate)
   ).pairs
   offsets += pairs.map { Double(beats[$0.test] - reference[$0.reference]) / rate }
-  if !pacedRecords.contains(record),
-    Double(annotations.count { $0.symbol == "N" }) >= 0.95 * Double(annotations.count)
-  {
-    hrvRows.append(
-      (
-        record, HRVAnalysis(beats: beats, sampleRate: rate).time,
-        HRVAnalysis(beats: reference, sampleRate: rate).time
-      ))
-  }
   let rhythmChanges = allAnnotations.filter { $0.symbol == "+" && !$0.aux.isEmpty }.map {
     (
       sample: Int64((Double($0.sample) * scale).rounded()),
@@ -298,21 +293,6 @@ if !sortedOffsets.isEmpty {
       1000 * sortedOffsets[sortedOffsets.count / 2], 1000 * sortedOffsets[sortedOffsets.count / 20],
       1000 * sortedOffsets[sortedOffsets.count * 19 / 20]))
 }
-if !hrvRows.isEmpty {
-  print(
-    "\nHRV from detected vs reference beats (Lipponen-Tarvainen artefacts and the premature runs next to "
-      + "them removed from both), "
-      + "non-paced records with >= 95 % normal beats")
-  print("record   SDNN ms (det/ref)   dSDNN%   RMSSD ms (det/ref)   dRMSSD%")
-  for row in hrvRows {
-    print(
-      String(
-        format: "%-8@ %8.2f %8.2f %8.2f   %8.2f %8.2f %8.2f", row.record, row.detected.sdnn,
-        row.reference.sdnn,
-        100 * (row.detected.sdnn / row.reference.sdnn - 1), row.detected.rmssd, row.reference.rmssd,
-        100 * (row.detected.rmssd / row.reference.rmssd - 1)))
-  }
-}
 func afLine(_ name: String, _ rows: [AFRow]) -> String {
   var onReference = RhythmSegments.Score(reference: [], detected: [])
   var onDetected = onReference
@@ -372,3 +352,4 @@ for snr in ["24", "12", "06", "00"] {
   }
   print(line("\(snr) dB", BeatComparison.score(reference: reference, test: beats, sampleRate: rate)))
 }
+try evaluateBeatClasses(recordList)
