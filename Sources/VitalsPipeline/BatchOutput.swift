@@ -178,7 +178,8 @@ public struct BatchOutputLayout: Sendable {
       for (suffix, samples) in section.eventTables.sorted(by: { $0.key < $1.key }) {
         precondition(Self.eventTableSuffixes.contains(suffix), "event table '\(suffix)' is not listed")
         try EventCSVWriter.write(
-          samples: samples, sampleRate: section.sampleRate, to: tablePath(name: name, suffix: suffix))
+          samples: samples, sampleRate: section.sampleRate, labels: section.eventLabels[suffix],
+          to: tablePath(name: name, suffix: suffix))
       }
     }
     if let samples = analysis.derivedSamples(parameters: derived) {

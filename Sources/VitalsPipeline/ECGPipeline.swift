@@ -16,17 +16,21 @@ import VitalsIO
 ///    or none when no such interval exists.
 /// 3. Irregular rhythm: `IrregularRhythmTracker` (Lake & Moorman 2011 COSEn through
 ///    `AtrialFibrillationDetector`), in blocks of beats with 48 beats of context on each side.
-/// 4. At the end of a recording: the heart-rate variability of the beats (``VariabilitySummary``:
-///    Lipponen & Tarvainen 2019 artifacts dropped, time and frequency domain, Poincaré SD1/SD2); see
-///    ``ECGSection``.
+/// 4. Beat classes: `BeatClassifier` on the lead and every other ECG lead of the recording
+///    (`ChannelRoles/ecgLeads(named:lead:)`), each beat's EC57 class at most
+///    `BeatClassifier/labelLatency` after its R peak.
+/// 5. At the end of a recording: the heart-rate variability of the N→N intervals (``VariabilitySummary``:
+///    only intervals between two beats of class N, Lipponen & Tarvainen 2019 artifacts dropped as well,
+///    time and frequency domain, Poincaré SD1/SD2); see ``ECGSection``.
 ///
 /// Gaps (NaN or infinite samples of the lead, `QRSDetector/gaps`): no beat inside one; no RR interval
 /// across one counts for a heart-rate reading, the irregular-rhythm detector or the HRV.
 ///
 /// Live (``PipelineContext/live``): no whole-record beat list is kept; every
 /// ``Configuration/hrvInterval`` s an ``PipelineEvent/Kind/hrv`` event gives the time-domain HRV of
-/// the last ``Configuration/hrvWindow`` s, and the final section covers that window only. State is
-/// bounded by the window.
+/// the N→N intervals of the last ``Configuration/hrvWindow`` s whose beats are labelled (up to
+/// `BeatClassifier/labelLatency` before the event), and the final section covers that window only.
+/// State is bounded by the window.
 public struct ECGPipeline: RecordingPipeline {
   /// The pipeline's settings.
   public struct Configuration: Sendable, Equatable {
@@ -42,6 +46,8 @@ public struct ECGPipeline: RecordingPipeline {
     public var hrvWindow = 300.0
     /// The irregular-rhythm detector's settings.
     public var rhythm = AtrialFibrillationDetector.Parameters()
+    /// The beat classifier's settings.
+    public var classifier = BeatClassifier.Configuration()
 
     /// The default settings.
     public init() {}
@@ -56,6 +62,15 @@ public struct ECGPipeline: RecordingPipeline {
   let leadName: String
   let live: Bool
   var detector: QRSDetector
+  var classifier: BeatClassifier
+  /// The channels the classifier reads: the lead, then the recording's other ECG leads.
+  let classifiedLeads: [Int]
+  /// The class of each beat of ``beats`` labelled so far (batch: of every beat).
+  var classes: [BeatClass] = []
+  /// Live: beats dropped from the HRV window before their label came; as many labels are dropped.
+  var unlabelledDropped = 0
+  /// Beats per class.
+  var classCounts = [Int](repeating: 0, count: BeatClass.allCases.count)
   var decided: [Int64] = []
   /// Index, within the record, of the first sample fed.
   var origin: Int64?
@@ -85,6 +100,10 @@ public struct ECGPipeline: RecordingPipeline {
     self.configuration = configuration
     sampleRate = context.sampleRate
     lead = context.channels[0]
+    classifiedLeads = ChannelRoles.ecgLeads(named: context.signals.map(\.name), lead: context.channels[0])
+    classifier = BeatClassifier(
+      sampleRate: context.sampleRate, leadCount: classifiedLeads.count, latency: detector.latencySamples,
+      configuration: configuration.classifier)
     leadName = context.signals[lead].name
     live = context.live
     nextHRVSecond = Int64(configuration.hrvInterval.rounded())
@@ -106,9 +125,22 @@ public struct ECGPipeline: RecordingPipeline {
     origin = origin ?? chunk.firstSampleIndex
     decided.removeAll(keepingCapacity: true)
     chunk.channels[lead].withUnsafeBufferPointer { detector.process($0, appendingTo: &decided) }
+    for beat in decided { classifier.add(beat: beat) }
+    let leads = classifiedLeads.map { chunk.channels[$0] }
+    classify { $0.process(leads, appendingTo: &$1) }
     samplesFed += Int64(chunk.sampleCount)
     updateGaps()
     emitDecided(events: &events)
+  }
+
+  /// Runs `step` on the classifier and keeps the labels it appends.
+  private mutating func classify(_ step: (inout BeatClassifier, inout [BeatClass]) -> Void) {
+    let first = classes.count
+    step(&classifier, &classes)
+    for label in classes[first...] { classCounts[Int(label.rawValue)] += 1 }
+    let dropped = min(unlabelledDropped, classes.count)
+    classes.removeFirst(dropped)
+    unlabelledDropped -= dropped
   }
 
   /// Takes the detector's gaps, as record sample ranges, when they have changed.
@@ -159,13 +191,17 @@ public struct ECGPipeline: RecordingPipeline {
     guard live else { return }
     while sampleIndex(atSecond: nextHRVSecond) < end, sampleIndex(atSecond: nextHRVSecond) - latency < limit {
       let at = sampleIndex(atSecond: nextHRVSecond)
-      let horizon = at - latency
+      let horizon = at - classifier.labelLatency
       let oldest = horizon - Int64((configuration.hrvWindow * sampleRate).rounded())
       if let firstKept = beats.firstIndex(where: { $0 >= oldest }), firstKept > 0 {
         beats.removeFirst(firstKept)
+        let labelled = min(firstKept, classes.count)
+        classes.removeFirst(labelled)
+        unlabelledDropped += firstKept - labelled
       }
+      let window = Array(beats.prefix { $0 <= horizon })
       let nn = NNSeries.withoutArtifacts(
-        beats: Array(beats.prefix { $0 <= horizon }), sampleRate: sampleRate, gaps: gaps)
+        beats: window, sampleRate: sampleRate, gaps: gaps, classes: Array(classes.prefix(window.count)))
       let time = HRVTimeDomain(nn.series)
       if time.meanNN.isFinite {
         events.append(
@@ -204,19 +240,23 @@ public struct ECGPipeline: RecordingPipeline {
   public mutating func finish(events: inout [PipelineEvent]) -> any PipelineSection {
     decided.removeAll(keepingCapacity: true)
     detector.finish(appendingTo: &decided)
+    for beat in decided { classifier.add(beat: beat) }
+    classify { $0.finish(appendingTo: &$1) }
     if origin != nil { updateGaps() }
     emitDecided(events: &events)
     let episodes = rhythm.finish(events: &events)
     if live {
       // The HRV window ending at the last sample.
+      let count = beats.count
       VariabilitySummary.trim(
         &beats, toLast: configuration.hrvWindow, before: (origin ?? 0) + samplesFed, sampleRate: sampleRate)
+      classes.removeFirst(count - beats.count)
     }
     return ECGSection(
       channel: leadName, sampleRate: sampleRate, samples: samplesFed, beatCount: beatCount,
-      beats: live ? [] : beats,
-      variability: VariabilitySummary(beats: beats, sampleRate: sampleRate, gaps: gaps),
-      episodes: episodes,
+      beats: live ? [] : beats, classes: live ? [] : classes,
+      variability: VariabilitySummary(beats: beats, sampleRate: sampleRate, gaps: gaps, classes: classes),
+      classCounts: classCounts, episodes: episodes,
       irregularSeconds: rhythm.irregularSeconds,
       hrvWindow: live ? configuration.hrvWindow : nil,
       gapSeconds: Double(gaps.reduce(0) { $0 + $1.count }) / sampleRate)
@@ -226,10 +266,12 @@ public struct ECGPipeline: RecordingPipeline {
 /// The ECG part of a recording's summary (JSON keys in brackets).
 ///
 /// Heart rate [`heart_rate_bpm`: `mean`, `min`, `max`] and HRV [`hrv`] come from the NN intervals: the RR
-/// intervals without those around Lipponen & Tarvainen (2019) artifact beats [`nn_intervals`,
-/// `artifact_beats`]. HRV names and units are NeuroKit2's (see ``VariabilitySummary``); values that are
-/// undefined for the record (too short, too few intervals) are JSON null. [`signal_quality`] is the
-/// fraction of the record's duration covered by NN intervals (0–1): noise, artifacts and gaps lower it.
+/// intervals between two beats of class N, without those around Lipponen & Tarvainen (2019) artifact
+/// beats [`nn_intervals`, `artifact_beats`]. [`beat_classes`] counts the beats per EC57 class (`N`, `S`,
+/// `V`, `F`, `Q`; the whole record, also when live). HRV names and units are NeuroKit2's (see
+/// ``VariabilitySummary``); values that are undefined for the record (too short, too few intervals) are
+/// JSON null. [`signal_quality`] is the fraction of the record's duration covered by NN intervals (0–1):
+/// noise, artifacts, ectopic beats and gaps lower it.
 /// [`gap_s`], present only when the lead has gaps, is their total duration in seconds.
 public struct ECGSection: PipelineSection, Equatable {
   /// The lead's name in the file.
@@ -244,6 +286,10 @@ public struct ECGSection: PipelineSection, Equatable {
   public var beats: [Int64]
   /// Heart-rate variability of the beats (the whole record, or live the HRV window).
   public var variability: VariabilitySummary
+  /// Beats per EC57 class, indexed by `BeatClass/rawValue`.
+  public var classCounts: [Int]
+  /// The EC57 class of each of ``beats``.
+  public var classes: [BeatClass]
   /// Irregular-rhythm episodes (empty for live streams, which report them as events).
   public var episodes: [IrregularRhythmEpisode]
   /// Seconds of irregular rhythm in episodes.
@@ -256,9 +302,12 @@ public struct ECGSection: PipelineSection, Equatable {
   /// A section.
   public init(
     channel: String, sampleRate: Double, samples: Int64, beatCount: Int, beats: [Int64],
-    variability: VariabilitySummary, episodes: [IrregularRhythmEpisode], irregularSeconds: Double,
-    hrvWindow: Double?, gapSeconds: Double = 0
+    classes: [BeatClass] = [], variability: VariabilitySummary,
+    classCounts: [Int] = [Int](repeating: 0, count: BeatClass.allCases.count),
+    episodes: [IrregularRhythmEpisode], irregularSeconds: Double, hrvWindow: Double?, gapSeconds: Double = 0
   ) {
+    self.classes = classes
+    self.classCounts = classCounts
     self.gapSeconds = gapSeconds
     self.channel = channel
     self.sampleRate = sampleRate
@@ -282,6 +331,11 @@ public struct ECGSection: PipelineSection, Equatable {
   /// `"beats"`: the beats' record sample indices (whole records only).
   public var eventTables: [String: [Int64]] { hrvWindow == nil ? ["beats": beats] : [:] }
 
+  /// `"beats"`: the beats' classes, when every beat has one (whole records).
+  public var eventLabels: [String: [String]] {
+    hrvWindow == nil && classes.count == beats.count ? ["beats": classes.map(\.letter)] : [:]
+  }
+
   private struct Episode: Encodable {
     var start_s: Double
     var end_s: Double
@@ -289,7 +343,8 @@ public struct ECGSection: PipelineSection, Equatable {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case channel, heart_rate_bpm, irregular_rhythm, irregular_rhythm_s, signal_quality, hrv_window_s, gap_s
+    case channel, heart_rate_bpm, beat_classes, irregular_rhythm, irregular_rhythm_s, signal_quality,
+      hrv_window_s, gap_s
   }
 
   /// Encodes the JSON section described in the type's documentation.
@@ -298,6 +353,9 @@ public struct ECGSection: PipelineSection, Equatable {
       to: encoder, samples: samples, sampleRate: sampleRate, beatCount: beatCount, metricsKey: "hrv")
     var c = encoder.container(keyedBy: CodingKeys.self)
     try c.encode(channel, forKey: .channel)
+    try c.encode(
+      Dictionary(uniqueKeysWithValues: BeatClass.allCases.map { ($0.letter, classCounts[Int($0.rawValue)]) }),
+      forKey: .beat_classes)
     let f = VariabilitySummary.finite
     let time = variability.time
     try c.encode(

@@ -9,6 +9,13 @@ public protocol PipelineSection: Encodable, Sendable {
   /// Event tables written beside the summary (`vitals analyze --out`), by file suffix: e.g. `"beats"`
   /// → the record sample indices of the beats, written as `NAME.beats.csv` (header `sample,time_s`).
   var eventTables: [String: [Int64]] { get }
+  /// Labels of the events of some tables, one per event, written as a `label` column (e.g. `"beats"` →
+  /// the beats' EC57 classes); none by default.
+  var eventLabels: [String: [String]] { get }
+}
+
+extension PipelineSection {
+  public var eventLabels: [String: [String]] { [:] }
 }
 
 /// The analysis of one kind of signal in one recording, run causally over chunks.

@@ -103,7 +103,7 @@ struct BatchAnalysisTests {
     let names = BatchOutputLayout.names(for: study.records)
     #expect(names == ["a", "b", "c"])
     let beats = try String(contentsOfFile: layout.tablePath(name: "a", suffix: "beats"), encoding: .utf8)
-    #expect(beats.hasPrefix("sample,time_s\n") && beats.split(separator: "\n").count > 40)
+    #expect(beats.hasPrefix("sample,time_s,label\n") && beats.split(separator: "\n").count > 40)
     // As if killed while writing b: its summary gone, a partial temporary file left behind.
     try FileManager.default.removeItem(atPath: layout.summaryPath(name: "b"))
     try Data("{\"path\":".utf8).write(to: URL(fileURLWithPath: study.directory + "/out/.b.json.99.1.partial"))

@@ -37,11 +37,11 @@ public struct BeatClassifier: Sendable {
     /// Below this correlation with the dominant template, a beat's morphology is distinct outright.
     public var distinctMorphology = 0.5
     /// QRS widening over the dominant template that marks a ventricular beat, seconds.
-    public var widening = 0.03
+    public var widening = 0.04
     /// An abnormal beat earlier than this fraction of the reference RR interval is ventricular.
     public var ventricularPrematurity = 0.9
     /// A normal-looking beat earlier than this fraction of the reference RR interval is premature…
-    public var supraventricularPrematurity = 0.85
+    public var supraventricularPrematurity = 0.8
     /// …and supraventricular when the interval after it exceeds the one before by this ratio.
     public var pauseRatio = 1.1
     /// A normal-looking beat earlier than this fraction of the reference is mildly premature…
@@ -55,7 +55,7 @@ public struct BeatClassifier: Sendable {
     /// …of which at least this share came at normal timing holds normal beats.
     public var normalTemplateShare = 0.85
     /// Above this median successive RR difference (a fraction of the median RR), no beat is called S.
-    public var irregularity = 0.08
+    public var irregularity = 0.1
     /// Beats over which template counts forget (a count decays by 1 − 1/memory per beat).
     public var templateMemory = 1000.0
     /// The longest RR interval after a beat that its label waits for, seconds.
@@ -104,6 +104,10 @@ public struct BeatClassifier: Sendable {
       leadCount: leadCount, windowLength: windowLength, sampleRate: sampleRate,
       matchThreshold: configuration.templateMatch, memory: configuration.templateMemory)
   }
+
+  /// The longest delay between a beat's R peak and its label, in samples: every beat at least this long
+  /// before the last sample fed is labelled.
+  public var labelLatency: Int64 { max(longestInterval + latency, after) }
 
   /// Adds the next detected beat (its R peak's sample index from the first sample fed; increasing). A
   /// beat must be added before samples more than `latency` after it are fed.
