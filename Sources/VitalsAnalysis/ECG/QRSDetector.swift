@@ -71,6 +71,10 @@ public struct QRSDetector: Sendable {
     /// A search-back that finds nothing halves the signal level only after this long without a beat,
     /// seconds (0: after every fruitless search).
     public var amplitudeDropPause = 1.0
+    /// The signal level is not halved below this fraction of its value after the last beat (0: down to the
+    /// noise level), so that a pause of several seconds without beats does not lower the thresholds to
+    /// its noise, P or T waves.
+    public var amplitudeDropFloor = 0.75
     /// The interloper check: a peak above the threshold that comes sooner than this fraction of the median
     /// RR interval after the last beat (0 turns the check off)…
     public var interloperPrematurity = 0.75
@@ -142,6 +146,7 @@ public struct QRSDetector: Sendable {
     try check(
       "maximumLatency", c.maximumLatency, c.refractoryPeriod + c.integrationWindow + 0.1...2)
     try check("amplitudeDropPause", c.amplitudeDropPause, 0...3)
+    try check("amplitudeDropFloor", c.amplitudeDropFloor, 0...1)
     try check("interloperPrematurity", c.interloperPrematurity, 0...1)
     try check("interloperHeightRatio", c.interloperHeightRatio, 0...10)
     try check("interloperRegularity", c.interloperRegularity, 1...10)
