@@ -19,7 +19,8 @@ struct MultiLeadQRSDetectorTests {
     return ([ecg.samples, spiky, ecg.samples.map { -1.5 * $0 }], ecg.rPeaks, spikes)
   }
 
-  @Test("outvotes the artifacts of one lead, and gives the same beats for any chunking", arguments: [250.0, 500])
+  @Test(
+    "outvotes the artifacts of one lead, and gives the same beats for any chunking", arguments: [250.0, 500])
   func vote(rate: Double) throws {
     let (leads, rPeaks, spikes) = Self.leads(rate: rate)
     let tolerance = Int64(0.15 * rate)

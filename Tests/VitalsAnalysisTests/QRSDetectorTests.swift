@@ -447,7 +447,8 @@ struct QRSDetectorTests {
     arguments: [125.0, 250, 500, 1000])
   func shortRecording(rate: Double) throws {
     for seed: UInt64 in 20..<26 {
-      let ecg = SyntheticECG(sampleRate: rate, .init(seconds: 10, meanRR: 0.6 + 0.1 * Double(seed % 5), noise: 0.03, seed: seed))
+      let ecg = SyntheticECG(
+        sampleRate: rate, .init(seconds: 10, meanRR: 0.6 + 0.1 * Double(seed % 5), noise: 0.03, seed: seed))
       let beats = try QRSDetector.detect(ecg.samples, sampleRate: rate)
       let window = BeatComparison.windowSamples(0.075, sampleRate: rate)
       let score = BeatComparison.score(reference: ecg.rPeaks, test: beats, sampleRate: rate)

@@ -6,11 +6,10 @@
 /// vote. Beats come out at most the leads' latency bound plus the coincidence window after their R peak,
 /// and the same beats come out whatever the sizes of the blocks the leads are fed in.
 ///
-/// A vote over leads of one heartbeat: an artifact or a missed beat in a few leads is outvoted by the
-/// others, as in multi-lead decision fusion (e.g. Christov, "Real time electrocardiogram QRS detection
-/// using combined adaptive threshold", BioMed. Eng. OnLine 3:28, 2004, whose 12-lead variant combines the
-/// leads; and the channel fusion of Moody & Mark's `wqrs`/`gqrs`-based multi-signal detectors). The
-/// one-lead ``QRSDetector`` is unchanged by it.
+/// A majority vote over leads (decision fusion): an artifact, a T wave taken for a beat or a missed beat in a
+/// few leads is outvoted by the others. (Christov 2004, "Real time electrocardiogram QRS detection using
+/// combined adaptive threshold", BioMed. Eng. OnLine 3:28, combines the leads before detection instead.)
+/// The one-lead ``QRSDetector`` is unchanged by it.
 ///
 /// Input: the leads at one rate, in any unit each. Missing samples (NaN, infinite) are handled per lead as
 /// ``QRSDetector`` does; a lead inside a gap does not vote.

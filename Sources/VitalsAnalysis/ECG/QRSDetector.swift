@@ -73,8 +73,8 @@ public struct QRSDetector: Sendable {
     public var amplitudeDropPause = 1.0
     /// The signal level is not halved below this fraction of its value after the last beat (0: down to the
     /// noise level), so that a pause of several seconds without beats does not lower the thresholds to
-    /// its noise, P or T waves.
-    public var amplitudeDropFloor = 0.75
+    /// its noise, P or T waves. Chosen by leave-one-record-out cross-validation (see <doc:QRSDetection>).
+    public var amplitudeDropFloor = 0.9
     /// The interloper check: a peak above the threshold that comes sooner than this fraction of the median
     /// RR interval after the last beat (0 turns the check off)…
     public var interloperPrematurity = 0.75

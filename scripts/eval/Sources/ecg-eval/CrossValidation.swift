@@ -35,7 +35,8 @@ enum CrossValidation {
       if let start = onset { episodes.append(start...Int64(chunk.channels[lead].count)) }
       let samples = chunk.channels[lead]
       return Record(database: "MIT-BIH", name: name) { configuration in
-        let beats = try QRSDetector.detect(samples, sampleRate: chunk.sampleRate, configuration: configuration)
+        let beats = try QRSDetector.detect(
+          samples, sampleRate: chunk.sampleRate, configuration: configuration)
         return scoreOutside(episodes, reference: reference, test: beats, sampleRate: chunk.sampleRate)
       }
     }
@@ -64,11 +65,14 @@ enum CrossValidation {
     }
     var all = try mitdb(data + "/mitdb", records: records)
     all += try PauseStress.records(mitdb: data + "/mitdb", records: records)
-    for (database, short) in [("LUDB ii", try ShortRecords.ludb(data: data)), ("CPSC2019", try ShortRecords.cpsc2019(data: data))] {
+    for (database, short) in [
+      ("LUDB ii", try ShortRecords.ludb(data: data)), ("CPSC2019", try ShortRecords.cpsc2019(data: data)),
+    ] {
       all += short.map { record in
         Record(database: database, name: database + " " + record.name) { configuration in
           record.score(
-            try QRSDetector.detect(record.samples, sampleRate: record.sampleRate, configuration: configuration))
+            try QRSDetector.detect(
+              record.samples, sampleRate: record.sampleRate, configuration: configuration))
         }
       }
     }
@@ -95,10 +99,17 @@ enum CrossValidation {
     for database in databases {
       for c in candidates.indices {
         let kept = all.indices.filter { all[$0].database == database }
-        print(line(String(database.prefix(8)) + " " + candidates[c].name, BeatScore.gross(kept.map { scores[c][$0] })))
+        print(
+          line(
+            String(database.prefix(8)) + " " + candidates[c].name, BeatScore.gross(kept.map { scores[c][$0] })
+          ))
       }
-      print(line(String(database.prefix(8)) + " CV", heldOut[database]!) + "   | held-out records, setting chosen on the rest")
+      print(
+        line(String(database.prefix(8)) + " CV", heldOut[database]!)
+          + "   | held-out records, setting chosen on the rest")
     }
-    print("settings chosen (records): " + choices.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+    print(
+      "settings chosen (records): "
+        + choices.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
   }
 }

@@ -90,7 +90,8 @@ enum ShortRecords {
       let end = Int64(samples.count)
       let slack = Int64(window * rate)
       return ShortRecord(
-        name: name, samples: samples, leads: [samples], reference: reference, sampleRate: rate, window: window,
+        name: name, samples: samples, leads: [samples], reference: reference, sampleRate: rate,
+        window: window,
         referenceSpan: edge...(end - edge), detectionSpan: (edge + slack)...(end - edge - slack))
     }
   }
@@ -113,7 +114,8 @@ enum ShortRecords {
         record.samples, sampleRate: record.sampleRate, configuration: configuration, chunkSize: chunk)
     }
     print("\nShort records: LUDB lead ii (±150 ms, annotated span), CPSC 2019 (±75 ms, 0.5 s edges out)")
-    print(String(format: "%-16@ %7@ %5@ %5@ %8@ %8@ %8@", "set @ rate", "TP", "FN", "FP", "Se%", "+P%", "F1%"))
+    print(
+      String(format: "%-16@ %7@ %5@ %5@ %8@ %8@ %8@", "set @ rate", "TP", "FN", "FP", "Se%", "+P%", "F1%"))
     let vote = { (record: ShortRecord) in
       var multiLead = MultiLeadQRSDetector.Configuration()
       multiLead.lead = configuration
@@ -127,7 +129,8 @@ enum ShortRecords {
         print(line(String(format: "%@ %4.0f", name, rate), BeatScore.gross(perRecord)))
         if rate == records[0].sampleRate { try printErrors(records, detect) }
         if records[0].leads.count > 1 {
-          print(line(String(format: "%@ %4.0f vote", name, rate), BeatScore.gross(try scores(resampled, vote))))
+          print(
+            line(String(format: "%@ %4.0f vote", name, rate), BeatScore.gross(try scores(resampled, vote))))
         }
       }
     }
