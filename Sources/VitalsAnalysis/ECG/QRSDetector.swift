@@ -72,9 +72,10 @@ public struct QRSDetector: Sendable {
     /// seconds (0: after every fruitless search).
     public var amplitudeDropPause = 1.0
     /// The signal level is not halved below this fraction of its value after the last beat (0: down to the
-    /// noise level), so that a pause of several seconds without beats does not lower the thresholds to
-    /// its noise, P or T waves. Chosen by leave-one-record-out cross-validation (see <doc:QRSDetection>).
-    public var amplitudeDropFloor = 0.9
+    /// noise level, as before this option), so that a pause of several seconds without beats does not lower
+    /// the thresholds to its noise, P or T waves. Cross-validation chose 0.9 (see <doc:QRSDetection>), which
+    /// costs a few missed ventricular beats on MIT-BIH; the default keeps the earlier behavior.
+    public var amplitudeDropFloor = 0.0
     /// The interloper check: a peak above the threshold that comes sooner than this fraction of the median
     /// RR interval after the last beat (0 turns the check off)…
     public var interloperPrematurity = 0.75
