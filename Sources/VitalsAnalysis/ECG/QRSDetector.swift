@@ -33,8 +33,8 @@ import VitalsSupport
 /// Cost: O(1) per sample and no allocation after initialization except the appended beats (and, at each
 /// gap, a fresh copy of the filters and classifier).
 ///
-/// Accuracy: `make eval-ecg` on the shared MIT-BIH and NSTDB records, scored as EC57 (docs/accuracy.md);
-/// method, choices and protocol in <doc:QRSDetection>.
+/// Accuracy: `make eval-ecg` on the shared MIT-BIH, NSTDB, LUDB and CPSC 2019 records, scored as EC57 and
+/// the short-record rules (docs/accuracy.md); method, choices and protocol in <doc:QRSDetection>.
 public struct QRSDetector: Sendable {
   /// The sample rates the detector accepts, in Hz.
   public static let supportedSampleRates: ClosedRange<Double> = 100...2000
