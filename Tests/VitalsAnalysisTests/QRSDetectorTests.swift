@@ -428,7 +428,7 @@ struct QRSDetectorTests {
   }
 
   @Test(
-    "with the amplitude-drop floor, no beat in sinus pauses of 3 to 6 s and the beat after each; without, some",
+    "with the amplitude-drop floor, no beat in sinus pauses of 3 to 6 s, none missed; without, some",
     arguments: [250.0, 360, 1000])
   func sinusPauses(rate: Double) throws {
     let ecg = SyntheticECG(sampleRate: rate, .init(seconds: 60, meanRR: 0.8, noise: 0.04, seed: 13))

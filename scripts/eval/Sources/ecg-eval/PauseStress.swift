@@ -56,8 +56,8 @@ enum PauseStress {
     }
   }
 
-  /// The record `name` of `mitdb` (lead MLII) with pauses added (see ``withPauses(_:reference:codes:sampleRate:)``)
-  /// and its rate.
+  /// The record `name` of `mitdb` (lead MLII) with pauses added (see
+  /// ``withPauses(_:reference:codes:sampleRate:)``) and its rate.
   static func stressedRecord(mitdb: String, name: String) throws -> (
     (samples: [Float], reference: [Int64], pauses: [(range: Range<Int64>, endingBeat: Int)]), Double
   ) {
@@ -101,7 +101,8 @@ enum PauseStress {
           falsePositives: matching.unmatchedTest.count))
     }
     print(
-      "\n\(name): sinus pauses of 2-6 s added every 60 s to the non-paced MIT-BIH records: \(pauseCount) pauses, "
+      "\n\(name): sinus pauses of 2-6 s added every 60 s to the non-paced MIT-BIH records: "
+        + "\(pauseCount) pauses, "
         + "\(falseInPauses) false beats inside them (records: \(worst.joined(separator: ", "))), "
         + "\(missedAfter) missed beats ending them")
     print(line("pauses", gross) + "   | gross over the changed records")
