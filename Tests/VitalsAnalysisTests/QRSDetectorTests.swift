@@ -402,6 +402,63 @@ struct QRSDetectorTests {
     #expect(detector.gaps == [Int64(at)..<Int64(at + 1)])
   }
 
+  /// `ecg` with sinus pauses of `lengths` seconds after the beats at `after`: the diastole from 450 ms after
+  /// the R peak to 250 ms before the next, played forward and backward (so the signal stays continuous)
+  /// until the pause is about that long; returns the samples, the moved R peaks and the pauses' ranges.
+  static func withPauses(_ ecg: SyntheticECG, after: [Int], lengths: [Double], rate: Double) -> (
+    samples: [Float], rPeaks: [Int64], pauses: [Range<Int64>]
+  ) {
+    var samples: [Float] = []
+    var rPeaks = ecg.rPeaks
+    var pauses: [Range<Int64>] = []
+    var copied = 0
+    for (k, length) in zip(after, lengths) {
+      let low = Int(ecg.rPeaks[k]) + Int(0.45 * rate)
+      let high = Int(ecg.rPeaks[k + 1]) - Int(0.25 * rate)
+      let stretch = Array(ecg.samples[low..<high]) + ecg.samples[low..<high].reversed()
+      samples += ecg.samples[copied..<low]
+      let start = Int64(samples.count)
+      for _ in 0..<Int((length * rate / Double(stretch.count)).rounded()) { samples += stretch }
+      let inserted = Int64(samples.count) - start
+      for j in (k + 1)..<rPeaks.count { rPeaks[j] += inserted }
+      pauses.append(start..<start + inserted)
+      copied = low
+    }
+    return (samples + ecg.samples[copied...], rPeaks, pauses)
+  }
+
+  @Test(
+    "with the amplitude-drop floor, no beat in sinus pauses of 3 to 6 s, none missed; without, some",
+    arguments: [250.0, 360, 1000])
+  func sinusPauses(rate: Double) throws {
+    let ecg = SyntheticECG(sampleRate: rate, .init(seconds: 60, meanRR: 0.8, noise: 0.04, seed: 13))
+    let paused = Self.withPauses(ecg, after: [10, 25, 40, 55], lengths: [3, 4, 5, 6], rate: rate)
+    var floored = QRSDetector.Configuration()
+    floored.amplitudeDropFloor = 0.9
+    let beats = try QRSDetector.detect(paused.samples, sampleRate: rate, configuration: floored)
+    let (missed, extra, _) = compareBeats(paused.rPeaks, beats, tolerance: Int64(0.15 * rate))
+    #expect(missed == 0)
+    #expect(extra == 0)
+    let unlimited = try QRSDetector.detect(paused.samples, sampleRate: rate)
+    let inPauses = unlimited.count { beat in paused.pauses.contains { $0.contains(beat) } }
+    #expect(inPauses >= 2, "without the floor, the noise of the pauses passes for beats")
+  }
+
+  @Test(
+    "finds every beat of a 10-s recording, the first included, at rates from 125 Hz to 1 kHz",
+    arguments: [125.0, 250, 500, 1000])
+  func shortRecording(rate: Double) throws {
+    for seed: UInt64 in 20..<26 {
+      let ecg = SyntheticECG(
+        sampleRate: rate, .init(seconds: 10, meanRR: 0.6 + 0.1 * Double(seed % 5), noise: 0.03, seed: seed))
+      let beats = try QRSDetector.detect(ecg.samples, sampleRate: rate)
+      let window = BeatComparison.windowSamples(0.075, sampleRate: rate)
+      let score = BeatComparison.score(reference: ecg.rPeaks, test: beats, sampleRate: rate)
+      let matching = BeatMatching(reference: ecg.rPeaks, test: beats, window: window)
+      #expect(matching.unmatchedReference.isEmpty && matching.unmatchedTest.isEmpty, "seed \(seed): \(score)")
+    }
+  }
+
   @Test("rejects unsupported rates and options")
   func errors() {
     #expect(throws: QRSDetectorError.unsupportedSampleRate(50)) { try QRSDetector(sampleRate: 50) }

@@ -37,6 +37,7 @@ struct QRSClassifier: Sendable {
   let symmetryHalfWidth: Int64
   let symmetryLag: Int64
   let amplitudeDropPause: Int64
+  let amplitudeDropFloor: Double
 
   /// Input samples received (the raw ring's end).
   var rawCount: Int64 = 0
@@ -49,6 +50,9 @@ struct QRSClassifier: Sendable {
   var featureRings: [Float]
   let featureRingLength: Int
   var signalLevel = 0.0
+  /// The lowest signal level the amplitude drop may bring: `amplitudeDropFloor` of its value after the last
+  /// beat.
+  var signalLevelFloor = 0.0
   var noiseLevel = 0.0
   var lastBeat: Candidate?
   /// Whether the last beat is a held peak accepted by the deadline before the window where its rhythm
@@ -107,6 +111,7 @@ struct QRSClassifier: Sendable {
     self.symmetryHalfWidth = symmetryHalfWidth
     self.symmetryLag = max(1, samples(0.010))
     self.amplitudeDropPause = samples(c.amplitudeDropPause)
+    self.amplitudeDropFloor = c.amplitudeDropFloor
     self.medianInterval = samples(1)
     func powerOfTwo(atLeast count: Int) -> Int {
       var length = 1
@@ -548,7 +553,7 @@ struct QRSClassifier: Sendable {
       accept(pending[best], learningRate: 0.25, beats: &beats)
     } else {
       if now - (lastBeat?.rPeak ?? 0) >= amplitudeDropPause {
-        signalLevel = max(0.5 * signalLevel, noiseLevel)
+        signalLevel = max(0.5 * signalLevel, noiseLevel, signalLevelFloor)
       }
       searchBackSample = firstSample(reaching: now + medianInterval)
     }
@@ -558,6 +563,7 @@ struct QRSClassifier: Sendable {
     _ candidate: Candidate, learningRate: Double, unconfirmed: Bool = false, beats: inout [Int64]
   ) {
     signalLevel += learningRate * (candidate.height - signalLevel)
+    signalLevelFloor = amplitudeDropFloor * signalLevel
     // A beat taken before the rhythm after it could be seen may be an artifact: its intervals stay out of
     // the RR history, so that one such beat neither shortens the median RR interval nor makes a steady
     // rhythm look irregular (which would turn the interloper check off for the next 8 beats).

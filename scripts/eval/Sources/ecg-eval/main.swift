@@ -353,3 +353,5 @@ for snr in ["24", "12", "06", "00"] {
   print(line("\(snr) dB", BeatComparison.score(reference: reference, test: beats, sampleRate: rate)))
 }
 try evaluateBeatClasses(recordList)
+try ShortRecords.report(data: options.data, configuration: options.configuration, chunk: options.chunk)
+try CrossValidation.report(data: options.data, records: recordList, base: options.configuration)
