@@ -71,7 +71,7 @@ public struct AtrialFibrillationDetector: Sendable {
     public var bridgedGap = 10.0
     /// Shortest episode reported, in seconds.
     public var minimumEpisodeDuration = 30.0
-    /// With the ECG given to ``AtrialFibrillationDetector/analyze(beats:sampleRate:signal:gaps:)``: the
+    /// With the ECG given to ``AtrialFibrillationDetector/analyze(beats:sampleRate:beatClasses:signal:gaps:)``: the
     /// atrial window before each R peak, seconds before it (from `upperBound` to `lowerBound`: the PR
     /// interval).
     public var atrialWindow: ClosedRange<Double> = 0.07...0.25
@@ -205,7 +205,7 @@ public struct AtrialFibrillationDetector: Sendable {
     return (squares / Double(rr.count - 1)).squareRoot() / mean
   }
 
-  /// The result of ``analyze(beats:sampleRate:signal:gaps:)``.
+  /// The result of ``analyze(beats:sampleRate:beatClasses:signal:gaps:)``.
   public struct Analysis: Sendable, Equatable {
     /// The intervals the detector judged (artifact intervals dropped).
     public var intervals: NNSeries
@@ -233,7 +233,9 @@ public struct AtrialFibrillationDetector: Sendable {
   }
 
   /// Detects irregular rhythm in the beats `beats` (samples, strictly increasing) at `sampleRate`;
-  /// with `signal`, the ECG lead the beats were found in (sample 0 = beat position 0, same rate), also
+  /// with `beatClasses` (one ``BeatClass`` per beat), every beat that is not ``BeatClass/normal`` (S, V, F,
+  /// Q: ectopic, paced or unclassifiable) and the intervals into and out of it are left out of the
+  /// irregularity measures and the P-wave check, in addition to the artifact beats; with `signal`, the ECG lead the beats were found in (sample 0 = beat position 0, same rate), also
   /// from the consistency of the P waves (atrial windows that do not fit in it, and the whole check when
   /// the lead is shorter than the filter's padding or ``Parameters/atrialBand`` does not fit below the
   /// Nyquist frequency, are left out). With `gaps`, the signal's gaps (missing samples, as sample ranges on
@@ -241,8 +243,10 @@ public struct AtrialFibrillationDetector: Sendable {
   /// judged and no gap sample is covered; an episode may still bridge a gap shorter than
   /// ``Parameters/bridgedGap``, as it bridges any stretch not judged irregular.
   public func analyze(
-    beats: [Int64], sampleRate: Double, signal: [Float]? = nil, gaps: [Range<Int64>] = []
+    beats: [Int64], sampleRate: Double, beatClasses: [BeatClass]? = nil, signal: [Float]? = nil,
+    gaps: [Range<Int64>] = []
   ) -> Analysis {
+    precondition(beatClasses.map { $0.count == beats.count } ?? true, "one beat class per beat")
     let consistency =
       signal.flatMap {
         AtrialActivity.consistency(
@@ -256,7 +260,9 @@ public struct AtrialFibrillationDetector: Sendable {
     let excluded =
       parameters.excludeArtifacts
       ? RRArtifacts.detect(beats: beats, sampleRate: sampleRate, parameters: artifactParameters).allBeats : []
-    let series = NNSeries(beats: beats, sampleRate: sampleRate, excludingBeats: excluded, gaps: gaps)
+    let ectopic = beatClasses.map { classes in classes.indices.filter { classes[$0] != .normal } } ?? []
+    let series = NNSeries(
+      beats: beats, sampleRate: sampleRate, excludingBeats: excluded + ectopic, gaps: gaps)
     let rr = series.intervals.map { $0 / 1000 }
     // The pattern check looks at every interval, artifacts included: dropping beats breaks patterns.
     let allIntervals = beats.indices.dropFirst().map {
