@@ -4,7 +4,7 @@ import VitalsAnalysis
 import VitalsSimulation
 import VitalsTestSupport
 
-@Suite("ECG signal quality (kSQI)")
+@Suite("ECG signal quality (pSQI)")
 struct ECGSignalQualityTests {
   static let rate = 250.0
 
@@ -29,17 +29,18 @@ struct ECGSignalQualityTests {
   func marksNoise() throws {
     let clean = try ECGSignalQuality.windows(Self.signal(noisy: false), sampleRate: Self.rate)
     #expect(clean.count == 12)
-    #expect(clean.allSatisfy { $0.isUsable && $0.kurtosis > 8 })
+    #expect(clean.allSatisfy { $0.isUsable && $0.powerRatio > 0.6 })
     let noisy = try ECGSignalQuality.windows(Self.signal(noisy: true), sampleRate: Self.rate)
     #expect(noisy.map(\.isUsable) == (0..<12).map { !(4..<8).contains($0) })
-    #expect(noisy[4..<8].allSatisfy { abs($0.kurtosis - 3) < 1 })
+    // White noise: the ratio of the bands' widths, about 10 / 35, as the filters pass it.
+    #expect(noisy[4..<8].allSatisfy { $0.powerRatio > 0.2 && $0.powerRatio < 0.4 })
     #expect(ECGSignalQuality.unusableStretches(noisy) == [10_000..<20_000])
   }
 
   @Test("Constant and too-short inputs: a flat window is unusable, half a window is judged, less is not")
   func edges() throws {
     let flat = try ECGSignalQuality.windows([Float](repeating: 0.5, count: 2500), sampleRate: Self.rate)
-    #expect(flat.count == 1 && flat[0].kurtosis.isNaN && !flat[0].isUsable)
+    #expect(flat.count == 1 && flat[0].powerRatio.isNaN && !flat[0].isUsable)
     let signal = Self.signal(noisy: false)
     #expect(try ECGSignalQuality.windows(Array(signal[..<1249]), sampleRate: Self.rate).isEmpty)
     #expect(

@@ -1,7 +1,7 @@
-// Validates ECGSignalQuality (kSQI) on the MIT-BIH records of the shared data folder, clean and with the
+// Validates ECGSignalQuality (pSQI) on the MIT-BIH records of the shared data folder, clean and with the
 // noise-stress test's baseline wander (`bw`) and muscle artefact (`ma`) added at 12, 6, 0 and −6 dB SNR
 // as WFDB `nst` adds them (NoiseStress.swift): it prints the share of each record marked unusable and the
-// QRS detector's F1 (±150 ms) inside and outside the marked stretches. The kurtosis limit is chosen by
+// QRS detector's F1 (±150 ms) inside and outside the marked stretches. The power-ratio limit is chosen by
 // leave-one-record-out cross-validation: per held-out record, the limit from a grid that maximizes, over
 // the other records' 10-s windows (clean and noisy), the mean of the share of failed windows marked and
 // the share of good windows left (a window has failed when its detection F1 is below 0.9); the CV line
@@ -99,7 +99,7 @@ func objective(_ limit: Double, _ selected: [Trial]) -> Double {
   var (failed, failedMarked, good, goodKept) = (0, 0, 0, 0)
   for trial in selected {
     for (window, count) in zip(trial.windows, trial.counts) {
-      let marked = !(window.kurtosis >= limit)
+      let marked = !(window.powerRatio >= limit)
       if f1(count) < failedF1 {
         failed += 1
         failedMarked += marked ? 1 : 0
@@ -111,7 +111,7 @@ func objective(_ limit: Double, _ selected: [Trial]) -> Double {
   }
   return (Double(failedMarked) / Double(max(failed, 1)) + Double(goodKept) / Double(max(good, 1))) / 2
 }
-let limits = stride(from: 3.0, through: 8.0, by: 0.25).map { $0 }
+let limits = stride(from: 0.2, through: 0.8, by: 0.025).map { $0 }
 func bestLimit(_ selected: [Trial]) -> Double {
   limits.max { objective($0, selected) < objective($1, selected) }!
 }
@@ -127,7 +127,7 @@ func summary(_ selected: [Trial], limit: (String) -> Double) -> String {
   for trial in selected {
     for (window, c) in zip(trial.windows, trial.counts) {
       total += 1
-      if !(window.kurtosis >= limit(trial.record)) {
+      if !(window.powerRatio >= limit(trial.record)) {
         marked += 1
         inside = (inside.reference + c.reference, inside.detected + c.detected, inside.matched + c.matched)
       } else {
@@ -142,9 +142,9 @@ func summary(_ selected: [Trial], limit: (String) -> Double) -> String {
     100 * f1(outside))
 }
 
-print("ECGSignalQuality (kSQI, 10-s windows, 5-25 Hz) on \(names.count) non-paced MIT-BIH records, MLII")
+print("ECGSignalQuality (pSQI, 10-s windows) on \(names.count) non-paced MIT-BIH records, MLII")
 print(
-  "kurtosis limit: default 5.0, all-data choice \(allDataLimit), CV choices \(Set(heldOutLimit.values).sorted())"
+  "power-ratio limit: default \(ECGSignalQuality.Parameters().minimumPowerRatio), all-data choice \(allDataLimit), CV choices \(Set(heldOutLimit.values).sorted())"
 )
 print(
   "condition      | default: marked% F1in% F1out% | all-data: marked% F1in% F1out% | CV: marked% F1in% F1out%"
@@ -154,7 +154,7 @@ for condition in conditions {
   let selected = trials.filter { $0.condition == condition }
   print(
     condition.padding(toLength: 14, withPad: " ", startingAt: 0) + " | "
-      + summary(selected) { _ in ECGSignalQuality.Parameters().minimumKurtosis } + "        | "
+      + summary(selected) { _ in ECGSignalQuality.Parameters().minimumPowerRatio } + "        | "
       + summary(selected) { _ in allDataLimit } + "         | " + summary(selected) { heldOutLimit[$0]! })
 }
 print("\nclean records, share marked with the default limit (records with any):")

@@ -44,7 +44,6 @@ struct Configuration {
 let configurations = [
   Configuration(name: "reference beats + classes, RR+ECG", detectedBeats: false, classes: true, ecg: true),
   Configuration(name: "reference beats, no classes, RR+ECG", detectedBeats: false, classes: false, ecg: true),
-  Configuration(name: "reference beats + classes, RR", detectedBeats: false, classes: true, ecg: false),
   Configuration(
     name: "detected beats + matched classes, RR+ECG", detectedBeats: true, classes: true, ecg: true),
   Configuration(name: "detected beats, no classes, RR+ECG", detectedBeats: true, classes: false, ecg: true),
@@ -56,8 +55,8 @@ let configurations = [
 /// limit and, with the ECG, the atrial-consistency limit around them.
 func grid(ecg: Bool) -> [AtrialFibrillationDetector.Parameters] {
   var settings = [AtrialFibrillationDetector.Parameters()]
-  for threshold in [-1.6, -1.4, -1.2, -1.0] {
-    for nRMSSD in [0.06, 0.08, 0.1, 0.12] {
+  for threshold in [-1.6, -1.4, -1.2] {
+    for nRMSSD in [0.08, 0.1] {
       for organized in ecg ? [0.5, 0.6, 0.7] : [0.6] {
         var p = AtrialFibrillationDetector.Parameters()
         p.threshold = threshold
@@ -118,6 +117,7 @@ func describe(_ p: AtrialFibrillationDetector.Parameters, ecg: Bool) -> String {
 
 print("AF per 30-s segment, \(records.count) records; columns TP FN FP TN Se% Sp%")
 for configuration in configurations {
+  fflush(nil)
   let settings = grid(ecg: configuration.ecg)
   var decisions: [[[Bool]]] = []
   let scores = records.map { record in
