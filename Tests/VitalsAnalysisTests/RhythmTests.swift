@@ -150,9 +150,9 @@ struct RhythmTests {
       Self.sinus(count: 200, ectopicEvery: 0, seed: 5) + Self.fibrillation(count: 400, seed: 9)
       + Self.sinus(count: 200, ectopicEvery: 0, seed: 6)
     let beats = Self.beats(rr)
-    // Every seventh beat is called ventricular, every eleventh supraventricular.
+    // Every tenth beat is called ventricular, every seventeenth supraventricular (about 15 %).
     let classes = beats.indices.map {
-      $0 % 7 == 3 ? BeatClass.ventricular : $0 % 11 == 5 ? .supraventricular : .normal
+      $0 % 10 == 3 ? BeatClass.ventricular : $0 % 17 == 5 ? .supraventricular : .normal
     }
     let sampleCount = beats.last! + 1
     let analysis = AtrialFibrillationDetector().analyze(

@@ -52,8 +52,9 @@ public struct AtrialFibrillationDetector: Sendable {
     public var windowBeats = 16
     /// SampEn tolerance r, in seconds.
     public var tolerance = 0.030
-    /// COSEn above which a window is irregular.
-    public var threshold = -1.4
+    /// COSEn above which a window is irregular (Lake & Moorman 2011 use −1.4; −1.2 is the choice of
+    /// leave-one-record-out cross-validation, <doc:AtrialFibrillation#Choices-and-how-they-were-made>).
+    public var threshold = -1.2
     /// Normalized RMSSD (RMSSD / mean RR of the window) a window must also exceed to be irregular; 0
     /// turns the condition off. 0.1 is the order of the nRMSSD threshold of Dash et al. (2009).
     public var minimumNormalizedRMSSD = 0.1
@@ -65,6 +66,11 @@ public struct AtrialFibrillationDetector: Sendable {
     public var patternWindowBeats = 24
     /// Pattern periods checked: a window whose sums of `p` consecutive intervals are regular is not AF.
     public var patternPeriods = [2, 3]
+    /// The beat classes left out, with the intervals around them, when beat classes are given: by
+    /// default the ectopic ones, S, V and F. Q beats (paced or unclassifiable) are judged like normal ones:
+    /// a paced rhythm is regular, and paced beats among conducted ones in AF keep its irregularity
+    /// (cross-validation chose to keep them; unclassifiable noise beats still meet the artifact rule).
+    public var excludedClasses: Set<BeatClass> = [.supraventricular, .ventricular, .fusion]
     /// Whether to drop the intervals around Lipponen–Tarvainen artifact beats first.
     public var excludeArtifacts = true
     /// Regular stretches shorter than this between irregular ones are bridged, in seconds.
@@ -79,8 +85,9 @@ public struct AtrialFibrillationDetector: Sendable {
     public var atrialBand: ClosedRange<Double> = 1...20
     /// A window of ``windowBeats`` beats whose median atrial consistency (correlation of each beat's
     /// atrial window with its neighbors' median window) reaches this value has P waves of one shape,
-    /// so it is not AF whatever its RR intervals do; above 1 turns the check off.
-    public var organizedAtrialConsistency = 0.6
+    /// so it is not AF whatever its RR intervals do; above 1 turns the check off (0.7: the choice of
+    /// leave-one-record-out cross-validation).
+    public var organizedAtrialConsistency = 0.7
 
     public init() {}
   }
@@ -233,9 +240,9 @@ public struct AtrialFibrillationDetector: Sendable {
   }
 
   /// Detects irregular rhythm in the beats `beats` (samples, strictly increasing) at `sampleRate`;
-  /// with `beatClasses` (one ``BeatClass`` per beat), every beat that is not ``BeatClass/normal`` (S, V, F,
-  /// Q: ectopic, paced or unclassifiable) and the intervals into and out of it are left out of the
-  /// irregularity measures and the P-wave check, in addition to the artifact beats; with `signal`, the ECG lead the beats were found in (sample 0 = beat position 0, same rate), also
+  /// with `beatClasses` (one ``BeatClass`` per beat), every beat of ``Parameters/excludedClasses`` (by
+  /// default S, V, F, Q: ectopic, paced or unclassifiable) and the intervals into and out of it are left
+  /// out of the irregularity measures and the P-wave check, in addition to the artifact beats; with `signal`, the ECG lead the beats were found in (sample 0 = beat position 0, same rate), also
   /// from the consistency of the P waves (atrial windows that do not fit in it, and the whole check when
   /// the lead is shorter than the filter's padding or ``Parameters/atrialBand`` does not fit below the
   /// Nyquist frequency, are left out). With `gaps`, the signal's gaps (missing samples, as sample ranges on
@@ -260,7 +267,10 @@ public struct AtrialFibrillationDetector: Sendable {
     let excluded =
       parameters.excludeArtifacts
       ? RRArtifacts.detect(beats: beats, sampleRate: sampleRate, parameters: artifactParameters).allBeats : []
-    let ectopic = beatClasses.map { classes in classes.indices.filter { classes[$0] != .normal } } ?? []
+    let ectopic =
+      beatClasses.map { classes in classes.indices.filter { parameters.excludedClasses.contains(classes[$0]) }
+      }
+      ?? []
     let series = NNSeries(
       beats: beats, sampleRate: sampleRate, excludingBeats: excluded + ectopic, gaps: gaps)
     let rr = series.intervals.map { $0 / 1000 }

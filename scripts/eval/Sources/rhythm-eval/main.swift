@@ -3,7 +3,7 @@
 // of the shared data folder, on reference and on detected beats, with and without EC57 beat classes (the
 // reference annotations' classes as an oracle; on detected beats, the class of the matched reference
 // beat) and with and without the ECG lead (the P-wave check). Parameters are chosen by leave-one-record-out
-// cross-validation over both databases together from a small grid, maximizing the mean over the two
+// cross-validation over both databases together from a small grid (grid(_:)), maximizing the mean over the two
 // databases of (Se + Sp) / 2 on the training records; the CV figure (each record scored with the
 // parameters chosen without it) is printed beside the all-data one and that of the default parameters.
 //
@@ -47,21 +47,23 @@ let configurations = [
   Configuration(
     name: "detected beats + matched classes, RR+ECG", detectedBeats: true, classes: true, ecg: true),
   Configuration(name: "detected beats, no classes, RR+ECG", detectedBeats: true, classes: false, ecg: true),
+  Configuration(name: "reference beats + classes, RR", detectedBeats: false, classes: true, ecg: false),
   Configuration(name: "detected beats + matched classes, RR", detectedBeats: true, classes: true, ecg: false),
   Configuration(name: "detected beats, no classes, RR", detectedBeats: true, classes: false, ecg: false),
 ]
 
-/// The grid searched: the defaults first (ties keep the earlier setting), then COSEn threshold, nRMSSD
-/// limit and, with the ECG, the atrial-consistency limit around them.
-func grid(ecg: Bool) -> [AtrialFibrillationDetector.Parameters] {
+/// The grid searched: the defaults first (ties keep the earlier setting), then the COSEn threshold, with
+/// the ECG the atrial-consistency limit, and with classes whether Q beats (paced or unclassifiable) are
+/// left out with the ectopic ones.
+func grid(_ c: Configuration) -> [AtrialFibrillationDetector.Parameters] {
   var settings = [AtrialFibrillationDetector.Parameters()]
-  for threshold in [-1.6, -1.4, -1.2] {
-    for nRMSSD in [0.08, 0.1] {
-      for organized in ecg ? [0.5, 0.6, 0.7] : [0.6] {
+  for threshold in [-1.4, -1.2] {
+    for organized in c.ecg ? [0.5, 0.6, 0.7] : [0.6] {
+      for excludesQ in c.classes ? [false, true] : [false] {
         var p = AtrialFibrillationDetector.Parameters()
         p.threshold = threshold
-        p.minimumNormalizedRMSSD = nRMSSD
         p.organizedAtrialConsistency = organized
+        if excludesQ { p.excludedClasses.insert(.unclassifiable) }
         if p != settings[0] { settings.append(p) }
       }
     }
@@ -110,15 +112,15 @@ func cells(_ s: Score) -> String {
     s.trueNegatives,
     100 * s.sensitivity, 100 * s.specificity)
 }
-func describe(_ p: AtrialFibrillationDetector.Parameters, ecg: Bool) -> String {
-  "threshold \(p.threshold), nRMSSD \(p.minimumNormalizedRMSSD)"
-    + (ecg ? ", atrial consistency \(p.organizedAtrialConsistency)" : "")
+func describe(_ p: AtrialFibrillationDetector.Parameters, _ c: Configuration) -> String {
+  "threshold \(p.threshold)" + (c.ecg ? ", atrial consistency \(p.organizedAtrialConsistency)" : "")
+    + (c.classes ? ", excluded " + p.excludedClasses.sorted().map(\.letter).joined() : "")
 }
 
 print("AF per 30-s segment, \(records.count) records; columns TP FN FP TN Se% Sp%")
 for configuration in configurations {
   fflush(nil)
-  let settings = grid(ecg: configuration.ecg)
+  let settings = grid(configuration)
   var decisions: [[[Bool]]] = []
   let scores = records.map { record in
     let perSetting = settings.map { segments(record, configuration, $0) }
@@ -128,7 +130,7 @@ for configuration in configurations {
   let all = Array(records.indices)
   let chosen = best(scores, settings: settings.count, records: all)
   let heldOut = all.map { r in best(scores, settings: settings.count, records: all.filter { $0 != r }) }
-  print("\n\(configuration.name); all-data choice: \(describe(settings[chosen], ecg: configuration.ecg))")
+  print("\n\(configuration.name); all-data choice: \(describe(settings[chosen], configuration))")
   print("database   default parameters          | all-data choice             | cross-validated")
   for database in databases {
     let members = all.filter { records[$0].database == database }
@@ -138,7 +140,7 @@ for configuration in configurations {
         + " | \(cells(pooled(members.map { scores[$0][chosen] })))"
         + " | \(cells(pooled(members.map { scores[$0][heldOut[$0]] })))")
   }
-  let distinct = Set(heldOut).sorted().map { describe(settings[$0], ecg: configuration.ecg) }
+  let distinct = Set(heldOut).sorted().map { describe(settings[$0], configuration) }
   print("settings chosen across the CV folds: " + distinct.joined(separator: "; "))
   var falseAF: [String: (called: Int, segments: Int)] = [:]
   for r in all {
