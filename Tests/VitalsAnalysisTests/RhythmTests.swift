@@ -54,12 +54,16 @@ struct RhythmTests {
     #expect(analysis.segments(sampleCount: beats.last! + 1).allSatisfy { !$0 })
   }
 
+  /// Beats of 200 sinus intervals, 400 AF-like ones (beats 200 to 600) and 200 sinus ones.
+  static func fibrillationBetweenSinus() -> [Int64] {
+    beats(
+      sinus(count: 200, ectopicEvery: 0, seed: 5) + fibrillation(count: 400, seed: 9)
+        + sinus(count: 200, ectopicEvery: 0, seed: 6))
+  }
+
   @Test("Random AF-like intervals are AF, and the episode spans them")
   func fibrillationIsIrregular() {
-    let rr =
-      Self.sinus(count: 200, ectopicEvery: 0, seed: 5) + Self.fibrillation(count: 400, seed: 9)
-      + Self.sinus(count: 200, ectopicEvery: 0, seed: 6)
-    let beats = Self.beats(rr)
+    let beats = Self.fibrillationBetweenSinus()
     let analysis = AtrialFibrillationDetector().analyze(beats: beats, sampleRate: Self.rate)
     let afStart = Double(beats[200]) / Self.rate
     let afEnd = Double(beats[600]) / Self.rate
@@ -146,10 +150,7 @@ struct RhythmTests {
 
   @Test("AF with ectopic beats among its beats stays AF when they are left out")
   func fibrillationWithEctopicClasses() {
-    let rr =
-      Self.sinus(count: 200, ectopicEvery: 0, seed: 5) + Self.fibrillation(count: 400, seed: 9)
-      + Self.sinus(count: 200, ectopicEvery: 0, seed: 6)
-    let beats = Self.beats(rr)
+    let beats = Self.fibrillationBetweenSinus()
     // Every tenth beat is called ventricular, every seventeenth supraventricular (about 15 %).
     let classes = beats.indices.map {
       $0 % 10 == 3 ? BeatClass.ventricular : $0 % 17 == 5 ? .supraventricular : .normal

@@ -131,6 +131,20 @@ public struct AtrialFibrillationDetector: Sendable {
     return low - 1
   }
 
+  /// Indices of the beats left out with their intervals: the artifact beats (when
+  /// ``Parameters/excludeArtifacts``) and the beats of ``Parameters/excludedClasses``.
+  private func excludedBeats(_ beats: [Int64], sampleRate: Double, beatClasses: [BeatClass]?) -> [Int] {
+    // The paper's four classes only: in fibrillation a stretch of short intervals after a flagged beat
+    // is the irregularity itself, not a run of ectopic beats.
+    var artifactParameters = RRArtifacts.Parameters()
+    artifactParameters.maximumRunBeats = 0
+    let artifacts =
+      parameters.excludeArtifacts
+      ? RRArtifacts.detect(beats: beats, sampleRate: sampleRate, parameters: artifactParameters).allBeats : []
+    let classes = beatClasses ?? []
+    return artifacts + classes.indices.filter { parameters.excludedClasses.contains(classes[$0]) }
+  }
+
   /// Whether the intervals around `k` sum, over some pattern period, to a regular cycle.
   private func isRepeatingPattern(_ rr: [Double], around k: Int) -> Bool {
     let width = Swift.min(parameters.patternWindowBeats, rr.count)
@@ -260,19 +274,9 @@ public struct AtrialFibrillationDetector: Sendable {
           signal: $0, beats: beats, sampleRate: sampleRate, window: parameters.atrialWindow,
           band: parameters.atrialBand, neighbors: parameters.windowBeats)
       } ?? []
-    // The paper's four classes only: in fibrillation a stretch of short intervals after a flagged beat
-    // is the irregularity itself, not a run of ectopic beats.
-    var artifactParameters = RRArtifacts.Parameters()
-    artifactParameters.maximumRunBeats = 0
-    let excluded =
-      parameters.excludeArtifacts
-      ? RRArtifacts.detect(beats: beats, sampleRate: sampleRate, parameters: artifactParameters).allBeats : []
-    let ectopic =
-      beatClasses.map { classes in classes.indices.filter { parameters.excludedClasses.contains(classes[$0]) }
-      }
-      ?? []
     let series = NNSeries(
-      beats: beats, sampleRate: sampleRate, excludingBeats: excluded + ectopic, gaps: gaps)
+      beats: beats, sampleRate: sampleRate,
+      excludingBeats: excludedBeats(beats, sampleRate: sampleRate, beatClasses: beatClasses), gaps: gaps)
     let rr = series.intervals.map { $0 / 1000 }
     // The pattern check looks at every interval, artifacts included: dropping beats breaks patterns.
     let allIntervals = beats.indices.dropFirst().map {
