@@ -2,9 +2,10 @@ import VitalsAnalysis
 
 /// Irregular-rhythm (possible atrial fibrillation) episodes from a stream of beats, in bounded memory.
 ///
-/// Beats are analyzed in blocks of ``block`` with `AtrialFibrillationDetector` (Lake & Moorman 2011
-/// COSEn, Dash et al. 2009 nRMSSD, a linear-prediction check against smooth sinus arrhythmia,
-/// Petrėnas et al. 2015 pattern check, Lipponen & Tarvainen 2019 artifacts) over a window that keeps
+/// Beats, each with its EC57 class when known, are analyzed in blocks of ``block`` with
+/// `AtrialFibrillationDetector` (Lake & Moorman 2011 COSEn, Dash et al. 2009 nRMSSD, a linear-prediction
+/// check against smooth sinus arrhythmia, Petrėnas et al. 2015 pattern check, Lipponen & Tarvainen 2019
+/// artifacts, ectopic beats left out by class) over a window that keeps
 /// ``context`` beats on each side of the block, so each decision sees the neighborhood the
 /// whole-record detector would (its windows reach 12 beats, the artifact rule's 45 beats); only the
 /// last block of a record is decided without the beats after it. Covered spans are joined across

@@ -43,8 +43,9 @@ public struct IrregularRhythmEpisode: Sendable, Equatable, Codable {
 /// Cost: O(N · W²) for N intervals and W beats per window, plus, with the ECG, a zero-phase filter of
 /// the lead and O(N · W · L log W) for L samples per atrial window.
 ///
-/// Accuracy: `make eval-ecg` on the shared MIT-BIH records, per 30-s segment against the rhythm annotations
-/// (docs/accuracy.md); method, choices and protocol in <doc:AtrialFibrillation>.
+/// Accuracy: `make eval-rhythm` on the shared MIT-BIH and CPSC 2021 records, per 30-s segment against the
+/// rhythm annotations, with leave-one-record-out cross-validation; method, choices, protocol and figures in
+/// <doc:AtrialFibrillation>.
 public struct AtrialFibrillationDetector: Sendable {
   /// Detector settings.
   public struct Parameters: Sendable, Equatable, Codable {
