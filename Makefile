@@ -12,8 +12,8 @@ FORMAT_PATHS = Sources Tests Benchmarks/Benchmarks Benchmarks/Support Benchmarks
   scripts/eval/Sources scripts/eval/Package.swift Fuzz
 
 .PHONY: help deps build run example test lint docs fixtures format bench-fftw-c fuzz malformed eval-ecg \
-  memory compare-readers compare-ecg eval-steps compare-stats check-pipeline eval-ppg compare-ppg bench \
-  bench-check bench-thresholds compare scaling demo-derived accuracy performance
+  eval-rhythm eval-quality memory compare-readers compare-ecg eval-steps compare-stats check-pipeline eval-ppg \
+  compare-ppg bench bench-check bench-thresholds compare scaling demo-derived accuracy performance
 
 ## Lists the targets with a line each.
 help:
@@ -130,6 +130,16 @@ eval-ecg: deps
 	$(EVAL) ecg-eval >&2
 	$(EVAL_BIN)/ecg-eval
 
+## AF per 30 s on ../shared/data MIT-BIH and CPSC 2021, with and without beat classes, with CV.
+eval-rhythm: deps
+	$(EVAL) rhythm-eval >&2
+	$(EVAL_BIN)/rhythm-eval
+
+## ECG signal quality (kSQI) on clean and noise-stressed MIT-BIH: share marked, detection F1 in and out.
+eval-quality: deps
+	$(EVAL) quality-eval >&2
+	$(EVAL_BIN)/quality-eval
+
 ## PPG heart rate on ../shared/data: MAE per recording and over all windows, PPG vs ECG heart rate.
 eval-ppg: deps
 	$(EVAL) ppg-eval >&2
@@ -140,9 +150,9 @@ eval-steps: deps
 	$(EVAL) steps-eval >&2
 	$(EVAL_BIN)/steps-eval
 
-## docs/accuracy.md: eval-ecg, eval-ppg and eval-steps, with the commit, date and machine.
+## docs/accuracy.md: the eval-* targets' tables, with the commit, date and machine.
 accuracy: deps
-	scripts/docs/measured.sh docs/accuracy.md "Accuracy" eval-ecg eval-ppg eval-steps
+	scripts/docs/measured.sh docs/accuracy.md "Accuracy" eval-ecg eval-rhythm eval-quality eval-ppg eval-steps
 
 ## Peak resident memory streaming a 24-hour, 3-channel, 500 Hz recording (EDF and CSV).
 memory: build

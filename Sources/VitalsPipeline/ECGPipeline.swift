@@ -167,7 +167,7 @@ public struct ECGPipeline: RecordingPipeline {
       recent.append(beat)
       if recent.count > configuration.heartRateIntervals + 8 { recent.removeFirst() }
       events.append(PipelineEvent(.beat, signal: .ecg, sampleIndex: beat, sampleRate: sampleRate))
-      rhythm.add(beat, events: &events)
+      rhythm.add(beat, beatClass: nil, events: &events)
     }
     emitReadings(before: end, horizonBelow: .max, events: &events)
   }

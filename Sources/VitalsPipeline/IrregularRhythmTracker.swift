@@ -2,9 +2,10 @@ import VitalsAnalysis
 
 /// Irregular-rhythm (possible atrial fibrillation) episodes from a stream of beats, in bounded memory.
 ///
-/// Beats are analyzed in blocks of ``block`` with `AtrialFibrillationDetector` (Lake & Moorman 2011
-/// COSEn, Dash et al. 2009 nRMSSD, a linear-prediction check against smooth sinus arrhythmia,
-/// Petrėnas et al. 2015 pattern check, Lipponen & Tarvainen 2019 artifacts) over a window that keeps
+/// Beats, each with its EC57 class when known, are analyzed in blocks of ``block`` with
+/// `AtrialFibrillationDetector` (Lake & Moorman 2011 COSEn, Dash et al. 2009 nRMSSD, a linear-prediction
+/// check against smooth sinus arrhythmia, Petrėnas et al. 2015 pattern check, Lipponen & Tarvainen 2019
+/// artifacts, ectopic beats left out by class) over a window that keeps
 /// ``context`` beats on each side of the block, so each decision sees the neighborhood the
 /// whole-record detector would (its windows reach 12 beats, the artifact rule's 45 beats); only the
 /// last block of a record is decided without the beats after it. Covered spans are joined across
@@ -24,6 +25,8 @@ struct IrregularRhythmTracker: Sendable {
   let bridge: Int64
   let minimumDuration: Int64
   var window: [Int64] = []
+  /// The class of each beat of ``window`` (`.normal` for a beat added without one).
+  var classes: [BeatClass] = []
   var pending = 0
   /// Record sample up to which coverage has been decided.
   var decidedUntil: Int64?
@@ -44,13 +47,18 @@ struct IrregularRhythmTracker: Sendable {
     minimumDuration = Int64((parameters.minimumEpisodeDuration * sampleRate).rounded())
   }
 
-  /// Adds the next beat (record sample index); appends the episode events decided by now.
-  mutating func add(_ beat: Int64, events: inout [PipelineEvent]) {
+  /// Adds the next beat (record sample index) and its class, if known; appends the episode events decided
+  /// by now. A beat whose class is not ``BeatClass/normal`` is left out of the irregularity measures with
+  /// the intervals around it (`AtrialFibrillationDetector`'s `beatClasses`); a beat without a class is
+  /// judged as a normal one (still subject to the artifact rule).
+  mutating func add(_ beat: Int64, beatClass: BeatClass?, events: inout [PipelineEvent]) {
     window.append(beat)
+    classes.append(beatClass ?? .normal)
     pending += 1
     if pending >= Self.block && window.count >= 2 * Self.context + Self.block {
       analyze(through: window[window.count - 1 - Self.context], events: &events)
       window.removeFirst(window.count - 2 * Self.context)
+      classes.removeFirst(classes.count - 2 * Self.context)
       pending = 0
     }
   }
@@ -62,6 +70,7 @@ struct IrregularRhythmTracker: Sendable {
     }
     close(events: &events)
     window.removeAll()
+    classes.removeAll()
     pending = 0
     return episodes
   }
@@ -69,7 +78,9 @@ struct IrregularRhythmTracker: Sendable {
   /// Runs the detector on the window and takes its coverage up to sample `horizon`.
   private mutating func analyze(through horizon: Int64, events: inout [PipelineEvent]) {
     let from = decidedUntil ?? window.first!
-    for span in detector.analyze(beats: window, sampleRate: sampleRate, gaps: gaps).coveredSamples {
+    for span in detector.analyze(beats: window, sampleRate: sampleRate, beatClasses: classes, gaps: gaps)
+      .coveredSamples
+    {
       let (lower, upper) = (max(span.lowerBound, from), min(span.upperBound, horizon))
       if lower < upper { cover(lower..<upper, events: &events) }
     }

@@ -54,12 +54,16 @@ struct RhythmTests {
     #expect(analysis.segments(sampleCount: beats.last! + 1).allSatisfy { !$0 })
   }
 
+  /// Beats of 200 sinus intervals, 400 AF-like ones (beats 200 to 600) and 200 sinus ones.
+  static func fibrillationBetweenSinus() -> [Int64] {
+    beats(
+      sinus(count: 200, ectopicEvery: 0, seed: 5) + fibrillation(count: 400, seed: 9)
+        + sinus(count: 200, ectopicEvery: 0, seed: 6))
+  }
+
   @Test("Random AF-like intervals are AF, and the episode spans them")
   func fibrillationIsIrregular() {
-    let rr =
-      Self.sinus(count: 200, ectopicEvery: 0, seed: 5) + Self.fibrillation(count: 400, seed: 9)
-      + Self.sinus(count: 200, ectopicEvery: 0, seed: 6)
-    let beats = Self.beats(rr)
+    let beats = Self.fibrillationBetweenSinus()
     let analysis = AtrialFibrillationDetector().analyze(beats: beats, sampleRate: Self.rate)
     let afStart = Double(beats[200]) / Self.rate
     let afEnd = Double(beats[600]) / Self.rate
@@ -96,6 +100,71 @@ struct RhythmTests {
     let kept = AtrialFibrillationDetector(parameters: withoutExclusion).analyze(
       beats: beats, sampleRate: Self.rate)
     #expect(kept.episodes.isEmpty)
+  }
+
+  /// Sinus rhythm (``sinus(count:ectopicEvery:seed:)`` without its ectopics) with a premature
+  /// ventricular beat after each sinus beat with probability `share` (coupling 0.45–0.75 of the cycle,
+  /// full compensatory pause), and the class of every beat (the first beat included).
+  static func frequentPVCs(count: Int, share: Double, seed: UInt64) -> (rr: [Double], classes: [BeatClass]) {
+    var generator = SplitMix64(state: seed)
+    var rr: [Double] = []
+    var classes: [BeatClass] = [.normal]
+    for cycle in sinus(count: count, ectopicEvery: 0, seed: seed) {
+      if classes.last == .normal && Double.random(in: 0..<1, using: &generator) < share {
+        let premature = Double.random(in: 0.45...0.75, using: &generator) * cycle
+        rr += [premature, 2 * cycle - premature]
+        classes += [.ventricular, .normal]
+      } else {
+        rr.append(cycle)
+        classes.append(.normal)
+      }
+    }
+    return (rr, classes)
+  }
+
+  /// Parameters without the artifact rule and the pattern check: RR irregularity alone.
+  static var irregularityAlone: AtrialFibrillationDetector.Parameters {
+    var parameters = AtrialFibrillationDetector.Parameters()
+    parameters.excludeArtifacts = false
+    parameters.patternPeriods = []
+    return parameters
+  }
+
+  @Test(
+    "Frequent PVCs read as irregular without classes, not AF with them", arguments: [0.2, 0.4])
+  func ectopyWithClasses(share: Double) {
+    let (rr, classes) = Self.frequentPVCs(count: 700, share: share, seed: 7)
+    let beats = Self.beats(rr)
+    let detector = AtrialFibrillationDetector(parameters: Self.irregularityAlone)
+    #expect(!detector.analyze(beats: beats, sampleRate: Self.rate).episodes.isEmpty)
+    let classified = detector.analyze(beats: beats, sampleRate: Self.rate, beatClasses: classes)
+    #expect(classified.episodes.isEmpty && classified.coveredSamples.isEmpty)
+    #expect(
+      classified.intervals.count == zip(classes, classes.dropFirst()).count { $0 == .normal && $1 == .normal }
+    )
+    // The defaults (artifact rule and pattern check) agree when given the classes.
+    #expect(
+      AtrialFibrillationDetector().analyze(beats: beats, sampleRate: Self.rate, beatClasses: classes).episodes
+        .isEmpty)
+  }
+
+  @Test("AF with ectopic beats among its beats stays AF when they are left out")
+  func fibrillationWithEctopicClasses() {
+    let beats = Self.fibrillationBetweenSinus()
+    // Every tenth beat is called ventricular, every seventeenth supraventricular (about 15 %).
+    let classes = beats.indices.map {
+      $0 % 10 == 3 ? BeatClass.ventricular : $0 % 17 == 5 ? .supraventricular : .normal
+    }
+    let sampleCount = beats.last! + 1
+    let analysis = AtrialFibrillationDetector().analyze(
+      beats: beats, sampleRate: Self.rate, beatClasses: classes)
+    let reference = RhythmSegments.majority(
+      of: [beats[200]..<beats[600]], sampleCount: sampleCount, sampleRate: Self.rate)
+    let score = RhythmSegments.Score(
+      reference: reference, detected: analysis.segments(sampleCount: sampleCount))
+    #expect(analysis.episodes.count == 1)
+    #expect(score.sensitivity >= 0.9)
+    #expect(score.specificity >= 0.9)
   }
 
   /// A simulated ECG (250 Hz, one lead) with its true beats.

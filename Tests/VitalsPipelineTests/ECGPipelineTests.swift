@@ -137,7 +137,7 @@ struct IrregularRhythmTrackerTests {
     var tracker = IrregularRhythmTracker(
       parameters: .init(), sampleRate: 360, keepsEpisodes: true)
     var events: [PipelineEvent] = []
-    for beat in beats { tracker.add(beat, events: &events) }
+    for beat in beats { tracker.add(beat, beatClass: nil, events: &events) }
     let streamed = tracker.finish(events: &events)
     let batch = AtrialFibrillationDetector().analyze(beats: beats, sampleRate: 360).episodes
     #expect(streamed.count == 2)
@@ -153,11 +153,45 @@ struct IrregularRhythmTrackerTests {
     #expect(abs(tracker.irregularSeconds - streamed.reduce(0) { $0 + $1.duration }) < 1e-9)
   }
 
+  @Test("premature ventricular beats given with their class do not open an episode; unclassified ones do")
+  func ectopicClasses() {
+    // Bigeminy at 360 Hz: cycles of 1.6 s ± 2 %, each a ventricular beat 0.45–0.75 of the way through.
+    var generator = SplitMix64(state: 5)
+    var beats: [Int64] = []
+    var classes: [BeatClass] = []
+    var t = 0.5
+    while t < 400 {
+      let cycle = 1.6 * Double.random(in: 0.98..<1.02, using: &generator)
+      beats += [
+        Int64((t * 360).rounded()),
+        Int64(((t + cycle * Double.random(in: 0.45..<0.75, using: &generator)) * 360).rounded()),
+      ]
+      classes += [.normal, .ventricular]
+      t += cycle
+    }
+    var parameters = AtrialFibrillationDetector.Parameters()
+    parameters.excludeArtifacts = false
+    parameters.patternPeriods = []
+    func episodes(_ classes: [BeatClass?]) -> (episodes: [IrregularRhythmEpisode], events: [PipelineEvent]) {
+      var tracker = IrregularRhythmTracker(parameters: parameters, sampleRate: 360, keepsEpisodes: true)
+      var events: [PipelineEvent] = []
+      for (beat, beatClass) in zip(beats, classes) {
+        tracker.add(beat, beatClass: beatClass, events: &events)
+      }
+      return (tracker.finish(events: &events), events)
+    }
+    let unclassified = episodes(classes.map { _ in nil })
+    #expect(!unclassified.episodes.isEmpty)
+    #expect(unclassified.events == episodes(classes.map { _ in .normal }).events)
+    let classified = episodes(classes)
+    #expect(classified.episodes.isEmpty && classified.events.isEmpty)
+  }
+
   @Test("regular rhythm gives no episode")
   func regular() {
     var tracker = IrregularRhythmTracker(parameters: .init(), sampleRate: 360, keepsEpisodes: true)
     var events: [PipelineEvent] = []
-    for beat in Self.beats(irregular: [], seconds: 300) { tracker.add(beat, events: &events) }
+    for beat in Self.beats(irregular: [], seconds: 300) { tracker.add(beat, beatClass: nil, events: &events) }
     #expect(tracker.finish(events: &events).isEmpty && events.isEmpty)
   }
 }

@@ -6,8 +6,10 @@ import PackageDescription
 //   swift run -c release --package-path scripts/eval ecg-eval [--data DIR] [--chunk N]
 //   swift run -c release --package-path scripts/eval steps-eval [--data DIR] [--chunk N]
 //   swift run -c release --package-path scripts/eval ppg-eval [--data DIR]
+//   swift run -c release --package-path scripts/eval rhythm-eval [--data DIR]
+//   swift run -c release --package-path scripts/eval quality-eval [--data DIR]
 //   swift run -c release --package-path scripts/eval stats-eval   (used by scripts/peers/compare_aggregation.py)
-let harnesses = ["ecg-eval", "steps-eval", "stats-eval", "ppg-eval"]
+let harnesses = ["ecg-eval", "steps-eval", "stats-eval", "ppg-eval", "rhythm-eval", "quality-eval"]
 
 let package = Package(
   name: "VitalsEvaluation",

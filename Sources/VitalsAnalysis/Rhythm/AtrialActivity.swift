@@ -16,7 +16,12 @@ import VitalsSupport
 ///    shape precedes the beats (an ectopic beat's window lowers only its own value, not the median's),
 ///    low for independent fibrillatory waves.
 ///
-/// Beats whose window does not fit in the signal, or lies within a second of a missing sample, get NaN.
+/// Beats whose window does not fit in the signal, or lies within a second of a missing sample, get NaN, and
+/// so do beats whose window may reach back into the preceding beat's T wave (their windows still enter
+/// their neighbors' median): those whose preceding interval RR is shorter than the window's start plus
+/// the QT interval at that rate, taken as Bazett's (1920) QT = QTc·√RR with QTc 0.44 s, the upper limit
+/// of normal (with the default window, beats after intervals shorter than about 0.59 s, rates above about
+/// 100/min, where a T wave of one shape would pass for a P wave).
 enum AtrialActivity {
   /// Consistency (Pearson correlation, −1…1, NaN where undefined) of each beat's atrial window with
   /// its neighbors' median window.
@@ -85,7 +90,10 @@ enum AtrialActivity {
     column.reserveCapacity(neighbors)
     var members: [Int] = []
     members.reserveCapacity(neighbors)
-    for b in beats.indices where valid[b] {
+    for b in beats.indices
+    where valid[b]
+      && (b == 0 || clearsTWave(interval: Double(beats[b] - beats[b - 1]) / sampleRate, window: window))
+    {
       let low = max(0, min(b - neighbors / 2, beats.count - neighbors))
       members.removeAll(keepingCapacity: true)
       for m in low..<min(beats.count, low + neighbors) where valid[m] { members.append(m) }
@@ -99,6 +107,12 @@ enum AtrialActivity {
       result[b] = correlation(windows[(b * length)..<((b + 1) * length)], template)
     }
     return result
+  }
+
+  /// Whether a window starting `window.upperBound` seconds before a beat begins after the T wave of the
+  /// beat `interval` seconds before it: interval ≥ window start + 0.44 s · √(interval / 1 s) (Bazett).
+  static func clearsTWave(interval: Double, window: ClosedRange<Double>) -> Bool {
+    interval >= window.upperBound + 0.44 * interval.squareRoot()
   }
 
   /// Pearson correlation of two equally long sequences; NaN when either is constant.

@@ -43,8 +43,9 @@ public struct IrregularRhythmEpisode: Sendable, Equatable, Codable {
 /// Cost: O(N · W²) for N intervals and W beats per window, plus, with the ECG, a zero-phase filter of
 /// the lead and O(N · W · L log W) for L samples per atrial window.
 ///
-/// Accuracy: `make eval-ecg` on the shared MIT-BIH records, per 30-s segment against the rhythm annotations
-/// (docs/accuracy.md); method, choices and protocol in <doc:AtrialFibrillation>.
+/// Accuracy: `make eval-rhythm` on the shared MIT-BIH and CPSC 2021 records, per 30-s segment against the
+/// rhythm annotations, with leave-one-record-out cross-validation; method, choices, protocol and figures in
+/// <doc:AtrialFibrillation>.
 public struct AtrialFibrillationDetector: Sendable {
   /// Detector settings.
   public struct Parameters: Sendable, Equatable, Codable {
@@ -52,8 +53,9 @@ public struct AtrialFibrillationDetector: Sendable {
     public var windowBeats = 16
     /// SampEn tolerance r, in seconds.
     public var tolerance = 0.030
-    /// COSEn above which a window is irregular.
-    public var threshold = -1.4
+    /// COSEn above which a window is irregular (Lake & Moorman 2011 use −1.4; −1.2 is the choice of
+    /// leave-one-record-out cross-validation, <doc:AtrialFibrillation#Choices-and-how-they-were-made>).
+    public var threshold = -1.2
     /// Normalized RMSSD (RMSSD / mean RR of the window) a window must also exceed to be irregular; 0
     /// turns the condition off. 0.1 is the order of the nRMSSD threshold of Dash et al. (2009).
     public var minimumNormalizedRMSSD = 0.1
@@ -65,13 +67,18 @@ public struct AtrialFibrillationDetector: Sendable {
     public var patternWindowBeats = 24
     /// Pattern periods checked: a window whose sums of `p` consecutive intervals are regular is not AF.
     public var patternPeriods = [2, 3]
+    /// The beat classes left out, with the intervals around them, when beat classes are given: by
+    /// default the ectopic ones, S, V and F. Q beats (paced or unclassifiable) are judged like normal ones:
+    /// a paced rhythm is regular, and paced beats among conducted ones in AF keep its irregularity
+    /// (cross-validation chose to keep them; unclassifiable noise beats still meet the artifact rule).
+    public var excludedClasses: Set<BeatClass> = [.supraventricular, .ventricular, .fusion]
     /// Whether to drop the intervals around Lipponen–Tarvainen artifact beats first.
     public var excludeArtifacts = true
     /// Regular stretches shorter than this between irregular ones are bridged, in seconds.
     public var bridgedGap = 10.0
     /// Shortest episode reported, in seconds.
     public var minimumEpisodeDuration = 30.0
-    /// With the ECG given to ``AtrialFibrillationDetector/analyze(beats:sampleRate:signal:gaps:)``: the
+    /// With the ECG given to ``AtrialFibrillationDetector/analyze(beats:sampleRate:beatClasses:signal:gaps:)``: the
     /// atrial window before each R peak, seconds before it (from `upperBound` to `lowerBound`: the PR
     /// interval).
     public var atrialWindow: ClosedRange<Double> = 0.07...0.25
@@ -79,8 +86,9 @@ public struct AtrialFibrillationDetector: Sendable {
     public var atrialBand: ClosedRange<Double> = 1...20
     /// A window of ``windowBeats`` beats whose median atrial consistency (correlation of each beat's
     /// atrial window with its neighbors' median window) reaches this value has P waves of one shape,
-    /// so it is not AF whatever its RR intervals do; above 1 turns the check off.
-    public var organizedAtrialConsistency = 0.6
+    /// so it is not AF whatever its RR intervals do; above 1 turns the check off (0.7: the choice of
+    /// leave-one-record-out cross-validation).
+    public var organizedAtrialConsistency = 0.7
 
     public init() {}
   }
@@ -122,6 +130,20 @@ public struct AtrialFibrillationDetector: Sendable {
       if beats[mid] < sample { low = mid + 1 } else { high = mid }
     }
     return low - 1
+  }
+
+  /// Indices of the beats left out with their intervals: the artifact beats (when
+  /// ``Parameters/excludeArtifacts``) and the beats of ``Parameters/excludedClasses``.
+  private func excludedBeats(_ beats: [Int64], sampleRate: Double, beatClasses: [BeatClass]?) -> [Int] {
+    // The paper's four classes only: in fibrillation a stretch of short intervals after a flagged beat
+    // is the irregularity itself, not a run of ectopic beats.
+    var artifactParameters = RRArtifacts.Parameters()
+    artifactParameters.maximumRunBeats = 0
+    let artifacts =
+      parameters.excludeArtifacts
+      ? RRArtifacts.detect(beats: beats, sampleRate: sampleRate, parameters: artifactParameters).allBeats : []
+    let classes = beatClasses ?? []
+    return artifacts + classes.indices.filter { parameters.excludedClasses.contains(classes[$0]) }
   }
 
   /// Whether the intervals around `k` sum, over some pattern period, to a regular cycle.
@@ -205,7 +227,7 @@ public struct AtrialFibrillationDetector: Sendable {
     return (squares / Double(rr.count - 1)).squareRoot() / mean
   }
 
-  /// The result of ``analyze(beats:sampleRate:signal:gaps:)``.
+  /// The result of ``analyze(beats:sampleRate:beatClasses:signal:gaps:)``.
   public struct Analysis: Sendable, Equatable {
     /// The intervals the detector judged (artifact intervals dropped).
     public var intervals: NNSeries
@@ -233,7 +255,9 @@ public struct AtrialFibrillationDetector: Sendable {
   }
 
   /// Detects irregular rhythm in the beats `beats` (samples, strictly increasing) at `sampleRate`;
-  /// with `signal`, the ECG lead the beats were found in (sample 0 = beat position 0, same rate), also
+  /// with `beatClasses` (one ``BeatClass`` per beat), every beat of ``Parameters/excludedClasses`` (by
+  /// default S, V, F, Q: ectopic, paced or unclassifiable) and the intervals into and out of it are left
+  /// out of the irregularity measures and the P-wave check, in addition to the artifact beats; with `signal`, the ECG lead the beats were found in (sample 0 = beat position 0, same rate), also
   /// from the consistency of the P waves (atrial windows that do not fit in it, and the whole check when
   /// the lead is shorter than the filter's padding or ``Parameters/atrialBand`` does not fit below the
   /// Nyquist frequency, are left out). With `gaps`, the signal's gaps (missing samples, as sample ranges on
@@ -241,22 +265,19 @@ public struct AtrialFibrillationDetector: Sendable {
   /// judged and no gap sample is covered; an episode may still bridge a gap shorter than
   /// ``Parameters/bridgedGap``, as it bridges any stretch not judged irregular.
   public func analyze(
-    beats: [Int64], sampleRate: Double, signal: [Float]? = nil, gaps: [Range<Int64>] = []
+    beats: [Int64], sampleRate: Double, beatClasses: [BeatClass]? = nil, signal: [Float]? = nil,
+    gaps: [Range<Int64>] = []
   ) -> Analysis {
+    precondition(beatClasses.map { $0.count == beats.count } ?? true, "one beat class per beat")
     let consistency =
       signal.flatMap {
         AtrialActivity.consistency(
           signal: $0, beats: beats, sampleRate: sampleRate, window: parameters.atrialWindow,
           band: parameters.atrialBand, neighbors: parameters.windowBeats)
       } ?? []
-    // The paper's four classes only: in fibrillation a stretch of short intervals after a flagged beat
-    // is the irregularity itself, not a run of ectopic beats.
-    var artifactParameters = RRArtifacts.Parameters()
-    artifactParameters.maximumRunBeats = 0
-    let excluded =
-      parameters.excludeArtifacts
-      ? RRArtifacts.detect(beats: beats, sampleRate: sampleRate, parameters: artifactParameters).allBeats : []
-    let series = NNSeries(beats: beats, sampleRate: sampleRate, excludingBeats: excluded, gaps: gaps)
+    let series = NNSeries(
+      beats: beats, sampleRate: sampleRate,
+      excludingBeats: excludedBeats(beats, sampleRate: sampleRate, beatClasses: beatClasses), gaps: gaps)
     let rr = series.intervals.map { $0 / 1000 }
     // The pattern check looks at every interval, artifacts included: dropping beats breaks patterns.
     let allIntervals = beats.indices.dropFirst().map {
