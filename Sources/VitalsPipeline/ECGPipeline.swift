@@ -71,6 +71,12 @@ public struct ECGPipeline: RecordingPipeline {
   var unlabelledDropped = 0
   /// Beats per class.
   var classCounts = [Int](repeating: 0, count: BeatClass.allCases.count)
+  /// Beats emitted whose label has not come yet, oldest first (record sample indices).
+  var awaitingLabel: [Int64] = []
+  /// The lead's signal quality (whole records; nil live or when the rate leaves no room for its band) and
+  /// its windows so far.
+  var quality: ECGSignalQuality?
+  var qualityWindows: [ECGSignalQuality.Window] = []
   var decided: [Int64] = []
   /// Index, within the record, of the first sample fed.
   var origin: Int64?
@@ -101,6 +107,7 @@ public struct ECGPipeline: RecordingPipeline {
     sampleRate = context.sampleRate
     lead = context.channels[0]
     classifiedLeads = ChannelRoles.ecgLeads(named: context.signals.map(\.name), lead: context.channels[0])
+    quality = context.live ? nil : try? ECGSignalQuality(sampleRate: context.sampleRate)
     classifier = BeatClassifier(
       sampleRate: context.sampleRate, leadCount: classifiedLeads.count, latency: detector.latencySamples,
       configuration: configuration.classifier)
@@ -126,18 +133,26 @@ public struct ECGPipeline: RecordingPipeline {
     decided.removeAll(keepingCapacity: true)
     chunk.channels[lead].withUnsafeBufferPointer { detector.process($0, appendingTo: &decided) }
     for beat in decided { classifier.add(beat: beat) }
-    let leads = classifiedLeads.map { chunk.channels[$0] }
-    classify { $0.process(leads, appendingTo: &$1) }
     samplesFed += Int64(chunk.sampleCount)
     updateGaps()
     emitDecided(events: &events)
+    let leads = classifiedLeads.map { chunk.channels[$0] }
+    classify(events: &events) { $0.process(leads, appendingTo: &$1) }
+    quality?.process(chunk.channels[lead], appendingTo: &qualityWindows)
   }
 
-  /// Runs `step` on the classifier and keeps the labels it appends.
-  private mutating func classify(_ step: (inout BeatClassifier, inout [BeatClass]) -> Void) {
+  /// Runs `step` on the classifier, keeps the labels it appends and passes the labelled beats on to the
+  /// irregular-rhythm tracker.
+  private mutating func classify(
+    events: inout [PipelineEvent], _ step: (inout BeatClassifier, inout [BeatClass]) -> Void
+  ) {
     let first = classes.count
     step(&classifier, &classes)
-    for label in classes[first...] { classCounts[Int(label.rawValue)] += 1 }
+    for (offset, label) in classes[first...].enumerated() {
+      classCounts[Int(label.rawValue)] += 1
+      rhythm.add(awaitingLabel[offset], beatClass: label, events: &events)
+    }
+    awaitingLabel.removeFirst(classes.count - first)
     let dropped = min(unlabelledDropped, classes.count)
     classes.removeFirst(dropped)
     unlabelledDropped -= dropped
@@ -167,7 +182,7 @@ public struct ECGPipeline: RecordingPipeline {
       recent.append(beat)
       if recent.count > configuration.heartRateIntervals + 8 { recent.removeFirst() }
       events.append(PipelineEvent(.beat, signal: .ecg, sampleIndex: beat, sampleRate: sampleRate))
-      rhythm.add(beat, beatClass: nil, events: &events)
+      awaitingLabel.append(beat)
     }
     emitReadings(before: end, horizonBelow: .max, events: &events)
   }
@@ -241,9 +256,13 @@ public struct ECGPipeline: RecordingPipeline {
     decided.removeAll(keepingCapacity: true)
     detector.finish(appendingTo: &decided)
     for beat in decided { classifier.add(beat: beat) }
-    classify { $0.finish(appendingTo: &$1) }
     if origin != nil { updateGaps() }
     emitDecided(events: &events)
+    classify(events: &events) { $0.finish(appendingTo: &$1) }
+    quality?.finish(appendingTo: &qualityWindows)
+    let unusable = ECGSignalQuality.unusableStretches(qualityWindows).map {
+      $0.lowerBound + (origin ?? 0)..<$0.upperBound + (origin ?? 0)
+    }
     let episodes = rhythm.finish(events: &events)
     if live {
       // The HRV window ending at the last sample.
@@ -255,11 +274,13 @@ public struct ECGPipeline: RecordingPipeline {
     return ECGSection(
       channel: leadName, sampleRate: sampleRate, samples: samplesFed, beatCount: beatCount,
       beats: live ? [] : beats, classes: live ? [] : classes,
-      variability: VariabilitySummary(beats: beats, sampleRate: sampleRate, gaps: gaps, classes: classes),
+      variability: VariabilitySummary(
+        beats: beats, sampleRate: sampleRate, gaps: gaps.union(unusable), classes: classes),
       classCounts: classCounts, episodes: episodes,
       irregularSeconds: rhythm.irregularSeconds,
       hrvWindow: live ? configuration.hrvWindow : nil,
-      gapSeconds: Double(gaps.reduce(0) { $0 + $1.count }) / sampleRate)
+      gapSeconds: Double(gaps.reduce(0) { $0 + $1.count }) / sampleRate,
+      unusableSeconds: Double(unusable.reduce(0) { $0 + $1.count }) / sampleRate)
   }
 }
 
@@ -272,7 +293,10 @@ public struct ECGPipeline: RecordingPipeline {
 /// ``VariabilitySummary``); values that are undefined for the record (too short, too few intervals) are
 /// JSON null. [`signal_quality`] is the fraction of the record's duration covered by NN intervals (0–1):
 /// noise, artifacts, ectopic beats and gaps lower it.
-/// [`gap_s`], present only when the lead has gaps, is their total duration in seconds.
+/// [`gap_s`], present only when the lead has gaps, is their total duration in seconds. [`unusable_s`] is
+/// the duration of the 10-s windows `ECGSignalQuality` (pSQI, Li, Mark & Clifford 2008) marks unusable:
+/// whole records only: their intervals are left out of the record's HRV and heart rate (not of the
+/// per-second readings or the rhythm, which are decided before a window's quality is known).
 public struct ECGSection: PipelineSection, Equatable {
   /// The lead's name in the file.
   public var channel: String
@@ -298,14 +322,18 @@ public struct ECGSection: PipelineSection, Equatable {
   public var hrvWindow: Double?
   /// Seconds of the lead missing (its gaps).
   public var gapSeconds: Double
+  /// Seconds of the lead in windows that `ECGSignalQuality` marks unusable (left out of the HRV).
+  public var unusableSeconds: Double
 
   /// A section.
   public init(
     channel: String, sampleRate: Double, samples: Int64, beatCount: Int, beats: [Int64],
     classes: [BeatClass] = [], variability: VariabilitySummary,
     classCounts: [Int] = [Int](repeating: 0, count: BeatClass.allCases.count),
-    episodes: [IrregularRhythmEpisode], irregularSeconds: Double, hrvWindow: Double?, gapSeconds: Double = 0
+    episodes: [IrregularRhythmEpisode], irregularSeconds: Double, hrvWindow: Double?, gapSeconds: Double = 0,
+    unusableSeconds: Double = 0
   ) {
+    self.unusableSeconds = unusableSeconds
     self.classes = classes
     self.classCounts = classCounts
     self.gapSeconds = gapSeconds
@@ -344,7 +372,7 @@ public struct ECGSection: PipelineSection, Equatable {
 
   private enum CodingKeys: String, CodingKey {
     case channel, heart_rate_bpm, beat_classes, irregular_rhythm, irregular_rhythm_s, signal_quality,
-      hrv_window_s, gap_s
+      hrv_window_s, gap_s, unusable_s
   }
 
   /// Encodes the JSON section described in the type's documentation.
@@ -367,5 +395,6 @@ public struct ECGSection: PipelineSection, Equatable {
     try c.encode(signalQuality, forKey: .signal_quality)
     try c.encodeIfPresent(hrvWindow, forKey: .hrv_window_s)
     try c.encodeIfPresent(gapSeconds > 0 ? gapSeconds : nil, forKey: .gap_s)
+    try c.encode(unusableSeconds, forKey: .unusable_s)
   }
 }

@@ -139,6 +139,20 @@ extension Array where Element == Range<Int64> {
     return total
   }
 
+  /// These ranges and `other`'s (any order, may overlap) as increasing, disjoint ranges: overlapping and
+  /// touching ranges joined, empty ones dropped.
+  public func union(_ other: [Range<Int64>]) -> [Range<Int64>] {
+    var result: [Range<Int64>] = []
+    for range in (self + other).filter({ !$0.isEmpty }).sorted(by: { $0.lowerBound < $1.lowerBound }) {
+      if let last = result.last, range.lowerBound <= last.upperBound {
+        result[result.count - 1] = last.lowerBound..<Swift.max(last.upperBound, range.upperBound)
+      } else {
+        result.append(range)
+      }
+    }
+    return result
+  }
+
   /// The parts of `span` outside these ranges (increasing and disjoint), in order.
   public func complement(within span: Range<Int64>) -> [Range<Int64>] {
     var parts: [Range<Int64>] = []
