@@ -132,13 +132,22 @@ public struct ECGPipeline: RecordingPipeline {
     origin = origin ?? chunk.firstSampleIndex
     decided.removeAll(keepingCapacity: true)
     chunk.channels[lead].withUnsafeBufferPointer { detector.process($0, appendingTo: &decided) }
-    for beat in decided { classifier.add(beat: beat) }
     samplesFed += Int64(chunk.sampleCount)
     updateGaps()
-    emitDecided(events: &events)
+    // Labels first, so that the readings and HRV events see every beat labelled up to their horizon.
+    queueForLabels()
     let leads = classifiedLeads.map { chunk.channels[$0] }
     classify(events: &events) { $0.process(leads, appendingTo: &$1) }
+    emitDecided(events: &events)
     quality?.process(chunk.channels[lead], appendingTo: &qualityWindows)
+  }
+
+  /// Gives the beats in `decided` to the classifier and queues them for their labels.
+  private mutating func queueForLabels() {
+    for relative in decided {
+      classifier.add(beat: relative)
+      awaitingLabel.append((origin ?? 0) + relative)
+    }
   }
 
   /// Runs `step` on the classifier, keeps the labels it appends and passes the labelled beats on to the
@@ -182,7 +191,6 @@ public struct ECGPipeline: RecordingPipeline {
       recent.append(beat)
       if recent.count > configuration.heartRateIntervals + 8 { recent.removeFirst() }
       events.append(PipelineEvent(.beat, signal: .ecg, sampleIndex: beat, sampleRate: sampleRate))
-      awaitingLabel.append(beat)
     }
     emitReadings(before: end, horizonBelow: .max, events: &events)
   }
@@ -255,10 +263,10 @@ public struct ECGPipeline: RecordingPipeline {
   public mutating func finish(events: inout [PipelineEvent]) -> any PipelineSection {
     decided.removeAll(keepingCapacity: true)
     detector.finish(appendingTo: &decided)
-    for beat in decided { classifier.add(beat: beat) }
     if origin != nil { updateGaps() }
-    emitDecided(events: &events)
+    queueForLabels()
     classify(events: &events) { $0.finish(appendingTo: &$1) }
+    emitDecided(events: &events)
     quality?.finish(appendingTo: &qualityWindows)
     let unusable = ECGSignalQuality.unusableStretches(qualityWindows).map {
       $0.lowerBound + (origin ?? 0)..<$0.upperBound + (origin ?? 0)

@@ -78,6 +78,8 @@ public struct BeatClassifier: Sendable {
   private var samplesFed: Int64 = 0
   /// Beats added and not yet labelled, oldest first (record sample indices from the first sample fed).
   private var pending: [Int64] = []
+  /// Index in `pending` of the oldest beat not yet labelled (labelled ones are dropped in batches).
+  private var pendingStart = 0
   private var previousBeat: Int64?
   private var templates: BeatTemplates
   private var rhythm = BeatRhythm()
@@ -113,6 +115,10 @@ public struct BeatClassifier: Sendable {
   /// beat must be added before samples more than `latency` after it are fed.
   public mutating func add(beat: Int64) {
     precondition(pending.last.map { beat > $0 } ?? true, "beats must increase")
+    if pendingStart > 0 && pendingStart * 2 >= pending.count {
+      pending.removeFirst(pendingStart)
+      pendingStart = 0
+    }
     pending.append(beat)
   }
 
@@ -168,11 +174,12 @@ public struct BeatClassifier: Sendable {
   /// Labels the pending beats whose window is in and whose next beat is known (or cannot come).
   private mutating func labelDecided(appendingTo labels: inout [BeatClass], finishing: Bool) {
     let horizon = samplesFed - latency
-    while let beat = pending.first {
-      let next = pending.count > 1 ? pending[1] : nil
+    while pendingStart < pending.count {
+      let beat = pending[pendingStart]
+      let next = pendingStart + 1 < pending.count ? pending[pendingStart + 1] : nil
       let known = next != nil || horizon >= beat + longestInterval || finishing
       guard known && (beat + after <= samplesFed || finishing) else { return }
-      pending.removeFirst()
+      pendingStart += 1
       let following = next.flatMap { $0 - beat <= longestInterval ? $0 : nil }
       labels.append(label(beat, next: following))
       previousBeat = beat
@@ -234,17 +241,24 @@ public struct BeatClassifier: Sendable {
     let start = beat - before
     guard start >= 0 else { return false }
     let length = Int(before + after)
-    for lead in 0..<leadCount {
-      var sum: Float = 0
-      for k in 0..<length {
-        let value = ring[lead * ringLength + Int((start + Int64(k)) % Int64(ringLength))]
-        guard value.isFinite else { return false }
-        window[lead * length + k] = value
-        sum += value
+    let first = Int(start % Int64(ringLength))
+    return ring.withUnsafeBufferPointer { ring in
+      window.withUnsafeMutableBufferPointer { window in
+        for lead in 0..<leadCount {
+          var sum: Float = 0
+          var slot = first
+          for k in 0..<length {
+            let value = ring[lead * ringLength + slot]
+            guard value.isFinite else { return false }
+            window[lead * length + k] = value
+            sum += value
+            slot = slot + 1 == ringLength ? 0 : slot + 1
+          }
+          let mean = sum / Float(length)
+          for k in 0..<length { window[lead * length + k] -= mean }
+        }
+        return true
       }
-      let mean = sum / Float(length)
-      for k in 0..<length { window[lead * length + k] -= mean }
     }
-    return true
   }
 }

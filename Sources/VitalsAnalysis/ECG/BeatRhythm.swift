@@ -35,10 +35,11 @@ struct BeatRhythm: Sendable {
   /// difference below `limit` times their median.
   func isRegular(below limit: Double) -> Bool {
     guard intervals.count >= 4 else { return false }
-    var differences: [Double] = []
-    differences.reserveCapacity(intervals.count - 1)
-    for k in 1..<intervals.count { differences.append(abs(intervals[k] - intervals[k - 1])) }
-    return Self.median(differences) < limit * Self.median(intervals)
+    let median = Self.median(intervals)
+    return withUnsafeTemporaryAllocation(of: Double.self, capacity: intervals.count - 1) { differences in
+      for k in 1..<intervals.count { differences[k - 1] = abs(intervals[k] - intervals[k - 1]) }
+      return Self.median(UnsafeBufferPointer(differences)) < limit * median
+    }
   }
 
   /// Notes a beat's RR interval before it (seconds; nil for the first beat or after a gap) before it is
@@ -61,8 +62,22 @@ struct BeatRhythm: Sendable {
   }
 
   private static func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    let middle = sorted.count / 2
-    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    values.withUnsafeBufferPointer { median($0) }
+  }
+
+  /// The median of a few values, by insertion sort into scratch space.
+  private static func median(_ values: UnsafeBufferPointer<Double>) -> Double {
+    withUnsafeTemporaryAllocation(of: Double.self, capacity: values.count) { sorted in
+      for (i, value) in values.enumerated() {
+        var j = i
+        while j > 0 && sorted[j - 1] > value {
+          sorted[j] = sorted[j - 1]
+          j -= 1
+        }
+        sorted[j] = value
+      }
+      let middle = values.count / 2
+      return values.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
   }
 }

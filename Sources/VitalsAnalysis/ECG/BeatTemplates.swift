@@ -27,6 +27,8 @@ struct BeatTemplates: Sendable {
     var normallyTimedBeats: Double
     /// QRS width (``BeatTemplates/width(of:)``) of `samples`, seconds.
     var width: Double
+    /// Root energy of `samples` on each lead.
+    var amplitudes: [Double]
 
     /// The share of its beats that came at normal timing.
     var normalTimingShare: Double { beats > 0 ? normallyTimedBeats / beats : 0 }
@@ -63,10 +65,11 @@ struct BeatTemplates: Sendable {
   /// templates, adds it to one, and updates the dominant template; `normallyTimed` says whether the beat
   /// came at normal timing.
   mutating func add(_ beat: [Float], normallyTimed: Bool) -> Comparison {
+    let amplitudes = self.amplitudes(of: beat)
     var best: Int?
     var bestCorrelation = -Double.infinity
     for index in templates.indices {
-      let (correlation, amplitude) = compare(beat, templates[index].samples)
+      let (correlation, amplitude) = compare(beat, amplitudes, with: templates[index])
       if correlation > bestCorrelation && amplitude > 0.6 && amplitude < 1.6 {
         best = index
         bestCorrelation = correlation
@@ -75,10 +78,15 @@ struct BeatTemplates: Sendable {
     let joined: Int
     if let best, bestCorrelation >= matchThreshold {
       joined = best
-      for k in beat.indices { templates[best].samples[k] += (beat[k] - templates[best].samples[k]) / 8 }
+      templates[best].samples.withUnsafeMutableBufferPointer { template in
+        beat.withUnsafeBufferPointer { beat in
+          for k in beat.indices { template[k] += (beat[k] - template[k]) / 8 }
+        }
+      }
       templates[best].width = width(of: templates[best].samples)
+      templates[best].amplitudes = self.amplitudes(of: templates[best].samples)
     } else {
-      joined = startTemplate(beat)
+      joined = startTemplate(beat, amplitudes: amplitudes)
     }
     templates[joined].beats += 1
     if normallyTimed { templates[joined].normallyTimedBeats += 1 }
@@ -91,13 +99,19 @@ struct BeatTemplates: Sendable {
         < (templates[rhs].normallyTimedBeats, templates[rhs].beats)
     }!
     return Comparison(
-      template: joined, dominantCorrelation: compare(beat, templates[dominant].samples).correlation,
+      template: joined, dominantCorrelation: compare(beat, amplitudes, with: templates[dominant]).correlation,
       widening: width(of: beat) - templates[dominant].width)
   }
 
-  /// Starts a template from `beat`, in place of the least used one when all are taken.
-  private mutating func startTemplate(_ beat: [Float]) -> Int {
-    let template = Template(samples: beat, beats: 0, normallyTimedBeats: 0, width: width(of: beat))
+  /// Starts a template from `beat` (whose root energies per lead are `amplitudes`), in place of the least
+  /// used one when all are taken.
+  private mutating func startTemplate(_ beat: [Float], amplitudes: [Double]) -> Int {
+    // A copy of its own: the caller reuses `beat`'s storage for the next window.
+    let template = Template(
+      samples: Array(unsafeUninitializedCapacity: beat.count) { buffer, count in
+        _ = buffer.initialize(from: beat)
+        count = beat.count
+      }, beats: 0, normallyTimedBeats: 0, width: width(of: beat), amplitudes: amplitudes)
     guard templates.count == Self.capacity else {
       templates.append(template)
       return templates.count - 1
@@ -107,31 +121,64 @@ struct BeatTemplates: Sendable {
     return least
   }
 
-  /// The energy-weighted correlation of `beat` with `template` over the leads, and the ratio of their
-  /// amplitudes (root energies, weighted alike).
-  func compare(_ beat: [Float], _ template: [Float]) -> (correlation: Double, amplitude: Double) {
+  /// The root energy of each lead of `window`.
+  func amplitudes(of window: [Float]) -> [Double] {
+    window.withUnsafeBufferPointer { window in
+      (0..<leadCount).map { lead in
+        Double(
+          Self.dot(
+            window.baseAddress! + lead * windowLength, window.baseAddress! + lead * windowLength, windowLength
+          )
+        )
+        .squareRoot()
+      }
+    }
+  }
+
+  /// The energy-weighted correlation of `beat` (root energies per lead `beatAmplitudes`) with `template`
+  /// over the leads, and the ratio of their amplitudes (root energies, weighted alike).
+  func compare(_ beat: [Float], _ beatAmplitudes: [Double], with template: Template)
+    -> (correlation: Double, amplitude: Double)
+  {
     var correlation = 0.0
     var beatAmplitude = 0.0
     var templateAmplitude = 0.0
     var totalWeight = 0.0
-    for lead in 0..<leadCount {
-      var cross: Float = 0
-      var beatEnergy: Float = 0
-      var templateEnergy: Float = 0
-      for k in lead * windowLength..<(lead + 1) * windowLength {
-        cross += beat[k] * template[k]
-        beatEnergy += beat[k] * beat[k]
-        templateEnergy += template[k] * template[k]
+    beat.withUnsafeBufferPointer { beat in
+      template.samples.withUnsafeBufferPointer { samples in
+        for lead in 0..<leadCount {
+          let offset = lead * windowLength
+          let cross = Double(
+            Self.dot(beat.baseAddress! + offset, samples.baseAddress! + offset, windowLength))
+          let weight = template.amplitudes[lead]
+          let scale = beatAmplitudes[lead] * weight
+          if scale > 0 { correlation += weight * cross / scale }
+          beatAmplitude += weight * beatAmplitudes[lead]
+          templateAmplitude += weight * weight
+          totalWeight += weight
+        }
       }
-      let weight = Double(templateEnergy).squareRoot()
-      let scale = (Double(beatEnergy) * Double(templateEnergy)).squareRoot()
-      if scale > 0 { correlation += weight * Double(cross) / scale }
-      beatAmplitude += weight * Double(beatEnergy).squareRoot()
-      templateAmplitude += weight * weight
-      totalWeight += weight
     }
     guard totalWeight > 0 else { return (0, 0) }
     return (correlation / totalWeight, beatAmplitude / templateAmplitude)
+  }
+
+  /// The dot product of `count` samples from `a` and `b`, eight lanes at a time.
+  private static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ count: Int) -> Float {
+    var lanes = SIMD8<Float>()
+    var k = 0
+    while k + 8 <= count {
+      let x = UnsafeRawPointer(a + k).loadUnaligned(as: SIMD8<Float>.self)
+      let y = UnsafeRawPointer(b + k).loadUnaligned(as: SIMD8<Float>.self)
+      lanes.addProduct(x, y)
+      k += 8
+    }
+    var sum = lanes.sum()
+    while k < count {
+      sum += a[k] * b[k]
+      k += 1
+    }
+    return sum
   }
 
   /// QRS width of a window, seconds: the span from the first to the last sample where the slope energy
@@ -141,15 +188,17 @@ struct BeatTemplates: Sendable {
     var first = 0
     var last = 0
     withUnsafeTemporaryAllocation(of: Float.self, capacity: windowLength - 1) { energy in
-      for k in 0..<windowLength - 1 {
-        var sum: Float = 0
+      energy.initialize(repeating: 0)
+      window.withUnsafeBufferPointer { window in
         for lead in 0..<leadCount {
-          let step = window[lead * windowLength + k + 1] - window[lead * windowLength + k]
-          sum += step * step
+          let samples = window.baseAddress! + lead * windowLength
+          for k in 0..<windowLength - 1 {
+            let step = samples[k + 1] - samples[k]
+            energy[k] += step * step
+          }
         }
-        energy[k] = sum
-        largest = max(largest, sum)
       }
+      for k in 0..<windowLength - 1 { largest = max(largest, energy[k]) }
       let floor = 0.2 * largest
       first = energy.firstIndex { $0 >= floor } ?? 0
       last = energy.lastIndex { $0 >= floor } ?? 0

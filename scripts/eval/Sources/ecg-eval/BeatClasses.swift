@@ -11,6 +11,8 @@ import Vitals
 struct ClassRecord {
   var name: String
   var leads: [[Float]]
+  /// Index in `leads` of the lead the beats were detected in.
+  var lead: Int
   var sampleRate: Double
   var reference: [Int64]
   var referenceClasses: [BeatClass?]
@@ -40,7 +42,7 @@ func loadClassRecords(_ names: [String]) throws -> [ClassRecord] {
     let annotations = try WFDBAnnotationFile.read(path: path + ".atr")
     let beats = annotations.filter(\.isBeat)
     return ClassRecord(
-      name: name, leads: chunk.channels, sampleRate: chunk.sampleRate, reference: beats.map(\.sample),
+      name: name, leads: chunk.channels, lead: lead, sampleRate: chunk.sampleRate, reference: beats.map(\.sample),
       referenceClasses: beats.map { BeatClass(mitCode: $0.symbol) }, referenceSymbols: beats.map(\.symbol),
       flutter: FlutterEpisodes(samples: annotations.map(\.sample), symbols: annotations.map(\.symbol)),
       detected: try detect(chunk.channels[lead], sampleRate: chunk.sampleRate))
@@ -96,10 +98,8 @@ func evaluateBeatClasses(_ names: [String]) throws {
   var detectedMatrices: [BeatClassMatrix] = []
   var referenceMatrices: [BeatClassMatrix] = []
   let defaults = BeatClassifier.Configuration()
-  let clock = ContinuousClock.now
   var labels: [[BeatClass]] = []
-  for record in records { labels.append(record.classify(defaults)) }
-  let elapsed = ContinuousClock.now - clock
+  let classifying = seconds { for record in records { labels.append(record.classify(defaults)) } }
   for (record, recordLabels) in zip(records, labels) {
     let onDetected = record.score(recordLabels)
     let onReference = record.score(record.classify(defaults, onReference: true), onReference: true)
@@ -110,14 +110,36 @@ func evaluateBeatClasses(_ names: [String]) throws {
   print(
     classLine("gross", .gross(detectedMatrices)) + "  | "
       + classLine("", .gross(referenceMatrices)).dropFirst(11))
-  let samples = records.reduce(0) { $0 + $1.leads[0].count * $1.leads.count }
-  let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-  print(
-    String(
-      format: "classifier alone: %.1f M samples/s over %d samples (all leads)",
-      Double(samples) / seconds / 1e6, samples))
+  printClassificationCost(records, classifying: classifying)
   crossValidateClasses(records)
   evaluateNormalHRV(records, labels: labels)
+}
+
+/// Seconds of wall time `body` takes.
+func seconds(_ body: () throws -> Void) rethrows -> Double {
+  let clock = ContinuousClock.now
+  try body()
+  let elapsed = ContinuousClock.now - clock
+  return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+}
+
+/// The cost of classification (every lead) and of the signal-quality index (the lead) against detection
+/// (the lead), measured in the same run over the same records.
+func printClassificationCost(_ records: [ClassRecord], classifying: Double) {
+  var detecting = 0.0
+  var judging = 0.0
+  for record in records {
+    let lead = record.leads[record.lead]
+    detecting += seconds { _ = try? detect(lead, sampleRate: record.sampleRate) }
+    judging += seconds { _ = try? ECGSignalQuality.windows(lead, sampleRate: record.sampleRate) }
+  }
+  let samples = Double(records.reduce(0) { $0 + $1.leads[0].count })
+  print(
+    String(
+      format: "same run, M record samples/s: detection %.1f, classification (%d leads) %.1f, quality %.1f;"
+        + " classification + quality = %.0f %% of detection time", samples / detecting / 1e6,
+      records.first?.leads.count ?? 0, samples / classifying / 1e6, samples / judging / 1e6,
+      100 * (classifying + judging) / detecting))
 }
 
 /// Leave one record out: for each record, the grid point with the best objective on the others labels it.
