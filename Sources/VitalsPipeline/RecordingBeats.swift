@@ -41,6 +41,7 @@ public struct RecordingBeats: Sendable, Encodable {
   ) throws(InputError) {
     var reader = try RecordingOpener.open(path: path, options: options)
     let names = reader.signals.map(\.name)
+    guard !names.isEmpty else { throw InputError(path: path, "no ECG lead: the recording has no signal") }
     let leads =
       options.channels != nil
       ? Array(names.indices)

@@ -206,8 +206,9 @@ public struct BeatClassifier: Sendable {
     return label
   }
 
-  /// The class from the beat's morphology and timing (see the type's description).
-  private func decide(
+  /// The class from the beat's morphology and timing (see the type's description); the width and the
+  /// rhythm's regularity are measured only where the decision needs them.
+  private mutating func decide(
     _ comparison: BeatTemplates.Comparison, prematurity: Double, pause: Double, following: Double
   ) -> BeatClass {
     let c = configuration
@@ -218,21 +219,18 @@ public struct BeatClassifier: Sendable {
     if correlation < c.normalMorphology {
       let distinct = correlation < c.distinctMorphology && template.normalTimingShare < c.normalTemplateShare
       if !normalTemplate
-        && (comparison.widening > c.widening || distinct || prematurity < c.ventricularPrematurity)
+        && (distinct || prematurity < c.ventricularPrematurity || templates.widening(of: window) > c.widening)
       {
         return .ventricular
       }
       return .normal
     }
-    guard rhythm.isRegular(below: c.irregularity) else { return .normal }
     let premature = prematurity < c.supraventricularPrematurity
     let runs = following < c.supraventricularPrematurity || rhythm.lastLabel == .supraventricular
-    if (premature && (pause > c.pauseRatio || runs))
+    let timed =
+      (premature && (pause > c.pauseRatio || runs))
       || (prematurity < c.mildPrematurity && pause > c.mildPauseRatio)
-    {
-      return .supraventricular
-    }
-    return .normal
+    return timed && rhythm.isRegular(below: c.irregularity) ? .supraventricular : .normal
   }
 
   /// Copies the window around `beat` into `window`, each lead's mean removed; false when a sample of it

@@ -25,8 +25,9 @@ struct BeatTemplates: Sendable {
     var beats: Double
     /// Beats matched at normal timing, with forgetting.
     var normallyTimedBeats: Double
-    /// QRS width (``BeatTemplates/width(of:)``) of `samples`, seconds.
-    var width: Double
+    /// QRS width (``BeatTemplates/width(of:)``) of `samples`, seconds, when known (it is measured when
+    /// first needed after a change).
+    var width: Double?
     /// Root energy of `samples` on each lead.
     var amplitudes: [Double]
 
@@ -40,8 +41,6 @@ struct BeatTemplates: Sendable {
     var template: Int
     /// Correlation with the dominant template, −1…1.
     var dominantCorrelation: Double
-    /// QRS width minus the dominant template's, seconds.
-    var widening: Double
   }
 
   let leadCount: Int
@@ -83,7 +82,7 @@ struct BeatTemplates: Sendable {
           for k in beat.indices { template[k] += (beat[k] - template[k]) / 8 }
         }
       }
-      templates[best].width = width(of: templates[best].samples)
+      templates[best].width = nil
       templates[best].amplitudes = self.amplitudes(of: templates[best].samples)
     } else {
       joined = startTemplate(beat, amplitudes: amplitudes)
@@ -99,8 +98,14 @@ struct BeatTemplates: Sendable {
         < (templates[rhs].normallyTimedBeats, templates[rhs].beats)
     }!
     return Comparison(
-      template: joined, dominantCorrelation: compare(beat, amplitudes, with: templates[dominant]).correlation,
-      widening: width(of: beat) - templates[dominant].width)
+      template: joined, dominantCorrelation: compare(beat, amplitudes, with: templates[dominant]).correlation)
+  }
+
+  /// The QRS width of `beat` minus the dominant template's, seconds.
+  mutating func widening(of beat: [Float]) -> Double {
+    let dominantWidth = templates[dominant].width ?? width(of: templates[dominant].samples)
+    templates[dominant].width = dominantWidth
+    return width(of: beat) - dominantWidth
   }
 
   /// Starts a template from `beat` (whose root energies per lead are `amplitudes`), in place of the least
@@ -111,7 +116,7 @@ struct BeatTemplates: Sendable {
       samples: Array(unsafeUninitializedCapacity: beat.count) { buffer, count in
         _ = buffer.initialize(from: beat)
         count = beat.count
-      }, beats: 0, normallyTimedBeats: 0, width: width(of: beat), amplitudes: amplitudes)
+      }, beats: 0, normallyTimedBeats: 0, width: nil, amplitudes: amplitudes)
     guard templates.count == Self.capacity else {
       templates.append(template)
       return templates.count - 1
