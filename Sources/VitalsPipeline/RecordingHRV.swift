@@ -16,13 +16,14 @@ public struct RecordingHRV: Sendable {
   /// The spectral estimate of the frequency-domain indices.
   public var frequencyMethod: HRVFrequencyOptions.Method
 
-  /// The variability of `beats`, detected in a recording: artifacts dropped when `detectArtifacts`, no
-  /// interval across the signal's gaps.
+  /// The variability of `beats`, detected in a recording: only N→N intervals when the beats carry their
+  /// classes, artifacts dropped when `detectArtifacts`, no interval across the signal's gaps.
   public init(
     beats: RecordingBeats, detectArtifacts: Bool = true, frequencyOptions: HRVFrequencyOptions = .init()
   ) throws(InputError) {
     try self.init(
-      input: beats.path, lead: beats.lead, sampleRate: beats.sampleRate, beats: beats.beats, labels: nil,
+      input: beats.path, lead: beats.lead, sampleRate: beats.sampleRate, beats: beats.beats,
+      labels: beats.classes?.map(\.mitCode),
       gaps: beats.gaps, detectArtifacts: detectArtifacts, frequencyOptions: frequencyOptions)
   }
 

@@ -195,3 +195,31 @@ struct IrregularRhythmTrackerTests {
     #expect(tracker.finish(events: &events).isEmpty && events.isEmpty)
   }
 }
+
+@Suite("ECG pipeline: beat classes")
+struct ECGPipelineBeatClassTests {
+  @Test("ectopic beats are counted by class and their intervals stay out of the HRV")
+  func classesAndNormalIntervals() throws {
+    var configuration = ECGConfiguration(rhythm: RhythmConfiguration(heartRate: 70))
+    configuration.rhythm.ventricularEctopicProbability = 0.1
+    let rate = 360.0
+    var simulator = ECGSimulator(configuration: configuration, duration: 180, sampleRate: rate, seed: 21)
+    let recording = simulator.generateAll()
+    let truthV = recording.events.count { $0.label == .ventricular }
+    let (_, section) = try run(recording.channels[0], rate: rate, chunkSize: 1000)
+    #expect(section.classes.count == section.beats.count)
+    #expect(section.classCounts.reduce(0, +) == section.beatCount)
+    let ventricular = section.classCounts[Int(BeatClass.ventricular.rawValue)]
+    #expect(truthV > 10 && abs(ventricular - truthV) <= 2, "\(ventricular) V labels, \(truthV) true V beats")
+    // N→N only: no kept interval starts or ends at a ventricular beat.
+    let ventricularEnds = Set(
+      section.beats.indices.filter { section.classes[$0] == .ventricular }.flatMap {
+        [
+          Double(section.beats[$0]) / rate,
+          $0 + 1 < section.beats.count ? Double(section.beats[$0 + 1]) / rate : -1,
+        ]
+      })
+    #expect(section.variability.intervals.endTimes.allSatisfy { !ventricularEnds.contains($0) })
+    #expect(section.eventLabels["beats"] == section.classes.map(\.letter))
+  }
+}
