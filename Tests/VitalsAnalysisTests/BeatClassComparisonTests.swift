@@ -122,7 +122,8 @@ struct BeatClassComparisonTests {
     let average = BeatClassStatistics(averageOf: [first, second])
     #expect(average.ventricularSensitivity == 0.625)  // (1 + 0.25) / 2
     #expect(average.supraventricularSensitivity.isNaN)  // no S beat in either record
-    #expect(average.ventricularFalsePositiveRate == 0.25)  // defined in the first only (no TN or FP in the second)
+    // Defined in the first only (no TN or FP in the second).
+    #expect(average.ventricularFalsePositiveRate == 0.25)
   }
 
   @Test("the QRS counts of the matrix are those of BeatComparison, on jittered beats with misses and extras")

@@ -42,7 +42,8 @@ func loadClassRecords(_ names: [String]) throws -> [ClassRecord] {
     let annotations = try WFDBAnnotationFile.read(path: path + ".atr")
     let beats = annotations.filter(\.isBeat)
     return ClassRecord(
-      name: name, leads: chunk.channels, lead: lead, sampleRate: chunk.sampleRate, reference: beats.map(\.sample),
+      name: name, leads: chunk.channels, lead: lead, sampleRate: chunk.sampleRate,
+      reference: beats.map(\.sample),
       referenceClasses: beats.map { BeatClass(mitCode: $0.symbol) }, referenceSymbols: beats.map(\.symbol),
       flutter: FlutterEpisodes(samples: annotations.map(\.sample), symbols: annotations.map(\.symbol)),
       detected: try detect(chunk.channels[lead], sampleRate: chunk.sampleRate))
