@@ -2,11 +2,11 @@
 /// every lead and their timing: streaming, causal, and the same labels whatever the chunk sizes.
 ///
 /// Method (every threshold in ``Configuration``):
-/// - Morphology (``BeatTemplates``): each beat's window (``Configuration/window`` around the R peak) is
+/// - Morphology (`BeatTemplates`): each beat's window (``Configuration/window`` around the R peak) is
 ///   matched against running templates (Hamilton 2002, OSEA); the dominant template is the one with the
 ///   most normally timed beats. A beat is of normal morphology when it correlates with the dominant
 ///   template at least ``Configuration/normalMorphology``.
-/// - Timing (``BeatRhythm``): prematurity is the RR interval before the beat over the reference (the
+/// - Timing (`BeatRhythm`): prematurity is the RR interval before the beat over the reference (the
 ///   median of recent N→N intervals); the pause is the RR interval after it over the one before.
 /// - V: not of normal morphology, not in a template whose beats mostly come at normal timing (a second
 ///   normal form, e.g. intermittent bundle-branch block or pre-excitation), and wider than the dominant

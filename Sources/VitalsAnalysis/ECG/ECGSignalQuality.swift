@@ -64,7 +64,7 @@ public struct ECGSignalQuality: Sendable {
   /// Sums of squares of the two filters' outputs over the current window.
   var power = SIMD2<Double>()
 
-  /// - Throws: ``FilterDesignError`` when a band does not fit below the Nyquist frequency.
+  /// - Throws: `FilterDesignError` when a band does not fit below the Nyquist frequency.
   public init(sampleRate: Double, parameters: Parameters = Parameters()) throws(FilterDesignError) {
     precondition(parameters.windowDuration * sampleRate >= 2, "a window needs at least 2 samples")
     self.parameters = parameters
