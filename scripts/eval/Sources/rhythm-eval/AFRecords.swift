@@ -15,6 +15,8 @@ struct AFRecord {
   /// Per detected beat, the class of the reference beat it matches (±150 ms); `.normal` when it matches
   /// none, as a beat whose class is unknown is judged.
   var transferredClasses: [BeatClass]
+  /// Per detected beat, its class from `BeatClassifier` on every ECG lead of the record.
+  var classifiedClasses: [BeatClass]
   /// Reference AF per 30-s segment: `(AFIB` covers more than half of it (atrial flutter is not AF).
   var afSegments: [Bool]
   /// The reference rhythm covering more than half of each segment (`mixed` where none does).
@@ -41,6 +43,10 @@ struct AFRecord {
       transferred[pair.test] = referenceClasses[pair.reference]
     }
     transferredClasses = transferred
+    let names = reader.signals.map(\.name)
+    classifiedClasses = BeatClassifier.classify(
+      detectedBeats, leads: ChannelRoles.ecgLeads(named: names, lead: lead).map { chunk.channels[$0] },
+      sampleRate: sampleRate)
     let changes = annotations.filter { $0.symbol == "+" && !$0.aux.isEmpty }.map {
       (sample: $0.sample, rhythm: $0.aux.trimmingCharacters(in: .controlCharacters.union(.whitespaces)))
     }

@@ -40,6 +40,8 @@ struct Configuration {
   var detectedBeats: Bool
   var classes: Bool
   var ecg: Bool
+  /// With detected beats: their classes from `BeatClassifier` instead of the matched reference classes.
+  var classifier = false
 }
 let configurations = [
   Configuration(name: "reference beats + classes, RR+ECG", detectedBeats: false, classes: true, ecg: true),
@@ -47,9 +49,15 @@ let configurations = [
   Configuration(
     name: "detected beats + matched classes, RR+ECG", detectedBeats: true, classes: true, ecg: true),
   Configuration(name: "detected beats, no classes, RR+ECG", detectedBeats: true, classes: false, ecg: true),
+  Configuration(
+    name: "detected beats + classifier's classes, RR+ECG", detectedBeats: true, classes: true, ecg: true,
+    classifier: true),
   Configuration(name: "reference beats + classes, RR", detectedBeats: false, classes: true, ecg: false),
   Configuration(name: "detected beats + matched classes, RR", detectedBeats: true, classes: true, ecg: false),
   Configuration(name: "detected beats, no classes, RR", detectedBeats: true, classes: false, ecg: false),
+  Configuration(
+    name: "detected beats + classifier's classes, RR (the pipeline)", detectedBeats: true, classes: true,
+    ecg: false, classifier: true),
 ]
 
 /// The grid searched: the defaults first (ties keep the earlier setting), then the COSEn threshold, with
@@ -73,7 +81,8 @@ func grid(_ c: Configuration) -> [AtrialFibrillationDetector.Parameters] {
 
 func segments(_ record: AFRecord, _ c: Configuration, _ p: AtrialFibrillationDetector.Parameters) -> [Bool] {
   let beats = c.detectedBeats ? record.detectedBeats : record.referenceBeats
-  let classes = c.classes ? (c.detectedBeats ? record.transferredClasses : record.referenceClasses) : nil
+  let detectedClasses = c.classifier ? record.classifiedClasses : record.transferredClasses
+  let classes = c.classes ? (c.detectedBeats ? detectedClasses : record.referenceClasses) : nil
   return AtrialFibrillationDetector(parameters: p).analyze(
     beats: beats, sampleRate: record.sampleRate, beatClasses: classes, signal: c.ecg ? record.signal : nil
   ).segments(sampleCount: Int64(record.signal.count))
