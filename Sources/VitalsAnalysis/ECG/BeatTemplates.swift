@@ -50,6 +50,8 @@ struct BeatTemplates: Sendable {
   let forgetting: Double
   var templates: [Template] = []
   var dominant = 0
+  /// The root energies per lead of the beat being added (kept to reuse its storage).
+  private var beatAmplitudes: [Double]
 
   init(leadCount: Int, windowLength: Int, sampleRate: Double, matchThreshold: Double, memory: Double) {
     self.leadCount = leadCount
@@ -58,13 +60,15 @@ struct BeatTemplates: Sendable {
     self.matchThreshold = matchThreshold
     self.forgetting = 1 - 1 / memory
     templates.reserveCapacity(Self.capacity)
+    beatAmplitudes = [Double](repeating: 0, count: leadCount)
   }
 
   /// Compares `beat` (``windowLength`` samples per lead, lead after lead, mean removed per lead) with the
   /// templates, adds it to one, and updates the dominant template; `normallyTimed` says whether the beat
   /// came at normal timing.
   mutating func add(_ beat: [Float], normallyTimed: Bool) -> Comparison {
-    let amplitudes = self.amplitudes(of: beat)
+    measureAmplitudes(of: beat, into: &beatAmplitudes)
+    let amplitudes = beatAmplitudes
     var best: Int?
     var bestCorrelation = -Double.infinity
     for index in templates.indices {
@@ -83,7 +87,8 @@ struct BeatTemplates: Sendable {
         }
       }
       templates[best].width = nil
-      templates[best].amplitudes = self.amplitudes(of: templates[best].samples)
+      let samples = templates[best].samples
+      measureAmplitudes(of: samples, into: &templates[best].amplitudes)
     } else {
       joined = startTemplate(beat, amplitudes: amplitudes)
     }
@@ -111,12 +116,16 @@ struct BeatTemplates: Sendable {
   /// Starts a template from `beat` (whose root energies per lead are `amplitudes`), in place of the least
   /// used one when all are taken.
   private mutating func startTemplate(_ beat: [Float], amplitudes: [Double]) -> Int {
-    // A copy of its own: the caller reuses `beat`'s storage for the next window.
+    // Copies of its own: the callers reuse the storage of `beat` and `amplitudes` for the next beat.
     let template = Template(
       samples: Array(unsafeUninitializedCapacity: beat.count) { buffer, count in
         _ = buffer.initialize(from: beat)
         count = beat.count
-      }, beats: 0, normallyTimedBeats: 0, width: nil, amplitudes: amplitudes)
+      }, beats: 0, normallyTimedBeats: 0, width: nil,
+      amplitudes: Array(unsafeUninitializedCapacity: amplitudes.count) { buffer, count in
+        _ = buffer.initialize(from: amplitudes)
+        count = amplitudes.count
+      })
     guard templates.count == Self.capacity else {
       templates.append(template)
       return templates.count - 1
@@ -126,16 +135,18 @@ struct BeatTemplates: Sendable {
     return least
   }
 
-  /// The root energy of each lead of `window`.
-  func amplitudes(of window: [Float]) -> [Double] {
+  /// Writes the root energy of each lead of `window` into `amplitudes` (``leadCount`` values).
+  func measureAmplitudes(of window: [Float], into amplitudes: inout [Double]) {
     window.withUnsafeBufferPointer { window in
-      (0..<leadCount).map { lead in
-        Double(
-          Self.dot(
-            window.baseAddress! + lead * windowLength, window.baseAddress! + lead * windowLength, windowLength
+      for lead in 0..<leadCount {
+        amplitudes[lead] =
+          Double(
+            Self.dot(
+              window.baseAddress! + lead * windowLength, window.baseAddress! + lead * windowLength,
+              windowLength
+            )
           )
-        )
-        .squareRoot()
+          .squareRoot()
       }
     }
   }

@@ -86,21 +86,32 @@ public struct ECGSignalQuality: Sendable {
       started = true
     }
     var index = 0
-    while index < samples.count {
-      let windowEnd = (position / windowLength + 1) * windowLength
-      let count = Int(min(Int64(samples.count - index), windowEnd - position))
-      let chunk = samples[index..<(index + count)].map { value -> Float in
-        if value.isFinite { held = value }
-        return held
-      }
-      for (narrow, wide) in zip(qrsFilter.filtered(chunk), wideFilter.filtered(chunk)) {
-        power += SIMD2(Double(narrow) * Double(narrow), Double(wide) * Double(wide))
-      }
-      index += count
-      position += Int64(count)
-      if position == windowEnd {
-        windows.append(judged(windowEnd - windowLength..<windowEnd))
-        power = SIMD2()
+    // Blocks of at most `blockLength` samples, filtered in scratch space: no allocation per chunk.
+    let blockLength = 1024
+    withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * blockLength) { scratch in
+      let held = UnsafeMutableBufferPointer(rebasing: scratch[0..<blockLength])
+      let narrow = UnsafeMutableBufferPointer(rebasing: scratch[blockLength..<2 * blockLength])
+      let wide = UnsafeMutableBufferPointer(rebasing: scratch[2 * blockLength..<3 * blockLength])
+      while index < samples.count {
+        let windowEnd = (position / windowLength + 1) * windowLength
+        let count = Int(min(Int64(samples.count - index), windowEnd - position, Int64(blockLength)))
+        for k in 0..<count {
+          let value = samples[index + k]
+          if value.isFinite { self.held = value }
+          held[k] = self.held
+        }
+        let input = UnsafeBufferPointer(rebasing: held[0..<count])
+        qrsFilter.process(input, into: UnsafeMutableBufferPointer(rebasing: narrow[0..<count]))
+        wideFilter.process(input, into: UnsafeMutableBufferPointer(rebasing: wide[0..<count]))
+        for k in 0..<count {
+          power += SIMD2(Double(narrow[k]) * Double(narrow[k]), Double(wide[k]) * Double(wide[k]))
+        }
+        index += count
+        position += Int64(count)
+        if position == windowEnd {
+          windows.append(judged(windowEnd - windowLength..<windowEnd))
+          power = SIMD2()
+        }
       }
     }
   }
