@@ -116,22 +116,27 @@ struct BeatTemplates: Sendable {
   /// Starts a template from `beat` (whose root energies per lead are `amplitudes`), in place of the least
   /// used one when all are taken.
   private mutating func startTemplate(_ beat: [Float], amplitudes: [Double]) -> Int {
-    // Copies of its own: the callers reuse the storage of `beat` and `amplitudes` for the next beat.
-    let template = Template(
-      samples: Array(unsafeUninitializedCapacity: beat.count) { buffer, count in
-        _ = buffer.initialize(from: beat)
-        count = beat.count
-      }, beats: 0, normallyTimedBeats: 0, width: nil,
-      amplitudes: Array(unsafeUninitializedCapacity: amplitudes.count) { buffer, count in
-        _ = buffer.initialize(from: amplitudes)
-        count = amplitudes.count
-      })
     guard templates.count == Self.capacity else {
-      templates.append(template)
+      // Copies of its own: the callers reuse the storage of `beat` and `amplitudes` for the next beat.
+      templates.append(
+        Template(
+          samples: Array(unsafeUninitializedCapacity: beat.count) { buffer, count in
+            _ = buffer.initialize(from: beat)
+            count = beat.count
+          }, beats: 0, normallyTimedBeats: 0, width: nil,
+          amplitudes: Array(unsafeUninitializedCapacity: amplitudes.count) { buffer, count in
+            _ = buffer.initialize(from: amplitudes)
+            count = amplitudes.count
+          }))
       return templates.count - 1
     }
+    // The least used template's storage takes the new one: no allocation once all are taken.
     let least = templates.indices.min { templates[$0].beats < templates[$1].beats }!
-    templates[least] = template
+    templates[least].samples.withUnsafeMutableBufferPointer { _ = $0.update(fromContentsOf: beat) }
+    templates[least].amplitudes.withUnsafeMutableBufferPointer { _ = $0.update(fromContentsOf: amplitudes) }
+    templates[least].beats = 0
+    templates[least].normallyTimedBeats = 0
+    templates[least].width = nil
     return least
   }
 
