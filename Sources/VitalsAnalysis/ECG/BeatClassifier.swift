@@ -8,10 +8,11 @@
 ///   template at least ``Configuration/normalMorphology``.
 /// - Timing (`BeatRhythm`): prematurity is the RR interval before the beat over the reference (the
 ///   median of recent N→N intervals); the pause is the RR interval after it over the one before.
-/// - V: not of normal morphology, not in a template whose beats mostly come at normal timing (a second
-///   normal form, e.g. intermittent bundle-branch block or pre-excitation), and wider than the dominant
-///   template by ``Configuration/widening``, or premature, or hardly correlated with the dominant template
-///   (de Chazal et al. 2004: QRS width and RR features; Hamilton 2002: width and template matching).
+/// - V: not of normal morphology, not in an established template whose beats mostly come at normal timing
+///   (a second normal form, e.g. intermittent bundle-branch block or pre-excitation), and premature; or,
+///   in a template whose beats mostly come early, wider than the dominant template by
+///   ``Configuration/widening`` or hardly correlated with it (de Chazal et al. 2004: QRS width and RR
+///   features; Hamilton 2002: width and template matching).
 /// - S: of normal morphology, in a regular rhythm, and premature with a pause after it or within a run of
 ///   premature beats, or mildly premature with a longer pause (Llamedo & Martínez 2011, Mar et al. 2011:
 ///   RR features dominate supraventricular detection). In an irregular rhythm no beat is called S.
@@ -217,9 +218,11 @@ public struct BeatClassifier: Sendable {
       template.beats >= c.normalTemplateBeats && template.normalTimingShare >= c.normalTemplateShare
     let correlation = comparison.dominantCorrelation
     if correlation < c.normalMorphology {
-      let distinct = correlation < c.distinctMorphology && template.normalTimingShare < c.normalTemplateShare
+      let ectopicTemplate = template.normalTimingShare < c.normalTemplateShare
+      let distinct = correlation < c.distinctMorphology
       if !normalTemplate
-        && (distinct || prematurity < c.ventricularPrematurity || templates.widening(of: window) > c.widening)
+        && (prematurity < c.ventricularPrematurity
+          || (ectopicTemplate && (distinct || templates.widening(of: window) > c.widening)))
       {
         return .ventricular
       }
