@@ -59,6 +59,9 @@ package enum DescriptiveStatistics {
   /// The median of ascending `sorted` values (not empty), as for an array.
   package static func median(sorted: ArraySlice<Double>) -> Double { medianOf(sorted: sorted) }
 
+  /// The median of ascending `sorted` values (not empty), as for an array.
+  package static func median(sorted: UnsafeBufferPointer<Double>) -> Double { medianOf(sorted: sorted) }
+
   private static func medianOf(sorted: some RandomAccessCollection<Double>) -> Double {
     let half = sorted.index(sorted.startIndex, offsetBy: sorted.count / 2)
     guard sorted.count % 2 == 0 else { return sorted[half] }

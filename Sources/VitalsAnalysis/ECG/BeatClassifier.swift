@@ -243,23 +243,52 @@ public struct BeatClassifier: Sendable {
     guard start >= 0 else { return false }
     let length = Int(before + after)
     let first = Int(start % Int64(ringLength))
+    let firstPart = min(length, ringLength - first)
     return ring.withUnsafeBufferPointer { ring in
       window.withUnsafeMutableBufferPointer { window in
         for lead in 0..<leadCount {
-          var sum: Float = 0
-          var slot = first
-          for k in 0..<length {
-            let value = ring[lead * ringLength + slot]
-            guard value.isFinite else { return false }
-            window[lead * length + k] = value
-            sum += value
-            slot = slot + 1 == ringLength ? 0 : slot + 1
+          let source = ring.baseAddress! + lead * ringLength
+          let target = window.baseAddress! + lead * length
+          target.update(from: source + first, count: firstPart)
+          (target + firstPart).update(from: source, count: length - firstPart)
+          guard Self.subtractMean(UnsafeMutableBufferPointer(start: target, count: length)) else {
+            return false
           }
-          let mean = sum / Float(length)
-          for k in 0..<length { window[lead * length + k] -= mean }
         }
         return true
       }
     }
+  }
+
+  /// Subtracts the mean of `samples` from each of them, eight lanes at a time; false (samples unchanged)
+  /// when one is not finite.
+  private static func subtractMean(_ samples: UnsafeMutableBufferPointer<Float>) -> Bool {
+    // x − x is 0 for a finite x and NaN otherwise, so the samples are finite when the sum of these is 0.
+    var sums = SIMD8<Float>()
+    var check = SIMD8<Float>()
+    let raw = UnsafeMutableRawPointer(samples.baseAddress!)
+    var k = 0
+    while k + 8 <= samples.count {
+      let v = raw.loadUnaligned(fromByteOffset: 4 * k, as: SIMD8<Float>.self)
+      sums += v
+      check += v - v
+      k += 8
+    }
+    var sum = sums.sum()
+    var tailCheck = check.sum()
+    for tail in k..<samples.count {
+      sum += samples[tail]
+      tailCheck += samples[tail] - samples[tail]
+    }
+    guard tailCheck == 0 else { return false }
+    let mean = sum / Float(samples.count)
+    k = 0
+    while k + 8 <= samples.count {
+      let v = raw.loadUnaligned(fromByteOffset: 4 * k, as: SIMD8<Float>.self)
+      raw.storeBytes(of: v - mean, toByteOffset: 4 * k, as: SIMD8<Float>.self)
+      k += 8
+    }
+    for tail in k..<samples.count { samples[tail] -= mean }
+    return true
   }
 }

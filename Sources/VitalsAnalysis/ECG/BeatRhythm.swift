@@ -1,3 +1,5 @@
+import VitalsSupport
+
 /// The rhythm stage of ``BeatClassifier``: the reference RR interval a beat's timing is judged against,
 /// and whether the rhythm around it is regular enough for prematurity to mean anything.
 ///
@@ -29,7 +31,7 @@ struct BeatRhythm: Sendable {
   var lastLabel: BeatClass { previousLabel }
 
   /// The reference RR interval, seconds, or nil before the first N→N interval.
-  var reference: Double? { normalIntervals.isEmpty ? nil : Self.median(normalIntervals) }
+  private(set) var reference: Double?
 
   /// Whether the recent RR intervals are regular: at least 4 of them, with a median absolute successive
   /// difference below `limit` times their median.
@@ -57,7 +59,11 @@ struct BeatRhythm: Sendable {
       if normalIntervals.count > Self.referenceLength { normalIntervals.removeFirst() }
     }
     ectopicRun = label == .normal ? 0 : ectopicRun + 1
-    if ectopicRun >= Self.restartRun, let interval { normalIntervals = [interval] }
+    if ectopicRun >= Self.restartRun, let interval {
+      normalIntervals.removeAll(keepingCapacity: true)
+      normalIntervals.append(interval)
+    }
+    reference = normalIntervals.isEmpty ? nil : Self.median(normalIntervals)
     previousLabel = label
   }
 
@@ -76,8 +82,7 @@ struct BeatRhythm: Sendable {
         }
         sorted[j] = value
       }
-      let middle = values.count / 2
-      return values.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+      return DescriptiveStatistics.median(sorted: UnsafeBufferPointer(sorted))
     }
   }
 }

@@ -13,13 +13,16 @@ import VitalsCore
 /// detection. The ratio does not depend on the rhythm (fibrillation and ectopic beats keep their QRS
 /// complexes) nor on the signal's scale.
 ///
-/// Steps: the lead is filtered causally by two Butterworth band-passes of order 2, ``Parameters/qrsBand``
-/// and ``Parameters/wideBand`` (both in the steady state for the first sample: SciPy `sosfilt` with
-/// `sosfilt_zi`; the paper integrates a periodogram instead); the samples are cut into consecutive windows
-/// of ``Parameters/windowDuration`` from sample 0; a window's ratio is the sum of squares of the first
-/// output over that of the second; the window is unusable when the ratio is below
-/// ``Parameters/minimumPowerRatio``, or undefined (a flat lead). NaN and infinite samples are replaced by
-/// the last finite one (they are gaps, which callers leave out anyway).
+/// Steps: the lead, less its first finite sample, is brought to 150–300 Hz by the means of blocks of
+/// ⌊rate / 150⌋ samples (at most 0.8 dB down at 40 Hz, 0.1 dB at 15 Hz; the QRS detector's feature rate),
+/// then filtered causally by two Butterworth band-passes of order 2 run side by side,
+/// ``Parameters/qrsBand`` and ``Parameters/wideBand`` (starting at rest, which for a band-pass equals SciPy
+/// `sosfilt` with `sosfilt_zi` on the lead itself; the paper integrates a periodogram instead). The
+/// samples are cut into consecutive windows of ``Parameters/windowDuration`` (rounded to whole blocks)
+/// from sample 0; a window's ratio is the sum of squares of the first output over that of the second; the
+/// window is unusable when the ratio is below ``Parameters/minimumPowerRatio``, or undefined (a flat lead).
+/// NaN and infinite samples are replaced by the last finite one (they are gaps, which callers leave out
+/// anyway).
 ///
 /// Causal and chunk invariant: a window is judged when its last sample arrives, from its own samples and
 /// the filters' state only, so the windows do not depend on how the samples are chunked.
@@ -54,77 +57,171 @@ public struct ECGSignalQuality: Sendable {
   }
 
   public let parameters: Parameters
+  /// Input samples per filtered sample: the lead is brought to 150–300 Hz by means of blocks of this many.
+  let factor: Int
+  /// Window length in input samples, whole blocks.
   let windowLength: Int64
-  var qrsFilter: SOSFilter
-  var wideFilter: SOSFilter
-  var started = false
+  /// The QRS band-pass (first) and the wide band-pass (second), run side by side.
+  var filters: SOSFilterPair
+  /// The first finite sample, subtracted from every sample so that the filters start at rest.
+  var origin: Float?
+  /// The last finite sample, which stands in for missing ones.
   var held: Float = 0
   /// Record index of the next sample.
   var position: Int64 = 0
-  /// Sums of squares of the two filters' outputs over the current window.
-  var power = SIMD2<Double>()
+  /// The sum of the current block's samples (less the origin), and how many it holds.
+  var blockSum: Float = 0
+  var blockFill = 0
+  /// Filtered samples so far.
+  var filteredCount: Int64 = 0
+  /// Sums of squares of the two filters' outputs over the current window, filtered sample `j` in lane
+  /// `j % 8` (the sums do not depend on how the samples are chunked).
+  var narrowPower = SIMD8<Float>()
+  var widePower = SIMD8<Float>()
 
   /// - Throws: `FilterDesignError` when a band does not fit below the Nyquist frequency.
   public init(sampleRate: Double, parameters: Parameters = Parameters()) throws(FilterDesignError) {
     precondition(parameters.windowDuration * sampleRate >= 2, "a window needs at least 2 samples")
     self.parameters = parameters
-    windowLength = Int64((parameters.windowDuration * sampleRate).rounded())
-    func bandPass(_ band: ClosedRange<Double>) throws(FilterDesignError) -> SOSFilter {
-      SOSFilter(
-        try SecondOrderSections.butterworth(
-          order: 2, band: .bandpass(low: band.lowerBound, high: band.upperBound), sampleRate: sampleRate))
+    factor = max(1, Int(sampleRate / 150))
+    let blocks = max(1, Int64((parameters.windowDuration * sampleRate / Double(factor)).rounded()))
+    windowLength = blocks * Int64(factor)
+    let filteredRate = sampleRate / Double(factor)
+    func bandPass(_ band: ClosedRange<Double>) throws(FilterDesignError) -> SecondOrderSections {
+      try SecondOrderSections.butterworth(
+        order: 2, band: .bandpass(low: band.lowerBound, high: band.upperBound), sampleRate: filteredRate)
     }
-    qrsFilter = try bandPass(parameters.qrsBand)
-    wideFilter = try bandPass(parameters.wideBand)
+    filters = SOSFilterPair(try bandPass(parameters.qrsBand), try bandPass(parameters.wideBand))
   }
 
   /// Feeds the next samples and appends the windows completed by them.
   public mutating func process(_ samples: [Float], appendingTo windows: inout [Window]) {
-    if !started, let first = samples.first(where: \.isFinite) {
-      qrsFilter = SOSFilter(qrsFilter.design, steadyStateFor: Double(first))
-      wideFilter = SOSFilter(wideFilter.design, steadyStateFor: Double(first))
-      started = true
+    if self.origin == nil, let first = samples.first(where: \.isFinite) {
+      self.origin = first
+      held = first
     }
-    var index = 0
-    // Blocks of at most `blockLength` samples, filtered in scratch space: no allocation per chunk.
+    // Blocks of at most `blockLength` filtered samples, in scratch space: no allocation per chunk.
     let blockLength = 1024
     withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * blockLength) { scratch in
-      let held = UnsafeMutableBufferPointer(rebasing: scratch[0..<blockLength])
+      let means = UnsafeMutableBufferPointer(rebasing: scratch[0..<blockLength])
       let narrow = UnsafeMutableBufferPointer(rebasing: scratch[blockLength..<2 * blockLength])
       let wide = UnsafeMutableBufferPointer(rebasing: scratch[2 * blockLength..<3 * blockLength])
-      while index < samples.count {
-        let windowEnd = (position / windowLength + 1) * windowLength
-        let count = Int(min(Int64(samples.count - index), windowEnd - position, Int64(blockLength)))
-        for k in 0..<count {
-          let value = samples[index + k]
-          if value.isFinite { self.held = value }
-          held[k] = self.held
-        }
-        let input = UnsafeBufferPointer(rebasing: held[0..<count])
-        qrsFilter.process(input, into: UnsafeMutableBufferPointer(rebasing: narrow[0..<count]))
-        wideFilter.process(input, into: UnsafeMutableBufferPointer(rebasing: wide[0..<count]))
-        for k in 0..<count {
-          power += SIMD2(Double(narrow[k]) * Double(narrow[k]), Double(wide[k]) * Double(wide[k]))
-        }
-        index += count
-        position += Int64(count)
-        if position == windowEnd {
-          windows.append(judged(windowEnd - windowLength..<windowEnd))
-          power = SIMD2()
+      samples.withUnsafeBufferPointer { samples in
+        var index = 0
+        while index < samples.count {
+          let windowEnd = (position / windowLength + 1) * windowLength
+          let room = blockLength * factor - blockFill
+          let count = Int(min(Int64(samples.count - index), windowEnd - position, Int64(room)))
+          let filtered = blockMeans(
+            UnsafeBufferPointer(rebasing: samples[index..<index + count]), into: means)
+          filters.process(
+            UnsafeBufferPointer(rebasing: means[0..<filtered]),
+            into: UnsafeMutableBufferPointer(rebasing: narrow[0..<filtered]),
+            UnsafeMutableBufferPointer(rebasing: wide[0..<filtered]))
+          accumulatePower(UnsafeBufferPointer(narrow), UnsafeBufferPointer(wide), count: filtered)
+          index += count
+          position += Int64(count)
+          if position == windowEnd {
+            windows.append(judged(windowEnd - windowLength..<windowEnd))
+            narrowPower = SIMD8()
+            widePower = SIMD8()
+          }
         }
       }
     }
+  }
+
+  /// Adds `samples` (missing ones replaced by the last finite sample, the origin subtracted) to the block
+  /// means, writes the means of the blocks they complete to `means` and returns their number.
+  private mutating func blockMeans(
+    _ samples: UnsafeBufferPointer<Float>, into means: UnsafeMutableBufferPointer<Float>
+  ) -> Int {
+    let origin = self.origin ?? 0
+    var count = 0
+    var index = 0
+    // Whole blocks of finite samples take the fast path; the sums add in the same order on both paths.
+    if blockFill == 0 && Self.allFinite(samples) {
+      let whole = samples.count / factor
+      for block in 0..<whole {
+        var sum: Float = 0
+        for k in block * factor..<(block + 1) * factor { sum += samples[k] - origin }
+        means[block] = sum / Float(factor)
+      }
+      count = whole
+      index = whole * factor
+      if index > 0 { held = samples[index - 1] }
+    }
+    for value in samples[index...] {
+      if value.isFinite { held = value }
+      blockSum += held - origin
+      blockFill += 1
+      if blockFill == factor {
+        means[count] = blockSum / Float(factor)
+        count += 1
+        blockSum = 0
+        blockFill = 0
+      }
+    }
+    return count
+  }
+
+  /// Whether every sample is finite (x − x is 0 for a finite x and NaN otherwise).
+  private static func allFinite(_ samples: UnsafeBufferPointer<Float>) -> Bool {
+    var check = SIMD8<Float>()
+    let raw = UnsafeRawPointer(samples.baseAddress!)
+    var k = 0
+    while k + 8 <= samples.count {
+      let v = raw.loadUnaligned(fromByteOffset: 4 * k, as: SIMD8<Float>.self)
+      check += v - v
+      k += 8
+    }
+    var tail = check.sum()
+    while k < samples.count {
+      tail += samples[k] - samples[k]
+      k += 1
+    }
+    return tail == 0
+  }
+
+  /// Adds the squares of the first `count` outputs of both filters to the window's sums, eight lanes keyed
+  /// by the filtered samples' index.
+  private mutating func accumulatePower(
+    _ narrow: UnsafeBufferPointer<Float>, _ wide: UnsafeBufferPointer<Float>, count: Int
+  ) {
+    var k = 0
+    func addOne() {
+      let lane = Int((filteredCount + Int64(k)) % 8)
+      // Fused, as the lanes' `addProduct` below.
+      narrowPower[lane].addProduct(narrow[k], narrow[k])
+      widePower[lane].addProduct(wide[k], wide[k])
+      k += 1
+    }
+    while k < count && (filteredCount + Int64(k)) % 8 != 0 { addOne() }
+    let narrowRaw = UnsafeRawPointer(narrow.baseAddress!)
+    let wideRaw = UnsafeRawPointer(wide.baseAddress!)
+    while k + 8 <= count {
+      let n = narrowRaw.loadUnaligned(fromByteOffset: 4 * k, as: SIMD8<Float>.self)
+      let w = wideRaw.loadUnaligned(fromByteOffset: 4 * k, as: SIMD8<Float>.self)
+      narrowPower.addProduct(n, n)
+      widePower.addProduct(w, w)
+      k += 8
+    }
+    while k < count { addOne() }
+    filteredCount += Int64(count)
   }
 
   /// Judges the last, partial window when it holds at least half a window of samples, and appends it.
   public mutating func finish(appendingTo windows: inout [Window]) {
     let start = position / windowLength * windowLength
     if 2 * (position - start) >= windowLength { windows.append(judged(start..<position)) }
-    power = SIMD2()
+    narrowPower = SIMD8()
+    widePower = SIMD8()
   }
 
   private func judged(_ samples: Range<Int64>) -> Window {
-    let ratio = power[1] > 0 ? power[0] / power[1] : .nan
+    let narrow = (0..<8).reduce(0.0) { $0 + Double(narrowPower[$1]) }
+    let wide = (0..<8).reduce(0.0) { $0 + Double(widePower[$1]) }
+    let ratio = wide > 0 ? narrow / wide : .nan
     return Window(samples: samples, powerRatio: ratio, isUsable: ratio >= parameters.minimumPowerRatio)
   }
 

@@ -20,6 +20,7 @@
 //              and move the reference beats alike, to test the detector at other rates
 //   --misses   also list each record's missed reference beats (time and code) and false detections
 //   --classes-only  only the beat-class and N→N HRV sections (BeatClasses.swift)
+//   --cost-only     only the cost of classification and quality against detection (BeatClasses.swift)
 import EvalSupport
 import Foundation
 import Vitals
@@ -30,6 +31,7 @@ struct Options {
   var records: Set<String>?
   var listMisses = false
   var classesOnly = false
+  var costOnly = false
   var rate: Int?
   var configuration = QRSDetector.Configuration()
 
@@ -37,10 +39,13 @@ struct Options {
     data = sharedDataDirectory
     var iterator = arguments.dropFirst().makeIterator()
     while let argument = iterator.next() {
-      if argument == "--misses" || argument == "--classes-only" {
-        if argument == "--misses" { listMisses = true } else { classesOnly = true }
-        continue
+      switch argument {
+      case "--misses": listMisses = true
+      case "--classes-only": classesOnly = true
+      case "--cost-only": costOnly = true
+      default: break
       }
+      if ["--misses", "--classes-only", "--cost-only"].contains(argument) { continue }
       guard let value = iterator.next() else { fatalError("\(argument) needs a value") }
       switch argument {
       case "--data": data = value
@@ -156,6 +161,10 @@ struct FalseAFCount {
 var falseAF: [String: [String: FalseAFCount]] = [:]
 var detectSeconds = 0.0
 var detectSamples = 0
+if options.costOnly {
+  printClassificationCost(try loadClassRecords(recordList))
+  exit(0)
+}
 if options.classesOnly {
   try evaluateBeatClasses(recordList)
   exit(0)

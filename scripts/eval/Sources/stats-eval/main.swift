@@ -1,3 +1,4 @@
+import EvalSupport
 import Foundation
 import Vitals
 
@@ -10,24 +11,6 @@ import Vitals
 //                                    count and sum per interval), as pandas' resample().mean() / .sum().
 //   stats-eval export FILE           reads an Apple Health export.xml with HealthExportReader (best of 3).
 // Prints one JSON object: seconds per task, and the results for the peer's accuracy check.
-
-/// CPU seconds of the calling thread (the peers are timed in CPU seconds too: scripts/peers/timing.py).
-func threadCPUSeconds() -> Double {
-  var time = timespec()
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-  return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-}
-
-/// The least CPU time of `repeats` runs of `work`, seconds.
-func best(_ repeats: Int = 3, _ work: () throws -> Void) rethrows -> Double {
-  var best = Double.infinity
-  for _ in 0..<repeats {
-    let start = threadCPUSeconds()
-    try work()
-    best = min(best, threadCPUSeconds() - start)
-  }
-  return best
-}
 
 func aggregate(path: String, zone: TimeZoneRules) throws -> [String: Any] {
   let data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
