@@ -16,8 +16,8 @@ extension Stats {
     try checkIntervalOptions()
   }
 
-  /// The intervals of --interval and --anchor in `zone` covering `span`: ``checkIntervalCount(_:covering:)``
-  /// holds them to the limit; `all` gives one interval.
+  /// The intervals of --interval and --anchor in `zone` covering `span`, held to the limit by
+  /// ``checkIntervalCount(_:covering:)``; `all` gives one interval.
   func intervals(covering span: Range<Timestamp>, zone: TimeZoneRules) throws(InputError)
     -> IntervalCollection
   {
@@ -28,8 +28,8 @@ extension Stats {
     return IntervalCollection(length: length, anchor: anchor, timeZone: zone, covering: span)
   }
 
-  /// The counts per interval of the `kind` samples in the inputs (``SampleCounts``) as CSV or JSON text
-  /// (``SampleCountTable``); without any, an empty table and `note` is told so.
+  /// The counts per interval of the `kind` samples in the inputs (`SampleCounts`) as CSV or JSON text
+  /// (`SampleCountTable`); without any, an empty table and `note` is told so.
   func countReport(_ kind: SampleCounts.Kind, zone: TimeZoneRules, note: (String) -> Void) throws -> String {
     let counts = try SampleCounts(inputs: inputs, kind: kind)
     var rows: [SampleCounts.Interval] = []

@@ -31,9 +31,9 @@ extension RecordingSummary {
 }
 
 extension RecordingOpener {
-  /// The recording's summary (``RecordingOpener/summarize(path:options:scanning:)``) as `vitals info`
+  /// The recording's summary (`RecordingOpener.summarize(path:options:scanning:)`) as `vitals info`
   /// shows it: an Apple Health ECG export's also holds `classification_healthkit`, its
-  /// ``RecordingSummary/appleClassification``'s HealthKit name, beside Apple's text (`classification`).
+  /// `RecordingSummary.appleClassification`'s HealthKit name, beside Apple's text (`classification`).
   public static func describe(
     path: String, options: RecordingOptions = RecordingOptions(), scanning: Bool = false
   ) throws(InputError) -> RecordingSummary {

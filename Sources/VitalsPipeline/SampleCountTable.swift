@@ -3,7 +3,7 @@ import VitalsCore
 import VitalsIO
 import VitalsStatistics
 
-/// Heartbeat series or electrocardiogram counts per interval (``SampleCounts``) as `vitals stats` writes
+/// Heartbeat series or electrocardiogram counts per interval (`SampleCounts`) as `vitals stats` writes
 /// them: CSV (``csv()``) or one JSON object (``json()``), times in ISO 8601 with the offset of a time zone.
 ///
 /// Electrocardiograms are counted per HealthKit classification in the order of
