@@ -31,8 +31,9 @@ extension ECGSection {
           !DerivedMetrics.beatInterval.contains(Double(beat - previous) / sampleRate)
             || excludedStretches.overlapCount(with: previous..<beat) > 0
         }
-        series.append(
-          Heartbeat(timeSinceSeriesStart: window.lowerBound.seconds(to: t), precededByGap: gap ?? false))
+        // Divided, not multiplied by 1e-9: whole milliseconds stay short (1.424, not 1.4240000000000002).
+        let seconds = Double(t.nanosecondsSinceEpoch - window.lowerBound.nanosecondsSinceEpoch) / 1e9
+        series.append(Heartbeat(timeSinceSeriesStart: seconds, precededByGap: gap ?? false))
         previous = beat
       }
       return HeartbeatSeriesSample(
