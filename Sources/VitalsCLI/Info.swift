@@ -28,7 +28,7 @@ public struct Info: ParsableCommand {
     var failed = false
     for path in inputs {
       do {
-        let summary = try RecordingOpener.summarize(
+        let summary = try RecordingOpener.describe(
           path: path, options: input.recordingOptions, scanning: scan)
         print(json ? Self.json(summary) : Self.text(summary))
         summary.problems.forEach(printError)

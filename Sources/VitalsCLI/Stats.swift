@@ -39,12 +39,18 @@ public struct Stats: ParsableCommand {
       (an empty value for an interval without samples); --per-source adds a `source` column and gives each \
       source's own statistics instead. --format json writes one object: type, option, unit, intervals \
       ([{start, end, value, count}], value null when empty) and, with --per-source, sources.
+
+      --type heartbeatSeries or electrocardiogram (as `vitals analyze` writes them) counts the samples starting \
+      in each interval: CSV `start,end,count,beats` or `start,end,count,` and one column per HealthKit \
+      classification (notSet, sinusRhythm, …); JSON intervals [{start, end, count, beats or classifications}].
       """)
 
   @Argument(help: "Apple Health export.xml files and *.samples.jsonl files.")
   public var inputs: [String] = []
 
-  @Option(help: "The quantity type (stepCount, heartRate, … or HKQuantityTypeIdentifier…).")
+  @Option(
+    help: "A quantity type (stepCount, … or HKQuantityTypeIdentifier…), heartbeatSeries or electrocardiogram."
+  )
   public var type: String
 
   @Option(help: "The statistic (default: cumulativeSum or discreteAverage, by the type).")
@@ -88,6 +94,7 @@ public struct Stats: ParsableCommand {
 
   public func validate() throws {
     if inputs.isEmpty { throw ValidationError("give at least one INPUT (export.xml or *.samples.jsonl)") }
+    if countedKind != nil { return try validateCounted() }
     guard let quantityType else { throw ValidationError("--type must name a quantity type, got '\(type)'") }
     if let option, !option.isValid(for: quantityType.aggregationStyle) {
       throw ValidationError(
@@ -109,27 +116,19 @@ public struct Stats: ParsableCommand {
   ///
   /// - Throws: ``InputError`` for unreadable inputs, `ValidationError` for a type neither known nor found.
   func report(note: (String) -> Void = printError) throws -> String {
-    let type = quantityType!
     // Without --timezone, the system's zone (read from its file once, here).
     let zone = timezone ?? .current
+    if let kind = countedKind { return try countReport(kind, zone: zone, note: note) }
+    let type = quantityType!
     let option = option ?? .defaultOption(for: type.aggregationStyle)
     let priority = sourcePriority.map(SourcePriority.init(commaSeparated:)) ?? SourcePriority()
     let files = try QuantitySampleFiles(
       inputs: inputs, type: type, unit: unit.map(HealthUnit.init) ?? type.canonicalUnit)
     var result: StatisticsQuery.Result?
     if let span = files.span {
-      let intervals: IntervalCollection
-      if let length = Self.intervalLength(interval) {
-        try checkIntervalCount(length, covering: span)
-        let anchor =
-          anchor.flatMap { IntervalCollection.anchor($0, in: zone) }
-          ?? IntervalCollection.defaultAnchor(in: zone)
-        intervals = IntervalCollection(length: length, anchor: anchor, timeZone: zone, covering: span)
-      } else {
-        intervals = IntervalCollection(single: span)
-      }
       result = try files.statistics(
-        intervals: intervals, option: option, sourcePriority: priority, separateBySource: perSource)
+        intervals: intervals(covering: span, zone: zone), option: option, sourcePriority: priority,
+        separateBySource: perSource)
     } else {
       try explainAbsence(of: type, found: files.typesFound, note: note)
     }

@@ -7,7 +7,9 @@ extension RecordingAnalysis {
   /// The HealthKit-style samples `DerivedMetrics` derives from this recording, in time order (ties by
   /// type): `heartRate` and `heartRateVariabilitySDNN` per window, `restingHeartRate` and
   /// `walkingHeartRateAverage` per day, `stepCount` per minute, `highHeartRateEvent`,
-  /// `lowHeartRateEvent` and `irregularHeartRhythmEvent`.
+  /// `lowHeartRateEvent` and `irregularHeartRhythmEvent`; with an ECG, a `heartbeatSeries` over each
+  /// `heartRateVariabilitySDNN` sample's window, as Apple Watch keeps the beats of each HRV measurement
+  /// (``ECGSection/heartbeatSeries(in:recordStart:source:device:)``).
   ///
   /// The beats are the ECG section's (``ECGSection/beats``), or without an ECG the PPG section's systolic
   /// peaks (``PPGSection/beats``); steps, walking bouts and motion levels are
@@ -35,8 +37,9 @@ extension RecordingAnalysis {
       walking: (motion?.walking.bouts ?? []).map { ActivityInterval(start: $0.start.time, end: $0.end.time) },
       motion: motion?.motion ?? [], parameters: parameters)
     var samples: [HealthSample] = []
+    let variability = metrics.heartRateVariability()
     for quantities in [
-      metrics.heartRate(), metrics.heartRateVariability(), metrics.restingHeartRate(),
+      metrics.heartRate(), variability, metrics.restingHeartRate(),
       metrics.walkingHeartRateAverage(), metrics.stepCount(),
     ] {
       samples += quantities.map(HealthSample.quantity)
@@ -45,26 +48,12 @@ extension RecordingAnalysis {
     samples += DerivedMetrics.irregularRhythmEvents(
       ecg?.episodes ?? [], recordStart: startTime, source: parameters.source, device: parameters.device
     ).map(HealthSample.category)
+    samples +=
+      (ecg?.heartbeatSeries(
+        in: variability.map { $0.start..<$0.end }, recordStart: startTime, source: parameters.source,
+        device: parameters.device) ?? []).map(HealthSample.heartbeatSeries)
     return samples.sorted { a, b in
       a.start != b.start ? a.start < b.start : a.typeName < b.typeName
-    }
-  }
-}
-
-extension HealthSample {
-  /// When the sample starts.
-  fileprivate var start: Timestamp {
-    switch self {
-    case .quantity(let sample): sample.start
-    case .category(let sample): sample.start
-    }
-  }
-
-  /// The sample's type identifier.
-  fileprivate var typeName: String {
-    switch self {
-    case .quantity(let sample): sample.type.rawValue
-    case .category(let sample): sample.type.rawValue
     }
   }
 }

@@ -272,6 +272,7 @@ public struct ECGPipeline: RecordingPipeline {
       $0.lowerBound + (origin ?? 0)..<$0.upperBound + (origin ?? 0)
     }
     let episodes = rhythm.finish(events: &events)
+    let excluded = gaps.union(unusable)
     if live {
       // The HRV window ending at the last sample.
       let count = beats.count
@@ -283,12 +284,13 @@ public struct ECGPipeline: RecordingPipeline {
       channel: leadName, sampleRate: sampleRate, samples: samplesFed, beatCount: beatCount,
       beats: live ? [] : beats, classes: live ? [] : classes,
       variability: VariabilitySummary(
-        beats: beats, sampleRate: sampleRate, gaps: gaps.union(unusable), classes: classes),
+        beats: beats, sampleRate: sampleRate, gaps: excluded, classes: classes),
       classCounts: classCounts, episodes: episodes,
       irregularSeconds: rhythm.irregularSeconds,
       hrvWindow: live ? configuration.hrvWindow : nil,
       gapSeconds: Double(gaps.reduce(0) { $0 + $1.count }) / sampleRate,
-      unusableSeconds: Double(unusable.reduce(0) { $0 + $1.count }) / sampleRate)
+      unusableSeconds: Double(unusable.reduce(0) { $0 + $1.count }) / sampleRate,
+      excludedStretches: live ? [] : excluded)
   }
 }
 
@@ -332,6 +334,9 @@ public struct ECGSection: PipelineSection, Equatable {
   public var gapSeconds: Double
   /// Seconds of the lead in windows that `ECGSignalQuality` marks unusable (left out of the HRV).
   public var unusableSeconds: Double
+  /// Record sample ranges, in order, of the lead's gaps and of the windows `ECGSignalQuality` marks
+  /// unusable: the stretches left out of the HRV (empty for live streams).
+  public var excludedStretches: [Range<Int64>]
 
   /// A section.
   public init(
@@ -339,9 +344,10 @@ public struct ECGSection: PipelineSection, Equatable {
     classes: [BeatClass] = [], variability: VariabilitySummary,
     classCounts: [Int] = [Int](repeating: 0, count: BeatClass.allCases.count),
     episodes: [IrregularRhythmEpisode], irregularSeconds: Double, hrvWindow: Double?, gapSeconds: Double = 0,
-    unusableSeconds: Double = 0
+    unusableSeconds: Double = 0, excludedStretches: [Range<Int64>] = []
   ) {
     self.unusableSeconds = unusableSeconds
+    self.excludedStretches = excludedStretches
     self.classes = classes
     self.classCounts = classCounts
     self.gapSeconds = gapSeconds

@@ -131,7 +131,7 @@ public struct DerivedMetrics: Sendable {
     intervals.reserveCapacity(beats.count)
     for k in beats.indices.dropFirst() where normal.map({ $0[k - 1] && $0[k] }) ?? true {
       let rr = beats[k - 1].seconds(to: beats[k])
-      if rr >= 0.3 && rr <= 2 { intervals.append((beats[k].nanosecondsSinceEpoch, rr)) }
+      if Self.beatInterval.contains(rr) { intervals.append((beats[k].nanosecondsSinceEpoch, rr)) }
     }
     self.intervals = intervals
     self.steps = steps.map(\.nanosecondsSinceEpoch).sorted()
@@ -139,6 +139,9 @@ public struct DerivedMetrics: Sendable {
     self.minutes = Minutes(intervals: intervals, steps: self.steps, motion: motion)
     self.parameters = parameters
   }
+
+  /// The lengths of the beat-to-beat intervals that count, seconds (30–200 beats per minute).
+  public static let beatInterval = 0.3...2.0
 
   /// A minute, in nanoseconds.
   fileprivate static let minute: Int64 = 60_000_000_000

@@ -313,7 +313,7 @@ public final class HealthExportReader {
     case .category(var sample):
       sample.metadata[key] = value
       pending = .category(sample)
-    case nil: break
+    case .heartbeatSeries, .electrocardiogram, nil: break
     }
   }
 

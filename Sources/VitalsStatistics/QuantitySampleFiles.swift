@@ -81,15 +81,7 @@ public struct QuantitySampleFiles {
     // Exports keep each type's records together: the set is updated only when the type changes.
     var previous: QuantityType?
     for path in inputs {
-      let next: () throws(InputError) -> HealthSample?
-      if path.hasSuffix(SamplesFile.fileExtension) {
-        next = try SamplesFileReader(path: path).next
-      } else if path.hasSuffix(".xml") {
-        next = try HealthExportReader(path: path).next
-      } else {
-        throw InputError(
-          path: path, "expected an Apple Health export (.xml) or a samples file (*.samples.jsonl)")
-      }
+      let next = try samples(at: path)
       while let sample = try next() {
         guard case .quantity(let q) = sample else { continue }
         if q.type != previous {
@@ -105,5 +97,14 @@ public struct QuantitySampleFiles {
       }
     }
     return found
+  }
+
+  /// The reading function of the samples file (`*.samples.jsonl`) or Apple Health export (`.xml`) at
+  /// `path`: each call gives the next sample, nil at the end. Throws `InputError` for another kind of
+  /// file or one that cannot be opened.
+  static func samples(at path: String) throws(InputError) -> () throws(InputError) -> HealthSample? {
+    if path.hasSuffix(SamplesFile.fileExtension) { return try SamplesFileReader(path: path).next }
+    if path.hasSuffix(".xml") { return try HealthExportReader(path: path).next }
+    throw InputError(path: path, "expected an Apple Health export (.xml) or a samples file (*.samples.jsonl)")
   }
 }

@@ -85,8 +85,42 @@ public struct CategorySample: Hashable, Sendable, Codable {
   }
 }
 
-/// A sample of either kind, as read from an Apple Health export or a samples file.
+/// A sample of any kind, as read from an Apple Health export (quantities and categories) or a samples
+/// file.
 public enum HealthSample: Hashable, Sendable {
   case quantity(QuantitySample)
   case category(CategorySample)
+  case heartbeatSeries(HeartbeatSeriesSample)
+  case electrocardiogram(ElectrocardiogramSample)
+
+  /// When the sample starts.
+  public var start: Timestamp {
+    switch self {
+    case .quantity(let sample): sample.start
+    case .category(let sample): sample.start
+    case .heartbeatSeries(let sample): sample.start
+    case .electrocardiogram(let sample): sample.start
+    }
+  }
+
+  /// When the sample ends.
+  public var end: Timestamp {
+    switch self {
+    case .quantity(let sample): sample.end
+    case .category(let sample): sample.end
+    case .heartbeatSeries(let sample): sample.end
+    case .electrocardiogram(let sample): sample.end
+    }
+  }
+
+  /// The sample's type name, as samples files write it (`heartRate`, `irregularHeartRhythmEvent`,
+  /// `heartbeatSeries`, `electrocardiogram`).
+  public var typeName: String {
+    switch self {
+    case .quantity(let sample): sample.type.rawValue
+    case .category(let sample): sample.type.rawValue
+    case .heartbeatSeries: HeartbeatSeriesSample.typeName
+    case .electrocardiogram: ElectrocardiogramSample.typeName
+    }
+  }
 }

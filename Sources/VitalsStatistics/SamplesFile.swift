@@ -8,7 +8,11 @@ import VitalsIO
 /// `{"type":"heartRate","start":"2024-03-10T08:15:02-05:00","end":"2024-03-10T08:16:02-05:00","value":72.5,"unit":"count/min","source":"Vitals","device":"…"}`;
 /// a category sample has no numeric value and no unit (`{"type":"irregularHeartRhythmEvent",…}`;
 /// a category value, where the type has one, is a string `"value"`); a line with a `unit` is a quantity.
-/// `device` and `metadata` (an
+/// A `heartbeatSeries` line has `"beats"` (seconds since `start`, increasing) and `"precededByGap"`
+/// (the indices into `beats` of the beats preceded by a gap); an `electrocardiogram` line has
+/// `"classification"` (HealthKit's case name), `"averageHeartRate"` (count/min, or `null`), `"lead"`,
+/// `"samplingFrequency"` (Hz) and `"numberOfVoltageMeasurements"` (<doc:HealthKitStatistics> shows
+/// every shape). `device` and `metadata` (an
 /// object of strings) are optional. Times are ISO 8601 with the UTC offset of the writer's time zone
 /// and as many fractional digits as the nanoseconds need. NaN and infinite values are written as
 /// `null`, which reads back as NaN.
@@ -20,25 +24,35 @@ public enum SamplesFile {
   public static func line(_ sample: HealthSample, timeZone: TimeZoneRules) -> String {
     var fields: [String] = []
     func add(_ key: String, _ json: String) { fields.append("\"\(key)\":\(json)") }
+    func number(_ value: Double?) -> String { value.map { $0.isFinite ? "\($0)" : "null" } ?? "null" }
+    add("type", jsonString(sample.typeName))
+    add("start", jsonString(sample.start.iso8601(in: timeZone)))
+    add("end", jsonString(sample.end.iso8601(in: timeZone)))
+    let common: (source: String, device: String?, metadata: [String: String])
     switch sample {
     case .quantity(let q):
-      add("type", jsonString(q.type.rawValue))
-      add("start", jsonString(q.start.iso8601(in: timeZone)))
-      add("end", jsonString(q.end.iso8601(in: timeZone)))
-      add("value", q.value.isFinite ? "\(q.value)" : "null")
+      common = (q.source, q.device, q.metadata)
+      add("value", number(q.value))
       add("unit", jsonString(q.unit.symbol))
-      add("source", jsonString(q.source))
-      if let device = q.device { add("device", jsonString(device)) }
-      if !q.metadata.isEmpty { add("metadata", jsonObject(q.metadata)) }
     case .category(let c):
-      add("type", jsonString(c.type.rawValue))
-      add("start", jsonString(c.start.iso8601(in: timeZone)))
-      add("end", jsonString(c.end.iso8601(in: timeZone)))
+      common = (c.source, c.device, c.metadata)
       if let value = c.value { add("value", jsonString(value)) }
-      add("source", jsonString(c.source))
-      if let device = c.device { add("device", jsonString(device)) }
-      if !c.metadata.isEmpty { add("metadata", jsonObject(c.metadata)) }
+    case .heartbeatSeries(let h):
+      common = (h.source, h.device, h.metadata)
+      add("beats", "[" + h.beats.map { number($0.timeSinceSeriesStart) }.joined(separator: ",") + "]")
+      let gaps = h.beats.indices.filter { h.beats[$0].precededByGap }
+      add("precededByGap", "[" + gaps.map(String.init).joined(separator: ",") + "]")
+    case .electrocardiogram(let e):
+      common = (e.source, e.device, e.metadata)
+      add("classification", jsonString(e.classification))
+      add("averageHeartRate", number(e.averageHeartRate))
+      add("lead", jsonString(e.lead))
+      add("samplingFrequency", number(e.samplingFrequency))
+      add("numberOfVoltageMeasurements", "\(e.numberOfVoltageMeasurements)")
     }
+    add("source", jsonString(common.source))
+    if let device = common.device { add("device", jsonString(device)) }
+    if !common.metadata.isEmpty { add("metadata", jsonObject(common.metadata)) }
     return "{" + fields.joined(separator: ",") + "}"
   }
 
@@ -66,6 +80,15 @@ public enum SamplesFile {
     var source: String?
     var device: String?
     var metadata: [String: String]?
+    // heartbeatSeries
+    var beats: [Double]?
+    var precededByGap: [Int]?
+    // electrocardiogram
+    var classification: String?
+    var averageHeartRate: Double?
+    var lead: String?
+    var samplingFrequency: Double?
+    var numberOfVoltageMeasurements: Int?
   }
 
   /// The sample of one line, or a description of what is wrong with it.
@@ -93,6 +116,13 @@ public enum SamplesFile {
     }
     guard start <= end else { return .failure(LineProblem("expected end not before start")) }
     let source = decoded.source ?? ""
+    switch decoded.type {
+    case HeartbeatSeriesSample.typeName:
+      return heartbeatSeries(decoded, start: start, end: end, source: source)
+    case ElectrocardiogramSample.typeName:
+      return electrocardiogram(decoded, start: start, end: end, source: source)
+    default: break
+    }
     var number: Double?
     switch decoded.value {
     case .number(let value): number = value
@@ -112,6 +142,51 @@ public enum SamplesFile {
           type: QuantityType(rawValue: decoded.type), value: number, unit: HealthUnit(unit), start: start,
           end: end,
           source: source, device: decoded.device, metadata: decoded.metadata ?? [:])))
+  }
+
+  /// The heartbeat series of a line: `beats` (seconds since `start`, increasing, within the span) and
+  /// `precededByGap` (indices into `beats`).
+  private static func heartbeatSeries(
+    _ line: Line, start: Timestamp, end: Timestamp, source: String
+  ) -> Result<HealthSample, LineProblem> {
+    guard let times = line.beats, let gaps = line.precededByGap else {
+      return .failure(
+        LineProblem("expected beats (numbers) and precededByGap (indices) in a heartbeatSeries"))
+    }
+    let span = start.seconds(to: end)
+    guard zip(times, times.dropFirst()).allSatisfy({ $0 < $1 }), times.allSatisfy({ $0 >= 0 && $0 <= span })
+    else { return .failure(LineProblem("expected increasing beat times within the series' span")) }
+    guard gaps.allSatisfy({ times.indices.contains($0) }) else {
+      return .failure(LineProblem("expected precededByGap indices into beats (0..<\(times.count))"))
+    }
+    var beats = times.map { Heartbeat(timeSinceSeriesStart: $0, precededByGap: false) }
+    for index in gaps { beats[index].precededByGap = true }
+    return .success(
+      .heartbeatSeries(
+        HeartbeatSeriesSample(
+          start: start, end: end, beats: beats, source: source, device: line.device,
+          metadata: line.metadata ?? [:])))
+  }
+
+  /// The electrocardiogram of a line: `classification`, `lead`, `samplingFrequency` (positive) and
+  /// `numberOfVoltageMeasurements` (not negative) required, `averageHeartRate` optional.
+  private static func electrocardiogram(
+    _ line: Line, start: Timestamp, end: Timestamp, source: String
+  ) -> Result<HealthSample, LineProblem> {
+    guard let classification = line.classification, let lead = line.lead, let rate = line.samplingFrequency,
+      let count = line.numberOfVoltageMeasurements, rate > 0, count >= 0
+    else {
+      return .failure(
+        LineProblem(
+          "expected classification, lead, samplingFrequency (Hz, positive) and numberOfVoltageMeasurements "
+            + "(not negative) in an electrocardiogram"))
+    }
+    return .success(
+      .electrocardiogram(
+        ElectrocardiogramSample(
+          classification: classification, averageHeartRate: line.averageHeartRate, lead: lead,
+          samplingFrequency: rate, numberOfVoltageMeasurements: count, start: start, end: end, source: source,
+          device: line.device, metadata: line.metadata ?? [:])))
   }
 
   private static func categorySample(

@@ -103,20 +103,23 @@ func temporaryCSV(_ name: String, names: [String], channels: [[Float]], rate: Do
   return (directory, path)
 }
 
-/// The quantity samples of a samples file by type, and its category types.
+/// The quantity samples of a samples file by type, its category types and its heartbeat series.
 private func readSamples(_ path: String) throws -> (
-  quantities: [String: [QuantitySample]], categories: [String]
+  quantities: [String: [QuantitySample]], categories: [String], series: [HeartbeatSeriesSample]
 ) {
   let reader = try SamplesFileReader(path: path)
   var quantities: [String: [QuantitySample]] = [:]
   var categories: [String] = []
+  var series: [HeartbeatSeriesSample] = []
   while let sample = try reader.next() {
     switch sample {
     case .quantity(let q): quantities[q.type.rawValue, default: []].append(q)
     case .category(let c): categories.append(c.type.rawValue)
+    case .heartbeatSeries(let h): series.append(h)
+    case .electrocardiogram: categories.append(ElectrocardiogramSample.typeName)
     }
   }
-  return (quantities, categories)
+  return (quantities, categories, series)
 }
 
 @Suite("vitals analyze: derived samples")
@@ -149,7 +152,7 @@ struct DerivedSamplesTests {
 
     let summary = try String(contentsOfFile: out + "/day.json", encoding: .utf8)
     #expect(summary.contains("\"not_analyzed\":[]") && summary.contains("\"steps\":{\"bouts\":[{"))
-    let (quantities, categories) = try readSamples(out + "/day.samples.jsonl")
+    let (quantities, categories, series) = try readSamples(out + "/day.samples.jsonl")
     // CSV without absolute times: the recording starts at the Unix epoch.
     let heartRate = try #require(quantities["heartRate"])
     #expect(heartRate.count >= 20 && heartRate[0].start == .epoch && heartRate[0].device == "day")
@@ -180,5 +183,17 @@ struct DerivedSamplesTests {
       out + "/day.samples.jsonl", "--type", "stepCount", "--interval", "day", "--timezone", "UTC",
     ])
     #expect(daily.split(separator: "\n").count == 2)
+
+    // One heartbeat series per HRV sample, over its minute; the third minute (58 bpm, clean) has no gap.
+    #expect(
+      series.map { $0.start..<$0.end } == quantities["heartRateVariabilitySDNN"]?.map { $0.start..<$0.end })
+    let third = try #require(series.first { $0.start == Timestamp(secondsSinceEpoch: 120) })
+    #expect(abs(third.beats.count - 58) <= 1 && !third.beats.contains { $0.precededByGap })
+    let counted = try stats([
+      out + "/day.samples.jsonl", "--type", "heartbeatSeries", "--interval", "all", "--timezone", "UTC",
+    ])
+    let span = [series[0].start, series[series.count - 1].end].map { $0.iso8601(in: .utc) }
+    let beats = series.reduce(0) { $0 + $1.beats.count }
+    #expect(counted == "start,end,count,beats\n\(span[0]),\(span[1]),\(series.count),\(beats)\n")
   }
 }
