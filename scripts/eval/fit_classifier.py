@@ -33,7 +33,7 @@ from sklearn.model_selection import StratifiedKFold
 
 CLASSES = ["N", "A", "O", "~"]
 C_GRID = [0.03, 0.1, 0.3, 1.0]
-PIECE_WEIGHT_GRID = [0.0, 1.0, 3.0]
+PIECE_WEIGHT_GRID = [0.0, 0.3, 1.0, 3.0]
 PIECE_RECORDINGS = 10.0
 TRAINED_PIECES = ["mitdb-sinus", "mitdb-af", "cpsc2021-af", "noisy-ma-0dB", "noisy-ma--6dB"]
 FOLDS = 5
