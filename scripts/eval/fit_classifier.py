@@ -4,8 +4,10 @@
 Reads the features that `classify-eval` measured (one CSV row per recording: source, name, label N/A/O/~,
 the classification Vitals gave, the beat count, then the features in ElectrocardiogramModel's order), and:
 
-- fits a multinomial logistic regression (scikit-learn, L2 penalty) on the standardized features, clamped to
-  +-5 with missing values at 0 (the mean), as the Swift model applies them. Training rows: the 150 CinC 2017
+- fits two logistic regressions (scikit-learn, L2 penalty) on the standardized features, clamped to +-5 with
+  missing values at 0 (the mean), as the Swift models apply them: a quality model on the noise measures
+  (QUALITY_FEATURES; ~ against the rest) and a multinomial rhythm model on every feature (N, A, O; the ~
+  rows left out). Training rows: the 150 CinC 2017
   recordings, weighted inversely to their class's frequency, and 30-s pieces of MIT-BIH and CPSC 2021
   (sinus N, inside AF episodes A, sinus with muscle noise at 0 and -6 dB ~), each kind of piece weighing in
   all as PIECE_RECORDINGS CinC recordings times the piece weight;
@@ -32,29 +34,38 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold
 
 CLASSES = ["N", "A", "O", "~"]
+RHYTHMS = ["N", "A", "O"]
+# The quality model's features: noise measures only, so that a clean recording's rate or rhythm cannot make
+# it a poor reading.
+QUALITY_FEATURES = ["powerRatio", "unusableShare", "flatShare", "amplitudeSpread", "templateMatchShare",
+                    "beatCoverage"]
 C_GRID = [0.03, 0.1, 0.3, 1.0]
 PIECE_WEIGHT_GRID = [0.0, 0.3, 1.0, 3.0]
 PIECE_RECORDINGS = 10.0
 TRAINED_PIECES = ["mitdb-sinus", "mitdb-af", "cpsc2021-af", "noisy-ma-0dB", "noisy-ma--6dB"]
 FOLDS = 5
 SEED = 2017
-LIMIT = 5.0  # ElectrocardiogramModel.standardizedLimit
+LIMIT = 5.0  # LogisticRegressionModel.standardizedLimit
 LOW_RATE, HIGH_RATE, MINIMUM_BEATS = 50.0, 150.0, 3  # ElectrocardiogramClassifier's limits
 META = ["source", "name", "label", "classification", "beatCount"]
 
 
 class Model:
-    """Standardization and logistic regression, as ElectrocardiogramModel applies them."""
+    """Standardization and logistic regression, as LogisticRegressionModel applies them."""
 
-    def __init__(self, features, labels, weights, c):
+    def __init__(self, features, labels, weights, c, classes):
         self.means = np.nanmean(features, axis=0)
         scales = np.nanstd(features, axis=0)
         self.scales = np.where(scales > 0, scales, 1.0)
-        self.regression = LogisticRegression(C=c, max_iter=10000)
-        self.regression.fit(self.standardized(features), labels, sample_weight=weights)
-        order = [list(self.regression.classes_).index(label) for label in CLASSES]
-        self.weights = self.regression.coef_[order]
-        self.intercepts = self.regression.intercept_[order]
+        regression = LogisticRegression(C=c, max_iter=10000)
+        regression.fit(self.standardized(features), labels, sample_weight=weights)
+        if len(classes) == 2:  # one row for classes[1]; classes[0]'s row is zeros
+            self.weights = np.vstack([np.zeros(features.shape[1]), regression.coef_[0]])
+            self.intercepts = np.array([0.0, regression.intercept_[0]])
+        else:
+            order = [list(regression.classes_).index(label) for label in classes]
+            self.weights = regression.coef_[order]
+            self.intercepts = regression.intercept_[order]
 
     def standardized(self, features):
         z = (features - self.means) / self.scales
@@ -67,19 +78,29 @@ class Model:
         return exponentials / exponentials.sum(axis=1, keepdims=True)
 
 
-def decide(model, features, rates, beats):
-    """ElectrocardiogramClassifier's decision, in CinC 2017 labels (low and high rate count as O)."""
-    p = model.probabilities(features)
-    labels = []
-    for k in range(len(features)):
-        rhythm = int(np.argmax(p[k, :3]))
-        if beats[k] < MINIMUM_BEATS or p[k, 3] > p[k, rhythm]:
-            labels.append("~")
-        elif rates[k] < LOW_RATE or rates[k] > HIGH_RATE:
-            labels.append("O")
-        else:
-            labels.append(CLASSES[rhythm])
-    return np.array(labels)
+class Classifier:
+    """The quality model (poor reading or not), the rhythm model (N, A, O), and the classifier's decision."""
+
+    def __init__(self, data, rows, weights, c):
+        self.quality_columns = [data.names.index(name) for name in QUALITY_FEATURES]
+        poor = (data.labels[rows] == "~").astype(int)
+        self.quality = Model(data.features[rows][:, self.quality_columns], poor, weights[rows], c, [0, 1])
+        rhythm = rows & (data.labels != "~")
+        self.rhythm = Model(data.features[rhythm], data.labels[rhythm], weights[rhythm], c, RHYTHMS)
+
+    def decide(self, features, rates, beats):
+        """ElectrocardiogramClassifier's decision, in CinC 2017 labels (low and high rate count as O)."""
+        poor = self.quality.probabilities(features[:, self.quality_columns])[:, 1]
+        rhythm = self.rhythm.probabilities(features)
+        labels = []
+        for k in range(len(features)):
+            if beats[k] < MINIMUM_BEATS or poor[k] > 0.5:
+                labels.append("~")
+            elif rates[k] < LOW_RATE or rates[k] > HIGH_RATE:
+                labels.append("O")
+            else:
+                labels.append(RHYTHMS[int(np.argmax(rhythm[k]))])
+        return np.array(labels)
 
 
 def f1_scores(reference, predicted):
@@ -95,6 +116,7 @@ class Data:
     """Rows of features with their labels, sources, fold groups and the decision's inputs."""
 
     def __init__(self, frame, names):
+        self.names = names
         self.features = frame[names].to_numpy(dtype=float)
         self.labels = frame["label"].to_numpy()
         self.sources = frame["source"].to_numpy()
@@ -107,7 +129,7 @@ class Data:
     def subset(self, rows):
         other = object.__new__(Data)
         for key, value in vars(self).items():
-            setattr(other, key, value[rows])
+            setattr(other, key, value if key == "names" else value[rows])
         return other
 
     def training_weights(self, piece_weight):
@@ -124,11 +146,10 @@ class Data:
     def fit(self, setting):
         c, piece_weight = setting
         weights = self.training_weights(piece_weight)
-        rows = (weights > 0) & (self.beats >= MINIMUM_BEATS)
-        return Model(self.features[rows], self.labels[rows], weights[rows], c)
+        return Classifier(self, (weights > 0) & (self.beats >= MINIMUM_BEATS), weights, c)
 
-    def predict(self, model):
-        return decide(model, self.features, self.rates, self.beats)
+    def predict(self, classifier):
+        return classifier.decide(self.features, self.rates, self.beats)
 
     def folds(self):
         """Test rows of each fold: CinC stratified by label, pieces grouped by record or patient."""
@@ -203,21 +224,30 @@ def swift_array(values, indent):
     return "[\n" + "\n".join(lines) + "\n" + indent[:-2] + "]"
 
 
-def write_swift(path, model, names, setting):
-    rows = ",\n".join("      " + swift_array(row, "        ") for row in model.weights)
+def swift_model(model, names):
+    rows = ",\n".join("        " + swift_array(row, "          ") for row in model.weights)
+    listed = "\n".join('        "' + name + '",' for name in names)
+    return f"""LogisticRegressionModel(
+      featureNames: [
+{listed}
+      ],
+      means: {swift_array(model.means, "        ")},
+      scales: {swift_array(model.scales, "        ")},
+      weights: [
+{rows},
+      ],
+      intercepts: {swift_array(model.intercepts, "        ")})"""
+
+
+def write_swift(path, classifier, names, setting):
     text = f"""// Generated by scripts/eval/fit_classifier.py (make fit-classify); do not edit.
 // (C, piece weight) = {setting}, chosen by {FOLDS}-fold cross-validation (seed {SEED}).
 extension ElectrocardiogramModel {{
-  static let fitted = ElectrocardiogramModel(
-    featureNames: [
-{chr(10).join('      "' + n + '",' for n in names)}
-    ],
-    means: {swift_array(model.means, "      ")},
-    scales: {swift_array(model.scales, "      ")},
-    weights: [
-{rows},
-    ],
-    intercepts: {swift_array(model.intercepts, "      ")})
+  /// Classes: usable, poor reading.
+  static let quality = {swift_model(classifier.quality, QUALITY_FEATURES)}
+
+  /// Classes: N, A, O.
+  static let rhythm = {swift_model(classifier.rhythm, names)}
 }}
 """
     with open(path, "w") as file:

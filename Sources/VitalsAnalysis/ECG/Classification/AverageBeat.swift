@@ -21,6 +21,10 @@ struct AverageBeat {
   static let qrsHalfWidth = 0.06
   /// The P-wave window, seconds before the R peak (the PR interval).
   static let pWaveWindow: ClosedRange<Double> = 0.07...0.25
+  /// Seconds on either side of the R peak searched for the QRS complex's edges.
+  static let qrsSearch = 0.12
+  /// Share of the largest slope that marks the QRS complex's edges.
+  static let qrsSlopeShare = 0.15
   /// Correlation over the QRS complex at or above which a beat is of the average beat's form.
   static let matchingCorrelation = 0.9
 
@@ -60,6 +64,20 @@ struct AverageBeat {
   func pWaveAmplitude(sampleRate: Double) -> Double {
     let window = pWave(samples[...], at: before, sampleRate: sampleRate)
     return (window.max()! - window.min()!) / qrsAmplitude
+  }
+
+  /// Width of the average beat's QRS complex, seconds: the span, within ``qrsSearch`` of the R peak,
+  /// from the first to the last sample whose slope (central difference) reaches ``qrsSlopeShare`` of the
+  /// largest slope there (wide in bundle-branch block and ventricular rhythms; Hamilton 2002 and de Chazal
+  /// et al. 2004 use the QRS width to tell beats apart).
+  func qrsWidth(sampleRate: Double) -> Double {
+    let reach = Int((Self.qrsSearch * sampleRate).rounded())
+    let span = max(1, before - reach)...min(samples.count - 2, before + reach)
+    let slopes = span.map { abs(samples[$0 + 1] - samples[$0 - 1]) }
+    let limit = Self.qrsSlopeShare * slopes.max()!
+    let first = slopes.firstIndex { $0 >= limit }!
+    let last = slopes.lastIndex { $0 >= limit }!
+    return Double(last - first) / sampleRate
   }
 
   /// Median over the beats whose P-wave window fits in `filtered` of the correlation of their P-wave

@@ -3,13 +3,14 @@
 ///
 /// Steps: QRS complexes (``QRSDetector``), their EC57 classes (``BeatClassifier``), then the features of
 /// `ClassificationFeature` — RR irregularity with ectopic beats left out, P-wave presence and
-/// consistency, f-wave power, template stability, and noise measures (pSQI, Li et al. 2008) — and a
-/// multinomial logistic regression over them whose parameters were fitted, with stratified
-/// cross-validation, on the PhysioNet/CinC Challenge 2017 recordings (Clifford et al. 2017). The decision
+/// consistency, f-wave power, template stability, and noise measures (pSQI, Li et al. 2008) — and two
+/// logistic regressions, one on the noise measures (poor reading or not), one on every feature (sinus
+/// rhythm, AF, other rhythm), whose parameters were chosen by cross-validation on the PhysioNet/CinC
+/// Challenge 2017 recordings (Clifford et al. 2017) and 30-s pieces of MIT-BIH and CPSC 2021. The decision
 /// is taken in this order, the first rule that applies deciding (``ElectrocardiogramRule``):
 ///
 /// 1. fewer than ``minimumBeatCount`` beats: ``ElectrocardiogramClassification/inconclusivePoorReading``;
-/// 2. the model's poor-reading probability above each rhythm's: `inconclusivePoorReading` (a noisy
+/// 2. the quality model's probability of a poor reading above 1/2: `inconclusivePoorReading` (a noisy
 ///    recording's rate and rhythm are not to be trusted, so quality comes first);
 /// 3. average heart rate below ``lowHeartRateLimit``: `inconclusiveLowHeartRate`; above
 ///    ``highHeartRateLimit``: `inconclusiveHighHeartRate` (the rhythm is not judged there);
@@ -65,16 +66,15 @@ public enum ElectrocardiogramClassifier {
         decidingRule: rule, scores: scores, features: reported)
     }
     guard beatCount >= minimumBeatCount else { return report(.inconclusivePoorReading, .tooFewBeats, nil) }
-    let scores = ElectrocardiogramModel.fitted.scores(features)
+    let scores = ElectrocardiogramModel.scores(features)
+    if scores.poorReading > 0.5 { return report(.inconclusivePoorReading, .poorReadingScore, scores) }
+    if rate < lowHeartRateLimit { return report(.inconclusiveLowHeartRate, .lowHeartRate, scores) }
+    if rate > highHeartRateLimit { return report(.inconclusiveHighHeartRate, .highHeartRate, scores) }
     let rhythms = [
       (ElectrocardiogramClassification.sinusRhythm, scores.sinusRhythm),
       (.atrialFibrillation, scores.atrialFibrillation), (.inconclusiveOther, scores.otherRhythm),
     ]
-    let likeliest = rhythms.max { $0.1 < $1.1 }!
-    if scores.poorReading > likeliest.1 { return report(.inconclusivePoorReading, .poorReadingScore, scores) }
-    if rate < lowHeartRateLimit { return report(.inconclusiveLowHeartRate, .lowHeartRate, scores) }
-    if rate > highHeartRateLimit { return report(.inconclusiveHighHeartRate, .highHeartRate, scores) }
-    return report(likeliest.0, .rhythmScore, scores)
+    return report(rhythms.max { $0.1 < $1.1 }!.0, .rhythmScore, scores)
   }
 }
 

@@ -32,6 +32,8 @@ enum ClassificationFeature: Int, CaseIterable, Sendable {
   case pWaveAmplitude
   /// 4–9 Hz residual after average-beat subtraction over the QRS amplitude, dB.
   case fibrillatoryWavePower
+  /// QRS width of the average beat, s.
+  case qrsWidth
   /// Share of beats whose QRS correlates at least 0.9 with the average beat's.
   case templateMatchShare
   /// Interquartile range over median of the beats' QRS amplitudes.
@@ -54,6 +56,7 @@ enum ClassificationFeature: Int, CaseIterable, Sendable {
   var unit: String {
     switch self {
     case .heartRate: "bpm"
+    case .qrsWidth: "s"
     case .fibrillatoryWavePower: "dB"
     default: "1"
     }
@@ -150,6 +153,7 @@ struct ClassificationFeatures {
         filtered: filtered, beats: beats, isNormal: classes.map { $0 == .normal }, sampleRate: sampleRate)
     else { return }
     self[.pWaveAmplitude] = average.pWaveAmplitude(sampleRate: sampleRate)
+    self[.qrsWidth] = average.qrsWidth(sampleRate: sampleRate)
     let normal = beats.indices.filter { classes[$0] == .normal }.map { beats[$0] }
     self[.pWaveConsistency] = average.pWaveConsistency(
       filtered: filtered, beats: normal, sampleRate: sampleRate)

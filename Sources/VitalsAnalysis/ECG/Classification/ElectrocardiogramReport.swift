@@ -53,7 +53,7 @@ public struct ElectrocardiogramFeature: Sendable, Equatable, Codable {
 public enum ElectrocardiogramRule: String, Sendable, Hashable, Codable, CaseIterable {
   /// Fewer than ``ElectrocardiogramClassifier/minimumBeatCount`` beats detected: poor reading.
   case tooFewBeats
-  /// The model's poor-reading probability exceeded each rhythm's: poor reading.
+  /// The quality model's probability of a poor reading exceeded 1/2: poor reading.
   case poorReadingScore
   /// Average heart rate below ``ElectrocardiogramClassifier/lowHeartRateLimit``.
   case lowHeartRate
@@ -63,8 +63,9 @@ public enum ElectrocardiogramRule: String, Sendable, Hashable, Codable, CaseIter
   case rhythmScore
 }
 
-/// The model's probabilities (summing to 1) of the four classes of the PhysioNet/CinC Challenge 2017:
-/// normal (sinus) rhythm, atrial fibrillation, other rhythm, and too noisy to classify.
+/// The models' probabilities: of a poor reading (too noisy to classify), and of each rhythm (normal sinus
+/// rhythm, atrial fibrillation, other rhythm: summing to 1), in the classes of the PhysioNet/CinC
+/// Challenge 2017.
 public struct ElectrocardiogramScores: Sendable, Equatable, Codable {
   public var sinusRhythm: Double
   public var atrialFibrillation: Double
