@@ -1,13 +1,14 @@
-// Evaluates ElectrocardiogramClassifier on the shared recordings:
-// - the 150 PhysioNet/CinC Challenge 2017 recordings (labels N, A, O, ~): the confusion matrix and the F1 per
-//   class with the committed model (all-data: the model was fitted on these recordings; the cross-validated
-//   figures are printed by scripts/eval/fit_classifier.py from the features this tool writes);
-// - 30-s pieces of MIT-BIH: AF calls on sinus pieces (reference rhythm (N throughout, ≥ 95 % N beats) and
-//   the share called AF of the pieces wholly inside (AFIB episodes, and the same for CPSC 2021;
-// - poor readings: clean sinus MIT-BIH pieces with the noise-stress test's `ma` and `bw` noise added as WFDB
-//   `nst` adds it, at 6, 0 and −6 dB SNR: the share called a poor reading;
-// - the CPU time per 30-s recording (classification only, the files already read).
-// Every recording's features go to the CSV named by --features (fit_classifier.py reads it).
+// Evaluates ElectrocardiogramClassifier on the shared recordings with the committed models, which were
+// fitted on all of them (all-data figures; scripts/eval/fit_classifier.py prints the cross-validated ones
+// from the features this tool writes, and its all-data figures must equal these):
+// - the 150 PhysioNet/CinC Challenge 2017 recordings (labels N, A, O, ~): the confusion matrix and the F1
+//   per class;
+// - 30-s pieces of MIT-BIH and CPSC 2021: sinus pieces (reference rhythm (N throughout, ≥ 95 % N beats),
+//   pieces wholly inside (AFIB episodes, and the sinus MIT-BIH pieces with the noise-stress test's `ma` and
+//   `bw` noise added as WFDB `nst` adds it at 6, 0 and −6 dB: the share given each classification, and
+//   the sinus pieces called AF;
+// - the CPU time per 30 s of recording (classification only, the files already read).
+// Every recording's features go to the CSV named by --features.
 //
 // Usage: classify-eval [--data DIR] [--features PATH]
 import EvalSupport
