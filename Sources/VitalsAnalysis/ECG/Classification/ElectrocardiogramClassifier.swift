@@ -18,7 +18,7 @@
 ///    other rhythm (`inconclusiveOther`).
 ///
 /// Cost: about linear in the samples (the QRS detector, three zero-phase band-passes, per-beat windows).
-/// Accuracy and protocol: `make eval-classify`, <doc:ElectrocardiogramClassification>. Not a medical device.
+/// Accuracy and protocol: `make eval-classify`, <doc:ECGClassification>. Not a medical device.
 public enum ElectrocardiogramClassifier {
   /// Sample rates accepted, Hz.
   public static let supportedSampleRates: ClosedRange<Double> = 125...1000
