@@ -5,8 +5,9 @@ import VitalsSupport
 /// of beats of the dominant form, the spread of the QRS amplitudes, and the fibrillatory-wave power left
 /// when the average beat is subtracted from every beat.
 ///
-/// The average is the per-sample median (the lower middle value for an even count) of the windows around the normal beats (all beats when fewer
-/// than 3 are normal), from ``windowStart`` before to ``windowEnd`` after the R peak, of the lead
+/// The average is the per-sample median (the lower middle value for an even count) of the windows around
+/// the normal beats (all beats when fewer than 3 are normal; at most ``maximumMembers``, evenly spaced),
+/// from ``windowStart`` before to ``windowEnd`` after the R peak, of the lead
 /// band-passed 0.5–40 Hz (zero-phase). Subtracting it from each beat to expose the atrial activity is the
 /// average beat subtraction of Slocum et al. (1992), "Diagnosis of atrial fibrillation from surface
 /// electrocardiograms based on computer-detected atrial activity", J Electrocardiol 25:1–8, and of Stridh &
@@ -21,6 +22,8 @@ struct AverageBeat {
   static let qrsHalfWidth = 0.06
   /// The P-wave window, seconds before the R peak (the PR interval).
   static let pWaveWindow: ClosedRange<Double> = 0.07...0.25
+  /// Most beats the average is taken over.
+  static let maximumMembers = 30
   /// Seconds on either side of the R peak searched for the QRS complex's edges.
   static let qrsSearch = 0.12
   /// Share of the largest slope that marks the QRS complex's edges.
@@ -44,7 +47,10 @@ struct AverageBeat {
     self.after = after
     let fitting = beats.indices.filter { beats[$0] >= before && Int(beats[$0]) + after <= filtered.count }
     let normal = fitting.filter { isNormal[$0] }
-    let members = normal.count >= 3 ? normal : fitting
+    let chosen = normal.count >= 3 ? normal : fitting
+    // At most `maximumMembers`, evenly spaced: the median of more costs time and changes little.
+    let step = max(1, (chosen.count + Self.maximumMembers - 1) / Self.maximumMembers)
+    let members = stride(from: 0, to: chosen.count, by: step).map { chosen[$0] }
     guard members.count >= 3 else { return nil }
     var column = [Float](repeating: 0, count: members.count)
     var average = [Double](repeating: 0, count: before + after)
@@ -85,20 +91,21 @@ struct AverageBeat {
   /// one shape precede the beats, low for fibrillatory waves (the idea of Babaeizadeh et al. 2009,
   /// against one template for the whole recording); NaN when no window fits.
   func pWaveConsistency(filtered: [Float], beats: [Int64], sampleRate: Double) -> Double {
-    let reference = pWave(samples[...], at: before, sampleRate: sampleRate)
-    let signal = filtered.map(Double.init)
+    let reference = pWave(samples, at: before, sampleRate: sampleRate)
     let reach = Int((Self.pWaveWindow.upperBound * sampleRate).rounded())
-    let correlations = beats.map(Int.init).filter { $0 - reach >= 0 && $0 < signal.count }.map {
-      AtrialActivity.correlation(pWave(signal[...], at: $0, sampleRate: sampleRate)[...], reference)
+    let correlations = beats.map(Int.init).filter { $0 - reach >= 0 && $0 < filtered.count }.map {
+      AtrialActivity.correlation(pWave(filtered, at: $0, sampleRate: sampleRate)[...], reference)
     }.filter { !$0.isNaN }.sorted()
     return correlations.isEmpty ? .nan : DescriptiveStatistics.median(sorted: correlations)
   }
 
   /// The P-wave window before the R peak at index `peak` of `signal`, its least-squares line removed.
-  private func pWave(_ signal: ArraySlice<Double>, at peak: Int, sampleRate: Double) -> [Double] {
+  private func pWave<Signal: RandomAccessCollection<Value>, Value: BinaryFloatingPoint>(
+    _ signal: Signal, at peak: Int, sampleRate: Double
+  ) -> [Double] where Signal.Index == Int {
     let first = peak - Int((Self.pWaveWindow.upperBound * sampleRate).rounded())
     let last = peak - Int((Self.pWaveWindow.lowerBound * sampleRate).rounded())
-    let window = Array(signal[(signal.startIndex + first)...(signal.startIndex + last)])
+    let window = signal[(signal.startIndex + first)...(signal.startIndex + last)].map { Double($0) }
     let meanTime = Double(window.count - 1) / 2
     let mean = window.reduce(0, +) / Double(window.count)
     var products = 0.0
@@ -153,7 +160,7 @@ struct AverageBeat {
   }
 
   /// The lead with the average beat subtracted at every beat (each sample from the beat nearest to it,
-  /// within the average beat's span), band-passed by `atrialBand` (4–9 Hz), outside the QRS complexes
+  /// within the average beat's span), band-passed by `atrialBand` (4–9 Hz, causal), outside the QRS complexes
   /// and between the first and the last beat: its RMS over the QRS amplitude, in dB (20 log₁₀); NaN when
   /// no sample remains.
   func residualPower(filtered: [Float], beats: [Int64], atrialBand: SecondOrderSections, sampleRate: Double)
@@ -167,9 +174,10 @@ struct AverageBeat {
       let upper = min(beat + after, next, filtered.count)
       for i in lower..<max(lower, upper) { residual[i] -= Float(samples[i - beat + before]) }
     }
-    guard let band = try? atrialBand.zeroPhaseFiltered(residual), let first = beats.first,
-      let last = beats.last
-    else { return .nan }
+    guard let first = beats.first, let last = beats.last, !residual.isEmpty else { return .nan }
+    // Causal: only the power counts, not the phase.
+    var filter = SOSFilter(atrialBand, steadyStateFor: Double(residual[0]))
+    let band = filter.filtered(residual)
     let half = Int((Self.qrsHalfWidth * sampleRate).rounded())
     var inQRS = [Bool](repeating: false, count: filtered.count)
     for beat in beats.map(Int.init) {
