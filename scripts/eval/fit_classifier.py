@@ -264,8 +264,8 @@ def main():
     data = Data(frame, names)
 
     predicted, settings = cross_validated(data, choose_setting)
-    print_results(f"Cross-validated ({FOLDS} folds, seed {SEED}; (C, piece weight) chosen inside each training"
-                  f" fold: {settings})", data, predicted)
+    print_results(f"Cross-validated ({FOLDS} folds, seed {SEED}; (C, piece weight) chosen inside each"
+                  f" training fold: {settings})", data, predicted)
     setting = choose_setting(data)
     model = data.fit(setting)
     print()

@@ -92,7 +92,8 @@ public enum ElectrocardiogramClassifierError: Error, Sendable, Equatable, Custom
     let rates = ElectrocardiogramClassifier.supportedSampleRates
     return switch self {
     case .unsupportedSampleRate(let rate):
-      "ECG classification needs a sample rate from \(rates.lowerBound) to \(rates.upperBound) Hz, got \(rate) Hz"
+      "ECG classification needs a sample rate from \(rates.lowerBound) to \(rates.upperBound) Hz, "
+        + "got \(rate) Hz"
     case .tooShort(let duration):
       "ECG classification needs at least \(durations.lowerBound) s of signal, got \(duration) s"
     case .tooLong(let duration):

@@ -1,8 +1,8 @@
 import VitalsCore
 import VitalsSupport
 
-/// The features ``ElectrocardiogramClassifier`` measures, in the order the model takes them. The choice
-/// follows the feature-based entries of the PhysioNet/CinC Challenge 2017 (Clifford et al. 2017, "AF
+/// The features ``ElectrocardiogramClassifier`` measures, in the order the rhythm model takes them. The
+/// choice follows the feature-based entries of the PhysioNet/CinC Challenge 2017 (Clifford et al. 2017, "AF
 /// classification from a short single lead ECG recording", Computing in Cardiology 44): RR irregularity,
 /// P-wave and f-wave measures and signal quality (Datta et al. 2017, "Identifying normal, AF and other
 /// abnormal ECG rhythms using a cascaded binary classifier"; Zabihi et al. 2017, "Detection of atrial
