@@ -12,7 +12,7 @@ FORMAT_PATHS = Sources Tests Benchmarks/Benchmarks Benchmarks/Support Benchmarks
   scripts/eval/Sources scripts/eval/Package.swift Fuzz
 
 .PHONY: help deps build run example test lint docs fixtures format bench-fftw-c fuzz malformed eval-ecg \
-  eval-rhythm eval-quality memory compare-readers compare-ecg eval-steps compare-stats check-pipeline eval-ppg \
+  eval-rhythm eval-quality eval-classify fit-classify memory compare-readers compare-ecg eval-steps compare-stats check-pipeline eval-ppg \
   compare-ppg bench bench-check bench-thresholds compare scaling demo-derived accuracy performance
 
 ## Lists the targets with a line each.
@@ -124,6 +124,7 @@ malformed: deps
 # The evaluation tools of scripts/eval print their results on stdout; the build's progress goes to stderr.
 EVAL = $(SWIFT) build -c release $(ARCH_FLAGS) --package-path scripts/eval --product
 EVAL_BIN = scripts/eval/.build/release
+CLASSIFIER_MODEL = Sources/VitalsAnalysis/ECG/Classification/ElectrocardiogramModel+Fitted.swift
 
 ## QRS detection on ../shared/data: MIT-BIH per record and gross, NSTDB by SNR, HRV, AF per 30 s.
 eval-ecg: deps
@@ -139,6 +140,23 @@ eval-rhythm: deps
 eval-quality: deps
 	$(EVAL) quality-eval >&2
 	$(EVAL_BIN)/quality-eval
+
+# classify-eval measures every recording's features (into .build/classify-features.csv) and prints the all-data
+# figures of the committed model; fit_classifier.py prints the cross-validated ones from those features.
+## 30-s ECG classification: CinC 2017 confusion and F1 (CV and all-data), MIT-BIH/CPSC 2021 pieces, time.
+eval-classify: deps .venv-fixtures/ready
+	$(EVAL) classify-eval >&2
+	mkdir -p .build
+	$(EVAL_BIN)/classify-eval --features .build/classify-features.csv
+	.venv-fixtures/bin/python scripts/eval/fit_classifier.py .build/classify-features.csv
+
+## Refits the 30-s ECG classifier's model on ../shared/data and rewrites its Swift parameters (then review).
+fit-classify: deps .venv-fixtures/ready
+	$(EVAL) classify-eval >&2
+	mkdir -p .build
+	$(EVAL_BIN)/classify-eval --features .build/classify-features.csv >/dev/null
+	.venv-fixtures/bin/python scripts/eval/fit_classifier.py .build/classify-features.csv --write $(CLASSIFIER_MODEL)
+	$(SWIFT) format --in-place $(CLASSIFIER_MODEL)
 
 ## PPG heart rate on ../shared/data: MAE per recording and over all windows, PPG vs ECG heart rate.
 eval-ppg: deps

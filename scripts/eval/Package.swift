@@ -8,8 +8,11 @@ import PackageDescription
 //   swift run -c release --package-path scripts/eval ppg-eval [--data DIR]
 //   swift run -c release --package-path scripts/eval rhythm-eval [--data DIR]
 //   swift run -c release --package-path scripts/eval quality-eval [--data DIR]
+//   swift run -c release --package-path scripts/eval classify-eval [--data DIR] [--features PATH]
 //   swift run -c release --package-path scripts/eval stats-eval   (used by scripts/peers/compare_aggregation.py)
-let harnesses = ["ecg-eval", "steps-eval", "stats-eval", "ppg-eval", "rhythm-eval", "quality-eval"]
+let harnesses = [
+  "ecg-eval", "steps-eval", "stats-eval", "ppg-eval", "rhythm-eval", "quality-eval", "classify-eval",
+]
 
 let package = Package(
   name: "VitalsEvaluation",
