@@ -11,7 +11,8 @@ public struct VitalsCommand: ParsableCommand {
     abstract: "A high-throughput engine for ECG, PPG and accelerometer recordings.",
     version: "0.1.0",
     subcommands: [
-      Info.self, Convert.self, Beats.self, Score.self, HRV.self, HeartRate.self, Simulate.self, Steps.self,
+      Info.self, Convert.self, Beats.self, Score.self, HRV.self, HeartRate.self, Classify.self, Simulate.self,
+      Steps.self,
       Stats.self, Analyze.self, StreamCommand.self, Report.self,
     ]
   )

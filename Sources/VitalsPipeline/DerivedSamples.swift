@@ -9,7 +9,8 @@ extension RecordingAnalysis {
   /// `walkingHeartRateAverage` per day, `stepCount` per minute, `highHeartRateEvent`,
   /// `lowHeartRateEvent` and `irregularHeartRhythmEvent`; with an ECG, a `heartbeatSeries` over each
   /// `heartRateVariabilitySDNN` sample's window, as Apple Watch keeps the beats of each HRV measurement
-  /// (``ECGSection/heartbeatSeries(in:recordStart:source:device:)``).
+  /// (``ECGSection/heartbeatSeries(in:recordStart:source:device:)``), and an `electrocardiogram` when
+  /// the ECG section classified a short record (``ECGSection/electrocardiogram``).
   ///
   /// The beats are the ECG section's (``ECGSection/beats``), or without an ECG the PPG section's systolic
   /// peaks (``PPGSection/beats``); steps, walking bouts and motion levels are
@@ -52,6 +53,17 @@ extension RecordingAnalysis {
       (ecg?.heartbeatSeries(
         in: variability.map { $0.start..<$0.end }, recordStart: startTime, source: parameters.source,
         device: parameters.device) ?? []).map(HealthSample.heartbeatSeries)
+    if let ecg, let report = ecg.electrocardiogram {
+      samples.append(
+        .electrocardiogram(
+          ElectrocardiogramSample(
+            classification: report.classification, averageHeartRate: report.averageHeartRate,
+            lead: ecg.channel,
+            samplingFrequency: ecg.sampleRate, numberOfVoltageMeasurements: Int(ecg.samples),
+            start: startTime,
+            end: startTime.advanced(bySamples: ecg.samples, rate: ecg.sampleRate), source: parameters.source,
+            device: parameters.device)))
+    }
     return samples.sorted { a, b in
       a.start != b.start ? a.start < b.start : a.typeName < b.typeName
     }

@@ -91,6 +91,10 @@ public struct ECGPipeline: RecordingPipeline {
   var rhythm: IrregularRhythmTracker
   /// The lead's gaps so far, as record sample ranges.
   var gaps: [Range<Int64>] = []
+  /// Whole records: the lead's samples while they last at most
+  /// `ElectrocardiogramClassifier/supportedDurations`' longest, to classify a short recording as a watch's
+  /// ECG app does; nil live and once the lead is longer.
+  var shortLead: [Float]?
 
   /// A pipeline for the ECG lead `context.channels[0]`; throws when the rate is outside
   /// `QRSDetector/supportedSampleRates`.
@@ -113,6 +117,11 @@ public struct ECGPipeline: RecordingPipeline {
       configuration: configuration.classifier)
     leadName = context.signals[lead].name
     live = context.live
+    if !live {
+      shortLead = []
+      shortLead!.reserveCapacity(
+        Int(ElectrocardiogramClassifier.supportedDurations.upperBound * sampleRate) + 1)
+    }
     nextHRVSecond = Int64(configuration.hrvInterval.rounded())
     rhythm = IrregularRhythmTracker(
       parameters: configuration.rhythm, sampleRate: context.sampleRate, keepsEpisodes: !context.live)
@@ -140,6 +149,25 @@ public struct ECGPipeline: RecordingPipeline {
     classify(events: &events) { $0.process(leads, appendingTo: &$1) }
     emitDecided(events: &events)
     quality?.process(chunk.channels[lead], appendingTo: &qualityWindows)
+    keepShortLead(chunk.channels[lead])
+  }
+
+  /// Keeps `samples` of the lead while the lead lasts at most the classifier's longest recording.
+  private mutating func keepShortLead(_ samples: [Float]) {
+    guard shortLead != nil else { return }
+    if Double(samplesFed) > ElectrocardiogramClassifier.supportedDurations.upperBound * sampleRate {
+      shortLead = nil
+    } else {
+      shortLead! += samples
+    }
+  }
+
+  /// The classification of a whole record of 5–60 s (`ElectrocardiogramClassifier`); nil otherwise.
+  private func classifyShortLead() -> ElectrocardiogramReport? {
+    guard let shortLead,
+      ElectrocardiogramClassifier.supportedDurations.contains(Double(shortLead.count) / sampleRate)
+    else { return nil }
+    return try? ElectrocardiogramClassifier.classify(shortLead, sampleRate: sampleRate)
   }
 
   /// Gives the beats in `decided` to the classifier and queues them for their labels.
@@ -290,7 +318,7 @@ public struct ECGPipeline: RecordingPipeline {
       hrvWindow: live ? configuration.hrvWindow : nil,
       gapSeconds: Double(gaps.reduce(0) { $0 + $1.count }) / sampleRate,
       unusableSeconds: Double(unusable.reduce(0) { $0 + $1.count }) / sampleRate,
-      excludedStretches: live ? [] : excluded)
+      excludedStretches: live ? [] : excluded, electrocardiogram: classifyShortLead())
   }
 }
 
@@ -307,6 +335,8 @@ public struct ECGPipeline: RecordingPipeline {
 /// the duration of the 10-s windows `ECGSignalQuality` (pSQI, Li, Mark & Clifford 2008) marks unusable:
 /// whole records only: their intervals are left out of the record's HRV and heart rate (not of the
 /// per-second readings or the rhythm, which are decided before a window's quality is known).
+/// [`electrocardiogram`], present for whole records of 5–60 s, classifies the lead as a watch's ECG app
+/// does (`ElectrocardiogramClassifier`; fields as `vitals classify` writes them).
 public struct ECGSection: PipelineSection, Equatable {
   /// The lead's name in the file.
   public var channel: String
@@ -337,6 +367,9 @@ public struct ECGSection: PipelineSection, Equatable {
   /// Record sample ranges, in order, of the lead's gaps and of the windows `ECGSignalQuality` marks
   /// unusable: the stretches left out of the HRV (empty for live streams).
   public var excludedStretches: [Range<Int64>]
+  /// A whole record of 5–60 s classified as a watch's ECG app does (`ElectrocardiogramClassifier`); nil
+  /// for longer records and live streams.
+  public var electrocardiogram: ElectrocardiogramReport?
 
   /// A section.
   public init(
@@ -344,8 +377,10 @@ public struct ECGSection: PipelineSection, Equatable {
     classes: [BeatClass] = [], variability: VariabilitySummary,
     classCounts: [Int] = [Int](repeating: 0, count: BeatClass.allCases.count),
     episodes: [IrregularRhythmEpisode], irregularSeconds: Double, hrvWindow: Double?, gapSeconds: Double = 0,
-    unusableSeconds: Double = 0, excludedStretches: [Range<Int64>] = []
+    unusableSeconds: Double = 0, excludedStretches: [Range<Int64>] = [],
+    electrocardiogram: ElectrocardiogramReport? = nil
   ) {
+    self.electrocardiogram = electrocardiogram
     self.unusableSeconds = unusableSeconds
     self.excludedStretches = excludedStretches
     self.classes = classes
@@ -386,7 +421,7 @@ public struct ECGSection: PipelineSection, Equatable {
 
   private enum CodingKeys: String, CodingKey {
     case channel, heart_rate_bpm, beat_classes, irregular_rhythm, irregular_rhythm_s, signal_quality,
-      hrv_window_s, gap_s, unusable_s
+      hrv_window_s, gap_s, unusable_s, electrocardiogram
   }
 
   /// Encodes the JSON section described in the type's documentation.
@@ -410,5 +445,7 @@ public struct ECGSection: PipelineSection, Equatable {
     try c.encodeIfPresent(hrvWindow, forKey: .hrv_window_s)
     try c.encodeIfPresent(gapSeconds > 0 ? gapSeconds : nil, forKey: .gap_s)
     try c.encode(unusableSeconds, forKey: .unusable_s)
+    try c.encodeIfPresent(
+      electrocardiogram.map(ElectrocardiogramReportFields.init), forKey: .electrocardiogram)
   }
 }

@@ -33,12 +33,21 @@ extension RecordingSummary {
 extension RecordingOpener {
   /// The recording's summary (`RecordingOpener.summarize(path:options:scanning:)`) as `vitals info`
   /// shows it: an Apple Health ECG export's also holds `classification_healthkit`, its
-  /// `RecordingSummary.appleClassification`'s HealthKit name, beside Apple's text (`classification`).
+  /// `RecordingSummary.appleClassification`'s HealthKit name, beside Apple's text (`classification`),
+  /// and `classification_vitals`, Vitals' own (``RecordingClassification``; the reason when it cannot
+  /// classify the recording).
   public static func describe(
     path: String, options: RecordingOptions = RecordingOptions(), scanning: Bool = false
   ) throws(InputError) -> RecordingSummary {
     var summary = try summarize(path: path, options: options, scanning: scanning)
-    summary.metadata["classification_healthkit"] = summary.appleClassification?.rawValue
+    guard let apple = summary.appleClassification else { return summary }
+    summary.metadata["classification_healthkit"] = apple.rawValue
+    do {
+      let own = try RecordingClassification(path: path, options: options)
+      summary.metadata["classification_vitals"] = own.report.classification.rawValue
+    } catch {
+      summary.metadata["classification_vitals"] = "not classified: \(error.message)"
+    }
     return summary
   }
 }
