@@ -170,7 +170,8 @@ eval-steps: deps
 
 ## docs/accuracy.md: the eval-* targets' tables, with the commit, date and machine.
 accuracy: deps
-	scripts/docs/measured.sh docs/accuracy.md "Accuracy" eval-ecg eval-rhythm eval-quality eval-ppg eval-steps
+	scripts/docs/measured.sh docs/accuracy.md "Accuracy" eval-ecg eval-rhythm eval-quality eval-classify eval-ppg \
+	  eval-steps
 
 ## Peak resident memory streaming a 24-hour, 3-channel, 500 Hz recording (EDF and CSV).
 memory: build
