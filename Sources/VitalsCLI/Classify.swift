@@ -30,16 +30,9 @@ public struct Classify: ParsableCommand {
   public init() {}
 
   public func run() throws {
-    var failed = false
-    for path in inputs {
-      do {
-        let result = try RecordingClassification(path: path, options: input.recordingOptions)
-        print(json ? compactJSON(result) : result.text)
-      } catch {
-        printError(error.description)
-        failed = true
-      }
+    try exitingOneOnFileErrors(of: inputs) { path in
+      let result = try RecordingClassification(path: path, options: input.recordingOptions)
+      print(json ? compactJSON(result) : result.text)
     }
-    if failed { throw ExitCode(1) }
   }
 }

@@ -430,9 +430,7 @@ public struct ECGSection: PipelineSection, Equatable {
       to: encoder, samples: samples, sampleRate: sampleRate, beatCount: beatCount, metricsKey: "hrv")
     var c = encoder.container(keyedBy: CodingKeys.self)
     try c.encode(channel, forKey: .channel)
-    try c.encode(
-      Dictionary(uniqueKeysWithValues: BeatClass.allCases.map { ($0.letter, classCounts[Int($0.rawValue)]) }),
-      forKey: .beat_classes)
+    try c.encode(BeatClass.countsByLetter(classCounts), forKey: .beat_classes)
     let f = VariabilitySummary.finite
     let time = variability.time
     try c.encode(

@@ -130,9 +130,7 @@ public struct RecordingBeats: Sendable, Encodable {
 
   /// Beats per class (``classes``), by letter; nil for PPG.
   public var classCounts: [String: Int]? {
-    classes.map { classes in
-      Dictionary(uniqueKeysWithValues: BeatClass.allCases.map { c in (c.letter, classes.count { $0 == c }) })
-    }
+    classes.map { BeatClass.countsByLetter(BeatClass.counts(of: $0)) }
   }
 
   /// Encodes the beats as the type's documentation states.
