@@ -56,13 +56,13 @@ public enum BeatClass: UInt8, Sendable, Hashable, Codable, CaseIterable, Compara
 
   public static func < (lhs: BeatClass, rhs: BeatClass) -> Bool { lhs.rawValue < rhs.rawValue }
 
-  /// Beats per class in `counts` (indexed by ``rawValue``), keyed by each class's ``letter``: the
+  /// Beats per class in `counts` (indexed by `rawValue`), keyed by each class's ``letter``: the
   /// `beat_classes` and `class_counts` objects of the JSON outputs.
   public static func countsByLetter(_ counts: [Int]) -> [String: Int] {
     Dictionary(uniqueKeysWithValues: allCases.map { ($0.letter, counts[Int($0.rawValue)]) })
   }
 
-  /// Beats per class among `classes`, indexed by ``rawValue``.
+  /// Beats per class among `classes`, indexed by `rawValue`.
   public static func counts(of classes: some Sequence<BeatClass>) -> [Int] {
     var counts = [Int](repeating: 0, count: allCases.count)
     for beatClass in classes { counts[Int(beatClass.rawValue)] += 1 }
