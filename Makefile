@@ -158,10 +158,11 @@ fit-classify: deps .venv-fixtures/ready
 	.venv-fixtures/bin/python scripts/eval/fit_classifier.py .build/classify-features.csv --write $(CLASSIFIER_MODEL)
 	$(SWIFT) format --in-place $(CLASSIFIER_MODEL)
 
-## PPG heart rate on ../shared/data: MAE per recording and over all windows, PPG vs ECG heart rate.
+# Leave-one-recording-out CV over both sets chooses three estimator settings (ppg-eval --cv).
+## PPG heart rate on ../shared/data (SPC 2015, BAMI-1): MAE per recording and set, CNN-LSTM, CV, PPG vs ECG.
 eval-ppg: deps
 	$(EVAL) ppg-eval >&2
-	$(EVAL_BIN)/ppg-eval
+	$(EVAL_BIN)/ppg-eval --cv
 
 ## Step counts on ../shared/data/oxford-steps against the hand count, and false steps in non-walking.
 eval-steps: deps

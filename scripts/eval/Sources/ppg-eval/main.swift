@@ -1,6 +1,8 @@
 // Scores the PPG heart-rate estimator on the shared data folder (SCORING.md, "Heart rate from PPG"):
-// - IEEE SPC 2015: mean absolute error (BPM) against the `_bpm.csv` truth per recording and over all
-//   windows, and the time to read the 12 CSV files and estimate (one core);
+// - IEEE SPC 2015 (125 Hz) and BAMI-1 (bami-ppg, 50 Hz, raw accelerometer counts): absolute error (BPM)
+//   against the `_bpm.csv` truth per recording and over all windows, the share of windows flagged reliable
+//   and the error on reliable and unreliable ones, the dataset authors' CNN-LSTM on its windows where
+//   published, and the CPU time to read and estimate (one core);
 // - wfdb-formats v102s and a103l: PPG (PLETH, no accelerometer) heart rate against the ECG heart rate of
 //   the same record (the QRS detector's beats, same windows), over the windows where both are clean:
 //   the PPG window reliable, and the ECG window's every interval regular (quality 1: no missed or extra
@@ -16,6 +18,8 @@
 //   --set NAME=VALUE  an estimator option (motionSubtraction, transitionPenalty, maximumChange,
 //              reliableQuality, rateLow, rateHigh); repeatable
 //   --windows  also print every window (truth, estimate, quality)
+//   --cv       also choose motionSubtraction, transitionPenalty and maximumChange by leave-one-recording-out
+//              cross-validation over both sets (CrossValidation.swift)
 //   --json FILE write the SPC results as peer-comparison rows (scripts/peers protocol)
 import EvalSupport
 import Foundation
@@ -26,6 +30,7 @@ struct Options {
   var chunk = SignalChunk.defaultSampleCount
   var useAccelerometer = true
   var listWindows = false
+  var crossValidate = false
   var json: String?
   var configuration = PPGHeartRateEstimator.Configuration()
 
@@ -39,6 +44,9 @@ struct Options {
         continue
       case "--windows":
         listWindows = true
+        continue
+      case "--cv":
+        crossValidate = true
         continue
       default: break
       }
@@ -70,31 +78,6 @@ struct Options {
 
 let options = Options(arguments: CommandLine.arguments)
 
-/// Reads `path` in chunks and estimates its windows from the PPG channels (`ppg*` / `PLETH`) and, unless
-/// turned off, the `acc*` axes. Returns the windows and the record's duration in seconds.
-func estimate(path: String) throws -> (windows: [HeartRateWindow], duration: Double, samples: Int) {
-  var reader = try RecordingOpener.open(
-    path: path, options: RecordingOptions(csv: CSVOptions(sampleRate: 125)))
-  let names = reader.signals.map { $0.name.lowercased() }
-  let ppg = names.indices.filter { names[$0].hasPrefix("ppg") || names[$0].hasPrefix("pleth") }
-  let axes = options.useAccelerometer ? names.indices.filter { names[$0].hasPrefix("acc") } : []
-  var estimator = try PPGHeartRateEstimator(
-    sampleRate: reader.chunkSampleRate, ppgChannelCount: ppg.count, accelerationAxisCount: axes.count,
-    configuration: options.configuration)
-  var windows: [HeartRateWindow] = []
-  var samples = 0
-  while let chunk = try reader.nextChunk(maxSamples: options.chunk) {
-    windows += estimator.process(
-      ppg: ppg.map { chunk.channels[$0] }, acceleration: axes.map { chunk.channels[$0] })
-    samples += chunk.sampleCount
-  }
-  return (windows, Double(samples) / reader.chunkSampleRate, samples)
-}
-
-func seconds(_ duration: Duration) -> Double {
-  Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
-}
-
 /// User + system CPU seconds of this process (robust on a shared, loaded machine, unlike wall time).
 func cpuSeconds() -> Double {
   var usage = rusage()
@@ -103,81 +86,93 @@ func cpuSeconds() -> Double {
     + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6
 }
 
-func mean(_ values: [Double]) -> Double { values.isEmpty ? .nan : values.reduce(0, +) / Double(values.count) }
-
-// IEEE SPC 2015.
-let spc = options.data + "/ieee-spc2015"
-let files = try FileManager.default.contentsOfDirectory(atPath: spc)
-  .filter { $0.hasSuffix(".csv") && !$0.hasSuffix("_bpm.csv") }.sorted()
-var allErrors: [Double] = []
-var reliableErrors: [Double] = []
-var unreliableErrors: [Double] = []
-var perRecording: [(String, Double)] = []
-var totalSamples = 0
-var totalDuration = 0.0
-let clock = ContinuousClock.now
-let cpuStart = cpuSeconds()
-var results: [(String, [HeartRateWindow])] = []
-for file in files {
-  let (windows, duration, samples) = try estimate(path: spc + "/" + file)
-  results.append((file, windows))
-  totalSamples += samples
-  totalDuration += duration
-}
-let elapsed = seconds(ContinuousClock.now - clock)
-let cpu = cpuSeconds() - cpuStart
-print("IEEE SPC 2015: \(files.count) recordings, mean absolute error against the ECG truth, BPM")
-print("recording            windows   MAE  reliable  MAE(reliable)")
-for (file, windows) in results {
-  let truthText = try String(
-    contentsOfFile: spc + "/" + file.replacingOccurrences(of: ".csv", with: "_bpm.csv"), encoding: .utf8)
-  let truth = truthText.split(whereSeparator: \.isNewline).dropFirst().compactMap { line in
-    line.split(separator: ",").last.flatMap { Double($0) }
-  }
-  let count = min(truth.count, windows.count)
-  var errors: [Double] = []
-  var reliable: [Double] = []
-  for j in 0..<count {
-    let error = abs(windows[j].beatsPerMinute - truth[j])
-    errors.append(error)
-    if windows[j].isReliable { reliable.append(error) } else { unreliableErrors.append(error) }
+/// Scores every recording of `set` with the options' configuration and prints a line per recording and
+/// one for the set; returns the set's recordings and the CPU seconds and frames of the estimation.
+func evaluate(_ set: PPGSet) throws -> (
+  recordings: [PPGRecording], scores: [RecordingScore], cpu: Double, frames: Int
+) {
+  let recordings = try set.recordings.map { try PPGRecording(set: set, name: $0) }
+  var cpu = 0.0
+  var frames = 0
+  var scores: [RecordingScore] = []
+  for recording in recordings {
+    let start = cpuSeconds()
+    let (windows, read) = try estimate(
+      recording, configuration: options.configuration, chunk: options.chunk,
+      useAccelerometer: options.useAccelerometer)
+    cpu += cpuSeconds() - start
+    frames += read
+    scores.append(RecordingScore(windows, against: recording))
     if options.listWindows {
-      print(
-        String(
-          format: "  %6.0f %7.1f %7.1f %5.2f%@", windows[j].startTime, truth[j], windows[j].beatsPerMinute,
-          windows[j].quality, windows[j].isReliable ? "" : " unreliable"))
+      for window in windows {
+        let truth = recording.truth[Int(window.startTime.rounded())] ?? .nan
+        print(
+          String(
+            format: "  %6.0f %7.1f %7.1f %5.2f%@", window.startTime, truth, window.beatsPerMinute,
+            window.quality, window.isReliable ? "" : " unreliable"))
+      }
     }
   }
-  if truth.count != windows.count { print("  \(file): \(truth.count) truth rows, \(windows.count) windows") }
-  allErrors += errors
-  reliableErrors += reliable
-  perRecording.append((file, mean(errors)))
+  let hasCNN = recordings.contains { $0.cnnLSTM != nil }
+  print(
+    "\(set.name): \(recordings.count) recordings at \(Int(set.sampleRate)) Hz, absolute error against the ECG"
+      + " truth, BPM")
+  print(
+    "recording            windows   MAE  reliable  MAE(rel)  MAE(unrel)"
+      + (hasCNN ? "  CNN-LSTM  Vitals on its windows" : ""))
+  func line(_ name: String, _ s: [RecordingScore]) -> String {
+    let errors = s.flatMap(\.errors)
+    let reliable = s.flatMap(\.reliableErrors)
+    var text = String(
+      format: "%@ %7d %6.2f %7.0f%% %8.2f %10.2f", name.padding(toLength: 20, withPad: " ", startingAt: 0),
+      errors.count, mean(errors),
+      100 * Double(reliable.count) / Double(max(errors.count, 1)), mean(reliable),
+      mean(s.flatMap(\.unreliableErrors)))
+    if hasCNN {
+      text += String(
+        format: " %9.2f %10.2f", mean(s.flatMap(\.cnnLSTMErrors)), mean(s.flatMap(\.errorsWhereCNNLSTM)))
+    }
+    return text
+  }
+  for (recording, score) in zip(recordings, scores) { print(line(recording.name, [score])) }
+  print(line("all windows", scores))
+  let worst = scores.map(\.meanError).max() ?? .nan
+  let ratio = mean(scores.flatMap(\.unreliableErrors)) / mean(scores.flatMap(\.reliableErrors))
   print(
     String(
-      format: "%-20@ %7d %6.2f %6.0f%% %10.2f", file, count, mean(errors),
-      100 * Double(reliable.count) / Double(max(count, 1)), mean(reliable)))
+      format: "mean of recordings %.2f, worst recording %.2f BPM; unreliable/reliable MAE %.1f×;"
+        + " estimate: %.3f s CPU, %.2f M frames/s\n", mean(scores.map(\.meanError)), worst, ratio, cpu,
+      Double(frames) / cpu / 1e6))
+  return (recordings, scores, cpu, frames)
 }
-let overall = mean(allErrors)
-print(
-  String(
-    format: "all windows          %7d %6.2f %6.0f%% %10.2f   (unreliable windows: MAE %.2f)", allErrors.count,
-    overall, 100 * Double(reliableErrors.count) / Double(max(allErrors.count, 1)), mean(reliableErrors),
-    mean(unreliableErrors)))
-print(
-  String(
-    format:
-      "worst recording %.2f BPM; read + estimate: %.3f s CPU (%.3f s wall) for %.0f s of signal, %.2f M frames/s",
-    perRecording.map(\.1).max() ?? .nan, cpu, elapsed, totalDuration, Double(totalSamples) / cpu / 1e6))
 
-if let json = options.json {
-  let row: [String: Any] = [
-    "stage": "ppg-hr", "tool": "vitals", "dataset": "ieee-spc2015",
-    "work": "\(files.count) recordings, \(Int(totalDuration)) s", "seconds": cpu,
-    "throughput": totalDuration / cpu, "throughput_unit": "s of signal/s",
-    "accuracy": ["mae_bpm": overall, "worst_recording_mae_bpm": perRecording.map(\.1).max() ?? .nan],
-  ]
-  let data = try JSONSerialization.data(withJSONObject: [row], options: [.prettyPrinted, .sortedKeys])
-  try data.write(to: URL(fileURLWithPath: json))
+let sets = [
+  try PPGSet(name: "ieee-spc2015", directory: options.data + "/ieee-spc2015", sampleRate: 125),
+  try PPGSet(name: "bami-ppg", directory: options.data + "/bami-ppg", sampleRate: 50),
+]
+var everyRecording: [PPGRecording] = []
+for set in sets {
+  let result = try evaluate(set)
+  everyRecording += result.recordings
+  if set.name == "ieee-spc2015", let json = options.json {
+    let seconds = Double(result.frames) / set.sampleRate
+    let row: [String: Any] = [
+      "stage": "ppg-hr", "tool": "vitals", "dataset": set.name,
+      "work": "\(result.recordings.count) recordings, \(Int(seconds)) s", "seconds": result.cpu,
+      "throughput": seconds / result.cpu, "throughput_unit": "s of signal/s",
+      "accuracy": [
+        "mae_bpm": mean(result.scores.flatMap(\.errors)),
+        "worst_recording_mae_bpm": result.scores.map(\.meanError).max() ?? .nan,
+      ],
+    ]
+    let data = try JSONSerialization.data(withJSONObject: [row], options: [.prettyPrinted, .sortedKeys])
+    try data.write(to: URL(fileURLWithPath: json))
+  }
+}
+if options.crossValidate {
+  try crossValidate(
+    everyRecording, base: options.configuration, chunk: options.chunk,
+    useAccelerometer: options.useAccelerometer)
 }
 
 // PPG against ECG on the same record.
