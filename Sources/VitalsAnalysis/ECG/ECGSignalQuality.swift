@@ -140,7 +140,7 @@ public struct ECGSignalQuality: Sendable {
     var count = 0
     var index = 0
     // Whole blocks of finite samples take the fast path; the sums add in the same order on both paths.
-    if blockFill == 0 && Self.allFinite(samples) {
+    if blockFill == 0 && GapTracker.allPresent(samples) {
       let whole = samples.count / factor
       for block in 0..<whole {
         var sum: Float = 0
@@ -163,24 +163,6 @@ public struct ECGSignalQuality: Sendable {
       }
     }
     return count
-  }
-
-  /// Whether every sample is finite (x − x is 0 for a finite x and NaN otherwise).
-  private static func allFinite(_ samples: UnsafeBufferPointer<Float>) -> Bool {
-    var check = SIMD8<Float>()
-    let raw = UnsafeRawPointer(samples.baseAddress!)
-    var k = 0
-    while k + 8 <= samples.count {
-      let v = raw.loadUnaligned(fromByteOffset: 4 * k, as: SIMD8<Float>.self)
-      check += v - v
-      k += 8
-    }
-    var tail = check.sum()
-    while k < samples.count {
-      tail += samples[k] - samples[k]
-      k += 1
-    }
-    return tail == 0
   }
 
   /// Adds the squares of the first `count` outputs of both filters to the window's sums, eight lanes keyed
