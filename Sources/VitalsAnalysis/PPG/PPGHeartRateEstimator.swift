@@ -48,10 +48,11 @@ extension PPGAnalysisError {
 /// the earlier windows only. Feeding a recording in chunks of any sizes gives exactly the same windows.
 ///
 /// Method, per window: band-pass 0.5–4 Hz and decimation to 25–50 Hz; periodograms of the PPG channels
-/// (averaged) and of the accelerometer axes (bin-wise maximum); spectral subtraction of the motion
-/// spectrum (TROIKA: Zhang, Pi & Liu 2015, IEEE TBME 62(2)); a causal Viterbi tracker over the spectral
-/// bins with a penalty on the rate's change, the estimate refined by quadratic peak interpolation
-/// (Smith & Serra 1987). <doc:PPGHeartRate> gives each step and its settings.
+/// (averaged) and of the accelerometer axes (bin-wise maximum, each axis weighted by how periodic it is);
+/// spectral subtraction of the motion spectrum (TROIKA: Zhang, Pi & Liu 2015, IEEE TBME 62(2)); a causal
+/// Viterbi tracker over the spectral bins with a penalty on the rate's change, for which the bins on a
+/// strong motion line are uninformative rather than empty, the estimate refined by quadratic peak
+/// interpolation (Smith & Serra 1987). <doc:PPGHeartRate> gives each step and its settings.
 ///
 /// Quality is the share of the cleaned spectrum's power within one main-lobe width of the estimate,
 /// scaled by ``unverifiedQualityScale`` without an accelerometer and by ``motionCoincidenceScale`` on a
@@ -75,6 +76,10 @@ public struct PPGHeartRateEstimator: Sendable {
     public var rateRange: ClosedRange<Double> = 36...210
     /// Weight λ of the accelerometer spectrum subtracted from the PPG spectrum (0…5).
     public var motionSubtraction = 1.0
+    /// The tracker's evidence for a bin on a strong motion line (at least ``motionLineLevel``), as a share
+    /// of the PPG spectrum's peak (0…1): such a bin keeps at least this much, so that a pulse at the
+    /// cadence is neither erased by the subtraction nor trusted.
+    public var motionLineEvidence = 0.1
     /// Penalty on the tracked rate's change, per (BPM/s)², in log-spectrum units (0…10).
     public var transitionPenalty = 0.08
     /// Largest change of the tracked rate, BPM per second (0.5…50).
@@ -89,16 +94,26 @@ public struct PPGHeartRateEstimator: Sendable {
   public static let minimumSampleRate = 25.0
   /// Factor applied to the quality of windows estimated without an accelerometer.
   public static let unverifiedQualityScale = 0.75
-  /// Factor applied to the quality of windows whose estimate falls on a strong accelerometer line (at least
-  /// half the strongest motion line): the pulse cannot be told from the cadence there.
+  /// Factor applied to the quality of windows whose estimate falls on a strong motion line: the pulse
+  /// cannot be told from the cadence there.
   public static let motionCoincidenceScale = 0.5
+  /// The level of the motion spectrum (each axis's spectrum is a share of its strongest line, weighted by
+  /// its periodicity) from which a bin is on a strong motion line.
+  public static let motionLineLevel: Float = 0.5
+  /// An axis's periodicity is the share of its band power within one main-lobe half-width of its peak;
+  /// its spectrum counts fully from ``periodicAxisShare``, not at all up to ``aperiodicAxisShare``, and
+  /// in proportion between: an axis that only carries sensor noise or aperiodic movement at rest is flat,
+  /// and normalized to its peak it would mark lines everywhere.
+  public static let periodicAxisShare: Float = 0.4
+  /// See ``periodicAxisShare``.
+  public static let aperiodicAxisShare: Float = 0.15
   /// Largest share of a window's samples that may be missing for it to be estimated (it is then not
   /// reliable): a quarter, so that three quarters of the window (6 s of the default 8 s) still hold the
   /// periodicity the spectrum measures.
   public static let maximumMissingShare = 0.25
-  /// Floor added to the normalized cleaned spectrum before its logarithm (bounds the cost of a bin with
+  /// Floor added to the evidence before its logarithm (bounds the cost of a bin with
   /// no power).
-  static let emissionFloor: Float = 1e-3
+  static let emissionFloor: Float = 1e-2
 
   /// The parameters in use.
   public let configuration: Configuration
@@ -136,7 +151,11 @@ public struct PPGHeartRateEstimator: Sendable {
   var fftOutput: [FFTComplex<Float>]
   var ppgSpectrum: [Float]
   var motionSpectrum: [Float]
+  /// The PPG spectrum less the motion spectrum, on the PPG spectrum's scale.
   var cleaned: [Float]
+  /// The tracker's evidence per bin: ``cleaned`` raised to ``Configuration/motionLineEvidence`` on strong
+  /// motion lines.
+  var evidence: [Float]
   var score: [Float]
   /// The scores before the last step, with ``jumpLimit`` bins of −∞ on either side (scratch).
   var previous: [Float]
@@ -159,6 +178,7 @@ public struct PPGHeartRateEstimator: Sendable {
     try check("rateRange.lowerBound", c.rateRange.lowerBound, 30...200)
     try check("rateRange.upperBound", c.rateRange.upperBound, c.rateRange.lowerBound + 10...240)
     try check("motionSubtraction", c.motionSubtraction, 0...5)
+    try check("motionLineEvidence", c.motionLineEvidence, 0...1)
     try check("transitionPenalty", c.transitionPenalty, 0...10)
     try check("maximumChange", c.maximumChange, 0.5...50)
     try check("reliableQuality", c.reliableQuality, 0...1)
@@ -198,6 +218,7 @@ public struct PPGHeartRateEstimator: Sendable {
     ppgSpectrum = Array(repeating: 0, count: bandCount)
     motionSpectrum = ppgSpectrum
     cleaned = ppgSpectrum
+    evidence = ppgSpectrum
     score = ppgSpectrum
     previous = Array(repeating: -.infinity, count: bandCount + 2 * jumpLimit)
   }
@@ -305,7 +326,8 @@ public struct PPGHeartRateEstimator: Sendable {
   }
 
   /// Adds the band's normalized power spectrum of the last window of channel `k` to ``ppgSpectrum``, or
-  /// with `motion` takes the larger of it and ``motionSpectrum`` bin by bin; false when the window is flat or not finite (nothing added).
+  /// with `motion` takes the larger of it, weighted by the axis's periodicity (``periodicAxisShare``), and
+  /// ``motionSpectrum`` bin by bin; false when the window is flat or not finite (nothing added).
   mutating func addSpectrum(channel k: Int, motion: Bool) -> Bool {
     let samples = history[k]
     guard samples.count == windowLength else { return false }
@@ -320,14 +342,26 @@ public struct PPGHeartRateEstimator: Sendable {
       }
     }
     var largest: Float = 0
-    for i in 0..<bandCount { largest = max(largest, fftOutput[bandStart + i].magnitudeSquared) }
+    var peak = 0
+    var total: Float = 0
+    for i in 0..<bandCount {
+      let power = fftOutput[bandStart + i].magnitudeSquared
+      total += power
+      if power > largest { (largest, peak) = (power, i) }
+    }
     guard largest > 0 && largest.isFinite else { return false }
-    let scale = 1 / largest
     if motion {
+      var near: Float = 0
+      for i in max(0, peak - qualityHalfWidth)...min(bandCount - 1, peak + qualityHalfWidth) {
+        near += fftOutput[bandStart + i].magnitudeSquared
+      }
+      let periodicity = (near / total - Self.aperiodicAxisShare) / (Self.periodicAxisShare - Self.aperiodicAxisShare)
+      let scale = min(max(periodicity, 0), 1) / largest
       for i in 0..<bandCount {
         motionSpectrum[i] = max(motionSpectrum[i], fftOutput[bandStart + i].magnitudeSquared * scale)
       }
     } else {
+      let scale = 1 / largest
       for i in 0..<bandCount { ppgSpectrum[i] += fftOutput[bandStart + i].magnitudeSquared * scale }
     }
     return true
@@ -359,6 +393,8 @@ public struct PPGHeartRateEstimator: Sendable {
       motionValid = addSpectrum(channel: k, motion: true) || motionValid
     }
     Self.normalize(&ppgSpectrum)
+    // The cleaned spectrum stays on the PPG spectrum's scale: where motion explains most of the PPG's
+    // power, every bin's evidence is weak and the tracker holds its course.
     var cleanedPeak: Float = 0
     if motionValid {
       let lambda = Float(configuration.motionSubtraction)
@@ -369,8 +405,10 @@ public struct PPGHeartRateEstimator: Sendable {
     }
     if cleanedPeak == 0 {
       for i in 0..<bandCount { cleaned[i] = ppgSpectrum[i] }
-    } else {
-      Self.normalize(&cleaned)
+    }
+    let lineEvidence = Float(configuration.motionLineEvidence)
+    for i in 0..<bandCount {
+      evidence[i] = motionSpectrum[i] >= Self.motionLineLevel ? max(cleaned[i], lineEvidence) : cleaned[i]
     }
     track()
     var best = 0
@@ -384,7 +422,7 @@ public struct PPGHeartRateEstimator: Sendable {
     var quality = total > 0 ? Double(near / total) : 0
     if !motionValid {
       quality *= Self.unverifiedQualityScale
-    } else if motionSpectrum[best] >= 0.5 {
+    } else if motionSpectrum[best] >= Self.motionLineLevel {
       // The rate coincides with a strong motion line: the pulse may be locked to the cadence.
       quality *= Self.motionCoincidenceScale
     }
@@ -410,7 +448,7 @@ public struct PPGHeartRateEstimator: Sendable {
     for i in values.indices { values[i] *= scale }
   }
 
-  /// One forward Viterbi step: `score[i] ← max_o (score[i+o] − penalty[o]) + log(cleaned[i] + floor)`,
+  /// One forward Viterbi step: `score[i] ← max_o (score[i+o] − penalty[o]) + log(evidence[i] + floor)`,
   /// shifted so that the best score is 0.
   mutating func track() {
     let n = bandCount
@@ -418,7 +456,7 @@ public struct PPGHeartRateEstimator: Sendable {
     let first = !tracking
     tracking = true
     var top = -Float.infinity
-    cleaned.withUnsafeBufferPointer { cleaned in
+    evidence.withUnsafeBufferPointer { evidence in
       penalties.withUnsafeBufferPointer { penalty in
         previous.withUnsafeMutableBufferPointer { padded in
           score.withUnsafeMutableBufferPointer { score in
@@ -436,7 +474,7 @@ public struct PPGHeartRateEstimator: Sendable {
               }
             }
             for i in 0..<n {
-              score[i] += logf(cleaned[i] + Self.emissionFloor)
+              score[i] += logf(evidence[i] + Self.emissionFloor)
               top = max(top, score[i])
             }
             for i in 0..<n { score[i] -= top }

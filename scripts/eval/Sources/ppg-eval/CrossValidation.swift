@@ -2,17 +2,21 @@ import Foundation
 import Vitals
 
 /// The estimator settings the cross-validation chooses among: the motion subtraction's weight, the
-/// tracker's transition penalty and its largest change between windows, around the defaults.
+/// evidence left on strong motion lines, the tracker's transition penalty and its largest change between
+/// windows, around the defaults (81 settings).
 func estimatorGrid(_ base: PPGHeartRateEstimator.Configuration) -> [PPGHeartRateEstimator.Configuration] {
   var grid: [PPGHeartRateEstimator.Configuration] = []
   for subtraction in [0.5, 1.0, 1.5] {
-    for penalty in [0.04, 0.08, 0.16] {
-      for change in [5.0, 7.5, 10.0] {
-        var c = base
-        c.motionSubtraction = subtraction
-        c.transitionPenalty = penalty
-        c.maximumChange = change
-        grid.append(c)
+    for lineEvidence in [0.05, 0.1, 0.15] {
+      for penalty in [0.04, 0.08, 0.16] {
+        for change in [5.0, 7.5, 10.0] {
+          var c = base
+          c.motionSubtraction = subtraction
+          c.motionLineEvidence = lineEvidence
+          c.transitionPenalty = penalty
+          c.maximumChange = change
+          grid.append(c)
+        }
       }
     }
   }
@@ -20,7 +24,8 @@ func estimatorGrid(_ base: PPGHeartRateEstimator.Configuration) -> [PPGHeartRate
 }
 
 func describe(_ c: PPGHeartRateEstimator.Configuration) -> String {
-  "motionSubtraction \(c.motionSubtraction), transitionPenalty \(c.transitionPenalty), maximumChange \(c.maximumChange)"
+  "motionSubtraction \(c.motionSubtraction), motionLineEvidence \(c.motionLineEvidence),"
+    + " transitionPenalty \(c.transitionPenalty), maximumChange \(c.maximumChange)"
 }
 
 /// Leave one recording out over every recording of every set: each held-out recording is estimated with

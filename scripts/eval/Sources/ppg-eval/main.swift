@@ -15,10 +15,11 @@
 //              $VITALS_SHARED_DATA)
 //   --chunk    read and feed the recordings in chunks of N samples (default 16384)
 //   --no-accel ignore the accelerometer columns
-//   --set NAME=VALUE  an estimator option (motionSubtraction, transitionPenalty, maximumChange,
-//              reliableQuality, rateLow, rateHigh); repeatable
+//   --set NAME=VALUE  an estimator option (motionSubtraction, motionLineEvidence, transitionPenalty,
+//              maximumChange, reliableQuality, rateLow, rateHigh); repeatable
 //   --windows  also print every window (truth, estimate, quality)
-//   --cv       also choose motionSubtraction, transitionPenalty and maximumChange by leave-one-recording-out
+//   --cv       also choose motionSubtraction, motionLineEvidence, transitionPenalty and maximumChange by
+//              leave-one-recording-out
 //              cross-validation over both sets (CrossValidation.swift)
 //   --json FILE write the SPC results as peer-comparison rows (scripts/peers protocol)
 import EvalSupport
@@ -66,6 +67,7 @@ struct Options {
     guard parts.count == 2, let value = Double(parts[1]) else { fatalError("--set needs NAME=NUMBER") }
     switch parts[0] {
     case "motionSubtraction": configuration.motionSubtraction = value
+    case "motionLineEvidence": configuration.motionLineEvidence = value
     case "transitionPenalty": configuration.transitionPenalty = value
     case "maximumChange": configuration.maximumChange = value
     case "reliableQuality": configuration.reliableQuality = value
