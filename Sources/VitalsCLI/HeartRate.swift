@@ -24,6 +24,8 @@ public struct HeartRate: ParsableCommand {
       ECG: beats as `vitals beats` finds them; the rate is 60 / the mean RR interval of the beats inside the \
       window, intervals more than 20 % from the window's median left out; quality is the share of those \
       within, reliable from 0.8. A window with no usable signal has bpm nan and quality 0.
+
+      On stderr, a line with the share of reliable windows: `INPUT: K of N windows reliable (P %)`.
       """)
 
   @Argument(help: "The recording (WFDB record, EDF/EDF+, CSV/TSV, or - for CSV on stdin).")
@@ -49,7 +51,18 @@ public struct HeartRate: ParsableCommand {
   }
 
   public func run() throws {
-    try exitingOneOnFileErrors { try writeOutput(Array(HeartRateWindow.csv(try windows()).utf8), to: "-") }
+    try exitingOneOnFileErrors {
+      let windows = try windows()
+      try writeOutput(Array(HeartRateWindow.csv(windows).utf8), to: "-")
+      printError(reliableShare(windows))
+    }
+  }
+
+  /// `INPUT: K of N windows reliable (P %)`, P to 0.1.
+  func reliableShare(_ windows: [HeartRateWindow]) -> String {
+    let reliable = windows.count { $0.isReliable }
+    let percent = windows.isEmpty ? "–" : "\((1000 * Double(reliable) / Double(windows.count)).rounded() / 10)"
+    return "\(inputPath): \(reliable) of \(windows.count) windows reliable (\(percent) %)"
   }
 
   /// The windows of the input for the chosen signal.

@@ -13,7 +13,8 @@ extension RecordingAnalysis {
   /// the ECG section classified a short record (``ECGSection/electrocardiogram``).
   ///
   /// The beats are the ECG section's (``ECGSection/beats``), or without an ECG the PPG section's systolic
-  /// peaks (``PPGSection/beats``); steps, walking bouts and motion levels are
+  /// peaks (``PPGSection/beats``), whose `heartRate` samples then come from the reliable heart-rate
+  /// windows (``PPGSection/reliableRates``) rather than from pulse intervals; steps, walking bouts and motion levels are
   /// the ``StepsSection``'s of the same recording, so resting heart rate and the heart-rate events see
   /// only minutes without steps and with motion levels at or under
   /// `DerivedMetrics.Parameters.motionThreshold` (without an accelerometer, minutes without steps:
@@ -31,10 +32,13 @@ extension RecordingAnalysis {
     }
     let ecg = section(ECGSection.self)
     let motion = section(StepsSection.self)
-    let pulses = ecg == nil ? section(PPGSection.self)?.beats : nil
-    let beats = (ecg?.beats ?? pulses ?? []).map { startTime.advanced(bySamples: $0, rate: sampleRate) }
+    let ppg = ecg == nil ? section(PPGSection.self) : nil
+    let beats = (ecg?.beats ?? ppg?.beats ?? []).map { startTime.advanced(bySamples: $0, rate: sampleRate) }
+    let rates = (ppg?.reliableRates ?? []).map {
+      RateReading(time: startTime.advanced(bySamples: $0.sample, rate: sampleRate), beatsPerMinute: $0.beatsPerMinute)
+    }
     let metrics = DerivedMetrics(
-      beats: beats, steps: motion?.steps.map(\.time) ?? [],
+      beats: beats, rates: rates, steps: motion?.steps.map(\.time) ?? [],
       walking: (motion?.walking.bouts ?? []).map { ActivityInterval(start: $0.start.time, end: $0.end.time) },
       motion: motion?.motion ?? [], parameters: parameters)
     var samples: [HealthSample] = []

@@ -14,9 +14,13 @@ import VitalsIO
 ///    (``PipelineContext/accelerometer``, none without an accelerometer): a
 ///    ``PipelineEvent/Kind/heartRate`` event per window at its end, values `bpm`, `quality` (0–1) and
 ///    `reliable` (1 or 0); windows without usable signal (NaN rate) give no event.
-/// 3. At the end: pulse-rate variability of the pulses as the ECG pipeline computes HRV
-///    (``VariabilitySummary``: Lipponen & Tarvainen 2019 artifacts dropped, time and frequency domain,
-///    Poincaré SD1/SD2); see ``PPGSection``.
+/// 3. At the end: pulse-rate variability as the ECG pipeline computes HRV (``VariabilitySummary``:
+///    Lipponen & Tarvainen 2019 artifacts dropped, time and frequency domain, Poincaré SD1/SD2), from
+///    the pulses of clean stretches only: the union of the heart-rate windows that are reliable (the
+///    pulse wave is one clear periodicity) and, with an accelerometer, free of periodic motion
+///    (`HeartRateWindow/periodicMotion` 0). Intervals outside them count as gaps. Pulse timing during
+///    motion carries the artifact's timing, not the heart's (Schäfer & Vagedes 2013 review where PRV
+///    stands in for HRV: at rest, in healthy subjects); see ``PPGSection``.
 ///
 /// Live (``PipelineContext/live``): only the pulses of the last ``Configuration/hrvWindow`` seconds are
 /// kept, and the final section's variability covers them.
@@ -61,6 +65,10 @@ public struct PPGPipeline: RecordingPipeline {
   var rateSum = 0.0
   var rateMinimum = Double.infinity
   var rateMaximum = -Double.infinity
+  /// Batch: the reliable windows' rates at their ends (record sample indices).
+  var reliableRates: [(sample: Int64, beatsPerMinute: Double)] = []
+  /// The clean stretches so far (record sample indices, merged, increasing).
+  var cleanSpans: [Range<Int64>] = []
 
   /// A pipeline for the PPG channels `context.channels` (pulses on the first) with the accelerometer
   /// axes `context.accelerometer`; throws for a rate under `PPGHeartRateEstimator/minimumSampleRate`.
@@ -106,12 +114,7 @@ public struct PPGPipeline: RecordingPipeline {
     for window in estimates {
       windows += 1
       guard window.beatsPerMinute.isFinite else { continue }
-      if window.isReliable {
-        reliable += 1
-        rateSum += window.beatsPerMinute
-        rateMinimum = min(rateMinimum, window.beatsPerMinute)
-        rateMaximum = max(rateMaximum, window.beatsPerMinute)
-      }
+      if window.isReliable { noteReliable(window, start: start) }
       events.append(
         PipelineEvent(
           .heartRate(
@@ -122,19 +125,59 @@ public struct PPGPipeline: RecordingPipeline {
     }
   }
 
+  /// Counts a reliable window and, when it is free of periodic motion, adds its span to the clean
+  /// stretches.
+  mutating func noteReliable(_ window: HeartRateWindow, start: Int64) {
+    reliable += 1
+    rateSum += window.beatsPerMinute
+    rateMinimum = min(rateMinimum, window.beatsPerMinute)
+    rateMaximum = max(rateMaximum, window.beatsPerMinute)
+    let end = start + Int64((window.endTime * sampleRate).rounded())
+    if !live { reliableRates.append((end, window.beatsPerMinute)) }
+    guard (window.periodicMotion ?? 0) == 0 else { return }
+    let span = start + Int64((window.startTime * sampleRate).rounded())..<end
+    if let last = cleanSpans.last, span.lowerBound <= last.upperBound {
+      cleanSpans[cleanSpans.count - 1] = last.lowerBound..<max(last.upperBound, span.upperBound)
+    } else {
+      cleanSpans.append(span)
+    }
+  }
+
+  /// The detector's gaps and every stretch of `start..<start + samplesFed` outside the clean stretches,
+  /// merged: increasing and disjoint.
+  func unclean(start: Int64) -> [Range<Int64>] {
+    var spans = detector.gaps.map { $0.lowerBound + start..<$0.upperBound + start }
+    var position = start
+    for span in cleanSpans + [start + samplesFed..<start + samplesFed] {
+      if span.lowerBound > position { spans.append(position..<span.lowerBound) }
+      position = max(position, span.upperBound)
+    }
+    var merged: [Range<Int64>] = []
+    for span in spans.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+      if let last = merged.last, span.lowerBound <= last.upperBound {
+        merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, span.upperBound)
+      } else {
+        merged.append(span)
+      }
+    }
+    return merged
+  }
+
   /// Returns the record's ``PPGSection`` (pulses are reported as soon as they are decided, so none is
   /// pending).
   public mutating func finish(events: inout [PipelineEvent]) -> any PipelineSection {
     let start = origin ?? 0
-    let gaps = detector.gaps.map { $0.lowerBound + start..<$0.upperBound + start }
     var section = PPGSection(
       channels: names, sampleRate: sampleRate, samples: samplesFed, motionAxes: axes.count,
       beatCount: beatCount, beats: live ? [] : beats,
-      variability: VariabilitySummary(beats: beats, sampleRate: sampleRate, gaps: gaps), windows: windows,
+      variability: VariabilitySummary(beats: beats, sampleRate: sampleRate, gaps: unclean(start: start)),
+      windows: windows,
       reliableWindows: reliable,
       heartRate: reliable > 0 ? (rateSum / Double(reliable), rateMinimum, rateMaximum) : nil,
       hrvWindow: live ? configuration.hrvWindow : nil)
     section.gapSeconds = Double(estimator.gaps.reduce(0) { $0 + $1.count }) / sampleRate
+    section.cleanStretches = cleanSpans
+    section.reliableRates = reliableRates
     return section
   }
 }
@@ -146,7 +189,7 @@ public struct PPGPipeline: RecordingPipeline {
 /// the fraction of windows that are reliable [`reliable_fraction`] (null without windows); the seconds
 /// missing in any channel [`gap_s`], present only when there are gaps; pulse-rate
 /// variability [`prv`] with the ECG's HRV names and units (see ``VariabilitySummary``), null when
-/// undefined.
+/// undefined, over the clean stretches only, whose length is [`prv_clean_s`] seconds.
 public struct PPGSection: PipelineSection {
   /// The PPG channels' names.
   public var channels: [String]
@@ -160,7 +203,7 @@ public struct PPGSection: PipelineSection {
   public var beatCount: Int
   /// Record sample indices of the systolic peaks (empty for live streams).
   public var beats: [Int64]
-  /// Pulse-rate variability of the pulses (the whole record, or live the HRV window).
+  /// Pulse-rate variability of the pulses of clean stretches (the whole record, or live the HRV window).
   public var variability: VariabilitySummary
   /// Heart-rate windows estimated, and how many were reliable.
   public var windows: Int, reliableWindows: Int
@@ -170,6 +213,11 @@ public struct PPGSection: PipelineSection {
   public var hrvWindow: Double?
   /// Seconds missing in any channel (the estimator's gaps).
   public var gapSeconds = 0.0
+  /// The clean stretches, the only ones the variability uses (see ``PPGPipeline``): record sample
+  /// ranges, increasing and disjoint.
+  public var cleanStretches: [Range<Int64>] = []
+  /// Whole records: the reliable heart-rate windows' rates, at each window's end (record sample index).
+  public var reliableRates: [(sample: Int64, beatsPerMinute: Double)] = []
 
   /// A section.
   public init(
@@ -194,7 +242,7 @@ public struct PPGSection: PipelineSection {
   public var eventTables: [String: [Int64]] { hrvWindow == nil ? ["pulses": beats] : [:] }
 
   private enum CodingKeys: String, CodingKey {
-    case channels, motion_axes, heart_rate_bpm, reliable_fraction, hrv_window_s, gap_s
+    case channels, motion_axes, heart_rate_bpm, reliable_fraction, hrv_window_s, gap_s, prv_clean_s
   }
 
   /// Encodes the JSON section described in the type's documentation.
@@ -207,6 +255,7 @@ public struct PPGSection: PipelineSection {
     try c.encode(
       ["mean": heartRate?.mean, "min": heartRate?.min, "max": heartRate?.max], forKey: .heart_rate_bpm)
     try c.encode(windows > 0 ? Double(reliableWindows) / Double(windows) : nil, forKey: .reliable_fraction)
+    try c.encode(Double(cleanStretches.reduce(0) { $0 + $1.count }) / sampleRate, forKey: .prv_clean_s)
     try c.encodeIfPresent(hrvWindow, forKey: .hrv_window_s)
     try c.encodeIfPresent(gapSeconds > 0 ? gapSeconds : nil, forKey: .gap_s)
   }

@@ -32,6 +32,21 @@ public struct MotionLevel: Hashable, Sendable, Codable {
   }
 }
 
+/// A windowed heart-rate estimate at an instant (for example a reliable window of PPG spectral tracking,
+/// at the window's end).
+public struct RateReading: Hashable, Sendable, Codable {
+  /// When the estimate was made.
+  public var time: Timestamp
+  /// The heart rate, beats per minute.
+  public var beatsPerMinute: Double
+
+  /// A reading at an instant.
+  public init(time: Timestamp, beatsPerMinute: Double) {
+    self.time = time
+    self.beatsPerMinute = beatsPerMinute
+  }
+}
+
 /// The metrics HealthKit derives from a wearable's signals, computed from detected events: heart rate,
 /// HRV SDNN, resting and walking heart rate, step counts, high and low heart-rate events and
 /// irregular-rhythm events.
@@ -45,7 +60,9 @@ public struct MotionLevel: Hashable, Sendable, Codable {
 ///   reciprocal of the mean interval).
 /// - ``heartRate()``: one `heartRate` sample per window of ``Parameters/heartRateWindow`` seconds
 ///   (aligned to the epoch) holding at least ``Parameters/minimumIntervals`` intervals, spanning the
-///   window.
+///   window. When rate readings are given (``init(beats:normal:rates:steps:walking:motion:parameters:)``),
+///   the samples come from them instead: the mean of the readings of each window holding at least
+///   ``Parameters/minimumIntervals`` of them.
 /// - ``heartRateVariability()``: one `heartRateVariabilitySDNN` sample (ms) per window of
 ///   ``Parameters/hrvWindow`` seconds holding at least ``Parameters/minimumHRVIntervals`` intervals:
 ///   the SDNN (sample standard deviation, `ddof = 1`, as `HRVTimeDomain/sdnn`) of the window's
@@ -107,6 +124,8 @@ public struct DerivedMetrics: Sendable {
   public var parameters: Parameters
   /// Interval lengths (s) and the times of their closing beats (ns), in time order.
   private let intervals: [(time: Int64, seconds: Double)]
+  /// Rate readings (ns, beats per minute), in time order; when any, the heart-rate samples' source.
+  private let rates: [(time: Int64, beatsPerMinute: Double)]
   private let steps: [Int64]
   private let walking: [ActivityInterval]
   /// The intervals, steps and motion levels per minute, for resting heart rate and heart-rate events.
@@ -117,12 +136,15 @@ public struct DerivedMetrics: Sendable {
   /// - Parameters:
   ///   - beats: beat times, strictly increasing.
   ///   - normal: per beat, whether it is normal (sinus); `nil` takes every beat as normal.
+  ///   - rates: windowed heart-rate readings, for the `heartRate` samples in place of the beats (the
+  ///     reliable windows of PPG spectral tracking, where pulse intervals during motion are not to be
+  ///     trusted); empty to use the beats.
   ///   - steps: step times.
   ///   - walking: walking bouts.
   ///   - motion: motion levels; empty when unknown (then only steps decide whether a minute is quiet).
   public init(
-    beats: [Timestamp], normal: [Bool]? = nil, steps: [Timestamp] = [], walking: [ActivityInterval] = [],
-    motion: [MotionLevel] = [], parameters: Parameters = Parameters()
+    beats: [Timestamp], normal: [Bool]? = nil, rates: [RateReading] = [], steps: [Timestamp] = [],
+    walking: [ActivityInterval] = [], motion: [MotionLevel] = [], parameters: Parameters = Parameters()
   ) {
     precondition(normal == nil || normal!.count == beats.count, "one normal flag per beat")
     precondition(
@@ -134,6 +156,7 @@ public struct DerivedMetrics: Sendable {
       if Self.beatInterval.contains(rr) { intervals.append((beats[k].nanosecondsSinceEpoch, rr)) }
     }
     self.intervals = intervals
+    self.rates = rates.map { ($0.time.nanosecondsSinceEpoch, $0.beatsPerMinute) }.sorted { $0.time < $1.time }
     self.steps = steps.map(\.nanosecondsSinceEpoch).sorted()
     self.walking = walking
     self.minutes = Minutes(intervals: intervals, steps: self.steps, motion: motion)
@@ -175,9 +198,16 @@ public struct DerivedMetrics: Sendable {
     Self.windows(count: intervals.count, length) { intervals[$0].time }
   }
 
-  /// `heartRate` samples, one per window with enough intervals.
+  /// `heartRate` samples, one per window with enough intervals (or rate readings, when given).
   public func heartRate() -> [QuantitySample] {
     let length = Int64((parameters.heartRateWindow * 1e9).rounded())
+    guard rates.isEmpty else {
+      return Self.windows(count: rates.count, length) { rates[$0].time }.compactMap { index, range in
+        guard range.count >= parameters.minimumIntervals else { return nil }
+        let total = rates[range].reduce(0) { $0 + $1.beatsPerMinute }
+        return sample(.heartRate, total / Double(range.count), index * length, (index + 1) * length)
+      }
+    }
     return windows(length).compactMap { index, range in
       guard range.count >= parameters.minimumIntervals else { return nil }
       let total = intervals[range].reduce(0) { $0 + $1.seconds }

@@ -18,8 +18,16 @@ private let simulated: SimulatedRecording = {
   return simulator.generateAll()
 }()
 
-/// The recording as a WFDB record in a fresh directory.
-private func writeRecord() throws -> (directory: String, path: String) {
+/// The same at rest, without an accelerometer.
+private let still: SimulatedRecording = {
+  var simulator = PPGSimulator(
+    configuration: PPGConfiguration(rhythm: RhythmConfiguration(heartRate: 72)), duration: 180,
+    sampleRate: 50, seed: 5)
+  return simulator.generateAll()
+}()
+
+/// A recording as a WFDB record in a fresh directory.
+private func writeRecord(_ simulated: SimulatedRecording = simulated) throws -> (directory: String, path: String) {
   let directory = try temporaryDirectory()
   let path = directory + "/wrist"
   let signals = zip(simulated.channelNames, simulated.units).map {
@@ -27,7 +35,8 @@ private func writeRecord() throws -> (directory: String, path: String) {
   }
   let writer = try WFDBRecordWriter(
     path: path, signals: signals, frameRate: simulated.sampleRate,
-    startTime: Timestamp(secondsSinceEpoch: 1_772_352_000), gains: [1000, 1000, 1000, 1000])
+    startTime: Timestamp(secondsSinceEpoch: 1_772_352_000),
+    gains: Array(repeating: 1000, count: simulated.channels.count))
   try writer.append(
     SignalChunk(
       channels: simulated.channels, sampleRate: simulated.sampleRate, startTime: .epoch, firstSampleIndex: 0))
@@ -66,7 +75,9 @@ struct PPGPipelineTests {
     #expect(ppg.beats.count == ppg.beatCount && ppg.eventTables["pulses"] == ppg.beats)
     let rate = try #require(ppg.heartRate)
     #expect(abs(rate.mean - 72) < 3 && ppg.reliableWindows > ppg.windows / 2)
-    #expect(abs(ppg.variability.time.meanHR - 72) < 3 && ppg.variability.time.sdnn.isFinite)
+    // Walking throughout: no stretch is free of periodic motion, so no pulse interval enters the PRV.
+    #expect(ppg.cleanStretches.isEmpty && ppg.variability.intervals.count == 0)
+    #expect(ppg.reliableRates.count == ppg.reliableWindows)
     let readings = events[0].filter { $0.kind == .heartRate }
     #expect(
       readings.count == ppg.windows
@@ -74,15 +85,27 @@ struct PPGPipelineTests {
           if case .heartRate(_, .some) = $0.value { $0.signal == .ppg } else { false }
         })
     let line = analysis.jsonLine()
-    #expect(line.contains("\"ppg\":{") && line.contains("\"prv\":{") && line.contains("\"motion_axes\":3"))
+    #expect(line.contains("\"ppg\":{") && line.contains("\"prv_clean_s\":0") && line.contains("\"motion_axes\":3"))
 
-    // Without an ECG the pulses give the derived heart rate.
+    // Without an ECG the reliable windows give the derived heart rate.
     let samples = try #require(analysis.derivedSamples())
     let heartRate = samples.compactMap { sample -> QuantitySample? in
       if case .quantity(let q) = sample, q.type == .heartRate { q } else { nil }
     }
     #expect(heartRate.count == 3 && heartRate.allSatisfy { abs($0.value - 72) < 4 })
     #expect(heartRate.first?.start == Timestamp(secondsSinceEpoch: 1_772_352_000))
+  }
+
+  @Test("at rest, the pulse-rate variability covers the clean stretches: most of the record")
+  func variabilityAtRest() throws {
+    let (directory, path) = try writeRecord(still)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let ppg = try #require(try RecordingAnalyzer.analyze(path: path).section(PPGSection.self))
+    let clean = ppg.cleanStretches.reduce(0) { $0 + $1.count }
+    #expect(ppg.motionAxes == 0 && Double(clean) > 0.8 * Double(ppg.samples))
+    #expect(zip(ppg.cleanStretches, ppg.cleanStretches.dropFirst()).allSatisfy { $0.upperBound < $1.lowerBound })
+    #expect(abs(ppg.variability.time.meanHR - 72) < 3 && ppg.variability.time.sdnn.isFinite)
+    #expect(ppg.variability.intervals.count > ppg.beatCount * 3 / 4)
   }
 
   @Test("a rate under 25 Hz: not analysed, with the reason")

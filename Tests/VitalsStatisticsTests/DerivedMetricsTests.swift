@@ -122,6 +122,22 @@ struct SyntheticDays {
     #expect(!metrics.heartRateEvents().map(\.start).contains(at(day: 0, hour: 10)))
   }
 
+  @Test func rateReadingsReplaceTheBeatsForHeartRate() {
+    // Readings every 2 s: 100 bpm in the first minute, 60 then 90 in the second (mean 75), four in the
+    // third (too few: no sample).
+    let start = at(day: 0, hour: 1)
+    func reading(_ k: Int, _ bpm: Double) -> RateReading {
+      RateReading(time: start.advanced(byNanoseconds: Int64(k) * 2_000_000_000), beatsPerMinute: bpm)
+    }
+    let readings =
+      (0..<30).map { reading($0, 100) } + (30..<60).map { reading($0, $0 < 45 ? 60 : 90) }
+      + (60..<64).map { reading($0, 50) }
+    let fromReadings = DerivedMetrics(beats: Self.days.beats, rates: readings.reversed()).heartRate()
+    #expect(fromReadings.map(\.value) == [100, 75])
+    #expect(fromReadings.map(\.start) == [start, reading(30, 0).time])
+    #expect(fromReadings.map(\.end) == [reading(30, 0).time, reading(60, 0).time])
+  }
+
   @Test func abnormalBeatsAreLeftOut() {
     var normal = [Bool](repeating: true, count: Self.days.beats.count)
     for k in stride(from: 0, to: normal.count, by: 2) { normal[k] = false }

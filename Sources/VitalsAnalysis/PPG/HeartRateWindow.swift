@@ -14,13 +14,21 @@ public struct HeartRateWindow: Sendable, Hashable, Codable {
   /// Whether `quality` reaches the estimator's threshold; windows that are not reliable still carry the
   /// best estimate (the tracked rate), flagged rather than hidden.
   public var isReliable: Bool
+  /// Periodic motion in the window, `0…1`: the largest periodicity weight of the accelerometer axes
+  /// (``PPGHeartRateEstimator/periodicAxisShare``), 0 when every axis is aperiodic, as at rest; nil
+  /// without an accelerometer, or for windows from beat times.
+  public var periodicMotion: Double?
 
-  public init(startTime: Double, endTime: Double, beatsPerMinute: Double, quality: Double, isReliable: Bool) {
+  public init(
+    startTime: Double, endTime: Double, beatsPerMinute: Double, quality: Double, isReliable: Bool,
+    periodicMotion: Double? = nil
+  ) {
     self.startTime = startTime
     self.endTime = endTime
     self.beatsPerMinute = beatsPerMinute
     self.quality = quality
     self.isReliable = isReliable
+    self.periodicMotion = periodicMotion
   }
 }
 

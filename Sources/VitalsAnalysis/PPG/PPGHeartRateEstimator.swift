@@ -76,14 +76,19 @@ public struct PPGHeartRateEstimator: Sendable {
     public var rateRange: ClosedRange<Double> = 36...210
     /// Weight λ of the accelerometer spectrum subtracted from the PPG spectrum (0…5).
     public var motionSubtraction = 1.0
-    /// The tracker's evidence for a bin on a strong motion line (at least ``motionLineLevel``), as a share
-    /// of the PPG spectrum's peak (0…1): such a bin keeps at least this much, so that a pulse at the
-    /// cadence is neither erased by the subtraction nor trusted.
-    public var motionLineEvidence = 0.1
+    /// The tracker's evidence for a bin on a strong motion line (at least
+    /// ``PPGHeartRateEstimator/motionLineLevel``), as a multiple of the cleaned spectrum's mean over the
+    /// band (0…10): such a bin keeps at least this much, so that a pulse at the cadence is neither erased
+    /// by the subtraction nor trusted.
+    public var motionLineEvidence = 2.0
+    /// While the accelerometer shows periodic motion (walking, running), the rate below which the
+    /// evidence is scaled down, by `exp(−(floor − rate) / 5 BPM)`, BPM (30…150): locomotion raises the
+    /// heart rate above rest, and below this floor lie the arm swing's low-frequency remnants.
+    public var locomotionRateFloor = 70.0
     /// Penalty on the tracked rate's change, per (BPM/s)², in log-spectrum units (0…10).
-    public var transitionPenalty = 0.08
+    public var transitionPenalty = 0.16
     /// Largest change of the tracked rate, BPM per second (0.5…50).
-    public var maximumChange = 7.5
+    public var maximumChange = 5.0
     /// Quality from which a window is reliable (0…1).
     public var reliableQuality = 0.3
 
@@ -107,6 +112,8 @@ public struct PPGHeartRateEstimator: Sendable {
   public static let periodicAxisShare: Float = 0.4
   /// See ``periodicAxisShare``.
   public static let aperiodicAxisShare: Float = 0.15
+  /// The scale of the evidence's decay below ``Configuration/locomotionRateFloor``, BPM.
+  public static let locomotionPriorScale = 5.0
   /// Largest share of a window's samples that may be missing for it to be estimated (it is then not
   /// reliable): a quarter, so that three quarters of the window (6 s of the default 8 s) still hold the
   /// periodicity the spectrum measures.
@@ -136,6 +143,8 @@ public struct PPGHeartRateEstimator: Sendable {
   let qualityHalfWidth: Int
   let jumpLimit: Int
   let penalties: [Float]
+  /// Per bin, the factor on the evidence during periodic motion (``Configuration/locomotionRateFloor``).
+  let locomotionPrior: [Float]
 
   var filters: [SOSFilter]
   /// Whether the band-passes have been set to the steady state for the current segment's first samples.
@@ -157,6 +166,8 @@ public struct PPGHeartRateEstimator: Sendable {
   /// motion lines.
   var evidence: [Float]
   var score: [Float]
+  /// The largest periodicity weight of the accelerometer axes in the current window.
+  var periodicMotion: Float = 0
   /// The scores before the last step, with ``jumpLimit`` bins of −∞ on either side (scratch).
   var previous: [Float]
   var tracking = false
@@ -178,7 +189,8 @@ public struct PPGHeartRateEstimator: Sendable {
     try check("rateRange.lowerBound", c.rateRange.lowerBound, 30...200)
     try check("rateRange.upperBound", c.rateRange.upperBound, c.rateRange.lowerBound + 10...240)
     try check("motionSubtraction", c.motionSubtraction, 0...5)
-    try check("motionLineEvidence", c.motionLineEvidence, 0...1)
+    try check("motionLineEvidence", c.motionLineEvidence, 0...10)
+    try check("locomotionRateFloor", c.locomotionRateFloor, 30...150)
     try check("transitionPenalty", c.transitionPenalty, 0...10)
     try check("maximumChange", c.maximumChange, 0.5...50)
     try check("reliableQuality", c.reliableQuality, 0...1)
@@ -208,6 +220,11 @@ public struct PPGHeartRateEstimator: Sendable {
     penalties = (-jumpLimit...jumpLimit).map { offset in
       let change = Double(offset) * binRate / c.step
       return Float(c.transitionPenalty * change * change)
+    }
+    let firstBin = bandStart
+    locomotionPrior = (0..<bandCount).map { i in
+      let rate = Double(firstBin + i) * binRate
+      return Float(exp(-max(0, c.locomotionRateFloor - rate) / Self.locomotionPriorScale))
     }
     let channelCount = ppgChannelCount + accelerationAxisCount
     filters = Array(repeating: bandPass, count: channelCount)
@@ -356,7 +373,9 @@ public struct PPGHeartRateEstimator: Sendable {
         near += fftOutput[bandStart + i].magnitudeSquared
       }
       let periodicity = (near / total - Self.aperiodicAxisShare) / (Self.periodicAxisShare - Self.aperiodicAxisShare)
-      let scale = min(max(periodicity, 0), 1) / largest
+      let weight = min(max(periodicity, 0), 1)
+      periodicMotion = max(periodicMotion, weight)
+      let scale = weight / largest
       for i in 0..<bandCount {
         motionSpectrum[i] = max(motionSpectrum[i], fftOutput[bandStart + i].magnitudeSquared * scale)
       }
@@ -389,6 +408,7 @@ public struct PPGHeartRateEstimator: Sendable {
         startTime: start, endTime: end, beatsPerMinute: .nan, quality: 0, isReliable: false)
     }
     var motionValid = false
+    periodicMotion = 0
     for k in ppgChannelCount..<ppgChannelCount + accelerationAxisCount {
       motionValid = addSpectrum(channel: k, motion: true) || motionValid
     }
@@ -406,9 +426,14 @@ public struct PPGHeartRateEstimator: Sendable {
     if cleanedPeak == 0 {
       for i in 0..<bandCount { cleaned[i] = ppgSpectrum[i] }
     }
-    let lineEvidence = Float(configuration.motionLineEvidence)
+    var cleanedSum: Float = 0
+    for i in 0..<bandCount { cleanedSum += cleaned[i] }
+    let lineEvidence = Float(configuration.motionLineEvidence) * cleanedSum / Float(bandCount)
     for i in 0..<bandCount {
       evidence[i] = motionSpectrum[i] >= Self.motionLineLevel ? max(cleaned[i], lineEvidence) : cleaned[i]
+    }
+    if periodicMotion > 0 {
+      for i in 0..<bandCount { evidence[i] *= locomotionPrior[i] }
     }
     track()
     var best = 0
@@ -436,7 +461,8 @@ public struct PPGHeartRateEstimator: Sendable {
     let rate = (Double(bandStart + best) + offset) * binRate
     return HeartRateWindow(
       startTime: start, endTime: end, beatsPerMinute: rate, quality: quality,
-      isReliable: quality >= configuration.reliableQuality && missing == 0)
+      isReliable: quality >= configuration.reliableQuality && missing == 0,
+      periodicMotion: motionValid ? Double(periodicMotion) : nil)
   }
 
   /// Scales `values` to a maximum of 1 (left alone when the maximum is 0).

@@ -1,18 +1,19 @@
 import Foundation
 import Vitals
 
-/// The estimator settings the cross-validation chooses among: the motion subtraction's weight, the
-/// evidence left on strong motion lines, the tracker's transition penalty and its largest change between
-/// windows, around the defaults (81 settings).
+/// The estimator settings the cross-validation chooses among: the evidence left on strong motion lines,
+/// the rate floor during locomotion, the tracker's transition penalty and its largest change between
+/// windows (81 settings; the motion subtraction's weight stays at the default, which an earlier grid
+/// chose in every fold).
 func estimatorGrid(_ base: PPGHeartRateEstimator.Configuration) -> [PPGHeartRateEstimator.Configuration] {
   var grid: [PPGHeartRateEstimator.Configuration] = []
-  for subtraction in [0.5, 1.0, 1.5] {
-    for lineEvidence in [0.05, 0.1, 0.15] {
-      for penalty in [0.04, 0.08, 0.16] {
-        for change in [5.0, 7.5, 10.0] {
+  for lineEvidence in [1.0, 2.0, 4.0] {
+    for floor in [60.0, 70.0, 80.0] {
+      for penalty in [0.08, 0.16, 0.32] {
+        for change in [2.5, 5.0, 7.5] {
           var c = base
-          c.motionSubtraction = subtraction
           c.motionLineEvidence = lineEvidence
+          c.locomotionRateFloor = floor
           c.transitionPenalty = penalty
           c.maximumChange = change
           grid.append(c)
@@ -24,7 +25,7 @@ func estimatorGrid(_ base: PPGHeartRateEstimator.Configuration) -> [PPGHeartRate
 }
 
 func describe(_ c: PPGHeartRateEstimator.Configuration) -> String {
-  "motionSubtraction \(c.motionSubtraction), motionLineEvidence \(c.motionLineEvidence),"
+  "motionLineEvidence \(c.motionLineEvidence), locomotionRateFloor \(c.locomotionRateFloor),"
     + " transitionPenalty \(c.transitionPenalty), maximumChange \(c.maximumChange)"
 }
 

@@ -6,7 +6,9 @@
 // - wfdb-formats v102s and a103l: PPG (PLETH, no accelerometer) heart rate against the ECG heart rate of
 //   the same record (the QRS detector's beats, same windows), over the windows where both are clean:
 //   the PPG window reliable, and the ECG window's every interval regular (quality 1: no missed or extra
-//   beat, which a noisy lead such as v102s's gives often), as SCORING.md compares "where both are clean".
+//   beat, which a noisy lead such as v102s's gives often), as SCORING.md compares "where both are clean";
+//   and the pulse-rate variability of `vitals analyze` (clean stretches only) against the HRV of the
+//   ECG's beats over the same stretches (SDNN, RMSSD, ms).
 //
 // The SPC files have no time column: 125 Hz.
 //
@@ -15,10 +17,10 @@
 //              $VITALS_SHARED_DATA)
 //   --chunk    read and feed the recordings in chunks of N samples (default 16384)
 //   --no-accel ignore the accelerometer columns
-//   --set NAME=VALUE  an estimator option (motionSubtraction, motionLineEvidence, transitionPenalty,
-//              maximumChange, reliableQuality, rateLow, rateHigh); repeatable
+//   --set NAME=VALUE  an estimator option (motionSubtraction, motionLineEvidence, locomotionRateFloor,
+//              transitionPenalty, maximumChange, reliableQuality, rateLow, rateHigh); repeatable
 //   --windows  also print every window (truth, estimate, quality)
-//   --cv       also choose motionSubtraction, motionLineEvidence, transitionPenalty and maximumChange by
+//   --cv       also choose motionLineEvidence, locomotionRateFloor, transitionPenalty and maximumChange by
 //              leave-one-recording-out
 //              cross-validation over both sets (CrossValidation.swift)
 //   --json FILE write the SPC results as peer-comparison rows (scripts/peers protocol)
@@ -68,6 +70,7 @@ struct Options {
     switch parts[0] {
     case "motionSubtraction": configuration.motionSubtraction = value
     case "motionLineEvidence": configuration.motionLineEvidence = value
+    case "locomotionRateFloor": configuration.locomotionRateFloor = value
     case "transitionPenalty": configuration.transitionPenalty = value
     case "maximumChange": configuration.maximumChange = value
     case "reliableQuality": configuration.reliableQuality = value
@@ -215,4 +218,25 @@ for record in ["v102s", "a103l"] {
       format: "%-7@ %7d %9d %5.2f %8.0f%%   (max %.2f)", record, ppgWindows.count, differences.count,
       mean(differences), 100 * Double(differences.count { $0 <= 2 }) / Double(max(differences.count, 1)),
       differences.max() ?? .nan))
+}
+
+// Pulse-rate variability against ECG HRV over the same clean stretches.
+print("\nPRV (PPG section of vitals analyze, clean stretches) against ECG HRV of the same stretches, ms")
+print("record  clean s  PPG NN  ECG NN  SDNN PPG  SDNN ECG  RMSSD PPG  RMSSD ECG")
+for record in ["v102s", "a103l"] {
+  let analysis = try RecordingAnalyzer.analyze(path: options.data + "/wfdb-formats/" + record)
+  guard let ppg = analysis.section(PPGSection.self), let ecg = analysis.section(ECGSection.self) else { continue }
+  var unclean: [Range<Int64>] = []
+  var position: Int64 = 0
+  for stretch in ppg.cleanStretches + [ppg.samples..<ppg.samples] {
+    if stretch.lowerBound > position { unclean.append(position..<stretch.lowerBound) }
+    position = max(position, stretch.upperBound)
+  }
+  let heart = VariabilitySummary(beats: ecg.beats, sampleRate: analysis.sampleRate, gaps: unclean)
+  let pulse = ppg.variability
+  let clean = Double(ppg.cleanStretches.reduce(0) { $0 + $1.count }) / analysis.sampleRate
+  print(
+    String(
+      format: "%-7@ %7.0f %7d %7d %9.1f %9.1f %10.1f %10.1f", record, clean, pulse.intervals.count,
+      heart.intervals.count, pulse.time.sdnn, heart.time.sdnn, pulse.time.rmssd, heart.time.rmssd))
 }
