@@ -17,8 +17,8 @@ import VitalsIO
 /// 3. At the end: pulse-rate variability as the ECG pipeline computes HRV (``VariabilitySummary``:
 ///    Lipponen & Tarvainen 2019 artifacts dropped, time and frequency domain, Poincaré SD1/SD2), from
 ///    the pulses of clean stretches only: the union of the heart-rate windows that are reliable (the
-///    pulse wave is one clear periodicity) and, with an accelerometer, free of periodic motion
-///    (`HeartRateWindow/periodicMotion` 0). Intervals outside them count as gaps. Pulse timing during
+///    pulse wave is one clear periodicity) and, with an accelerometer, not in locomotion
+///    (`HeartRateWindow/periodicMotion` under 1). Intervals outside them count as gaps. Pulse timing during
 ///    motion carries the artifact's timing, not the heart's (Schäfer & Vagedes 2013 review where PRV
 ///    stands in for HRV: at rest, in healthy subjects); see ``PPGSection``.
 ///
@@ -125,7 +125,7 @@ public struct PPGPipeline: RecordingPipeline {
     }
   }
 
-  /// Counts a reliable window and, when it is free of periodic motion, adds its span to the clean
+  /// Counts a reliable window and, when it is not in locomotion, adds its span to the clean
   /// stretches.
   mutating func noteReliable(_ window: HeartRateWindow, start: Int64) {
     reliable += 1
@@ -134,7 +134,7 @@ public struct PPGPipeline: RecordingPipeline {
     rateMaximum = max(rateMaximum, window.beatsPerMinute)
     let end = start + Int64((window.endTime * sampleRate).rounded())
     if !live { reliableRates.append((end, window.beatsPerMinute)) }
-    guard (window.periodicMotion ?? 0) == 0 else { return }
+    guard (window.periodicMotion ?? 0) < 1 else { return }
     let span = start + Int64((window.startTime * sampleRate).rounded())..<end
     if let last = cleanSpans.last, span.lowerBound <= last.upperBound {
       cleanSpans[cleanSpans.count - 1] = last.lowerBound..<max(last.upperBound, span.upperBound)

@@ -15,8 +15,9 @@ public struct HeartRateWindow: Sendable, Hashable, Codable {
   /// best estimate (the tracked rate), flagged rather than hidden.
   public var isReliable: Bool
   /// Periodic motion in the window, `0…1`: the largest periodicity weight of the accelerometer axes
-  /// (``PPGHeartRateEstimator/periodicAxisShare``), 0 when every axis is aperiodic, as at rest; nil
-  /// without an accelerometer, or for windows from beat times.
+  /// (``PPGHeartRateEstimator/periodicAxisShare``); 1 is locomotion (walking, running: an axis with a
+  /// single strong line), below 1 aperiodic movement or sensor noise at rest (white noise reaches about
+  /// 0.7 in some windows); nil without an accelerometer, or for windows from beat times.
   public var periodicMotion: Double?
 
   public init(

@@ -54,7 +54,8 @@ extension PPGAnalysisError {
 /// strong motion line are uninformative rather than empty, the estimate refined by quadratic peak
 /// interpolation (Smith & Serra 1987). <doc:PPGHeartRate> gives each step and its settings.
 ///
-/// Quality is the share of the cleaned spectrum's power within one main-lobe width of the estimate,
+/// Quality is the share of the cleaned spectrum's power (in locomotion, weighted by the rate floor's
+/// prior) within one main-lobe width of the estimate,
 /// scaled by ``unverifiedQualityScale`` without an accelerometer and by ``motionCoincidenceScale`` on a
 /// strong accelerometer line; a window is reliable when it reaches ``Configuration/reliableQuality``.
 /// Windows whose PPG is flat have a NaN rate, quality 0, and leave the tracker as it was.
@@ -81,14 +82,15 @@ public struct PPGHeartRateEstimator: Sendable {
     /// band (0…10): such a bin keeps at least this much, so that a pulse at the cadence is neither erased
     /// by the subtraction nor trusted.
     public var motionLineEvidence = 2.0
-    /// While the accelerometer shows periodic motion (walking, running), the rate below which the
+    /// In locomotion (an accelerometer axis fully periodic: ``HeartRateWindow/periodicMotion`` 1, as in
+    /// walking and running), the rate below which the
     /// evidence is scaled down, by `exp(−(floor − rate) / 5 BPM)`, BPM (30…150): locomotion raises the
     /// heart rate above rest, and below this floor lie the arm swing's low-frequency remnants.
-    public var locomotionRateFloor = 70.0
+    public var locomotionRateFloor = 80.0
     /// Penalty on the tracked rate's change, per (BPM/s)², in log-spectrum units (0…10).
-    public var transitionPenalty = 0.16
+    public var transitionPenalty = 0.08
     /// Largest change of the tracked rate, BPM per second (0.5…50).
-    public var maximumChange = 5.0
+    public var maximumChange = 2.5
     /// Quality from which a window is reliable (0…1).
     public var reliableQuality = 0.3
 
@@ -432,7 +434,8 @@ public struct PPGHeartRateEstimator: Sendable {
     for i in 0..<bandCount {
       evidence[i] = motionSpectrum[i] >= Self.motionLineLevel ? max(cleaned[i], lineEvidence) : cleaned[i]
     }
-    if periodicMotion > 0 {
+    let locomotion = periodicMotion >= 1
+    if locomotion {
       for i in 0..<bandCount { evidence[i] *= locomotionPrior[i] }
     }
     track()
@@ -441,8 +444,9 @@ public struct PPGHeartRateEstimator: Sendable {
     var near: Float = 0
     var total: Float = 0
     for i in 0..<bandCount {
-      total += cleaned[i]
-      if abs(i - best) <= qualityHalfWidth { near += cleaned[i] }
+      let power = locomotion ? cleaned[i] * locomotionPrior[i] : cleaned[i]
+      total += power
+      if abs(i - best) <= qualityHalfWidth { near += power }
     }
     var quality = total > 0 ? Double(near / total) : 0
     if !motionValid {
@@ -451,11 +455,11 @@ public struct PPGHeartRateEstimator: Sendable {
       // The rate coincides with a strong motion line: the pulse may be locked to the cadence.
       quality *= Self.motionCoincidenceScale
     }
-    // Sub-bin position: the vertex of the parabola through a local maximum of the cleaned spectrum and
+    // Sub-bin position: the vertex of the parabola through a local maximum of the evidence and
     // its two neighbors (Smith & Serra 1987, quadratic peak interpolation).
     var offset = 0.0
     if best > 0 && best < bandCount - 1 {
-      let (a, b, c) = (Double(cleaned[best - 1]), Double(cleaned[best]), Double(cleaned[best + 1]))
+      let (a, b, c) = (Double(evidence[best - 1]), Double(evidence[best]), Double(evidence[best + 1]))
       if b >= a && b >= c && a - 2 * b + c < 0 { offset = 0.5 * (a - c) / (a - 2 * b + c) }
     }
     let rate = (Double(bandStart + best) + offset) * binRate
