@@ -91,6 +91,11 @@ struct HeartRateTests {
     let truth = BeatRateWindows.windows(beats: file.peaks, sampleRate: 100, duration: 40)
     let errors = zip(windows, truth).map { abs($0.beatsPerMinute - $1.beatsPerMinute) }
     #expect(errors.reduce(0, +) / Double(errors.count) < 2)
+    let three = [true, false, true].map {
+      HeartRateWindow(startTime: 0, endTime: 8, beatsPerMinute: 70, quality: 0.5, isReliable: $0)
+    }
+    #expect(command.reliableShare(three) == "\(file.path): 2 of 3 windows reliable (66.7 %)")
+    #expect(command.reliableShare([]) == "\(file.path): 0 of 0 windows reliable (– %)")
 
     let detection = try RecordingBeats(ppgPath: file.path, options: RecordingOptions())
     #expect(detection.lead == "ppg1" && detection.sampleRate == 100 && detection.sampleCount == 4000)
