@@ -61,7 +61,8 @@ public struct HeartRate: ParsableCommand {
   /// `INPUT: K of N windows reliable (P %)`, P to 0.1.
   func reliableShare(_ windows: [HeartRateWindow]) -> String {
     let reliable = windows.count { $0.isReliable }
-    let percent = windows.isEmpty ? "–" : "\((1000 * Double(reliable) / Double(windows.count)).rounded() / 10)"
+    let percent =
+      windows.isEmpty ? "–" : "\((1000 * Double(reliable) / Double(windows.count)).rounded() / 10)"
     return "\(inputPath): \(reliable) of \(windows.count) windows reliable (\(percent) %)"
   }
 

@@ -35,7 +35,8 @@ extension RecordingAnalysis {
     let ppg = ecg == nil ? section(PPGSection.self) : nil
     let beats = (ecg?.beats ?? ppg?.beats ?? []).map { startTime.advanced(bySamples: $0, rate: sampleRate) }
     let rates = (ppg?.reliableRates ?? []).map {
-      RateReading(time: startTime.advanced(bySamples: $0.sample, rate: sampleRate), beatsPerMinute: $0.beatsPerMinute)
+      RateReading(
+        time: startTime.advanced(bySamples: $0.sample, rate: sampleRate), beatsPerMinute: $0.beatsPerMinute)
     }
     let metrics = DerivedMetrics(
       beats: beats, rates: rates, steps: motion?.steps.map(\.time) ?? [],

@@ -27,7 +27,9 @@ private let still: SimulatedRecording = {
 }()
 
 /// A recording as a WFDB record in a fresh directory.
-private func writeRecord(_ simulated: SimulatedRecording = simulated) throws -> (directory: String, path: String) {
+private func writeRecord(_ simulated: SimulatedRecording = simulated) throws -> (
+  directory: String, path: String
+) {
   let directory = try temporaryDirectory()
   let path = directory + "/wrist"
   let signals = zip(simulated.channelNames, simulated.units).map {
@@ -85,7 +87,8 @@ struct PPGPipelineTests {
           if case .heartRate(_, .some) = $0.value { $0.signal == .ppg } else { false }
         })
     let line = analysis.jsonLine()
-    #expect(line.contains("\"ppg\":{") && line.contains("\"prv_clean_s\":0") && line.contains("\"motion_axes\":3"))
+    #expect(
+      line.contains("\"ppg\":{") && line.contains("\"prv_clean_s\":0") && line.contains("\"motion_axes\":3"))
 
     // Without an ECG the reliable windows give the derived heart rate.
     let samples = try #require(analysis.derivedSamples())
@@ -103,7 +106,8 @@ struct PPGPipelineTests {
     let ppg = try #require(try RecordingAnalyzer.analyze(path: path).section(PPGSection.self))
     let clean = ppg.cleanStretches.reduce(0) { $0 + $1.count }
     #expect(ppg.motionAxes == 0 && Double(clean) > 0.8 * Double(ppg.samples))
-    #expect(zip(ppg.cleanStretches, ppg.cleanStretches.dropFirst()).allSatisfy { $0.upperBound < $1.lowerBound })
+    #expect(
+      zip(ppg.cleanStretches, ppg.cleanStretches.dropFirst()).allSatisfy { $0.upperBound < $1.lowerBound })
     #expect(abs(ppg.variability.time.meanHR - 72) < 3 && ppg.variability.time.sdnn.isFinite)
     #expect(ppg.variability.intervals.count > ppg.beatCount * 3 / 4)
   }

@@ -374,7 +374,8 @@ public struct PPGHeartRateEstimator: Sendable {
       for i in max(0, peak - qualityHalfWidth)...min(bandCount - 1, peak + qualityHalfWidth) {
         near += fftOutput[bandStart + i].magnitudeSquared
       }
-      let periodicity = (near / total - Self.aperiodicAxisShare) / (Self.periodicAxisShare - Self.aperiodicAxisShare)
+      let periodicity =
+        (near / total - Self.aperiodicAxisShare) / (Self.periodicAxisShare - Self.aperiodicAxisShare)
       let weight = min(max(periodicity, 0), 1)
       periodicMotion = max(periodicMotion, weight)
       let scale = weight / largest

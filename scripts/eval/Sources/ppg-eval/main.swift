@@ -225,7 +225,9 @@ print("\nPRV (PPG section of vitals analyze, clean stretches) against ECG HRV of
 print("record  clean s  PPG NN  ECG NN  SDNN PPG  SDNN ECG  RMSSD PPG  RMSSD ECG")
 for record in ["v102s", "a103l"] {
   let analysis = try RecordingAnalyzer.analyze(path: options.data + "/wfdb-formats/" + record)
-  guard let ppg = analysis.section(PPGSection.self), let ecg = analysis.section(ECGSection.self) else { continue }
+  guard let ppg = analysis.section(PPGSection.self), let ecg = analysis.section(ECGSection.self) else {
+    continue
+  }
   var unclean: [Range<Int64>] = []
   var position: Int64 = 0
   for stretch in ppg.cleanStretches + [ppg.samples..<ppg.samples] {
