@@ -158,8 +158,8 @@ fit-classify: deps .venv-fixtures/ready
 	.venv-fixtures/bin/python scripts/eval/fit_classifier.py .build/classify-features.csv --write $(CLASSIFIER_MODEL)
 	$(SWIFT) format --in-place $(CLASSIFIER_MODEL)
 
-# Leave-one-recording-out CV over both sets chooses three estimator settings (ppg-eval --cv).
-## PPG heart rate on ../shared/data (SPC 2015, BAMI-1): MAE per recording and set, CNN-LSTM, CV, PPG vs ECG.
+# Leave-one-recording-out CV over both sets chooses four estimator settings (ppg-eval --cv).
+## PPG heart rate on ../shared/data (SPC 2015, BAMI-1): MAE per recording and set, CNN-LSTM, CV, PPG vs ECG, PRV.
 eval-ppg: deps
 	$(EVAL) ppg-eval >&2
 	$(EVAL_BIN)/ppg-eval --cv
