@@ -51,13 +51,14 @@ extension PPGAnalysisError {
 /// (averaged) and of the accelerometer axes (bin-wise maximum, each axis weighted by how periodic it is);
 /// spectral subtraction of the motion spectrum (TROIKA: Zhang, Pi & Liu 2015, IEEE TBME 62(2)); a causal
 /// Viterbi tracker over the spectral bins with a penalty on the rate's change, for which the bins on a
-/// strong motion line are uninformative rather than empty, the estimate refined by quadratic peak
-/// interpolation (Smith & Serra 1987). <doc:PPGHeartRate> gives each step and its settings.
+/// strong motion line are uninformative rather than empty and, in locomotion, rates under a floor are
+/// unlikely; the estimate refined by quadratic peak interpolation (Smith & Serra 1987).
+/// <doc:PPGHeartRate> gives each step and its settings.
 ///
 /// Quality is the share of the cleaned spectrum's power (in locomotion, weighted by the rate floor's
-/// prior) within one main-lobe width of the estimate,
-/// scaled by ``unverifiedQualityScale`` without an accelerometer and by ``motionCoincidenceScale`` on a
-/// strong accelerometer line; a window is reliable when it reaches ``Configuration/reliableQuality``.
+/// prior) within one main-lobe width of the estimate, scaled by ``unverifiedQualityScale`` without an
+/// accelerometer and by ``motionCoincidenceScale`` on a strong motion line; a window is reliable when it
+/// reaches ``Configuration/reliableQuality``.
 /// Windows whose PPG is flat have a NaN rate, quality 0, and leave the tracker as it was.
 ///
 /// Gaps: a sample that is NaN or infinite in any channel is missing (see ``gaps``). A window more than
@@ -108,9 +109,10 @@ public struct PPGHeartRateEstimator: Sendable {
   /// its periodicity) from which a bin is on a strong motion line.
   public static let motionLineLevel: Float = 0.5
   /// An axis's periodicity is the share of its band power within one main-lobe half-width of its peak;
-  /// its spectrum counts fully from ``periodicAxisShare``, not at all up to ``aperiodicAxisShare``, and
-  /// in proportion between: an axis that only carries sensor noise or aperiodic movement at rest is flat,
-  /// and normalized to its peak it would mark lines everywhere.
+  /// its spectrum counts fully from this share, not at all up to the aperiodic share
+  /// (`PPGHeartRateEstimator.aperiodicAxisShare`), and in proportion between: an axis that only carries
+  /// sensor noise or aperiodic movement at rest is flat, and normalized to its peak it would mark lines
+  /// everywhere.
   public static let periodicAxisShare: Float = 0.4
   /// See ``periodicAxisShare``.
   public static let aperiodicAxisShare: Float = 0.15
