@@ -164,7 +164,7 @@ eval-ppg: deps
 	$(EVAL) ppg-eval >&2
 	$(EVAL_BIN)/ppg-eval --cv
 
-## Step counts on ../shared/data/oxford-steps against the hand count, and false steps in non-walking.
+## Steps on ../shared/data: Oxford counts, Clemson counts and F1 per placement, false steps in non-walking.
 eval-steps: deps
 	$(EVAL) steps-eval >&2
 	$(EVAL_BIN)/steps-eval

@@ -192,12 +192,40 @@ struct StepDetectorTests {
     #expect(magnitudes.last == -1)
   }
 
+  @Test("a walk that resumes within the resume window needs only stepsToResumeBout regular steps")
+  func resumedWalk() {
+    // At 25 Hz: 12 steps 0.6 s apart, a pause of `pause` samples, then 5 more steps.
+    func steps(pause: Int64, resumeWindow: Int64) -> (steps: Int, bouts: Int) {
+      var rhythm = StepRhythm(
+        stepsToStartBout: 10, stepsToResumeBout: 4, resumeWindow: resumeWindow, maximumInterval: 37.5,
+        strideRatio: 0.7...1.4, continuationRatio: 1.6, amplitudeRatio: 2, confirmationDelay: 8)
+      let first = (0..<12).map { Int64(15 * $0) }
+      let second = (0..<5).map { first.last! + pause + Int64(15 * $0) }
+      var found: [Int64] = []
+      var bouts: [(start: Int64, end: Int64, steps: Int)] = []
+      for peak in first + second {
+        rhythm.advance(to: peak, bouts: &bouts)
+        rhythm.accept(peak, amplitude: 0.1, steps: &found, bouts: &bouts)
+      }
+      rhythm.finish(bouts: &bouts)
+      return (found.count, bouts.count)
+    }
+    #expect(steps(pause: 150, resumeWindow: 250) == (17, 2))
+    #expect(steps(pause: 150, resumeWindow: 0) == (12, 1))
+    #expect(steps(pause: 300, resumeWindow: 250) == (12, 1))
+  }
+
   @Test("bad rates and options throw")
   func errors() {
     #expect(throws: StepDetectorError.unsupportedSampleRate(10)) { try StepDetector(sampleRate: 10) }
     var configuration = StepDetector.Configuration()
     configuration.stepsToStartBout = 1
     #expect(throws: StepDetectorError.invalidConfiguration("stepsToStartBout", 1)) {
+      try StepDetector(sampleRate: 100, configuration: configuration)
+    }
+    configuration = StepDetector.Configuration()
+    configuration.stepsToResumeBout = 12
+    #expect(throws: StepDetectorError.invalidConfiguration("stepsToResumeBout", 12)) {
       try StepDetector(sampleRate: 100, configuration: configuration)
     }
   }

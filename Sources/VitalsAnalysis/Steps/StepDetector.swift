@@ -27,7 +27,8 @@ public enum StepDetectorError: Error, Sendable, Equatable, CustomStringConvertib
 /// its peaks above ``Configuration-swift.struct/threshold`` spaced by at least
 /// ``Configuration-swift.struct/refractoryPeriod``, unless vibration dominates; steps count once
 /// ``Configuration-swift.struct/stepsToStartBout`` candidates have come at a regular stride (the
-/// periodicity check of Brajdic & Harle 2013). <doc:StepDetection> gives each stage and its settings.
+/// periodicity check of Brajdic & Harle 2013), or ``Configuration-swift.struct/stepsToResumeBout`` soon
+/// after a bout. <doc:StepDetection> gives each stage and its settings.
 ///
 /// References: N. Zhao, "Full-featured pedometer design realized with 3-axis digital accelerometer",
 /// Analog Dialogue 44(6), 2010. A. Brajdic, R. Harle, "Walk detection and step counting on unconstrained
@@ -43,8 +44,9 @@ public enum StepDetectorError: Error, Sendable, Equatable, CustomStringConvertib
 /// Cost: O(1) per sample and no allocation after initialization except the appended events and, on first
 /// use, one scratch block.
 ///
-/// Accuracy: `make eval-steps` on the shared Oxford walks against the hand count, and simulated non-walking
-/// (docs/accuracy.md); method, choices and protocol in <doc:StepDetection>.
+/// Accuracy: `make eval-steps` on the shared Oxford walks against the hand count, the Clemson trials
+/// against their marked steps, and simulated non-walking (docs/accuracy.md); method, choices and
+/// protocol in <doc:StepDetection>.
 public struct StepDetector: Sendable {
   /// The sample rates the detector accepts, in Hz.
   public static let supportedSampleRates: ClosedRange<Double> = 15...1000
@@ -79,6 +81,10 @@ public struct StepDetector: Sendable {
     public var refractoryPeriod = 0.3
     /// Regular candidates needed before a bout starts (and they count).
     public var stepsToStartBout = 10
+    /// Regular candidates needed before a bout starts within ``resumeWindow`` of the last bout's end.
+    public var stepsToResumeBout = 4
+    /// How long after a bout's last step a new bout needs only ``stepsToResumeBout`` candidates, seconds.
+    public var resumeWindow = 10.0
     /// Longest interval between two steps of a bout, seconds.
     public var maximumStepInterval = 1.5
     /// Allowed ratio of a stride (two steps) to the previous stride while a bout is being recognized.
@@ -172,6 +178,8 @@ public struct StepDetector: Sendable {
     try check("threshold", c.threshold, 0.001...1)
     try check("refractoryPeriod", c.refractoryPeriod, 0.15...1)
     try check("stepsToStartBout", Double(c.stepsToStartBout), 3...50)
+    try check("stepsToResumeBout", Double(c.stepsToResumeBout), 3...Double(c.stepsToStartBout))
+    try check("resumeWindow", c.resumeWindow, 0...60)
     try check("maximumStepInterval", c.maximumStepInterval, c.refractoryPeriod...5)
     try check("strideRatio.lowerBound", c.strideRatio.lowerBound, 0.1...1)
     try check("strideRatio.upperBound", c.strideRatio.upperBound, 1...10)
@@ -202,7 +210,8 @@ public struct StepDetector: Sendable {
     self.refractory = max(1, Int64((c.refractoryPeriod * rate).rounded(.down)))
     self.delay = Int64((design.phaseDelay(atFrequency: 1.8, sampleRate: rate) * Double(factor)).rounded())
     self.rhythm = StepRhythm(
-      stepsToStartBout: c.stepsToStartBout, maximumInterval: c.maximumStepInterval * rate,
+      stepsToStartBout: c.stepsToStartBout, stepsToResumeBout: c.stepsToResumeBout,
+      resumeWindow: Int64((c.resumeWindow * rate).rounded()), maximumInterval: c.maximumStepInterval * rate,
       strideRatio: c.strideRatio, continuationRatio: c.continuationRatio, amplitudeRatio: c.amplitudeRatio,
       confirmationDelay: refractory + 1)
     self.recordStart = startTime

@@ -7,7 +7,9 @@
 /// of the candidate two before it (the same foot; a bump's ringing decays from peak to peak, steps keep
 /// their size). When the run holds `stepsToStartBout` candidates, they become the first steps of a
 /// bout (the periodicity check of Brajdic & Harle 2013 and of phone step counters, which count nothing
-/// until several regular steps have come). Inside a bout, a candidate within `continuationRatio` step
+/// until several regular steps have come); within `resumeWindow` samples of the last bout's last step,
+/// `stepsToResumeBout` candidates are enough (hysteresis: a walk interrupted by a turn, a door or an
+/// obstacle resumes without proving itself again). Inside a bout, a candidate within `continuationRatio` step
 /// periods (and the longest step interval) of the last step is a step; the step period follows the
 /// intervals (exponential average, weight 1/5, each interval clipped to 0.5–1.5 periods). A later candidate,
 /// or none by then, ends the bout, and the late candidate starts a new run.
@@ -15,6 +17,8 @@
 /// Times are sample indices at the detector's internal rate; every limit is in those samples.
 struct StepRhythm: Sendable {
   let stepsToStartBout: Int
+  let stepsToResumeBout: Int
+  let resumeWindow: Int64
   let maximumInterval: Double
   let strideRatio: ClosedRange<Double>
   let continuationRatio: Double
@@ -30,14 +34,19 @@ struct StepRhythm: Sendable {
   private var boutStart: Int64 = 0
   private var boutSteps = 0
   private var lastStep: Int64 = 0
+  /// The last step of the last bout that ended, if any.
+  private var lastBoutEnd: Int64?
   /// The bout ends once no step has come by this sample.
   private var deadline = 0.0
 
   init(
-    stepsToStartBout: Int, maximumInterval: Double, strideRatio: ClosedRange<Double>,
-    continuationRatio: Double, amplitudeRatio: Double, confirmationDelay: Int64
+    stepsToStartBout: Int, stepsToResumeBout: Int, resumeWindow: Int64, maximumInterval: Double,
+    strideRatio: ClosedRange<Double>, continuationRatio: Double, amplitudeRatio: Double,
+    confirmationDelay: Int64
   ) {
     self.stepsToStartBout = stepsToStartBout
+    self.stepsToResumeBout = stepsToResumeBout
+    self.resumeWindow = resumeWindow
     self.maximumInterval = maximumInterval
     self.strideRatio = strideRatio
     self.continuationRatio = continuationRatio
@@ -90,7 +99,8 @@ struct StepRhythm: Sendable {
     }
     run.append(peak)
     amplitudes.append(amplitude)
-    if run.count >= stepsToStartBout {
+    let resuming = lastBoutEnd.map { run[0] - $0 <= resumeWindow } ?? false
+    if run.count >= (resuming ? stepsToResumeBout : stepsToStartBout) {
       walking = true
       steps.append(contentsOf: run)
       boutStart = run[0]
@@ -122,15 +132,17 @@ struct StepRhythm: Sendable {
     if walking && Double(now - confirmationDelay) > deadline { endBout(into: &bouts) }
   }
 
-  /// Ends an open bout (end of the stream).
+  /// Ends an open bout (end of the stream or of a segment before a gap); the next bout starts afresh.
   mutating func finish(bouts: inout [(start: Int64, end: Int64, steps: Int)]) {
     if walking { endBout(into: &bouts) }
     run.removeAll(keepingCapacity: true)
     amplitudes.removeAll(keepingCapacity: true)
+    lastBoutEnd = nil
   }
 
   private mutating func endBout(into bouts: inout [(start: Int64, end: Int64, steps: Int)]) {
     bouts.append((boutStart, lastStep, boutSteps))
     walking = false
+    lastBoutEnd = lastStep
   }
 }

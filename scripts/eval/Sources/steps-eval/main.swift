@@ -1,6 +1,7 @@
 // Counts the steps of the oxford-steps walks in the shared data folder and compares each total with the
-// hand-counted truth and with the dataset's two counters; then counts false steps in simulated
-// non-walking activity (still, typing, vehicle, gestures, shaking) at every placement.
+// hand-counted truth and with the dataset's two counters; counts the Clemson trials' steps at the wrist,
+// hip and ankle against the marked steps, with the step-timing F1 (Clemson.swift); then counts false
+// steps in simulated non-walking activity (still, typing, vehicle, gestures, shaking) at every placement.
 //
 // Usage: steps-eval [--data DIR] [--chunk N] [--minutes M] [--rate HZ] [--set NAME=VALUE]…
 //   --data     the shared data folder (default: ../shared/data beside the repository, or
@@ -9,8 +10,8 @@
 //   --minutes  minutes of each simulated activity and placement (default 10)
 //   --rate     the grid rate the walks' irregular time stamps are resampled to (default: measured)
 //   --set NAME=VALUE  a detector option (passbandLow, passbandHigh, threshold, refractoryPeriod,
-//              stepsToStartBout, maximumStepInterval, strideRatioLow, strideRatioHigh,
-//              continuationRatio, amplitudeRatio, maximumVibrationRatio); repeatable
+//              stepsToStartBout, stepsToResumeBout, resumeWindow, maximumStepInterval, strideRatioLow,
+//              strideRatioHigh, continuationRatio, amplitudeRatio, maximumVibrationRatio); repeatable
 import EvalSupport
 import Foundation
 import Vitals
@@ -49,6 +50,8 @@ struct Options {
     case "threshold": c.threshold = value
     case "refractoryPeriod": c.refractoryPeriod = value
     case "stepsToStartBout": c.stepsToStartBout = Int(value)
+    case "stepsToResumeBout": c.stepsToResumeBout = Int(value)
+    case "resumeWindow": c.resumeWindow = value
     case "maximumStepInterval": c.maximumStepInterval = value
     case "strideRatioLow": c.strideRatio = value...c.strideRatio.upperBound
     case "strideRatioHigh": c.strideRatio = c.strideRatio.lowerBound...value
@@ -138,6 +141,10 @@ if !files.isEmpty {
       mape(errors), errors.map(abs).max()!, mape(algoErrors), algoErrors.map(abs).max()!,
       mape(hardwareErrors), hardwareErrors.count))
 }
+
+try evaluateClemson(
+  directory: URL(fileURLWithPath: options.data).appendingPathComponent("clemson-steps").path,
+  configuration: options.configuration, chunk: options.chunk)
 
 // False steps in simulated non-walking activity.
 let activities: [Activity] = [.still, .typing, .vehicle, .gestures, .shaking]
