@@ -4,6 +4,15 @@ import VitalsStatistics
 import VitalsSupport
 
 extension RecordingAnalysis {
+  /// Per pulse of `ppg`, whether it lies outside its unclean stretches (the pulses its variability uses).
+  static func insideCleanStretches(_ ppg: PPGSection) -> [Bool] {
+    var next = 0
+    return ppg.beats.map { beat in
+      while next < ppg.uncleanStretches.count && ppg.uncleanStretches[next].upperBound <= beat { next += 1 }
+      return next == ppg.uncleanStretches.count || !ppg.uncleanStretches[next].contains(beat)
+    }
+  }
+
   /// The HealthKit-style samples `DerivedMetrics` derives from this recording, in time order (ties by
   /// type): `heartRate` and `heartRateVariabilitySDNN` per window, `restingHeartRate` and
   /// `walkingHeartRateAverage` per day, `stepCount` per minute, `highHeartRateEvent`,
@@ -13,8 +22,10 @@ extension RecordingAnalysis {
   /// the ECG section classified a short record (``ECGSection/electrocardiogram``).
   ///
   /// The beats are the ECG section's (``ECGSection/beats``), or without an ECG the PPG section's systolic
-  /// peaks (``PPGSection/beats``), whose `heartRate` samples then come from the reliable heart-rate
-  /// windows (``PPGSection/reliableRates``) rather than from pulse intervals; steps, walking bouts and motion levels are
+  /// peaks (``PPGSection/beats``): then the `heartRate` samples come from the reliable heart-rate
+  /// windows (``PPGSection/reliableRates``) rather than from pulse intervals, and only the pulses of
+  /// clean stretches (``PPGSection/cleanStretches``) give intervals, as in the section's variability;
+  /// steps, walking bouts and motion levels are
   /// the ``StepsSection``'s of the same recording, so resting heart rate and the heart-rate events see
   /// only minutes without steps and with motion levels at or under
   /// `DerivedMetrics.Parameters.motionThreshold` (without an accelerometer, minutes without steps:
@@ -34,12 +45,13 @@ extension RecordingAnalysis {
     let motion = section(StepsSection.self)
     let ppg = ecg == nil ? section(PPGSection.self) : nil
     let beats = (ecg?.beats ?? ppg?.beats ?? []).map { startTime.advanced(bySamples: $0, rate: sampleRate) }
-    let rates = (ppg?.reliableRates ?? []).map {
+    let rates = ppg?.reliableRates.map {
       RateReading(
         time: startTime.advanced(bySamples: $0.sample, rate: sampleRate), beatsPerMinute: $0.beatsPerMinute)
     }
     let metrics = DerivedMetrics(
-      beats: beats, rates: rates, steps: motion?.steps.map(\.time) ?? [],
+      beats: beats, normal: ppg.map(Self.insideCleanStretches), rates: rates,
+      steps: motion?.steps.map(\.time) ?? [],
       walking: (motion?.walking.bouts ?? []).map { ActivityInterval(start: $0.start.time, end: $0.end.time) },
       motion: motion?.motion ?? [], parameters: parameters)
     var samples: [HealthSample] = []

@@ -65,9 +65,10 @@ public struct PPGPipeline: RecordingPipeline {
   var rateSum = 0.0
   var rateMinimum = Double.infinity
   var rateMaximum = -Double.infinity
-  /// Batch: the reliable windows' rates at their ends (record sample indices).
+  /// Batch: the reliable windows' rates at their middles (record sample indices).
   var reliableRates: [(sample: Int64, beatsPerMinute: Double)] = []
-  /// The clean stretches so far (record sample indices, merged, increasing).
+  /// The clean stretches so far (record sample indices, merged, increasing); live, those that reach into
+  /// the HRV window.
   var cleanSpans: [Range<Int64>] = []
 
   /// A pipeline for the PPG channels `context.channels` (pulses on the first) with the accelerometer
@@ -108,6 +109,9 @@ public struct PPGPipeline: RecordingPipeline {
     if live {
       VariabilitySummary.trim(
         &beats, toLast: configuration.hrvWindow, before: start + samplesFed, sampleRate: sampleRate)
+      let oldest = start + samplesFed - Int64((configuration.hrvWindow * sampleRate).rounded())
+      cleanSpans.removeFirst(cleanSpans.prefix { $0.upperBound <= oldest }.count)
+      if let first = cleanSpans.first, first.lowerBound < oldest { cleanSpans[0] = oldest..<first.upperBound }
     }
     let estimates = estimator.process(
       ppg: channels.map { chunk.channels[$0] }, acceleration: axes.map { chunk.channels[$0] })
@@ -132,10 +136,11 @@ public struct PPGPipeline: RecordingPipeline {
     rateSum += window.beatsPerMinute
     rateMinimum = min(rateMinimum, window.beatsPerMinute)
     rateMaximum = max(rateMaximum, window.beatsPerMinute)
-    let end = start + Int64((window.endTime * sampleRate).rounded())
-    if !live { reliableRates.append((end, window.beatsPerMinute)) }
+    let span =
+      start + Int64((window.startTime * sampleRate).rounded())..<start
+      + Int64((window.endTime * sampleRate).rounded())
+    if !live { reliableRates.append(((span.lowerBound + span.upperBound) / 2, window.beatsPerMinute)) }
     guard (window.periodicMotion ?? 0) < 1 else { return }
-    let span = start + Int64((window.startTime * sampleRate).rounded())..<end
     if let last = cleanSpans.last, span.lowerBound <= last.upperBound {
       cleanSpans[cleanSpans.count - 1] = last.lowerBound..<max(last.upperBound, span.upperBound)
     } else {
@@ -177,6 +182,7 @@ public struct PPGPipeline: RecordingPipeline {
       hrvWindow: live ? configuration.hrvWindow : nil)
     section.gapSeconds = Double(estimator.gaps.reduce(0) { $0 + $1.count }) / sampleRate
     section.cleanStretches = cleanSpans
+    section.uncleanStretches = unclean(start: start)
     section.reliableRates = reliableRates
     return section
   }
@@ -214,9 +220,12 @@ public struct PPGSection: PipelineSection {
   /// Seconds missing in any channel (the estimator's gaps).
   public var gapSeconds = 0.0
   /// The clean stretches, the only ones the variability uses (see ``PPGPipeline``): record sample
-  /// ranges, increasing and disjoint.
+  /// ranges, increasing and disjoint (live, those within the HRV window).
   public var cleanStretches: [Range<Int64>] = []
-  /// Whole records: the reliable heart-rate windows' rates, at each window's end (record sample index).
+  /// The stretches the variability leaves out: the first channel's gaps and everything outside the clean
+  /// stretches, record sample ranges, increasing and disjoint (the gaps `VariabilitySummary` was given).
+  public var uncleanStretches: [Range<Int64>] = []
+  /// Whole records: the reliable heart-rate windows' rates, at each window's middle (record sample index).
   public var reliableRates: [(sample: Int64, beatsPerMinute: Double)] = []
 
   /// A section.

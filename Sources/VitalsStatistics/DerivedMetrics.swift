@@ -61,8 +61,8 @@ public struct RateReading: Hashable, Sendable, Codable {
 /// - ``heartRate()``: one `heartRate` sample per window of ``Parameters/heartRateWindow`` seconds
 ///   (aligned to the epoch) holding at least ``Parameters/minimumIntervals`` intervals, spanning the
 ///   window. When rate readings are given (``init(beats:normal:rates:steps:walking:motion:parameters:)``),
-///   the samples come from them instead: the mean of the readings of each window holding at least
-///   ``Parameters/minimumIntervals`` of them.
+///   the samples come from them instead, even when there are none: the mean of the readings of each
+///   window holding at least ``Parameters/minimumIntervals`` of them.
 /// - ``heartRateVariability()``: one `heartRateVariabilitySDNN` sample (ms) per window of
 ///   ``Parameters/hrvWindow`` seconds holding at least ``Parameters/minimumHRVIntervals`` intervals:
 ///   the SDNN (sample standard deviation, `ddof = 1`, as `HRVTimeDomain/sdnn`) of the window's
@@ -93,7 +93,7 @@ public struct DerivedMetrics: Sendable {
     public var timeZone = TimeZoneRules.utc
     /// Length of a heart-rate window, seconds.
     public var heartRateWindow = 60.0
-    /// Fewest intervals for a heart-rate sample.
+    /// Fewest intervals (or rate readings, when given) for a heart-rate sample.
     public var minimumIntervals = 5
     /// Length of an HRV window, seconds.
     public var hrvWindow = 60.0
@@ -124,8 +124,8 @@ public struct DerivedMetrics: Sendable {
   public var parameters: Parameters
   /// Interval lengths (s) and the times of their closing beats (ns), in time order.
   private let intervals: [(time: Int64, seconds: Double)]
-  /// Rate readings (ns, beats per minute), in time order; when any, the heart-rate samples' source.
-  private let rates: [(time: Int64, beatsPerMinute: Double)]
+  /// Rate readings (ns, beats per minute), in time order; when given, the heart-rate samples' source.
+  private let rates: [(time: Int64, beatsPerMinute: Double)]?
   private let steps: [Int64]
   private let walking: [ActivityInterval]
   /// The intervals, steps and motion levels per minute, for resting heart rate and heart-rate events.
@@ -138,12 +138,12 @@ public struct DerivedMetrics: Sendable {
   ///   - normal: per beat, whether it is normal (sinus); `nil` takes every beat as normal.
   ///   - rates: windowed heart-rate readings, for the `heartRate` samples in place of the beats (the
   ///     reliable windows of PPG spectral tracking, where pulse intervals during motion are not to be
-  ///     trusted); empty to use the beats.
+  ///     trusted), even when empty; nil to use the beats.
   ///   - steps: step times.
   ///   - walking: walking bouts.
   ///   - motion: motion levels; empty when unknown (then only steps decide whether a minute is quiet).
   public init(
-    beats: [Timestamp], normal: [Bool]? = nil, rates: [RateReading] = [], steps: [Timestamp] = [],
+    beats: [Timestamp], normal: [Bool]? = nil, rates: [RateReading]? = nil, steps: [Timestamp] = [],
     walking: [ActivityInterval] = [], motion: [MotionLevel] = [], parameters: Parameters = Parameters()
   ) {
     precondition(normal == nil || normal!.count == beats.count, "one normal flag per beat")
@@ -156,7 +156,9 @@ public struct DerivedMetrics: Sendable {
       if Self.beatInterval.contains(rr) { intervals.append((beats[k].nanosecondsSinceEpoch, rr)) }
     }
     self.intervals = intervals
-    self.rates = rates.map { ($0.time.nanosecondsSinceEpoch, $0.beatsPerMinute) }.sorted { $0.time < $1.time }
+    self.rates = rates.map { readings in
+      readings.map { ($0.time.nanosecondsSinceEpoch, $0.beatsPerMinute) }.sorted { $0.time < $1.time }
+    }
     self.steps = steps.map(\.nanosecondsSinceEpoch).sorted()
     self.walking = walking
     self.minutes = Minutes(intervals: intervals, steps: self.steps, motion: motion)
@@ -201,7 +203,7 @@ public struct DerivedMetrics: Sendable {
   /// `heartRate` samples, one per window with enough intervals (or rate readings, when given).
   public func heartRate() -> [QuantitySample] {
     let length = Int64((parameters.heartRateWindow * 1e9).rounded())
-    guard rates.isEmpty else {
+    if let rates {
       return Self.windows(count: rates.count, length) { rates[$0].time }.compactMap { index, range in
         guard range.count >= parameters.minimumIntervals else { return nil }
         let total = rates[range].reduce(0) { $0 + $1.beatsPerMinute }

@@ -79,6 +79,7 @@ struct PPGPipelineTests {
     #expect(abs(rate.mean - 72) < 3 && ppg.reliableWindows > ppg.windows / 2)
     // Walking throughout: no stretch is free of periodic motion, so no pulse interval enters the PRV.
     #expect(ppg.cleanStretches.isEmpty && ppg.variability.intervals.count == 0)
+    #expect(!RecordingAnalysis.insideCleanStretches(ppg).contains(true))
     #expect(ppg.reliableRates.count == ppg.reliableWindows)
     let readings = events[0].filter { $0.kind == .heartRate }
     #expect(
@@ -88,7 +89,9 @@ struct PPGPipelineTests {
         })
     let line = analysis.jsonLine()
     #expect(
-      line.contains("\"ppg\":{") && line.contains("\"prv_clean_s\":0") && line.contains("\"motion_axes\":3"))
+      line.contains("\"ppg\":{")
+        && (line.contains("\"prv_clean_s\":0,") || line.contains("\"prv_clean_s\":0}"))
+        && line.contains("\"motion_axes\":3"))
 
     // Without an ECG the reliable windows give the derived heart rate.
     let samples = try #require(analysis.derivedSamples())
@@ -110,6 +113,13 @@ struct PPGPipelineTests {
       zip(ppg.cleanStretches, ppg.cleanStretches.dropFirst()).allSatisfy { $0.upperBound < $1.lowerBound })
     #expect(abs(ppg.variability.time.meanHR - 72) < 3 && ppg.variability.time.sdnn.isFinite)
     #expect(ppg.variability.intervals.count > ppg.beatCount * 3 / 4)
+    // The derived samples take the same pulses: those inside a clean stretch (no gaps here).
+    let inside = RecordingAnalysis.insideCleanStretches(ppg)
+    #expect(inside.count == ppg.beats.count)
+    #expect(
+      zip(ppg.beats, inside).allSatisfy { beat, flag in
+        flag == ppg.cleanStretches.contains { $0.contains(beat) }
+      })
   }
 
   @Test("a rate under 25 Hz: not analysed, with the reason")

@@ -17,7 +17,8 @@ public struct HeartRateWindow: Sendable, Hashable, Codable {
   /// Periodic motion in the window, `0…1`: the largest periodicity weight of the accelerometer axes
   /// (``PPGHeartRateEstimator/periodicAxisShare``); 1 is locomotion (walking, running: an axis with a
   /// single strong line), below 1 aperiodic movement or sensor noise at rest (white noise reaches about
-  /// 0.7 in some windows); nil without an accelerometer, or for windows from beat times.
+  /// 0.7 in some windows); nil without an accelerometer, when every axis is flat in the window (nothing
+  /// to weigh: no motion), and for windows from beat times.
   public var periodicMotion: Double?
 
   public init(

@@ -65,8 +65,9 @@ extension PPGAnalysisError {
 /// ``maximumMissingShare`` missing has a NaN rate and quality 0; a window with fewer missing samples is
 /// estimated but never reliable.
 ///
-/// Accuracy: `make eval-ppg` on the shared IEEE SPC 2015 recordings against their ECG heart rate
-/// (docs/accuracy.md); method, choices and protocol in <doc:PPGHeartRate>.
+/// Accuracy: `make eval-ppg` on the shared IEEE SPC 2015 and BAMI-1 recordings against their chest-ECG
+/// heart rate, with leave-one-recording-out cross-validation (docs/accuracy.md); method, choices and
+/// protocol in <doc:PPGHeartRate>.
 public struct PPGHeartRateEstimator: Sendable {
   /// The method's parameters (where each default comes from: <doc:PPGHeartRate>).
   public struct Configuration: Sendable, Hashable {
@@ -147,7 +148,7 @@ public struct PPGHeartRateEstimator: Sendable {
   let qualityHalfWidth: Int
   let jumpLimit: Int
   let penalties: [Float]
-  /// Per bin, the factor on the evidence during periodic motion (``Configuration/locomotionRateFloor``).
+  /// Per bin, the factor on the evidence in locomotion (``Configuration/locomotionRateFloor``).
   let locomotionPrior: [Float]
 
   var filters: [SOSFilter]
@@ -166,8 +167,8 @@ public struct PPGHeartRateEstimator: Sendable {
   var motionSpectrum: [Float]
   /// The PPG spectrum less the motion spectrum, on the PPG spectrum's scale.
   var cleaned: [Float]
-  /// The tracker's evidence per bin: ``cleaned`` raised to ``Configuration/motionLineEvidence`` on strong
-  /// motion lines.
+  /// The tracker's evidence per bin: ``cleaned``, on strong motion lines at least
+  /// ``Configuration/motionLineEvidence`` times its band mean, in locomotion times ``locomotionPrior``.
   var evidence: [Float]
   var score: [Float]
   /// The largest periodicity weight of the accelerometer axes in the current window.

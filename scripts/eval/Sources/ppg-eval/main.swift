@@ -228,13 +228,8 @@ for record in ["v102s", "a103l"] {
   guard let ppg = analysis.section(PPGSection.self), let ecg = analysis.section(ECGSection.self) else {
     continue
   }
-  var unclean: [Range<Int64>] = []
-  var position: Int64 = 0
-  for stretch in ppg.cleanStretches + [ppg.samples..<ppg.samples] {
-    if stretch.lowerBound > position { unclean.append(position..<stretch.lowerBound) }
-    position = max(position, stretch.upperBound)
-  }
-  let heart = VariabilitySummary(beats: ecg.beats, sampleRate: analysis.sampleRate, gaps: unclean)
+  let heart = VariabilitySummary(
+    beats: ecg.beats, sampleRate: analysis.sampleRate, gaps: ppg.uncleanStretches)
   let pulse = ppg.variability
   let clean = Double(ppg.cleanStretches.reduce(0) { $0 + $1.count }) / analysis.sampleRate
   print(

@@ -9,7 +9,8 @@ struct ClemsonTrial {
   static let sampleRate = 15.0
   static let placements = ["wrist", "hip", "ankle"]
   /// Largest distance between a detected and a marked step that still pairs them, seconds (SCORING.md:
-  /// ±0.5 s of the step's line; each step and each detection pairs at most once).
+  /// ±0.5 s of the step's line; each step and each detection pairs at most once), taken down to whole
+  /// samples (7 at 15 Hz).
   static let matchWindow = 0.5
 
   var name: String
@@ -66,7 +67,7 @@ func evaluateClemson(directory: String, configuration: StepDetector.Configuratio
     var errors: [Double] = []
     var scores: [Double] = []
     let trial = try ClemsonTrial(directory: directory, trial: name)
-    let window = Int64((ClemsonTrial.matchWindow * ClemsonTrial.sampleRate).rounded())
+    let window = Int64((ClemsonTrial.matchWindow * ClemsonTrial.sampleRate).rounded(.down))
     for (placement, detected) in zip(
       ClemsonTrial.placements, try trial.detect(configuration: configuration, chunk: chunk))
     {
