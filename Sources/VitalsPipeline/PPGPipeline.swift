@@ -171,18 +171,17 @@ public struct PPGPipeline: RecordingPipeline {
   /// Returns the record's ``PPGSection`` (pulses are reported as soon as they are decided, so none is
   /// pending).
   public mutating func finish(events: inout [PipelineEvent]) -> any PipelineSection {
-    let start = origin ?? 0
+    let unclean = unclean(start: origin ?? 0)
     var section = PPGSection(
       channels: names, sampleRate: sampleRate, samples: samplesFed, motionAxes: axes.count,
       beatCount: beatCount, beats: live ? [] : beats,
-      variability: VariabilitySummary(beats: beats, sampleRate: sampleRate, gaps: unclean(start: start)),
-      windows: windows,
+      variability: VariabilitySummary(beats: beats, sampleRate: sampleRate, gaps: unclean), windows: windows,
       reliableWindows: reliable,
       heartRate: reliable > 0 ? (rateSum / Double(reliable), rateMinimum, rateMaximum) : nil,
       hrvWindow: live ? configuration.hrvWindow : nil)
     section.gapSeconds = Double(estimator.gaps.reduce(0) { $0 + $1.count }) / sampleRate
     section.cleanStretches = cleanSpans
-    section.uncleanStretches = unclean(start: start)
+    section.uncleanStretches = unclean
     section.reliableRates = reliableRates
     return section
   }
