@@ -122,6 +122,30 @@ struct PPGPipelineTests {
       })
   }
 
+  @Test("live, the clean stretches and the PRV cover the last HRV window only")
+  func liveCleanStretches() throws {
+    var configuration = PPGPipeline.Configuration()
+    configuration.hrvWindow = 60
+    var pipeline = try PPGPipeline(
+      context: PipelineContext(
+        path: "live", signals: [SignalDescription(name: "ppg", unit: "", sampleRate: 50, sampleCount: nil)],
+        sampleRate: 50, channels: [0], accelerometer: [], live: true),
+      configuration: configuration)
+    var events: [PipelineEvent] = []
+    let samples = still.channels[0]
+    for start in stride(from: 0, to: samples.count, by: 1000) {
+      let piece = Array(samples[start..<min(samples.count, start + 1000)])
+      pipeline.process(
+        SignalChunk(channels: [piece], sampleRate: 50, startTime: .epoch, firstSampleIndex: Int64(start)),
+        events: &events)
+    }
+    let ppg = try #require(pipeline.finish(events: &events) as? PPGSection)
+    let oldest = Int64(samples.count) - 60 * 50
+    #expect(!ppg.cleanStretches.isEmpty && ppg.cleanStretches.allSatisfy { $0.lowerBound >= oldest })
+    #expect(ppg.cleanStretches.reduce(0) { $0 + $1.count } <= 60 * 50)
+    #expect(ppg.variability.intervals.count > 0 && ppg.variability.intervals.count < 60 * 72 / 60 + 2)
+  }
+
   @Test("a rate under 25 Hz: not analysed, with the reason")
   func unavailable() {
     let signals = [SignalDescription(name: "ppg", unit: "", sampleRate: 20, sampleCount: nil)]
