@@ -151,8 +151,21 @@ public struct PPGPipeline: RecordingPipeline {
   /// The detector's gaps and every stretch of `start..<start + samplesFed` outside the clean stretches,
   /// merged: increasing and disjoint.
   func unclean(start: Int64) -> [Range<Int64>] {
-    cleanSpans.complement(within: start..<start + samplesFed)
-      .union(detector.gaps.map { $0.lowerBound + start..<$0.upperBound + start })
+    var spans = detector.gaps.map { $0.lowerBound + start..<$0.upperBound + start }
+    var position = start
+    for span in cleanSpans + [start + samplesFed..<start + samplesFed] {
+      if span.lowerBound > position { spans.append(position..<span.lowerBound) }
+      position = max(position, span.upperBound)
+    }
+    var merged: [Range<Int64>] = []
+    for span in spans.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+      if let last = merged.last, span.lowerBound <= last.upperBound {
+        merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, span.upperBound)
+      } else {
+        merged.append(span)
+      }
+    }
+    return merged
   }
 
   /// Returns the record's ``PPGSection`` (pulses are reported as soon as they are decided, so none is
