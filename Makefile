@@ -164,10 +164,11 @@ eval-ppg: deps
 	$(EVAL) ppg-eval >&2
 	$(EVAL_BIN)/ppg-eval --cv
 
-## Steps on ../shared/data: Oxford counts, Clemson counts and F1 per placement, false steps in non-walking.
+# Leave-one-group-out CV (an Oxford walker, a Clemson trial) chooses three bout-start settings (--cv).
+## Steps on ../shared/data: Oxford counts, Clemson counts and F1 per placement, false steps in non-walking, CV.
 eval-steps: deps
 	$(EVAL) steps-eval >&2
-	$(EVAL_BIN)/steps-eval
+	$(EVAL_BIN)/steps-eval --cv
 
 ## docs/accuracy.md: the eval-* targets' tables, with the commit, date and machine.
 accuracy: deps

@@ -192,27 +192,74 @@ struct StepDetectorTests {
     #expect(magnitudes.last == -1)
   }
 
+  /// The steps and bouts a rhythm test at 25 Hz decides for candidate peaks (sample, band-passed value):
+  /// 10 candidates start a bout, 14 when their median is under 0.12 g, 4 within `resumeWindow`.
+  private func rhythmSteps(
+    _ peaks: [(Int64, Float)], resumeWindow: Int64 = 250
+  ) -> (steps: [Int64], bouts: Int) {
+    var rhythm = StepRhythm(
+      stepsToStartBout: 10, stepsToResumeBout: 4, resumeWindow: resumeWindow, maximumInterval: 37.5,
+      strideRatio: 0.7...1.4, continuationRatio: 1.6, amplitudeRatio: 4, ringingDecay: 0.9,
+      weakStepAmplitude: 0.12, stepsToStartWeakBout: 14, confirmationDelay: 8)
+    var found: [Int64] = []
+    var bouts: [(start: Int64, end: Int64, steps: Int)] = []
+    for (peak, amplitude) in peaks {
+      rhythm.advance(to: peak, bouts: &bouts)
+      rhythm.accept(peak, amplitude: amplitude, steps: &found, bouts: &bouts)
+    }
+    rhythm.finish(bouts: &bouts)
+    return (found, bouts.count)
+  }
+
   @Test("a walk that resumes within the resume window needs only stepsToResumeBout regular steps")
   func resumedWalk() {
-    // At 25 Hz: 12 steps 0.6 s apart, a pause of `pause` samples, then 5 more steps.
+    // 12 steps 0.6 s apart, a pause of `pause` samples, then 5 more steps.
     func steps(pause: Int64, resumeWindow: Int64) -> (steps: Int, bouts: Int) {
-      var rhythm = StepRhythm(
-        stepsToStartBout: 10, stepsToResumeBout: 4, resumeWindow: resumeWindow, maximumInterval: 37.5,
-        strideRatio: 0.7...1.4, continuationRatio: 1.6, amplitudeRatio: 2, confirmationDelay: 8)
       let first = (0..<12).map { Int64(15 * $0) }
       let second = (0..<5).map { first.last! + pause + Int64(15 * $0) }
-      var found: [Int64] = []
-      var bouts: [(start: Int64, end: Int64, steps: Int)] = []
-      for peak in first + second {
-        rhythm.advance(to: peak, bouts: &bouts)
-        rhythm.accept(peak, amplitude: 0.1, steps: &found, bouts: &bouts)
-      }
-      rhythm.finish(bouts: &bouts)
-      return (found.count, bouts.count)
+      let found = rhythmSteps((first + second).map { ($0, 0.3) }, resumeWindow: resumeWindow)
+      return (found.steps.count, found.bouts)
     }
     #expect(steps(pause: 150, resumeWindow: 250) == (17, 2))
     #expect(steps(pause: 150, resumeWindow: 0) == (12, 1))
     #expect(steps(pause: 300, resumeWindow: 250) == (12, 1))
+  }
+
+  @Test("the first steps of a walk that broke the run's tests are back-filled once the bout starts")
+  func backFilledSteps() {
+    // 14 steps 0.6 s apart; the third is weak (6 times smaller than its foot's previous and next peaks),
+    // which restarts the run twice: the bout starts with the fourth step's run and back-fills three.
+    let times = (0..<14).map { Int64(15 * $0) }
+    let peaks = times.enumerated().map { ($0.element, $0.offset == 2 ? Float(0.05) : 0.3) }
+    let found = rhythmSteps(peaks)
+    #expect(found.steps == times)
+    #expect(found.bouts == 1)
+    // A candidate 1.2 s before the first is not back-filled: the chain back ends at an interval over 1.6
+    // periods.
+    #expect(rhythmSteps([(-30, 0.3)] + peaks).steps == times)
+  }
+
+  @Test("a damped oscillation's peaks start no bout, nor are they back-filled")
+  func ringing() {
+    // Bumps every 1.1 to 1.5 s, each ringing at 0.56 s with its peaks decaying by 0.6 each.
+    var peaks: [(Int64, Float)] = []
+    var start: Int64 = 0
+    for bump in 0..<20 {
+      for k in 0..<3 { peaks.append((start + 14 * Int64(k), 0.3 * pow(0.6, Float(k)))) }
+      start += 28 + 14 + Int64(bump % 3) * 3
+    }
+    #expect(rhythmSteps(peaks).steps.isEmpty)
+    // The same times at a steady size are a walk.
+    #expect(rhythmSteps(peaks.map { ($0.0, 0.3) }).steps.count == peaks.count)
+  }
+
+  @Test("a weak rhythm needs stepsToStartWeakBout candidates")
+  func weakRhythm() {
+    let times = (0..<12).map { Int64(15 * $0) }
+    #expect(rhythmSteps(times.map { ($0, 0.08) }).steps.isEmpty)
+    #expect(rhythmSteps(times.map { ($0, 0.2) }).steps == times)
+    let longer = (0..<16).map { Int64(15 * $0) }
+    #expect(rhythmSteps(longer.map { ($0, 0.08) }).steps == longer)
   }
 
   @Test("bad rates and options throw")

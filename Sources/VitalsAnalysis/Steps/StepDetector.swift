@@ -27,15 +27,17 @@ public enum StepDetectorError: Error, Sendable, Equatable, CustomStringConvertib
 /// its peaks above ``Configuration-swift.struct/threshold`` spaced by at least
 /// ``Configuration-swift.struct/refractoryPeriod``, unless vibration dominates; steps count once
 /// ``Configuration-swift.struct/stepsToStartBout`` candidates have come at a regular stride (the
-/// periodicity check of Brajdic & Harle 2013), or ``Configuration-swift.struct/stepsToResumeBout`` soon
-/// after a bout. <doc:StepDetection> gives each stage and its settings.
+/// periodicity check of Brajdic & Harle 2013; ``Configuration-swift.struct/stepsToStartWeakBout`` for weak
+/// ones), or ``Configuration-swift.struct/stepsToResumeBout`` soon after a bout, and the candidates just
+/// before them at step intervals are back-filled. <doc:StepDetection> gives each stage and its settings.
 ///
 /// References: N. Zhao, "Full-featured pedometer design realized with 3-axis digital accelerometer",
 /// Analog Dialogue 44(6), 2010. A. Brajdic, R. Harle, "Walk detection and step counting on unconstrained
 /// smartphones", UbiComp 2013, 225–234.
 ///
 /// Latency: a step inside a bout is reported about 0.5 s after its peak; the first steps of a bout wait
-/// for the bout to be recognized, at most 15.3 s by default.
+/// for the bout to be recognized, at most 21.3 s by default after the first of its starting run, and a
+/// back-filled step at most 45.3 s (<doc:StepDetection>).
 ///
 /// Input: samples in g or m/s² with gravity. A sample with a NaN or infinite axis is missing (a gap, see
 /// ``gaps``): at a gap the detector ends as at ``finish(into:)``, reports nothing inside it, and starts
@@ -80,7 +82,14 @@ public struct StepDetector: Sendable {
     /// Two steps are never closer than this, seconds (at most 200 steps/min).
     public var refractoryPeriod = 0.3
     /// Regular candidates needed before a bout starts (and they count).
-    public var stepsToStartBout = 10
+    public var stepsToStartBout = 6
+    /// Regular candidates needed before a bout starts when their median peak is under
+    /// ``weakStepAmplitude``.
+    public var stepsToStartWeakBout = 14
+    /// Median band-passed peak under which a starting run is weak, g: in this band the heel strikes of the
+    /// Oxford phone walks peak at 0.28–0.51 g (medians), those of the Clemson hip at 0.18 g, a simulated
+    /// vehicle's bumps at 0.06–0.1 g.
+    public var weakStepAmplitude = 0.16
     /// Regular candidates needed before a bout starts within ``resumeWindow`` of the last bout's end.
     public var stepsToResumeBout = 4
     /// How long after a bout's last step a new bout needs only ``stepsToResumeBout`` candidates, seconds.
@@ -95,7 +104,10 @@ public struct StepDetector: Sendable {
     public var continuationRatio = 1.6
     /// While a bout is being recognized, a peak is at most this many times larger or smaller than the
     /// same foot's previous peak (two candidates before).
-    public var amplitudeRatio = 2.0
+    public var amplitudeRatio = 4.0
+    /// While a bout is being recognized, three candidates each smaller than this times the one before are
+    /// a damped oscillation, no steps (0 turns the test off).
+    public var ringingDecay = 0.9
     /// A peak is no step candidate while the RMS of the vibration band (3.5–8 Hz) exceeds this many times
     /// that of the step band (running means over 1 s): shaking the device, whose energy lies above the
     /// step frequencies (3.7 and more in a simulated 5 Hz shake). Walking stays under 2.4 in the Oxford
@@ -178,6 +190,8 @@ public struct StepDetector: Sendable {
     try check("threshold", c.threshold, 0.001...1)
     try check("refractoryPeriod", c.refractoryPeriod, 0.15...1)
     try check("stepsToStartBout", Double(c.stepsToStartBout), 3...50)
+    try check("stepsToStartWeakBout", Double(c.stepsToStartWeakBout), Double(c.stepsToStartBout)...50)
+    try check("weakStepAmplitude", c.weakStepAmplitude, 0...1)
     try check("stepsToResumeBout", Double(c.stepsToResumeBout), 3...Double(c.stepsToStartBout))
     try check("resumeWindow", c.resumeWindow, 0...60)
     try check("maximumStepInterval", c.maximumStepInterval, c.refractoryPeriod...5)
@@ -185,6 +199,7 @@ public struct StepDetector: Sendable {
     try check("strideRatio.upperBound", c.strideRatio.upperBound, 1...10)
     try check("continuationRatio", c.continuationRatio, 1...5)
     try check("amplitudeRatio", c.amplitudeRatio, 1...100)
+    try check("ringingDecay", c.ringingDecay, 0...1)
     try check("maximumVibrationRatio", c.maximumVibrationRatio, 0.5...100)
     let design: SecondOrderSections
     do {
@@ -213,7 +228,8 @@ public struct StepDetector: Sendable {
       stepsToStartBout: c.stepsToStartBout, stepsToResumeBout: c.stepsToResumeBout,
       resumeWindow: Int64((c.resumeWindow * rate).rounded()), maximumInterval: c.maximumStepInterval * rate,
       strideRatio: c.strideRatio, continuationRatio: c.continuationRatio, amplitudeRatio: c.amplitudeRatio,
-      confirmationDelay: refractory + 1)
+      ringingDecay: c.ringingDecay, weakStepAmplitude: c.weakStepAmplitude,
+      stepsToStartWeakBout: c.stepsToStartWeakBout, confirmationDelay: refractory + 1)
     self.recordStart = startTime
     self.decimated = [Float](repeating: 0, count: 2 * Self.blockSize)
   }

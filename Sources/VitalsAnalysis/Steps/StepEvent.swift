@@ -22,7 +22,7 @@ public struct WalkingBout: Sendable, Hashable, Codable {
   /// The bout's last step.
   public var end: StepEvent
   /// Steps in the bout, the first and the last included (at least
-  /// ``StepDetector/Configuration-swift.struct/stepsToStartBout``).
+  /// ``StepDetector/Configuration-swift.struct/stepsToResumeBout``).
   public var steps: Int
 
   public init(start: StepEvent, end: StepEvent, steps: Int) {

@@ -30,10 +30,11 @@ struct ClemsonTrial {
     }.sorted()
   }
 
-  /// The detected steps' sample indices at each placement (its three axes fed in chunks of `chunk`).
-  func detect(configuration: StepDetector.Configuration, chunk: Int) throws -> [[Int64]] {
-    var result: [[Int64]] = []
-    for placement in Self.placements.indices {
+  /// The trial counted at each placement (its three axes fed in chunks of `chunk`), with the step-timing F1
+  /// (each detection paired with at most one marked step within ``matchWindow``).
+  func count(configuration: StepDetector.Configuration, chunk: Int) throws -> [WalkResult] {
+    let window = Int64((Self.matchWindow * Self.sampleRate).rounded(.down))
+    return try Self.placements.indices.map { placement in
       var reader = try RecordingOpener.open(
         path: path,
         options: RecordingOptions(
@@ -45,46 +46,52 @@ struct ClemsonTrial {
         detector.process(next, axes: axes, into: &output)
       }
       detector.finish(into: &output)
-      result.append(output.steps.map(\.sampleIndex))
+      let detected = output.steps.map(\.sampleIndex)
+      let matching = BeatMatching(reference: steps, test: detected, window: window)
+      let f1 = detected.isEmpty ? 0 : 2 * Double(matching.pairs.count) / Double(steps.count + detected.count)
+      return WalkResult(
+        group: "clemson " + name, name: name + " " + Self.placements[placement], truth: steps.count,
+        detected: detected.count, f1: f1)
     }
-    return result
   }
 }
 
-/// Prints, per Clemson trial and placement, the marked and detected counts, the count error and the
-/// step-timing F1 (each detection paired with at most one marked step within ``ClemsonTrial/matchWindow``),
-/// and per trial the mean absolute count error and the mean F1 over the placements.
-func evaluateClemson(directory: String, configuration: StepDetector.Configuration, chunk: Int) throws {
-  let trials = ["Regular", "SemiRegular", "Irregular"]
+/// The three Clemson trials in `directory`, or none (printed) when the folder is absent.
+func loadClemsonTrials(directory: String) throws -> [ClemsonTrial] {
   guard FileManager.default.fileExists(atPath: directory + "/P001_Regular.txt") else {
-    print("\nno clemson-steps trials in \(directory): Clemson skipped")
-    return
+    print("no clemson-steps trials in \(directory): Clemson skipped")
+    return []
   }
+  return try ["Regular", "SemiRegular", "Irregular"].map { try ClemsonTrial(directory: directory, trial: $0) }
+}
+
+/// Prints, per Clemson trial and placement, the marked and detected counts, the count error and the
+/// step-timing F1, and per trial the mean absolute count error and the mean F1 over the placements.
+func printClemson(_ results: [WalkResult]) {
+  guard !results.isEmpty else { return }
   print("\nClemson P001 (15 Hz), marked steps against detected, F1 within ±\(ClemsonTrial.matchWindow) s")
   print("trial         placement marked  steps  error %     F1")
   var summaries: [String] = []
-  for name in trials {
-    var errors: [Double] = []
-    var scores: [Double] = []
-    let trial = try ClemsonTrial(directory: directory, trial: name)
-    let window = Int64((ClemsonTrial.matchWindow * ClemsonTrial.sampleRate).rounded(.down))
-    for (placement, detected) in zip(
-      ClemsonTrial.placements, try trial.detect(configuration: configuration, chunk: chunk))
-    {
-      let matching = BeatMatching(reference: trial.steps, test: detected, window: window)
-      let pairs = Double(matching.pairs.count)
-      let f1 = detected.isEmpty ? 0 : 2 * pairs / Double(trial.steps.count + detected.count)
-      let error = 100 * Double(detected.count - trial.steps.count) / Double(trial.steps.count)
-      errors.append(abs(error))
-      scores.append(f1)
+  for group in results.map(\.group).uniqued() {
+    let members = results.filter { $0.group == group }
+    for walk in members {
+      let parts = walk.name.split(separator: " ")
       print(
-        pad(name, 14) + pad(placement, 10)
-          + String(format: "%6d %6d %+8.1f %6.3f", trial.steps.count, detected.count, error, f1))
+        pad(String(parts[0]), 14) + pad(String(parts[1]), 10)
+          + String(format: "%6d %6d %+8.1f %6.3f", walk.truth, walk.detected, walk.error, walk.f1 ?? .nan))
     }
     summaries.append(
       String(
-        format: "%@: mean |error| %.1f %%, mean F1 %.3f", name, errors.reduce(0, +) / Double(errors.count),
-        scores.reduce(0, +) / Double(scores.count)))
+        format: "%@: mean |error| %.1f %%, mean F1 %.3f", String(group.dropFirst("clemson ".count)),
+        meanAbsolute(members.map(\.error)), mean(members.compactMap(\.f1))))
   }
   for summary in summaries { print(summary) }
+}
+
+extension Array where Element: Hashable {
+  /// The elements in order, each once.
+  func uniqued() -> [Element] {
+    var seen = Set<Element>()
+    return filter { seen.insert($0).inserted }
+  }
 }

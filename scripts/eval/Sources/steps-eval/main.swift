@@ -2,16 +2,20 @@
 // hand-counted truth and with the dataset's two counters; counts the Clemson trials' steps at the wrist,
 // hip and ankle against the marked steps, with the step-timing F1 (Clemson.swift); then counts false
 // steps in simulated non-walking activity (still, typing, vehicle, gestures, shaking) at every placement.
+// With --cv, also chooses the start of a bout (stepsToStartBout, amplitudeRatio, weakStepAmplitude) by
+// leaving one group of walks out (CrossValidation.swift).
 //
-// Usage: steps-eval [--data DIR] [--chunk N] [--minutes M] [--rate HZ] [--set NAME=VALUE]…
+// Usage: steps-eval [--data DIR] [--chunk N] [--minutes M] [--rate HZ] [--cv] [--set NAME=VALUE]…
 //   --data     the shared data folder (default: ../shared/data beside the repository, or
 //              $VITALS_SHARED_DATA)
 //   --chunk    feed the detector in chunks of N samples (default: the reader's chunks)
 //   --minutes  minutes of each simulated activity and placement (default 10)
 //   --rate     the grid rate the walks' irregular time stamps are resampled to (default: measured)
+//   --cv       also the leave-one-group-out cross-validation
 //   --set NAME=VALUE  a detector option (passbandLow, passbandHigh, threshold, refractoryPeriod,
 //              stepsToStartBout, stepsToResumeBout, resumeWindow, maximumStepInterval, strideRatioLow,
-//              strideRatioHigh, continuationRatio, amplitudeRatio, maximumVibrationRatio); repeatable
+//              strideRatioHigh, continuationRatio, amplitudeRatio, ringingDecay, weakStepAmplitude,
+//              stepsToStartWeakBout, maximumVibrationRatio); repeatable
 import EvalSupport
 import Foundation
 import Vitals
@@ -22,13 +26,17 @@ struct Options {
   var minutes = 10.0
   var rate: Double?
   var configuration = StepDetector.Configuration()
+  var crossValidate = false
 
-  /// Options from `--name value` pairs.
+  /// Options from `--name value` pairs and the `--cv` flag.
   init(arguments: [String]) {
-    let words = Array(arguments.dropFirst())
-    guard words.count % 2 == 0 else { fatalError("every option takes a value: \(words)") }
-    for i in stride(from: 0, to: words.count, by: 2) {
-      let (name, value) = (words[i], words[i + 1])
+    var words = Array(arguments.dropFirst())[...]
+    while let name = words.popFirst() {
+      if name == "--cv" {
+        crossValidate = true
+        continue
+      }
+      guard let value = words.popFirst() else { fatalError("\(name) takes a value") }
       switch name {
       case "--data": data = value
       case "--chunk": chunk = Int(value) ?? chunk
@@ -57,6 +65,9 @@ struct Options {
     case "strideRatioHigh": c.strideRatio = c.strideRatio.lowerBound...value
     case "continuationRatio": c.continuationRatio = value
     case "amplitudeRatio": c.amplitudeRatio = value
+    case "ringingDecay": c.ringingDecay = value
+    case "weakStepAmplitude": c.weakStepAmplitude = value
+    case "stepsToStartWeakBout": c.stepsToStartWeakBout = Int(value)
     case "maximumVibrationRatio": c.maximumVibrationRatio = value
     default: fatalError("unknown detector option \(parts[0])")
     }
@@ -66,14 +77,13 @@ struct Options {
 
 /// Steps and bouts of one reader's first three channels, fed in chunks of `chunk` samples.
 func countSteps(
-  reader: inout some SignalReader & ~Copyable, options: Options
+  reader: inout some SignalReader & ~Copyable, configuration: StepDetector.Configuration, chunk: Int
 ) throws -> StepDetector.Output {
   var detector = try StepDetector(
-    sampleRate: reader.chunkSampleRate, startTime: reader.startTime ?? .epoch,
-    configuration: options.configuration)
+    sampleRate: reader.chunkSampleRate, startTime: reader.startTime ?? .epoch, configuration: configuration)
   var output = StepDetector.Output()
-  while let chunk = try reader.nextChunk(maxSamples: options.chunk) {
-    detector.process(chunk, into: &output)
+  while let next = try reader.nextChunk(maxSamples: chunk) {
+    detector.process(next, into: &output)
   }
   detector.finish(into: &output)
   return output
@@ -88,85 +98,121 @@ func finalCounts(path: String) throws -> (algo: Int, truth: Int, hardware: Int) 
   return (fields[4], fields[5], fields[6])
 }
 
-let options = Options(arguments: CommandLine.arguments)
-let folder = URL(fileURLWithPath: options.data).appendingPathComponent("oxford-steps")
-let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
-  .filter { $0.hasSuffix(".csv") }.sorted()
-if files.isEmpty { print("no oxford-steps walks in \(folder.path): walks skipped") }
+/// A counted walk: its group (the unit the cross-validation leaves out), name, true and detected steps,
+/// and what is printed beside them.
+struct WalkResult {
+  var group: String
+  var name: String
+  var truth: Int
+  var detected: Int
+  /// Oxford: cadence, bouts and the two counters' totals, as printed.
+  var details = ""
+  /// Clemson: the step-timing F1.
+  var f1: Double?
+  var error: Double { percent(detected, truth) }
+}
+
+/// One Oxford walk (a phone log with its cumulative counts).
+struct OxfordWalk {
+  var name: String
+  var path: String
+  var counts: (algo: Int, truth: Int, hardware: Int)
+
+  func count(configuration: StepDetector.Configuration, options: Options) throws -> WalkResult {
+    var csv = CSVOptions(hasHeader: false, timeColumn: ChannelSelector("0"), timeUnit: .nanoseconds)
+    csv.sampleRate = options.rate
+    var reader = try RecordingOpener.open(path: path, options: RecordingOptions(csv: csv))
+    let output = try countSteps(reader: &reader, configuration: configuration, chunk: options.chunk)
+    var details =
+      String(format: " %7.1f %6d %6d ", output.bouts.overallCadence, output.bouts.count, counts.algo)
+      + pad(format(percent(counts.algo, counts.truth)), 8)
+    if counts.hardware > 0 {
+      details += String(format: " %5d ", counts.hardware) + format(percent(counts.hardware, counts.truth))
+    } else {
+      details += "     -        -"
+    }
+    return WalkResult(
+      group: "oxford " + (name.split(separator: "_").first.map(String.init) ?? name), name: name,
+      truth: counts.truth, detected: output.steps.count, details: details)
+  }
+}
 
 func percent(_ count: Int, _ truth: Int) -> Double { 100 * Double(count - truth) / Double(truth) }
 func pad(_ text: String, _ width: Int) -> String {
   text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
 }
 func format(_ value: Double, _ digits: Int = 1) -> String { String(format: "%+.\(digits)f", value) }
+func mean(_ values: [Double]) -> Double { values.isEmpty ? .nan : values.reduce(0, +) / Double(values.count) }
+func meanAbsolute(_ values: [Double]) -> Double { mean(values.map(abs)) }
 
-if !files.isEmpty {
-  print("walk                 truth  steps  error %  cadence  bouts   algo  error %    hw  error %")
-  var errors: [Double] = []
-  var algoErrors: [Double] = []
-  var hardwareErrors: [Double] = []
-  var samples = 0
-  var seconds = 0.0
-  for file in files {
+let options = Options(arguments: CommandLine.arguments)
+let folder = URL(fileURLWithPath: options.data).appendingPathComponent("oxford-steps")
+let oxfordWalks = try ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+  .filter { $0.hasSuffix(".csv") }.sorted()
+  .map { file in
     let path = folder.appendingPathComponent(file).path
-    var csv = CSVOptions(hasHeader: false, timeColumn: ChannelSelector("0"), timeUnit: .nanoseconds)
-    csv.sampleRate = options.rate
-    var reader = try RecordingOpener.open(path: path, options: RecordingOptions(csv: csv))
-    let start = Date()
-    let output = try countSteps(reader: &reader, options: options)
-    seconds += Date().timeIntervalSince(start)
-    samples += output.steps.isEmpty ? 0 : Int(reader.signals[0].sampleCount ?? 0)
-    let counts = try finalCounts(path: path)
-    let error = percent(output.steps.count, counts.truth)
-    errors.append(error)
-    algoErrors.append(percent(counts.algo, counts.truth))
-    var line =
-      pad(String(file.split(separator: "_").prefix(2).joined(separator: "_")), 20)
-      + String(format: "%6d %6d ", counts.truth, output.steps.count) + pad(format(error), 8)
-      + String(format: " %7.1f %6d %6d ", output.bouts.overallCadence, output.bouts.count, counts.algo)
-      + pad(format(percent(counts.algo, counts.truth)), 8)
-    if counts.hardware > 0 {
-      hardwareErrors.append(percent(counts.hardware, counts.truth))
-      line += String(format: " %5d ", counts.hardware) + format(percent(counts.hardware, counts.truth))
-    } else {
-      line += "     -        -"
-    }
-    print(line)
+    return OxfordWalk(
+      name: file.split(separator: "_").prefix(2).joined(separator: "_"), path: path,
+      counts: try finalCounts(path: path))
   }
-  func mape(_ values: [Double]) -> Double { values.map(abs).reduce(0, +) / Double(values.count) }
+let clemsonTrials = try loadClemsonTrials(
+  directory: URL(fileURLWithPath: options.data).appendingPathComponent("clemson-steps").path)
+
+/// Every shared walk counted with `configuration`: the Oxford walks, then the Clemson trials.
+func countWalks(_ configuration: StepDetector.Configuration) throws -> [WalkResult] {
+  try oxfordWalks.map { try $0.count(configuration: configuration, options: options) }
+    + clemsonTrials.flatMap { try $0.count(configuration: configuration, chunk: options.chunk) }
+}
+
+/// False steps per minute in each simulated non-walking activity (rows: placements; columns: activities).
+let activities: [Activity] = [.still, .typing, .vehicle, .gestures, .shaking]
+func falseStepRates(_ configuration: StepDetector.Configuration) throws -> [[Double]] {
+  try Placement.allCases.enumerated().map { p, placement in
+    try activities.enumerated().map { a, activity in
+      var simulator = AccelerometerSimulator(
+        configuration: AccelerometerConfiguration(activity: activity, placement: placement),
+        duration: options.minutes * 60, sampleRate: 100, seed: UInt64(100 * p + a + 1))
+      var detector = try StepDetector(sampleRate: 100, configuration: configuration)
+      var output = StepDetector.Output()
+      while let chunk = simulator.next(maxSamples: options.chunk) {
+        detector.process(chunk.signal, into: &output)
+      }
+      detector.finish(into: &output)
+      return Double(output.steps.count) / options.minutes
+    }
+  }
+}
+
+let walks = try countWalks(options.configuration)
+let oxford = walks.filter { $0.group.hasPrefix("oxford") }
+if oxford.isEmpty {
+  print("no oxford-steps walks in \(folder.path): walks skipped")
+} else {
+  print("walk                 truth  steps  error %  cadence  bouts   algo  error %    hw  error %")
+  for walk in oxford {
+    print(
+      pad(walk.name, 20) + String(format: "%6d %6d ", walk.truth, walk.detected) + pad(format(walk.error), 8)
+        + walk.details)
+  }
+  let algo = oxfordWalks.map { percent($0.counts.algo, $0.counts.truth) }
+  let hardware = oxfordWalks.filter { $0.counts.hardware > 0 }.map {
+    percent($0.counts.hardware, $0.counts.truth)
+  }
   print(
     String(
       format:
         "MAPE %.2f %% (worst %.1f %%); steps_algo %.2f %% (worst %.1f %%); steps_hw %.2f %% over %d walks",
-      mape(errors), errors.map(abs).max()!, mape(algoErrors), algoErrors.map(abs).max()!,
-      mape(hardwareErrors), hardwareErrors.count))
+      meanAbsolute(oxford.map(\.error)), oxford.map { abs($0.error) }.max()!, meanAbsolute(algo),
+      algo.map(abs).max()!, meanAbsolute(hardware), hardware.count))
 }
+printClemson(walks.filter { $0.group.hasPrefix("clemson") })
 
-try evaluateClemson(
-  directory: URL(fileURLWithPath: options.data).appendingPathComponent("clemson-steps").path,
-  configuration: options.configuration, chunk: options.chunk)
-
-// False steps in simulated non-walking activity.
-let activities: [Activity] = [.still, .typing, .vehicle, .gestures, .shaking]
 print("\nfalse steps per minute, \(options.minutes) min of each activity at 100 Hz")
 print(pad("placement", 13) + activities.map { pad($0.rawValue, 9) }.joined())
-var worst = 0.0
-for (p, placement) in Placement.allCases.enumerated() {
-  var line = pad(placement.rawValue, 13)
-  for (a, activity) in activities.enumerated() {
-    var simulator = AccelerometerSimulator(
-      configuration: AccelerometerConfiguration(activity: activity, placement: placement),
-      duration: options.minutes * 60, sampleRate: 100, seed: UInt64(100 * p + a + 1))
-    var detector = try StepDetector(sampleRate: 100, configuration: options.configuration)
-    var output = StepDetector.Output()
-    while let chunk = simulator.next(maxSamples: options.chunk) {
-      detector.process(chunk.signal, into: &output)
-    }
-    detector.finish(into: &output)
-    let rate = Double(output.steps.count) / options.minutes
-    worst = max(worst, rate)
-    line += pad(String(format: "%.2f", rate), 9)
-  }
-  print(line)
+let rates = try falseStepRates(options.configuration)
+for (placement, row) in zip(Placement.allCases, rates) {
+  print(pad(placement.rawValue, 13) + row.map { pad(String(format: "%.2f", $0), 9) }.joined())
 }
-print(String(format: "worst %.2f false steps/min", worst))
+print(String(format: "worst %.2f false steps/min", rates.joined().max()!))
+
+if options.crossValidate { try crossValidate(base: options.configuration, defaults: walks) }
