@@ -52,7 +52,12 @@ let benchmarks: @Sendable () -> Void = {
       accelerometer: accelerometer, live: false)
   }
 
-  Benchmark("PPG pipeline, 1 M frames at 125 Hz (PPG + 3 accelerometer axes), PRV") { benchmark in
+  // The PPG pipeline's count varies by up to three allocations between runs (2 861 to 2 864, cause not
+  // found yet): gated within 4.
+  var varying = Benchmark.defaultConfiguration
+  varying.thresholds = [.mallocCountTotal: .init(absolute: [.p90: 4])]
+  Benchmark("PPG pipeline, 1 M frames at 125 Hz (PPG + 3 accelerometer axes), PRV", configuration: varying) {
+    benchmark in
     benchmark.measureRate(framesPerSecond, work: frames) {
       var pipeline = try! PPGPipeline(context: context(ppg, channels: [0], accelerometer: [1, 2, 3]))
       run(&pipeline, ppg.channels, rate: 125)
