@@ -28,7 +28,9 @@ public struct Analyze: ParsableCommand {
 
       DIR/NAME.samples.jsonl holds the samples `vitals stats` reads (from the ECG beats, or without an \
       ECG the PPG pulses): heartRate and \
-      heartRateVariabilitySDNN per minute, stepCount per minute, restingHeartRate (lowest heart rate of 5 \
+      heartRateVariabilitySDNN per minute, stepCount per minute (with --height, walkingStepLength and \
+      walkingSpeed per walking bout of 10 steps or more and distanceWalkingRunning per minute, from the \
+      cadence and the height by the walk ratio), restingHeartRate (lowest heart rate of 5 \
       consecutive minutes without steps and with motion ≤ 0.05 g) and walkingHeartRateAverage per day, \
       highHeartRateEvent / lowHeartRateEvent (above --high-heart-rate / below --low-heart-rate for \
       --event-minutes quiet minutes) and irregularHeartRhythmEvent. Times are absolute: the recording's \
@@ -85,6 +87,12 @@ public struct Analyze: ParsableCommand {
       "Consecutive quiet minutes above or below those rates that make an event, \(optionRange(OptionRange.eventMinutes))."
   )
   public var eventMinutes = 10
+
+  @Option(
+    help:
+      "The walker's height, \(optionRange(StepLengthModel.heights)) m: adds walkingStepLength, walkingSpeed and distanceWalkingRunning samples (a walk-ratio model)."
+  )
+  public var height: Double?
 
   @OptionGroup public var input: InputOptions
 

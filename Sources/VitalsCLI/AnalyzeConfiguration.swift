@@ -18,6 +18,7 @@ extension Analyze {
       )
     }
     try checkOption("--event-minutes", eventMinutes, in: OptionRange.eventMinutes)
+    if let height { try checkOption("--height", height, in: StepLengthModel.heights, unit: "m") }
   }
 
   /// The derived samples' parameters for these arguments.
@@ -27,6 +28,7 @@ extension Analyze {
     parameters.highHeartRate = highHeartRate
     parameters.lowHeartRate = lowHeartRate
     parameters.eventMinutes = eventMinutes
+    parameters.height = height
     return parameters
   }
 

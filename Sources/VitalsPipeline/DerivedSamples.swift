@@ -15,7 +15,9 @@ extension RecordingAnalysis {
 
   /// The HealthKit-style samples `DerivedMetrics` derives from this recording, in time order (ties by
   /// type): `heartRate` and `heartRateVariabilitySDNN` per window, `restingHeartRate` and
-  /// `walkingHeartRateAverage` per day, `stepCount` per minute, `highHeartRateEvent`,
+  /// `walkingHeartRateAverage` per day, `stepCount` per minute, with the walker's height
+  /// (`parameters.height`) `walkingStepLength` and `walkingSpeed` per walking bout and
+  /// `distanceWalkingRunning` per minute, `highHeartRateEvent`,
   /// `lowHeartRateEvent` and `irregularHeartRhythmEvent`; with an ECG, a `heartbeatSeries` over each
   /// `heartRateVariabilitySDNN` sample's window, as Apple Watch keeps the beats of each HRV measurement
   /// (``ECGSection/heartbeatSeries(in:recordStart:source:device:)``), and an `electrocardiogram` when
@@ -58,7 +60,8 @@ extension RecordingAnalysis {
     let variability = metrics.heartRateVariability()
     for quantities in [
       metrics.heartRate(), variability, metrics.restingHeartRate(),
-      metrics.walkingHeartRateAverage(), metrics.stepCount(),
+      metrics.walkingHeartRateAverage(), metrics.stepCount(), metrics.walkingGait(),
+      metrics.distanceWalkingRunning(),
     ] {
       samples += quantities.map(HealthSample.quantity)
     }

@@ -77,15 +77,16 @@ public struct RateReading: Hashable, Sendable, Codable {
 ///   beat lies in a walking interval, when they add up to at least ``Parameters/minimumWalkingSeconds``;
 ///   one `walkingHeartRateAverage` sample spanning the day.
 /// - ``stepCount()``: one `stepCount` sample per minute holding steps, spanning the minute.
+/// - With ``Parameters/height``: ``walkingGait()`` (step length and speed per walking bout, by
+///   ``StepLengthModel`` at the bout's cadence) and ``distanceWalkingRunning()`` (per minute).
 /// - ``heartRateEvents()``: a `highHeartRateEvent` (`lowHeartRateEvent`) for every run of consecutive
 ///   quiet minutes, each with intervals covering at least half the minute and a heart rate above
 ///   ``Parameters/highHeartRate`` (below ``Parameters/lowHeartRate``), lasting at least
 ///   ``Parameters/eventMinutes`` minutes (Apple's high and low heart-rate notifications: above 120 or
 ///   below 40 beats per minute for 10 minutes while inactive). The event spans the run.
 ///
-/// Cost: the initializer tallies the intervals, steps and motion levels per minute once, in a table with
-/// one entry per minute from the first event to the last, which resting heart rate and heart-rate events
-/// share.
+/// Cost: the initializer tallies the intervals, steps and motion levels per minute once (a table from the
+/// first event to the last), which resting heart rate and heart-rate events share.
 public struct DerivedMetrics: Sendable {
   /// Thresholds and windows of the metrics.
   public struct Parameters: Sendable, Hashable {
@@ -111,6 +112,12 @@ public struct DerivedMetrics: Sendable {
     public var lowHeartRate = 40.0
     /// Fewest consecutive minutes of an event.
     public var eventMinutes = 10
+    /// The walker's height, m (within ``StepLengthModel/heights``): with it, walking bouts get
+    /// `walkingStepLength` and `walkingSpeed` samples and their steps `distanceWalkingRunning`
+    /// (``StepLengthModel``); without it, none.
+    public var height: Double?
+    /// Fewest steps of a walking bout for its `walkingStepLength` and `walkingSpeed` samples.
+    public var minimumGaitSteps = 10
     /// The source name samples carry.
     public var source = "Vitals"
     /// The device description samples carry.
@@ -231,6 +238,55 @@ public struct DerivedMetrics: Sendable {
   public func stepCount() -> [QuantitySample] {
     Self.windows(count: steps.count, Self.minute) { steps[$0] }.map { minute, range in
       sample(.stepCount, Double(range.count), minute * Self.minute, (minute + 1) * Self.minute)
+    }
+  }
+
+  /// The walking intervals with at least two steps and a duration, in time order: the positions of their
+  /// steps in `steps`, and their step length (m) at the walker's height; empty without a height.
+  private func gaitBouts() -> [(bout: ActivityInterval, steps: Range<Int>, stepLength: Double)] {
+    guard let height = parameters.height else { return [] }
+    var result: [(ActivityInterval, Range<Int>, Double)] = []
+    var first = 0
+    for bout in walking.sorted(by: { $0.start < $1.start }) {
+      let start = bout.start.nanosecondsSinceEpoch
+      let end = bout.end.nanosecondsSinceEpoch
+      while first < steps.count && steps[first] < start { first += 1 }
+      var last = first
+      while last < steps.count && steps[last] <= end { last += 1 }
+      let range = first..<last
+      let seconds = Double(end - start) / 1e9
+      guard range.count >= 2, seconds > 0 else { continue }
+      let cadence = 60 * Double(range.count - 1) / seconds
+      result.append((bout, range, StepLengthModel.stepLength(height: height, cadence: cadence)))
+    }
+    return result
+  }
+
+  /// `walkingStepLength` (m) and `walkingSpeed` (m/s) samples, in time order: one of each per walking bout
+  /// of at least ``Parameters/minimumGaitSteps`` steps, spanning the bout; none without a height. A bout's
+  /// steps are those within it, its cadence `60 · (n − 1) / duration` steps per minute, its step length
+  /// ``StepLengthModel``'s at that cadence, and its speed the step length times the cadence over 60.
+  public func walkingGait() -> [QuantitySample] {
+    gaitBouts().filter { $0.steps.count >= parameters.minimumGaitSteps }.flatMap { bout, range, length in
+      let start = bout.start.nanosecondsSinceEpoch
+      let end = bout.end.nanosecondsSinceEpoch
+      let cadence = 60 * Double(range.count - 1) / (Double(end - start) / 1e9)
+      return [
+        sample(.walkingStepLength, length, start, end),
+        sample(.walkingSpeed, length * cadence / 60, start, end),
+      ]
+    }
+  }
+
+  /// `distanceWalkingRunning` samples (m), one per minute holding steps of a walking bout: the sum of their
+  /// bouts' step lengths; none without a height.
+  public func distanceWalkingRunning() -> [QuantitySample] {
+    var meters: [Int64: Double] = [:]
+    for (_, range, length) in gaitBouts() {
+      for step in steps[range] { meters[floorDivide(step, Self.minute), default: 0] += length }
+    }
+    return meters.keys.sorted().map { minute in
+      sample(.distanceWalkingRunning, meters[minute]!, minute * Self.minute, (minute + 1) * Self.minute)
     }
   }
 

@@ -45,9 +45,12 @@ public struct HealthUnit: Hashable, Sendable, Codable, CustomStringConvertible {
   public static let pounds = HealthUnit("lb")
   /// Percent (0.01).
   public static let percent = HealthUnit("%")
+  /// Meters per second.
+  public static let metersPerSecond = HealthUnit("m/s")
 
   /// (dimension, factor to the dimension's base unit) of each known symbol. `Cal` (food calorie) is
-  /// the kilocalorie; 1 kcal = 4184 J; 1 mi = 1609.344 m; 1 lb = 0.45359237 kg; `%` is 0.01.
+  /// the kilocalorie; 1 kcal = 4184 J; 1 mi = 1609.344 m; 1 lb = 0.45359237 kg; `%` is 0.01; speeds in
+  /// m/s, km/hr (Apple Health's unit for walking speed) and mi/hr.
   private static let scales: [String: (dimension: String, factor: Double)] = [
     "count": ("count", 1), "count/s": ("rate", 1), "count/min": ("rate", 1.0 / 60),
     "Hz": ("rate", 1), "ms": ("time", 1e-3), "s": ("time", 1), "min": ("time", 60), "hr": ("time", 3600),
@@ -55,7 +58,8 @@ public struct HealthUnit: Hashable, Sendable, Codable, CustomStringConvertible {
     "km": ("length", 1000), "mi": ("length", 1609.344), "ft": ("length", 0.3048), "yd": ("length", 0.9144),
     "J": ("energy", 1), "kJ": ("energy", 1000), "cal": ("energy", 4.184), "kcal": ("energy", 4184),
     "Cal": ("energy", 4184), "kg": ("mass", 1), "g": ("mass", 1e-3), "lb": ("mass", 0.45359237),
-    "%": ("fraction", 0.01),
+    "%": ("fraction", 0.01), "m/s": ("speed", 1), "km/hr": ("speed", 1000.0 / 3600),
+    "mi/hr": ("speed", 1609.344 / 3600),
   ]
 
   /// Whether values in this unit can be converted to `other` (same dimension, or the same symbol).

@@ -40,6 +40,12 @@ public struct QuantityType: HealthKitTypeName {
   public static let stepCount = QuantityType(rawValue: "stepCount")
   /// Walking and running distance, `m`, cumulative.
   public static let distanceWalkingRunning = QuantityType(rawValue: "distanceWalkingRunning")
+  /// Length of a walking step, `m`, discrete.
+  public static let walkingStepLength = QuantityType(rawValue: "walkingStepLength")
+  /// Walking speed, `m/s`, discrete.
+  public static let walkingSpeed = QuantityType(rawValue: "walkingSpeed")
+  /// Share of walking strides whose two steps differ in time, `%`, discrete.
+  public static let walkingAsymmetryPercentage = QuantityType(rawValue: "walkingAsymmetryPercentage")
   /// Active energy, `kcal`, cumulative.
   public static let activeEnergyBurned = QuantityType(rawValue: "activeEnergyBurned")
   /// Resting (basal) energy, `kcal`, cumulative.
@@ -60,6 +66,8 @@ public struct QuantityType: HealthKitTypeName {
     "distanceCycling": (.cumulative, .meters), "activeEnergyBurned": (.cumulative, .kilocalories),
     "basalEnergyBurned": (.cumulative, .kilocalories), "flightsClimbed": (.cumulative, .count),
     "appleExerciseTime": (.cumulative, .minutes), "appleStandTime": (.cumulative, .minutes),
+    "walkingStepLength": (.discrete, .meters), "walkingSpeed": (.discrete, .metersPerSecond),
+    "walkingAsymmetryPercentage": (.discrete, .percent),
   ]
 
   /// The types known here (those with an ``aggregationStyle`` and a ``canonicalUnit`` of their own),

@@ -147,7 +147,7 @@ struct DerivedSamplesTests {
     #expect(
       runInProcess([
         "analyze", csv, "--out", out, "--event-minutes", "3", "--jobs", "1", "--start",
-        "1970-01-01T00:00:00Z",
+        "1970-01-01T00:00:00Z", "--height", "1.75",
       ]) == 0)
 
     let summary = try String(contentsOfFile: out + "/day.json", encoding: .utf8)
@@ -163,6 +163,17 @@ struct DerivedSamplesTests {
     // 3 minutes of walking at 110 steps/min from 00:06:00 (the last step may fall just after 00:09:00).
     #expect((3...4).contains(steps.count) && steps[0].start == Timestamp(secondsSinceEpoch: 360))
     #expect(abs(steps.reduce(0) { $0 + $1.value } - Double(recording.steps.count)) <= 3)
+    // One walking bout at 110 steps/min and 1.75 m: its step length and speed by the walk ratio, and the
+    // distance of its steps.
+    let length = try #require(quantities["walkingStepLength"])
+    let speed = try #require(quantities["walkingSpeed"])
+    #expect(
+      length.count == 1 && speed.count == 1 && length[0].unit.symbol == "m" && speed[0].unit.symbol == "m/s")
+    #expect(abs(length[0].value - 0.415 / 112 * 1.75 * 110) < 0.02)
+    #expect(abs(speed[0].value - length[0].value * 110 / 60) < 0.02)
+    let distance = try #require(quantities["distanceWalkingRunning"])
+    let stepTotal = steps.reduce(0) { $0 + $1.value }
+    #expect(abs(distance.reduce(0) { $0 + $1.value } - stepTotal * length[0].value) < 1e-6)
     let resting = try #require(quantities["restingHeartRate"]?.first)
     // The lowest 5 quiet minutes: the 4 minutes at 36 bpm and the next one.
     #expect(resting.value > 36 && resting.value < 50)

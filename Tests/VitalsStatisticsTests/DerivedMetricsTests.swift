@@ -102,6 +102,50 @@ struct SyntheticDays {
     #expect(samples.reduce(0) { $0 + $1.value } == Double(Self.days.steps.count))
   }
 
+  @Test func gaitFromTheHeightByTheWalkRatio() throws {
+    #expect(metrics.walkingGait().isEmpty && metrics.distanceWalkingRunning().isEmpty)
+    var parameters = DerivedMetrics.Parameters()
+    parameters.height = 1.75
+    let walker = DerivedMetrics(
+      beats: Self.days.beats, steps: Self.days.steps, walking: Self.days.walking, parameters: parameters)
+    let gait = walker.walkingGait()
+    #expect(
+      gait.map(\.type)
+        == Array(repeating: [QuantityType.walkingStepLength, .walkingSpeed], count: 6).flatMap { $0 })
+    var meters = 0.0
+    for (k, bout) in Self.days.walking.enumerated() {
+      let steps = Self.days.steps.filter { $0 >= bout.start && $0 <= bout.end }.count
+      let cadence = 60 * Double(steps - 1) / bout.start.seconds(to: bout.end)
+      let length = 0.415 / 112 * 1.75 * cadence
+      meters += Double(steps) * length
+      #expect(gait[2 * k].start == bout.start && gait[2 * k].end == bout.end)
+      #expect(abs(gait[2 * k].value - length) < 1e-12 && gait[2 * k].unit == .meters)
+      #expect(
+        abs(gait[2 * k + 1].value - length * cadence / 60) < 1e-12 && gait[2 * k + 1].unit == .metersPerSecond
+      )
+    }
+    let distance = walker.distanceWalkingRunning()
+    #expect(distance.count == 2 * 70 && distance.allSatisfy { $0.type == .distanceWalkingRunning })
+    #expect(abs(distance.reduce(0) { $0 + $1.value } - meters) < 1e-6)
+    // A bout under minimumGaitSteps has a distance but no step length or speed.
+    parameters.minimumGaitSteps = 3000
+    let short = DerivedMetrics(
+      beats: Self.days.beats, steps: Self.days.steps, walking: Self.days.walking, parameters: parameters)
+    #expect(short.walkingGait().count == 4)
+    #expect(short.distanceWalkingRunning() == distance)
+  }
+
+  @Test func stepLengthModel() {
+    #expect(abs(StepLengthModel.stepLength(height: 1.7, cadence: 112) - 0.415 * 1.7) < 1e-12)
+    #expect(
+      abs(
+        StepLengthModel.stepLength(height: 1.7, cadence: 124)
+          / StepLengthModel.stepLength(height: 1.7, cadence: 112) - 124 / 112.0) < 1e-12)
+    #expect(
+      StepLengthModel.stepLength(height: 1.7, cadence: 80)
+        == StepLengthModel.stepLength(height: 1.7, cadence: 98))
+  }
+
   @Test func highAndLowEventsOnlyWhileQuiet() {
     let events = metrics.heartRateEvents()
     #expect(events.map(\.type) == [.highHeartRateEvent, .lowHeartRateEvent])

@@ -50,7 +50,7 @@ func local(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int
 
   @Test func knownTypesReadBackFromTheirIdentifiers() {
     let known = QuantityType.knownTypes
-    #expect(known.count == 15 && known.map(\.rawValue) == known.map(\.rawValue).sorted())
+    #expect(known.count == 18 && known.map(\.rawValue) == known.map(\.rawValue).sorted())
     for type in known {
       #expect(type.isKnown && type.canonicalUnit != nil && QuantityType(identifier: type.identifier) == type)
     }
@@ -63,7 +63,8 @@ func local(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int
   @Test(arguments: [
     ("km", "m", 1.5, 1500.0), ("count/min", "count/s", 120, 2), ("ms", "s", 250, 0.25),
     ("kcal", "kJ", 1, 4.184),
-    ("mi", "km", 1, 1.609344), ("Cal", "kcal", 3, 3), ("min", "s", 2, 120),
+    ("mi", "km", 1, 1.609344), ("Cal", "kcal", 3, 3), ("min", "s", 2, 120), ("km/hr", "m/s", 4.5, 1.25),
+    ("mi/hr", "km/hr", 1, 1.609344),
   ])
   func unitsConvert(from: String, to: String, value: Double, expected: Double) {
     let converted = HealthUnit(from).convert(value, to: HealthUnit(to))

@@ -1,7 +1,8 @@
 // Counts the steps of the oxford-steps walks in the shared data folder and compares each total with the
 // hand-counted truth and with the dataset's two counters; counts the Clemson trials' steps at the wrist,
-// hip and ankle against the marked steps, with the step-timing F1 (Clemson.swift); then counts false
-// steps in simulated non-walking activity (still, typing, vehicle, gestures, shaking) at every placement.
+// hip and ankle against the marked steps, with the step-timing F1 (Clemson.swift); counts simulated short
+// walks at every placement against their heel strikes (SimulatedWalks.swift); then counts false steps in
+// simulated non-walking activity (still, typing, vehicle, gestures, shaking) at every placement.
 // With --cv, also chooses the start of a bout (stepsToStartBout, amplitudeRatio, weakStepAmplitude) by
 // leaving one group of walks out (CrossValidation.swift).
 //
@@ -206,6 +207,7 @@ if oxford.isEmpty {
       algo.map(abs).max()!, meanAbsolute(hardware), hardware.count))
 }
 printClemson(walks.filter { $0.group.hasPrefix("clemson") })
+printSimulatedWalks(try simulatedShortWalks(configuration: options.configuration, chunk: options.chunk))
 
 print("\nfalse steps per minute, \(options.minutes) min of each activity at 100 Hz")
 print(pad("placement", 13) + activities.map { pad($0.rawValue, 9) }.joined())

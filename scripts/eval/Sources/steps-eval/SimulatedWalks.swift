@@ -1,0 +1,67 @@
+import Foundation
+import Vitals
+
+/// Short walks simulated at every placement of the accelerometer simulator: walks of 8, 12, 20, 35 and 60
+/// steps at 110 steps per minute, each after 20 s of standing still, joined into one 100 Hz recording per
+/// placement, the detector fed in chunks of `chunk` samples. Each placement's result pairs the detected
+/// steps with the simulated heel strikes (count error, and F1 within ±0.5 s as SCORING.md defines it).
+func simulatedShortWalks(configuration: StepDetector.Configuration, chunk: Int) throws -> [WalkResult] {
+  let rate = 100.0
+  let walks = [8, 12, 20, 35, 60]
+  return try Placement.allCases.enumerated().map { p, placement in
+    var channels: [[Float]] = [[], [], []]
+    var strikes: [Int64] = []
+    for (w, steps) in walks.enumerated() {
+      let seed = UInt64(1000 + 10 * p + w)
+      var still = AccelerometerSimulator(
+        configuration: AccelerometerConfiguration(activity: .still, placement: placement), duration: 20,
+        sampleRate: rate, seed: seed)
+      var walk = AccelerometerSimulator(
+        configuration: AccelerometerConfiguration(activity: .walking, placement: placement),
+        duration: Double(steps) * 60 / 110, sampleRate: rate, seed: seed)
+      for part in [still.generateAll(), walk.generateAll()] {
+        let offset = Int64(channels[0].count)
+        strikes += part.events.filter { $0.label == .step }.map { $0.sampleIndex + offset }
+        for axis in 0..<3 { channels[axis] += part.channels[axis] }
+      }
+    }
+    var detector = try StepDetector(sampleRate: rate, configuration: configuration)
+    var output = StepDetector.Output()
+    var start = 0
+    while start < channels[0].count {
+      let end = min(start + chunk, channels[0].count)
+      channels[0][start..<end].withUnsafeBufferPointer { x in
+        channels[1][start..<end].withUnsafeBufferPointer { y in
+          channels[2][start..<end].withUnsafeBufferPointer { z in
+            detector.process(x: x, y: y, z: z, into: &output)
+          }
+        }
+      }
+      start = end
+    }
+    detector.finish(into: &output)
+    let detected = output.steps.map(\.sampleIndex)
+    let matching = BeatMatching(
+      reference: strikes, test: detected, window: Int64((ClemsonTrial.matchWindow * rate).rounded(.down)))
+    let f1 = detected.isEmpty ? 0 : 2 * Double(matching.pairs.count) / Double(strikes.count + detected.count)
+    return WalkResult(
+      group: "simulated short walks", name: placement.rawValue, truth: strikes.count,
+      detected: detected.count,
+      f1: f1)
+  }
+}
+
+/// Prints each placement's simulated short walks: heel strikes, steps, count error and F1.
+func printSimulatedWalks(_ results: [WalkResult]) {
+  print("\nsimulated short walks (8, 12, 20, 35, 60 steps at 110 steps/min, each after 20 s still; 100 Hz)")
+  print("placement     strikes  steps  error %     F1")
+  for walk in results {
+    print(
+      pad(walk.name, 13)
+        + String(format: "%7d %6d %+8.1f %6.3f", walk.truth, walk.detected, walk.error, walk.f1 ?? .nan))
+  }
+  print(
+    String(
+      format: "mean |error| %.1f %% (worst %.1f %%), mean F1 %.3f", meanAbsolute(results.map(\.error)),
+      results.map { abs($0.error) }.max() ?? .nan, mean(results.compactMap(\.f1))))
+}
