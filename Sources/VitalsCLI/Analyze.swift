@@ -19,6 +19,10 @@ public struct Analyze: ParsableCommand {
       that are recognized but cannot be analyzed (fewer than three accelerometer axes, a rate outside a \
       detector's range) are listed under "not_analyzed" with the reason.
 
+      --shard I/N analyzes only the recordings whose path hashes to shard I of N (disjoint shards that \
+      together hold every recording), for the tasks of a job array; `vitals stats --partial` and `vitals \
+      merge` then combine the shards' samples.
+
       Output: one JSON object per recording and line, in input order, on standard output; with --out DIR, \
       DIR/NAME.json (the same line), DIR/NAME.beats.csv, DIR/NAME.pulses.csv and DIR/NAME.steps.csv (sample,time_s) and \
       DIR/NAME.samples.jsonl, each written atomically, and recordings whose DIR/NAME.json is newer than the input are skipped (--force redoes them), so an \
@@ -94,45 +98,13 @@ public struct Analyze: ParsableCommand {
   )
   public var height: Double?
 
+  @Option(
+    help:
+      "Analyze shard I of N only (1 ≤ I ≤ N ≤ \(OptionRange.shards.upperBound)): the recordings whose path hashes to it, for a task of a job array."
+  )
+  public var shard: String?
+
   @OptionGroup public var input: InputOptions
 
   public init() {}
-
-  public func run() throws {
-    let recordings = try recordings(in: inputs)
-    let layout = out.map { BatchOutputLayout(directory: $0, derived: derivedParameters) }
-    if let layout {
-      try refuseOverwritingInputs(
-        outputs: BatchOutputLayout.names(for: recordings).flatMap(layout.outputPaths), inputs: recordings)
-    }
-    try exitingOneOnFileErrors { try layout?.prepare() }
-    let batch = BatchAnalysis(
-      inputs: recordings, options: analysisOptions, output: layout, jobs: jobs, force: force)
-    let showsProgress = StandardStream.error.isTerminal
-    let writesSummaries = layout == nil
-    let items = batch.run(
-      progress: { progress in
-        if showsProgress { StandardStream.error.write("\r" + progress.line() + "\u{1B}[K") }
-      },
-      deliver: { item in
-        switch item.outcome {
-        case .analyzed(let summary):
-          if writesSummaries { StandardStream.output.write(summary + "\n") }
-          item.notes.forEach(printError)
-        case .skipped: break
-        case .failed(let message):
-          if showsProgress { StandardStream.error.write("\r\u{1B}[K") }
-          printError(message)
-        }
-      })
-    if showsProgress { StandardStream.error.write("\n") }
-    let failed = items.filter { if case .failed = $0.outcome { true } else { false } }.count
-    if let out {
-      let skipped = items.filter { $0.outcome == .skipped }.count
-      printError(
-        "\(items.count - failed - skipped) analyzed, \(skipped) already done, \(failed) failed; results in \(out)"
-      )
-    }
-    if failed > 0 { throw ExitCode(1) }
-  }
 }

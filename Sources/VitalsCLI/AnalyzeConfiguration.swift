@@ -19,6 +19,19 @@ extension Analyze {
     }
     try checkOption("--event-minutes", eventMinutes, in: OptionRange.eventMinutes)
     if let height { try checkOption("--height", height, in: StepLengthModel.heights, unit: "m") }
+    if shard != nil && shardNumbers == nil {
+      throw ValidationError(
+        "--shard must be I/N with 1 ≤ I ≤ N ≤ \(OptionRange.shards.upperBound), got '\(shard!)'")
+    }
+  }
+
+  /// --shard as (I, N), or nil when absent or malformed.
+  var shardNumbers: (index: Int, count: Int)? {
+    guard let parts = shard?.split(separator: "/", omittingEmptySubsequences: false), parts.count == 2,
+      let index = Int(parts[0]), let count = Int(parts[1]), OptionRange.shards.contains(count),
+      (1...count).contains(index)
+    else { return nil }
+    return (index, count)
   }
 
   /// The derived samples' parameters for these arguments.

@@ -53,6 +53,9 @@ enum OptionRange {
   /// 1 024 channels.
   static let streamChannels: ClosedRange<Int> = 1...1024
 
+  /// `analyze --shard I/N`: shards of the inputs.
+  static let shards: ClosedRange<Int> = 1...100_000
+
   /// `analyze --event-minutes`: consecutive minutes, at most a day.
   static let eventMinutes: ClosedRange<Int> = 1...1440
 

@@ -40,6 +40,9 @@ public struct Stats: ParsableCommand {
       source's own statistics instead. --format json writes one object: type, option, unit, intervals \
       ([{start, end, value, count}], value null when empty) and, with --per-source, sources.
 
+      --partial FILE writes the statistics as a partial (JSON: the query, the span and the per-interval \
+      state) instead of the table; `vitals merge` combines the partials of shards into this table.
+
       --type heartbeatSeries or electrocardiogram (as `vitals analyze` writes them) counts the samples starting \
       in each interval: CSV `start,end,count,beats` or `start,end,count,` and one column per HealthKit \
       classification (notSet, sinusRhythm, …); JSON intervals [{start, end, count, beats or classifications}].
@@ -83,6 +86,12 @@ public struct Stats: ParsableCommand {
   @Flag(name: .customLong("per-source"), help: "Each source's own statistics, with a source column.")
   public var perSource = false
 
+  @Option(
+    help:
+      "Write the partial statistics to FILE (JSON) instead of the table, for `vitals merge` (quantity types only)."
+  )
+  public var partial: String?
+
   /// Output formats of `vitals stats`.
   public enum OutputFormat: String, ExpressibleByArgument, Sendable {
     case csv, json
@@ -94,7 +103,10 @@ public struct Stats: ParsableCommand {
 
   public func validate() throws {
     if inputs.isEmpty { throw ValidationError("give at least one INPUT (export.xml or *.samples.jsonl)") }
-    if countedKind != nil { return try validateCounted() }
+    if countedKind != nil {
+      if partial != nil { throw ValidationError("--partial works with quantity types, not \(type)") }
+      return try validateCounted()
+    }
     guard let quantityType else { throw ValidationError("--type must name a quantity type, got '\(type)'") }
     if let option, !option.isValid(for: quantityType.aggregationStyle) {
       throw ValidationError(
@@ -106,39 +118,14 @@ public struct Stats: ParsableCommand {
 
   public func run() throws {
     try exitingOneOnFileErrors {
+      if let partial {
+        try refuseOverwritingInputs(outputs: [partial], inputs: inputs)
+        let zone = timezone ?? .current
+        try writeOutput(try statistics(zone: zone, note: printError).encoded(), to: partial)
+        return
+      }
       let text = try report()
       try writeOutput(Array(text.utf8), to: "-")
-    }
-  }
-
-  /// The statistics as CSV or JSON text: the samples of the inputs read by ``QuantitySampleFiles``;
-  /// when they hold none of the type, see ``explainAbsence(of:found:note:)``.
-  ///
-  /// - Throws: ``InputError`` for unreadable inputs, `ValidationError` for a type neither known nor found.
-  func report(note: (String) -> Void = printError) throws -> String {
-    // Without --timezone, the system's zone (read from its file once, here).
-    let zone = timezone ?? .current
-    if let kind = countedKind { return try countReport(kind, zone: zone, note: note) }
-    let type = quantityType!
-    let option = option ?? .defaultOption(for: type.aggregationStyle)
-    let priority = sourcePriority.map(SourcePriority.init(commaSeparated:)) ?? SourcePriority()
-    let files = try QuantitySampleFiles(
-      inputs: inputs, type: type, unit: unit.map(HealthUnit.init) ?? type.canonicalUnit)
-    var result: StatisticsQuery.Result?
-    if let span = files.span {
-      result = try files.statistics(
-        intervals: intervals(covering: span, zone: zone), option: option, sourcePriority: priority,
-        separateBySource: perSource)
-    } else {
-      try explainAbsence(of: type, found: files.typesFound, note: note)
-    }
-    let table = StatisticsTable(
-      result: result, type: type, option: option, unit: option == .duration ? .seconds : files.unit ?? .count,
-      sources: result.map { priority.ranked(sources: $0.bySource.keys) } ?? [], perSource: perSource,
-      timeZone: zone)
-    switch format {
-    case .csv: return table.csv()
-    case .json: return table.json()
     }
   }
 }

@@ -13,7 +13,7 @@ public struct VitalsCommand: ParsableCommand {
     subcommands: [
       Info.self, Convert.self, Beats.self, Score.self, HRV.self, HeartRate.self, Classify.self, Simulate.self,
       Steps.self,
-      Stats.self, Analyze.self, StreamCommand.self, Report.self,
+      Stats.self, Merge.self, Analyze.self, StreamCommand.self, Report.self,
     ]
   )
 

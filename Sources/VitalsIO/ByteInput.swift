@@ -146,7 +146,7 @@ extension ByteInput {
   }
 
   /// The whole input from byte 0 (headers, annotation files).
-  func readAll() throws(InputError) -> [UInt8] {
+  package func readAll() throws(InputError) -> [UInt8] {
     var bytes: [UInt8] = []
     var block = [UInt8](repeating: 0, count: 1 << 16)
     while true {

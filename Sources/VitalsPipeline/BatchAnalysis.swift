@@ -110,6 +110,19 @@ public struct BatchAnalysis: Sendable {
     self.force = force
   }
 
+  /// The recordings of shard `index` (1...`count`) of `paths`: those whose path's 64-bit FNV-1a hash
+  /// (of its UTF-8 bytes, the path as given) is `index − 1` modulo `count`, in their order. The shards of
+  /// one list are disjoint and together hold every path, and a path stays in its shard whatever other
+  /// paths are added or removed, so the tasks of a job array each take one shard of the same inputs.
+  public static func shard(_ paths: [String], index: Int, count: Int) -> [String] {
+    precondition(count >= 1 && (1...count).contains(index), "shard \(index) of \(count)")
+    return paths.filter { path in
+      var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+      for byte in path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+      return hash % UInt64(count) == UInt64(index - 1)
+    }
+  }
+
   /// Shared state of a run.
   private struct State {
     var nextInput = 0

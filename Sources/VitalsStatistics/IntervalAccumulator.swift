@@ -407,6 +407,29 @@ public struct IntervalAccumulator: Equatable, Sendable, Codable {
     }
   }
 
+  /// These statistics over `intervals` instead: for merging partials whose samples spanned different
+  /// times, each aggregated over the intervals covering its own samples. `intervals` must hold every
+  /// interval this partial touched at the same boundaries (a longer run of the same length, anchor and
+  /// zone); a partial over a single interval also moves onto any single interval containing it (its one
+  /// cell). Nil when neither holds.
+  public func rebased(onto intervals: IntervalCollection) -> IntervalAccumulator? {
+    var moved = IntervalAccumulator(intervals: intervals, style: style, options: options)
+    guard !cells.isEmpty else { return moved }
+    let first = self.intervals.boundary(base)
+    let last = self.intervals.boundary(base + cells.count)
+    if self.intervals.count == 1 && intervals.count == 1 {
+      guard intervals.start <= first && last <= intervals.end else { return nil }
+      moved.cells = cells
+      return moved
+    }
+    guard let index = intervals.index(of: first.nanosecondsSinceEpoch), intervals.boundary(index) == first,
+      index + cells.count <= intervals.count, intervals.boundary(index + cells.count) == last
+    else { return nil }
+    moved.base = index
+    moved.cells = cells
+    return moved
+  }
+
   /// The statistics of interval `index` (of the collection); those ``options`` leave out are `nil`.
   public func statistics(_ index: Int) -> IntervalStatistics {
     precondition(index >= 0 && index < intervals.count, "interval \(index) is not in 0..<\(intervals.count)")

@@ -79,6 +79,8 @@ struct ParameterValidationTests {
       (["analyze", "a.csv", "--jobs", "100000"], "--jobs must be 1–256"),
       (["analyze", "a.csv", "--event-minutes", "0"], "--event-minutes must be 1–1440"),
       (["analyze", "a.csv", "--height", "175"], "--height must be 0.5–2.5 m, got 175"),
+      (["analyze", "a.csv", "--shard", "0/4"], "--shard must be I/N with 1 ≤ I ≤ N ≤ 100000, got '0/4'"),
+      (["analyze", "a.csv", "--shard", "3"], "--shard must be I/N"),
       (["analyze", "a.csv", "--height", "nan"], "--height must be 0.5–2.5 m"),
       (["analyze", "a.csv", "--event-minutes", "1000000000"], "--event-minutes must be 1–1440"),
       (["convert", "a.csv", "-o", "b.csv", "--chunk-size", "0"], "--chunk-size must be 1–1048576"),

@@ -38,6 +38,19 @@ private func withoutTiming(_ line: String) throws -> String {
 
 @Suite("Batch analysis")
 struct BatchAnalysisTests {
+  @Test("shards of a list of paths are disjoint, hold every path, and keep a path whatever else is listed")
+  func shards() {
+    let paths = (0..<200).map { "study/subject\($0)/night.edf" }
+    let shards = (1...7).map { BatchAnalysis.shard(paths, index: $0, count: 7) }
+    #expect(shards.flatMap { $0 }.sorted() == paths.sorted())
+    #expect(Set(shards.flatMap { $0 }).count == paths.count)
+    #expect(shards.allSatisfy { $0.count > 10 })
+    #expect(
+      BatchAnalysis.shard(Array(paths.prefix(50)), index: 3, count: 7)
+        == shards[2].filter { paths.prefix(50).contains($0) })
+    #expect(BatchAnalysis.shard(paths, index: 1, count: 1) == paths)
+  }
+
   @Test("folders are searched recursively and globs expanded; WFDB records named without .hea")
   func expansion() throws {
     let study = try Study()

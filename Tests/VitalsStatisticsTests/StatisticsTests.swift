@@ -197,6 +197,30 @@ func local(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int
     #expect(first.mostRecent?.value == 40)
   }
 
+  @Test func partialsMoveOntoLongerRunsOfTheirIntervals() throws {
+    let samples = [sample(.heartRate, 60, 3700, 3760), sample(.heartRate, 90, 7300, 7360)]
+    let own = IntervalCollection(
+      length: .seconds(3600), anchor: at(0), timeZone: utc, covering: at(3700)..<at(7360))
+    let partial = try StatisticsQuery(type: .heartRate, intervals: own).run(samples).merged
+    let moved = try #require(partial.rebased(onto: hours))
+    #expect(moved == (try StatisticsQuery(type: .heartRate, intervals: hours).run(samples).merged))
+    // Intervals at other boundaries, or too few, take no partial.
+    let shifted = IntervalCollection(
+      length: .seconds(3600), anchor: at(1800), timeZone: utc, covering: at(0)..<at(3 * 3600))
+    #expect(partial.rebased(onto: shifted) == nil)
+    let short = IntervalCollection(
+      length: .seconds(3600), anchor: at(0), timeZone: utc, covering: at(0)..<at(60))
+    #expect(partial.rebased(onto: short) == nil)
+    // A single interval moves onto a single interval holding it.
+    let single = try StatisticsQuery(
+      type: .heartRate, intervals: IntervalCollection(single: at(3700)..<at(7360))
+    )
+    .run(samples).merged
+    let wide = try #require(single.rebased(onto: IntervalCollection(single: at(0)..<at(9000))))
+    #expect(wide.statistics(0).sampleCount == 2 && wide.statistics(0).maximum == 90)
+    #expect(single.rebased(onto: IntervalCollection(single: at(4000)..<at(9000))) == nil)
+  }
+
   @Test func cumulativeSamplesSplitInProportionToOverlap() throws {
     // 120 steps over 40 minutes, 20 of them in hour 0 and 20 in hour 1; 30 steps inside hour 2;
     // an instantaneous sample at the start of hour 1.

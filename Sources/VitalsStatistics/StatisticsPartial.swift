@@ -1,0 +1,141 @@
+import FoundationEssentials
+import VitalsCore
+import VitalsIO
+
+/// One shard's statistics of a query, kept as a file so that the shards of a study (the tasks of a Slurm
+/// job array, the workers of a cluster) combine into the statistics of all their samples
+/// (``merged(_:intervals:)``): `vitals stats --partial FILE` writes one, `vitals merge` reads them.
+///
+/// The file is JSON: the format's name and version, the query (type, statistic, unit, interval, anchor
+/// and time zone as given, source priority, whether sources are kept apart), the span of the shard's
+/// samples and its result (``StatisticsQuery/Result``: sparse ``IntervalAccumulator``s over the intervals
+/// covering that span).
+///
+/// Exactness: merged counts, extrema, durations and most recent samples equal those of one query over all
+/// the samples; sums equal them to rounding (``IntervalAccumulator/merge(_:)``). For cumulative types,
+/// sources are ranked within each shard only: where two shards hold overlapping samples of different
+/// sources (an iPhone's steps in one, the Watch's in the other), both are counted. Shards that split the
+/// recordings, each recording with one source, merge exactly.
+public struct StatisticsPartial: Codable, Sendable, Equatable {
+  /// The value of ``format`` in every partial.
+  public static let formatName = "vitals-statistics-partial"
+  /// The version of the format this library writes and reads.
+  public static let currentVersion = 1
+
+  /// ``formatName``.
+  public var format = Self.formatName
+  /// ``currentVersion`` when written by this library.
+  public var version = Self.currentVersion
+  /// The quantity type's name (`stepCount`).
+  public var type: String
+  /// The statistic.
+  public var option: StatisticsOption
+  /// The unit every sample was converted to; nil when none was asked for and the shard had no sample.
+  public var unit: String?
+  /// The interval as given (`day`, `15min`, `all`, …).
+  public var interval: String
+  /// The anchor as given, if any.
+  public var anchor: String?
+  /// The identifier of the time zone of calendar intervals and times.
+  public var timeZone: String
+  /// Source names, highest priority first.
+  public var sourcePriority: [String]
+  /// Whether each source's statistics are kept too.
+  public var perSource: Bool
+  /// From the start of the shard's earliest sample to the end of its latest; nil without samples.
+  public var span: Range<Timestamp>?
+  /// The shard's statistics over the intervals covering ``span``; nil without samples.
+  public var result: StatisticsQuery.Result?
+
+  /// A partial of the query described by the arguments.
+  public init(
+    type: String, option: StatisticsOption, unit: String?, interval: String, anchor: String?,
+    timeZone: String,
+    sourcePriority: [String], perSource: Bool, span: Range<Timestamp>?, result: StatisticsQuery.Result?
+  ) {
+    self.type = type
+    self.option = option
+    self.unit = unit
+    self.interval = interval
+    self.anchor = anchor
+    self.timeZone = timeZone
+    self.sourcePriority = sourcePriority
+    self.perSource = perSource
+    self.span = span
+    self.result = result
+  }
+
+  /// The partial as JSON bytes.
+  public func encoded() -> [UInt8] {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    do { return Array(try encoder.encode(self)) + [0x0A] } catch {
+      preconditionFailure("a partial holds finite numbers only, so it encodes: \(error)")
+    }
+  }
+
+  /// Reads the partial in the file at `path`.
+  ///
+  /// - Throws: `InputError` naming the file when it cannot be read, is not JSON of this format, or is
+  ///   of another version.
+  public init(path: String) throws(InputError) {
+    let bytes = try ByteInput(path: path).readAll()
+    do {
+      self = try JSONDecoder().decode(Self.self, from: Data(bytes))
+    } catch {
+      throw InputError(path: path, "not a statistics partial (\(Self.formatName) JSON): \(error)")
+    }
+    guard format == Self.formatName, version == Self.currentVersion else {
+      throw InputError(
+        path: path,
+        "a partial of format \(format) version \(version); this version reads \(Self.formatName) version "
+          + "\(Self.currentVersion)")
+    }
+  }
+
+  /// Whether `other` was made by the same query: everything but the span and the result agrees (the unit
+  /// too, unless one of them has none).
+  public func hasSameQuery(as other: StatisticsPartial) -> Bool {
+    var a = self
+    var b = other
+    (a.span, a.result, b.span, b.result) = (nil, nil, nil, nil)
+    if a.unit == nil || b.unit == nil { (a.unit, b.unit) = (nil, nil) }
+    return a == b
+  }
+
+  /// The partial of all of `partials`' samples: the first one's query, the union of their spans, and
+  /// their results moved onto `intervals(union)` (``IntervalAccumulator/rebased(onto:)``) and merged.
+  /// The partials must come from the same query (``hasSameQuery(as:)``) and `intervals` must build the
+  /// query's intervals covering a span, as each shard did for its own.
+  public static func merged(
+    _ partials: [StatisticsPartial], intervals: (Range<Timestamp>) throws -> IntervalCollection
+  ) rethrows -> StatisticsPartial {
+    precondition(!partials.isEmpty && partials.allSatisfy { $0.hasSameQuery(as: partials[0]) })
+    var merged = partials[0]
+    merged.unit = partials.lazy.compactMap(\.unit).first
+    let spans = partials.compactMap(\.span)
+    guard let low = spans.map(\.lowerBound).min(), let high = spans.map(\.upperBound).max() else {
+      return merged
+    }
+    merged.span = low..<high
+    let collection = try intervals(low..<high)
+    let results = partials.compactMap(\.result)
+    func combined(_ parts: [IntervalAccumulator]) -> IntervalAccumulator {
+      var total = IntervalAccumulator(
+        intervals: collection, style: parts[0].style, options: parts[0].options)
+      for part in parts {
+        guard let moved = part.rebased(onto: collection) else {
+          preconditionFailure("the intervals covering the union hold every shard's intervals")
+        }
+        total.merge(moved)
+      }
+      return total
+    }
+    var bySource: [String: IntervalAccumulator] = [:]
+    for source in Set(results.flatMap(\.bySource.keys)) {
+      bySource[source] = combined(results.compactMap { $0.bySource[source] })
+    }
+    merged.result = StatisticsQuery.Result(merged: combined(results.map(\.merged)), bySource: bySource)
+    return merged
+  }
+}
