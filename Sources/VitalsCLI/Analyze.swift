@@ -100,6 +100,12 @@ public struct Analyze: ParsableCommand {
 
   @Option(
     help:
+      "Where the accelerometer is worn: body (trunk, pocket, bag, hand, arm, ankle) or wrist (a watch)."
+  )
+  public var placement: StepDetector.Placement = .body
+
+  @Option(
+    help:
       "Analyze shard I of N only (1 ≤ I ≤ N ≤ \(OptionRange.shards.upperBound)): the recordings whose path hashes to it, for a task of a job array."
   )
   public var shard: String?

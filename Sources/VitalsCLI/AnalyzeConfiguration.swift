@@ -45,12 +45,20 @@ extension Analyze {
     return parameters
   }
 
-  /// The library's analysis options for these arguments.
+  /// The library's analysis options for these arguments: the standard pipelines, the step detector's set
+  /// for --placement.
   var analysisOptions: AnalysisOptions {
-    AnalysisOptions(
+    var registry = PipelineRegistry.standard
+    var accelerometer = AccelerometerPipeline.Configuration()
+    accelerometer.steps = StepDetector.Configuration(placement: placement)
+    registry.register(.accelerometer) { [accelerometer] context throws(PipelineUnavailable) in
+      try AccelerometerPipeline(context: context, configuration: accelerometer)
+    }
+    return AnalysisOptions(
       recording: input.recordingOptions,
       overrides: ChannelRoles.Overrides(
         ecg: ecg.map(ChannelSelector.list), ppg: ppg.map(ChannelSelector.list),
-        accelerometer: input.accel.map(ChannelSelector.list)))
+        accelerometer: input.accel.map(ChannelSelector.list)),
+      registry: registry)
   }
 }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Vitals
 
+extension StepDetector.Placement: ExpressibleByArgument {}
+
 extension StepDetector.InputUnit: ExpressibleByArgument {}
 
 /// `vitals steps INPUT [--events FILE] [--unit automatic|g|m/s^2]`: steps, cadence and walking bouts.
@@ -10,7 +12,8 @@ public struct Steps: ParsableCommand {
     abstract: "Count steps and find walking bouts in 3-axis acceleration.",
     discussion: """
       The step detector (acceleration magnitude, a 0.5–2.5 Hz band-pass, peaks counted only inside a \
-      regular rhythm of at least 6 steps (14 when their peaks are weak), or 4 within 10 s of a walk, \
+      regular rhythm of at least 5 steps (6 with --placement wrist; 14 when their peaks are weak), or 4 \
+      within 10 s of a walk, \
       the steps just before it back-filled; Zhao 2010, Brajdic & Harle 2013) on three axes: the ones given with --channel (x,y,z), else the accelerometer axes \
       `vitals analyze` recognizes (signals named x, y, z or acc…, or in g or m/s^2; else three names of one stem ending in x, y, z; else, in \
       a CSV file without a header with three to six columns besides the time, the first three). Works \
@@ -35,6 +38,9 @@ public struct Steps: ParsableCommand {
   @Option(help: "Unit of the acceleration: automatic (from the gravity level), g or m/s^2.")
   public var unit: StepDetector.InputUnit = .automatic
 
+  @Option(help: "Where the device is worn: body (trunk, pocket, bag, hand, arm, ankle) or wrist (a watch).")
+  public var placement: StepDetector.Placement = .body
+
   @Option(name: [.short, .customLong("output")], help: "Where to write the JSON (- for standard output).")
   public var output = "-"
 
@@ -55,7 +61,8 @@ public struct Steps: ParsableCommand {
   public func run() throws {
     try refuseOverwritingInputs(outputs: [output] + (events.map { [$0] } ?? []), inputs: [inputPath])
     try exitingOneOnFileErrors {
-      let detection = try StepCounting(path: inputPath, options: input.recordingOptions, unit: unit)
+      let detection = try StepCounting(
+        path: inputPath, options: input.recordingOptions, unit: unit, placement: placement)
       try writeOutput(Array((detection.json() + "\n").utf8), to: output)
       if let events {
         try EventCSVWriter.write(
@@ -76,7 +83,7 @@ struct StepCounting {
   /// unless three axes are recognized, and for a rate the detector does not support.
   init(
     path: String, options: RecordingOptions, unit: StepDetector.InputUnit,
-    chunkSize: Int = SignalChunk.defaultSampleCount
+    placement: StepDetector.Placement = .body, chunkSize: Int = SignalChunk.defaultSampleCount
   ) throws(InputError) {
     var reader = try RecordingOpener.open(path: path, options: options)
     var axes = [0, 1, 2]
@@ -89,7 +96,7 @@ struct StepCounting {
             + "name them acc_x, acc_y, acc_z or give --channel x,y,z")
       }
     }
-    var configuration = StepDetector.Configuration()
+    var configuration = StepDetector.Configuration(placement: placement)
     configuration.unit = unit
     var detector: StepDetector
     do {

@@ -262,6 +262,16 @@ struct StepDetectorTests {
     #expect(rhythmSteps(longer.map { ($0, 0.08) }).steps == longer)
   }
 
+  @Test("the wrist's settings: six candidates whose peaks keep their size; the body's are the defaults")
+  func placements() {
+    #expect(StepDetector.Configuration(placement: .body) == StepDetector.Configuration())
+    let wrist = StepDetector.Configuration(placement: .wrist)
+    var expected = StepDetector.Configuration()
+    expected.stepsToStartBout = 6
+    expected.amplitudeRatio = 2
+    #expect(wrist == expected)
+  }
+
   @Test("bad rates and options throw")
   func errors() {
     #expect(throws: StepDetectorError.unsupportedSampleRate(10)) { try StepDetector(sampleRate: 10) }

@@ -147,7 +147,7 @@ struct DerivedSamplesTests {
     #expect(
       runInProcess([
         "analyze", csv, "--out", out, "--event-minutes", "3", "--jobs", "1", "--start",
-        "1970-01-01T00:00:00Z", "--height", "1.75",
+        "1970-01-01T00:00:00Z", "--height", "1.75", "--placement", "wrist",
       ]) == 0)
 
     let summary = try String(contentsOfFile: out + "/day.json", encoding: .utf8)

@@ -52,15 +52,17 @@ struct StepsTests {
   }
 
   @Test(
-    "a headerless nanosecond phone log: the JSON summary and the step events",
-    arguments: [Placement.hand, .bag])
+    "a headerless nanosecond phone log: the JSON summary and the step events (a watch: --placement wrist)",
+    arguments: [Placement.hand, .bag, .wrist])
   func phoneLogSummaryAndEvents(placement: Placement) throws {
     let directory = try Self.directory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let log = try Self.phoneLog(in: directory, placement: placement)
     let json = directory + "/steps.json"
     let events = directory + "/steps.csv"
-    var command = try VitalsCommand.parseAsRoot(["steps", log.path, "-o", json, "--events", events])
+    var command = try VitalsCommand.parseAsRoot(
+      ["steps", log.path, "-o", json, "--events", events]
+        + (placement == .wrist ? ["--placement", "wrist"] : []))
     try command.run()
     let summary = try JSONDecoder().decode(Summary.self, from: Data(contentsOf: URL(fileURLWithPath: json)))
     #expect(abs(summary.steps - log.steps) <= max(2, log.steps * 3 / 100), "\(summary.steps) of \(log.steps)")
@@ -80,7 +82,9 @@ struct StepsTests {
 
   @Test(
     "usage errors exit 2",
-    arguments: [["--channel", "0,1"], ["--events", "-"], ["--unit", "furlongs"]])
+    arguments: [
+      ["--channel", "0,1"], ["--events", "-"], ["--unit", "furlongs"], ["--placement", "ankle"],
+    ])
   func usageErrors(arguments: [String]) {
     #expect(runInProcess(["steps", "walk.csv"] + arguments) == 2)
   }

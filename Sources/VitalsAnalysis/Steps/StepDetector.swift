@@ -19,8 +19,9 @@ public enum StepDetectorError: Error, Sendable, Equatable, CustomStringConvertib
 }
 
 /// A streaming, causal step counter for 3-axis acceleration (gravity included) from a device carried
-/// anywhere — hand, trouser pocket, bag, armband, neck pouch, wrist, lower back — at 15 Hz to 1 kHz. The
-/// same steps and bouts come out whatever the sizes of the blocks the signal is fed in.
+/// anywhere — hand, trouser pocket, bag, armband, neck pouch, wrist, lower back — at 15 Hz to 1 kHz, set
+/// for the wrist or the rest of the body (``Placement``). The same steps and bouts come out whatever the
+/// sizes of the blocks the signal is fed in.
 ///
 /// Method: the acceleration magnitude (orientation-free: Zhao 2010), in g, decimated to 15–50 Hz and
 /// band-passed around the step frequency (``Configuration-swift.struct/passband``); candidate steps are
@@ -70,6 +71,18 @@ public struct StepDetector: Sendable {
     case metersPerSecondSquared = "m/s^2"
   }
 
+  /// Where the device is worn, which sets how much a starting run's peaks may change in size
+  /// (``Configuration-swift.struct/init(placement:)``).
+  public enum Placement: String, Sendable, Hashable, CaseIterable, Codable {
+    /// Anywhere but the wrist: trunk, trouser pocket, bag, a phone in the hand, upper arm, ankle. Steps
+    /// are the main rhythmic motion, and uneven heel strikes (turns, obstacles, shuffling) still count.
+    case body
+    /// A watch or wristband: the arm moves without steps (household work, gestures), so a starting run's
+    /// peaks must keep their size (``Configuration-swift.struct/amplitudeRatio`` 2, and 6 candidates to
+    /// start a bout).
+    case wrist
+  }
+
   /// The detector's parameters, in physical units (seconds, hertz, g, ratios).
   public struct Configuration: Sendable, Hashable {
     /// The input's unit.
@@ -81,15 +94,16 @@ public struct StepDetector: Sendable {
     public var threshold = 0.03
     /// Two steps are never closer than this, seconds (at most 200 steps/min).
     public var refractoryPeriod = 0.3
-    /// Regular candidates needed before a bout starts (and they count).
-    public var stepsToStartBout = 6
+    /// Regular candidates needed before a bout starts (and they count); 6 at the wrist
+    /// (``init(placement:)``).
+    public var stepsToStartBout = 5
     /// Regular candidates needed before a bout starts when their median peak is under
     /// ``weakStepAmplitude``.
     public var stepsToStartWeakBout = 14
     /// Median band-passed peak under which a starting run is weak, g: in this band the heel strikes of the
     /// Oxford phone walks peak at 0.28–0.51 g (medians), those of the Clemson hip at 0.18 g, a simulated
     /// vehicle's bumps at 0.06–0.1 g.
-    public var weakStepAmplitude = 0.16
+    public var weakStepAmplitude = 0.12
     /// Regular candidates needed before a bout starts within ``resumeWindow`` of the last bout's end.
     public var stepsToResumeBout = 4
     /// How long after a bout's last step a new bout needs only ``stepsToResumeBout`` candidates, seconds.
@@ -103,8 +117,8 @@ public struct StepDetector: Sendable {
     /// 0.8 and 0.4 s at 0.6 s a step in the Oxford walks), so this stays well above their ratio to the mean.
     public var continuationRatio = 1.6
     /// While a bout is being recognized, a peak is at most this many times larger or smaller than the
-    /// same foot's previous peak (two candidates before).
-    public var amplitudeRatio = 4.0
+    /// same foot's previous peak (two candidates before); 2 at the wrist (``init(placement:)``).
+    public var amplitudeRatio = 3.0
     /// While a bout is being recognized, three candidates each smaller than this times the one before are
     /// a damped oscillation, no steps (0 turns the test off).
     public var ringingDecay = 0.9
@@ -114,7 +128,17 @@ public struct StepDetector: Sendable {
     /// walks, even in a pocket, where heel strikes are sharpest.
     public var maximumVibrationRatio = 3.0
 
+    /// The defaults for a device on the body, not at the wrist (``Placement/body``).
     public init() {}
+
+    /// The defaults for a device worn at `placement`: those of ``init()``; at the wrist, 6 candidates to
+    /// start a bout and an amplitude ratio of 2.
+    public init(placement: Placement) {
+      if placement == .wrist {
+        stepsToStartBout = 6
+        amplitudeRatio = 2
+      }
+    }
   }
 
   /// The parameters in use.

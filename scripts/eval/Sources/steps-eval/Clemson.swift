@@ -30,16 +30,20 @@ struct ClemsonTrial {
     }.sorted()
   }
 
-  /// The trial counted at each placement (its three axes fed in chunks of `chunk`), with the step-timing F1
-  /// (each detection paired with at most one marked step within ``matchWindow``).
-  func count(configuration: StepDetector.Configuration, chunk: Int) throws -> [WalkResult] {
+  /// The trial counted at each placement (its three axes fed in chunks of `chunk`; `wrist` at the wrist,
+  /// `body` at the hip and ankle), with the step-timing F1 (each detection paired with at most one marked
+  /// step within ``matchWindow``).
+  func count(body: StepDetector.Configuration, wrist: StepDetector.Configuration, chunk: Int) throws
+    -> [WalkResult]
+  {
     let window = Int64((Self.matchWindow * Self.sampleRate).rounded(.down))
     return try Self.placements.indices.map { placement in
       var reader = try RecordingOpener.open(
         path: path,
         options: RecordingOptions(
           csv: CSVOptions(delimiter: 0x20, hasHeader: false, sampleRate: Self.sampleRate)))
-      var detector = try StepDetector(sampleRate: Self.sampleRate, configuration: configuration)
+      let atWrist = Self.placements[placement] == "wrist"
+      var detector = try StepDetector(sampleRate: Self.sampleRate, configuration: atWrist ? wrist : body)
       var output = StepDetector.Output()
       let axes = (3 * placement, 3 * placement + 1, 3 * placement + 2)
       while let next = try reader.nextChunk(maxSamples: chunk) {
@@ -50,8 +54,9 @@ struct ClemsonTrial {
       let matching = BeatMatching(reference: steps, test: detected, window: window)
       let f1 = detected.isEmpty ? 0 : 2 * Double(matching.pairs.count) / Double(steps.count + detected.count)
       return WalkResult(
-        group: "clemson " + name, name: name + " " + Self.placements[placement], truth: steps.count,
-        detected: detected.count, f1: f1)
+        group: "clemson " + name, placement: atWrist ? .wrist : .body,
+        name: name + " " + Self.placements[placement],
+        truth: steps.count, detected: detected.count, f1: f1)
     }
   }
 }

@@ -2,12 +2,12 @@ import Foundation
 import Vitals
 
 /// The detector settings the cross-validation chooses among: how many regular candidates start a bout,
-/// the same-foot amplitude ratio they may differ by, and the median peak under which a run is weak (27
+/// the same-foot amplitude ratio they may differ by, and the median peak under which a run is weak (36
 /// settings; the other options stay at the base configuration's values).
 func detectorGrid(_ base: StepDetector.Configuration) -> [StepDetector.Configuration] {
   var grid: [StepDetector.Configuration] = []
   for start in [5, 6, 7] {
-    for ratio in [2.0, 3.0, 4.0] {
+    for ratio in [1.6, 2.0, 3.0, 4.0] {
       for weak in [0.08, 0.12, 0.16] {
         var c = base
         c.stepsToStartBout = start
@@ -25,52 +25,65 @@ func describe(_ c: StepDetector.Configuration) -> String {
     + " weakStepAmplitude \(c.weakStepAmplitude)"
 }
 
-/// Leave one group of walks out (the Oxford walks of one person; one Clemson trial at its three
-/// placements): each held-out group is counted with the grid point whose mean absolute count error over
-/// the other groups' walks is lowest among those with at most 0.5 false steps per minute in every simulated
-/// non-walking activity and placement (the simulated activities are not held out). Prints, per group, the
-/// cross-validated mean absolute error beside the defaults' and the best all-data grid point's.
-func crossValidate(base: StepDetector.Configuration, defaults: [WalkResult]) throws {
-  let grid = detectorGrid(base)
-  var results: [[WalkResult]] = []
-  var falseRates: [Double] = []
-  for configuration in grid {
-    results.append(try countWalks(configuration))
-    falseRates.append(try falseStepRates(configuration).joined().max()!)
-  }
-  let admissible = grid.indices.filter { falseRates[$0] <= 0.5 }
-  guard !admissible.isEmpty else {
-    print("\ncross-validation: no setting keeps false steps at or under 0.5 per minute")
-    return
-  }
-  func objective(_ g: Int, leaving group: String?) -> Double {
-    meanAbsolute(results[g].filter { $0.group != group }.map(\.error))
-  }
-  let groups = defaults.map(\.group).uniqued()
-  var held: [WalkResult] = []
-  var chosen: [Int: Int] = [:]
-  for group in groups {
-    let best = admissible.min { objective($0, leaving: group) < objective($1, leaving: group) }!
-    chosen[best, default: 0] += 1
-    held += results[best].filter { $0.group == group }
-  }
-  let bestAll = admissible.min { objective($0, leaving: nil) < objective($1, leaving: nil) }!
-  print(
-    "\nLeave one group out over \(groups.count) groups (\(defaults.count) walks), \(grid.count) settings,"
-      + " \(admissible.count) with at most 0.5 false steps/min")
-  print("group                walks  defaults |error| %  CV |error| %  best-all |error| %  (worst walk)")
-  func summary(_ walks: [WalkResult], _ group: String) -> String {
-    let errors = walks.filter { $0.group == group }.map { abs($0.error) }
-    return String(format: "%6.1f (%5.1f)", mean(errors), errors.max() ?? .nan)
-  }
-  for group in groups {
+/// Leave one group of walks out, for each placement's detector apart (``StepDetector/Placement``): the
+/// body's (the Oxford walks and the Clemson hip and ankle; groups: the Oxford walks of one person, one
+/// Clemson trial) and the wrist's (the Clemson wrist; groups: one trial). Each held-out group is counted
+/// with the grid point whose mean absolute count error over the placement's walks of the other groups is
+/// lowest, among those with at most 0.5 false steps per minute in every simulated non-walking activity at
+/// that placement's simulated placements (not held out). Prints, per group, the cross-validated mean
+/// absolute error beside the defaults' and the best all-data grid point's.
+func crossValidate(
+  body: StepDetector.Configuration, wrist: StepDetector.Configuration, defaults: [WalkResult]
+) throws {
+  for placement in StepDetector.Placement.allCases {
+    let base = placement == .wrist ? wrist : body
+    let grid = detectorGrid(base)
+    var results: [[WalkResult]] = []
+    var falseRates: [Double] = []
+    for configuration in grid {
+      let (b, w) = placement == .wrist ? (body, configuration) : (configuration, wrist)
+      results.append(try countWalks(body: b, wrist: w).filter { $0.placement == placement })
+      let rates = try falseStepRates(body: b, wrist: w)
+      falseRates.append(
+        zip(Placement.allCases, rates).filter { ($0.0 == .wrist) == (placement == .wrist) }
+          .flatMap(\.1).max()!)
+    }
+    let admissible = grid.indices.filter { falseRates[$0] <= 0.5 }
+    let own = defaults.filter { $0.placement == placement }
+    guard !admissible.isEmpty, !own.isEmpty else {
+      print(
+        "\ncross-validation at the \(placement): no walks, or no setting with at most 0.5 false steps/min")
+      continue
+    }
+    func objective(_ g: Int, leaving group: String?) -> Double {
+      meanAbsolute(results[g].filter { $0.group != group }.map(\.error))
+    }
+    let groups = own.map(\.group).uniqued()
+    var held: [WalkResult] = []
+    var chosen: [Int: Int] = [:]
+    for group in groups {
+      let best = admissible.min { objective($0, leaving: group) < objective($1, leaving: group) }!
+      chosen[best, default: 0] += 1
+      held += results[best].filter { $0.group == group }
+    }
+    let bestAll = admissible.min { objective($0, leaving: nil) < objective($1, leaving: nil) }!
     print(
-      pad(group, 20) + String(format: "%6d", defaults.filter { $0.group == group }.count) + "      "
-        + summary(defaults, group) + "   " + summary(held, group) + "      "
-        + summary(results[bestAll], group))
+      "\nDetector at the \(placement): leave one group out over \(groups.count) groups (\(own.count) walks),"
+        + " \(grid.count) settings, \(admissible.count) with at most 0.5 false steps/min")
+    print("group                walks  defaults |error| %  CV |error| %  best-all |error| %  (worst walk)")
+    func summary(_ walks: [WalkResult], _ group: String) -> String {
+      let errors = walks.filter { $0.group == group }.map { abs($0.error) }
+      return String(format: "%6.1f (%5.1f)", mean(errors), errors.max() ?? .nan)
+    }
+    for group in groups {
+      print(
+        pad(group, 20) + String(format: "%6d", own.filter { $0.group == group }.count) + "      "
+          + summary(own, group) + "   " + summary(held, group) + "      "
+          + summary(results[bestAll], group))
+    }
+    for (index, count) in chosen.sorted(by: { $0.value > $1.value }) {
+      print("  chosen \(count)×: \(describe(grid[index]))")
+    }
+    print("  best all-data: \(describe(grid[bestAll])); defaults: \(describe(base))")
   }
-  for (index, count) in chosen.sorted(by: { $0.value > $1.value }) {
-    print("  chosen \(count)×: \(describe(grid[index]))")
-  }
-  print("  best all-data: \(describe(grid[bestAll])); defaults: \(describe(base))")
 }

@@ -3,9 +3,11 @@ import Vitals
 
 /// Short walks simulated at every placement of the accelerometer simulator: walks of 8, 12, 20, 35 and 60
 /// steps at 110 steps per minute, each after 20 s of standing still, joined into one 100 Hz recording per
-/// placement, the detector fed in chunks of `chunk` samples. Each placement's result pairs the detected
+/// placement, the detector (`wrist` at the wrist, else `body`) fed in chunks of `chunk` samples. Each placement's result pairs the detected
 /// steps with the simulated heel strikes (count error, and F1 within ±0.5 s as SCORING.md defines it).
-func simulatedShortWalks(configuration: StepDetector.Configuration, chunk: Int) throws -> [WalkResult] {
+func simulatedShortWalks(
+  body: StepDetector.Configuration, wrist: StepDetector.Configuration, chunk: Int
+) throws -> [WalkResult] {
   let rate = 100.0
   let walks = [8, 12, 20, 35, 60]
   return try Placement.allCases.enumerated().map { p, placement in
@@ -25,7 +27,7 @@ func simulatedShortWalks(configuration: StepDetector.Configuration, chunk: Int) 
         for axis in 0..<3 { channels[axis] += part.channels[axis] }
       }
     }
-    var detector = try StepDetector(sampleRate: rate, configuration: configuration)
+    var detector = try StepDetector(sampleRate: rate, configuration: placement == .wrist ? wrist : body)
     var output = StepDetector.Output()
     var start = 0
     while start < channels[0].count {

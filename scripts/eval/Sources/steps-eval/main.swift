@@ -13,10 +13,11 @@
 //   --minutes  minutes of each simulated activity and placement (default 10)
 //   --rate     the grid rate the walks' irregular time stamps are resampled to (default: measured)
 //   --cv       also the leave-one-group-out cross-validation
-//   --set NAME=VALUE  a detector option (passbandLow, passbandHigh, threshold, refractoryPeriod,
+//   --set NAME=VALUE  a detector option at every placement but the wrist (passbandLow, passbandHigh, threshold, refractoryPeriod,
 //              stepsToStartBout, stepsToResumeBout, resumeWindow, maximumStepInterval, strideRatioLow,
 //              strideRatioHigh, continuationRatio, amplitudeRatio, ringingDecay, weakStepAmplitude,
 //              stepsToStartWeakBout, maximumVibrationRatio); repeatable
+//   --set-wrist NAME=VALUE  the same, for the wrist (the Clemson wrist and the simulated wrist)
 import EvalSupport
 import Foundation
 import Vitals
@@ -26,7 +27,9 @@ struct Options {
   var chunk = SignalChunk.defaultSampleCount
   var minutes = 10.0
   var rate: Double?
+  /// The detector at every placement but the wrist, and at the wrist.
   var configuration = StepDetector.Configuration()
+  var wrist = StepDetector.Configuration(placement: .wrist)
   var crossValidate = false
 
   /// Options from `--name value` pairs and the `--cv` flag.
@@ -43,13 +46,14 @@ struct Options {
       case "--chunk": chunk = Int(value) ?? chunk
       case "--minutes": minutes = Double(value) ?? minutes
       case "--rate": rate = Double(value)
-      case "--set": set(value)
+      case "--set": Self.set(value, in: &configuration)
+      case "--set-wrist": Self.set(value, in: &wrist)
       default: fatalError("unknown option \(name)")
       }
     }
   }
 
-  mutating func set(_ assignment: String) {
+  static func set(_ assignment: String, in configuration: inout StepDetector.Configuration) {
     let parts = assignment.split(separator: "=")
     guard parts.count == 2, let value = Double(parts[1]) else { fatalError("--set needs NAME=NUMBER") }
     var c = configuration
@@ -103,6 +107,8 @@ func finalCounts(path: String) throws -> (algo: Int, truth: Int, hardware: Int) 
 /// and what is printed beside them.
 struct WalkResult {
   var group: String
+  /// The detector's placement (``StepDetector/Placement``): wrist for the Clemson wrist, else body.
+  var placement = StepDetector.Placement.body
   var name: String
   var truth: Int
   var detected: Int
@@ -159,21 +165,24 @@ let oxfordWalks = try ((try? FileManager.default.contentsOfDirectory(atPath: fol
 let clemsonTrials = try loadClemsonTrials(
   directory: URL(fileURLWithPath: options.data).appendingPathComponent("clemson-steps").path)
 
-/// Every shared walk counted with `configuration`: the Oxford walks, then the Clemson trials.
-func countWalks(_ configuration: StepDetector.Configuration) throws -> [WalkResult] {
-  try oxfordWalks.map { try $0.count(configuration: configuration, options: options) }
-    + clemsonTrials.flatMap { try $0.count(configuration: configuration, chunk: options.chunk) }
+/// Every shared walk counted with `body` (`wrist` at the Clemson wrist): the Oxford walks, then the Clemson
+/// trials.
+func countWalks(body: StepDetector.Configuration, wrist: StepDetector.Configuration) throws -> [WalkResult] {
+  try oxfordWalks.map { try $0.count(configuration: body, options: options) }
+    + clemsonTrials.flatMap { try $0.count(body: body, wrist: wrist, chunk: options.chunk) }
 }
 
-/// False steps per minute in each simulated non-walking activity (rows: placements; columns: activities).
+/// False steps per minute in each simulated non-walking activity (rows: placements; columns: activities),
+/// with `body`, or `wrist` at the wrist.
 let activities: [Activity] = [.still, .typing, .vehicle, .gestures, .shaking]
-func falseStepRates(_ configuration: StepDetector.Configuration) throws -> [[Double]] {
+func falseStepRates(body: StepDetector.Configuration, wrist: StepDetector.Configuration) throws -> [[Double]]
+{
   try Placement.allCases.enumerated().map { p, placement in
     try activities.enumerated().map { a, activity in
       var simulator = AccelerometerSimulator(
         configuration: AccelerometerConfiguration(activity: activity, placement: placement),
         duration: options.minutes * 60, sampleRate: 100, seed: UInt64(100 * p + a + 1))
-      var detector = try StepDetector(sampleRate: 100, configuration: configuration)
+      var detector = try StepDetector(sampleRate: 100, configuration: placement == .wrist ? wrist : body)
       var output = StepDetector.Output()
       while let chunk = simulator.next(maxSamples: options.chunk) {
         detector.process(chunk.signal, into: &output)
@@ -184,7 +193,7 @@ func falseStepRates(_ configuration: StepDetector.Configuration) throws -> [[Dou
   }
 }
 
-let walks = try countWalks(options.configuration)
+let walks = try countWalks(body: options.configuration, wrist: options.wrist)
 let oxford = walks.filter { $0.group.hasPrefix("oxford") }
 if oxford.isEmpty {
   print("no oxford-steps walks in \(folder.path): walks skipped")
@@ -207,14 +216,17 @@ if oxford.isEmpty {
       algo.map(abs).max()!, meanAbsolute(hardware), hardware.count))
 }
 printClemson(walks.filter { $0.group.hasPrefix("clemson") })
-printSimulatedWalks(try simulatedShortWalks(configuration: options.configuration, chunk: options.chunk))
+printSimulatedWalks(
+  try simulatedShortWalks(body: options.configuration, wrist: options.wrist, chunk: options.chunk))
 
 print("\nfalse steps per minute, \(options.minutes) min of each activity at 100 Hz")
 print(pad("placement", 13) + activities.map { pad($0.rawValue, 9) }.joined())
-let rates = try falseStepRates(options.configuration)
+let rates = try falseStepRates(body: options.configuration, wrist: options.wrist)
 for (placement, row) in zip(Placement.allCases, rates) {
   print(pad(placement.rawValue, 13) + row.map { pad(String(format: "%.2f", $0), 9) }.joined())
 }
 print(String(format: "worst %.2f false steps/min", rates.joined().max()!))
 
-if options.crossValidate { try crossValidate(base: options.configuration, defaults: walks) }
+if options.crossValidate {
+  try crossValidate(body: options.configuration, wrist: options.wrist, defaults: walks)
+}
