@@ -49,15 +49,7 @@ public struct Merge: ParsableCommand {
       )
     }
     let query = parts[0]
-    var arguments =
-      partials + ["--type", query.type, "--option", query.option.rawValue, "--interval", query.interval]
-    arguments += ["--format", format.rawValue]
-    if let unit = query.unit { arguments += ["--unit", unit] }
-    if let anchor = query.anchor { arguments += ["--anchor", anchor] }
-    if !query.sourcePriority.isEmpty {
-      arguments += ["--source-priority", query.sourcePriority.joined(separator: ",")]
-    }
-    if query.perSource { arguments.append("--per-source") }
+    let arguments = partials + Self.options(of: query) + ["--format", format.rawValue]
     let stats: Stats
     do { stats = try Stats.parse(arguments) } catch {
       throw InputError(path: partials[0], "its query is not one vitals stats takes: \(Self.describe(query))")
@@ -70,18 +62,24 @@ public struct Merge: ParsableCommand {
     return stats.table(merged, zone: zone)
   }
 
-  /// The query of a partial, as `vitals stats` options.
-  static func describe(_ partial: StatisticsPartial) -> String {
-    var words = [
-      "--type \(partial.type)", "--option \(partial.option.rawValue)", "--interval \(partial.interval)",
-      "--timezone \(partial.timeZone)", "--unit \(partial.unit ?? "(none)")",
+  /// The query of a partial as `vitals stats` options, but for its time zone (which names the system's
+  /// zone as it found it, see ``zone(named:path:)``).
+  static func options(of partial: StatisticsPartial) -> [String] {
+    var options = [
+      "--type", partial.type, "--option", partial.option.rawValue, "--interval", partial.interval,
     ]
-    if let anchor = partial.anchor { words.append("--anchor \(anchor)") }
+    if let unit = partial.unit { options += ["--unit", unit] }
+    if let anchor = partial.anchor { options += ["--anchor", anchor] }
     if !partial.sourcePriority.isEmpty {
-      words.append("--source-priority \(partial.sourcePriority.joined(separator: ","))")
+      options += ["--source-priority", partial.sourcePriority.joined(separator: ",")]
     }
-    if partial.perSource { words.append("--per-source") }
-    return words.joined(separator: " ")
+    if partial.perSource { options.append("--per-source") }
+    return options
+  }
+
+  /// The query of a partial, as `vitals stats` options with its time zone.
+  static func describe(_ partial: StatisticsPartial) -> String {
+    (options(of: partial) + ["--timezone", partial.timeZone]).joined(separator: " ")
   }
 
   /// The zone a partial names: UTC, the system's zone when it has that identifier, else the database's.

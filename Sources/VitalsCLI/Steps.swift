@@ -13,10 +13,11 @@ public struct Steps: ParsableCommand {
     discussion: """
       The step detector (acceleration magnitude, a 0.5–2.5 Hz band-pass, peaks counted only inside a \
       regular rhythm of at least 5 steps (6 with --placement wrist; 14 when their peaks are weak), or 4 \
-      within 10 s of a walk, \
-      the steps just before it back-filled; Zhao 2010, Brajdic & Harle 2013) on three axes: the ones given with --channel (x,y,z), else the accelerometer axes \
-      `vitals analyze` recognizes (signals named x, y, z or acc…, or in g or m/s^2; else three names of one stem ending in x, y, z; else, in \
-      a CSV file without a header with three to six columns besides the time, the first three). Works \
+      within 10 s of a walk, the steps just before it back-filled; Zhao 2010, Brajdic & Harle 2013) on \
+      three axes: the ones given with --channel (x,y,z), else the accelerometer axes `vitals analyze` \
+      recognizes (signals named x, y, z or acc…, or in g or m/s^2; else three names of one stem ending in \
+      x, y, z; else, in a CSV file without a header with three to six columns besides the time, the first \
+      three). Works \
       for any placement of the device at 15 Hz to 1 kHz; irregular CSV time stamps are resampled onto a \
       uniform grid. The unit (g or m/s²) is recognized from the gravity level unless --unit says it.
 

@@ -1,3 +1,4 @@
+import VitalsAnalysis
 import VitalsCore
 import VitalsIO
 import VitalsStatistics
@@ -6,11 +7,7 @@ import VitalsSupport
 extension RecordingAnalysis {
   /// Per pulse of `ppg`, whether it lies outside its unclean stretches (the pulses its variability uses).
   static func insideCleanStretches(_ ppg: PPGSection) -> [Bool] {
-    var next = 0
-    return ppg.beats.map { beat in
-      while next < ppg.uncleanStretches.count && ppg.uncleanStretches[next].upperBound <= beat { next += 1 }
-      return next == ppg.uncleanStretches.count || !ppg.uncleanStretches[next].contains(beat)
-    }
+    ppg.beats.map { ppg.uncleanStretches.overlapCount(with: $0..<$0 + 1) == 0 }
   }
 
   /// The HealthKit-style samples `DerivedMetrics` derives from this recording, in time order (ties by

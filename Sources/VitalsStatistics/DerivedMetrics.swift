@@ -242,10 +242,13 @@ public struct DerivedMetrics: Sendable {
   }
 
   /// The walking intervals with at least two steps and a duration, in time order: the positions of their
-  /// steps in `steps`, and their step length (m) at the walker's height; empty without a height.
-  private func gaitBouts() -> [(bout: ActivityInterval, steps: Range<Int>, stepLength: Double)] {
+  /// steps in `steps`, their cadence (steps per minute) and their step length (m) at the walker's height;
+  /// empty without a height.
+  private func gaitBouts() -> [(
+    bout: ActivityInterval, steps: Range<Int>, cadence: Double, stepLength: Double
+  )] {
     guard let height = parameters.height else { return [] }
-    var result: [(ActivityInterval, Range<Int>, Double)] = []
+    var result: [(ActivityInterval, Range<Int>, Double, Double)] = []
     var first = 0
     for bout in walking.sorted(by: { $0.start < $1.start }) {
       let start = bout.start.nanosecondsSinceEpoch
@@ -257,7 +260,7 @@ public struct DerivedMetrics: Sendable {
       let seconds = Double(end - start) / 1e9
       guard range.count >= 2, seconds > 0 else { continue }
       let cadence = 60 * Double(range.count - 1) / seconds
-      result.append((bout, range, StepLengthModel.stepLength(height: height, cadence: cadence)))
+      result.append((bout, range, cadence, StepLengthModel.stepLength(height: height, cadence: cadence)))
     }
     return result
   }
@@ -267,10 +270,9 @@ public struct DerivedMetrics: Sendable {
   /// steps are those within it, its cadence `60 · (n − 1) / duration` steps per minute, its step length
   /// ``StepLengthModel``'s at that cadence, and its speed the step length times the cadence over 60.
   public func walkingGait() -> [QuantitySample] {
-    gaitBouts().filter { $0.steps.count >= parameters.minimumGaitSteps }.flatMap { bout, range, length in
+    gaitBouts().filter { $0.steps.count >= parameters.minimumGaitSteps }.flatMap { bout, _, cadence, length in
       let start = bout.start.nanosecondsSinceEpoch
       let end = bout.end.nanosecondsSinceEpoch
-      let cadence = 60 * Double(range.count - 1) / (Double(end - start) / 1e9)
       return [
         sample(.walkingStepLength, length, start, end),
         sample(.walkingSpeed, length * cadence / 60, start, end),
@@ -282,7 +284,7 @@ public struct DerivedMetrics: Sendable {
   /// bouts' step lengths; none without a height.
   public func distanceWalkingRunning() -> [QuantitySample] {
     var meters: [Int64: Double] = [:]
-    for (_, range, length) in gaitBouts() {
+    for (_, range, _, length) in gaitBouts() {
       for step in steps[range] { meters[floorDivide(step, Self.minute), default: 0] += length }
     }
     return meters.keys.sorted().map { minute in

@@ -175,7 +175,8 @@ struct StepRhythm: Sendable {
   /// candidate at step intervals of the starting bout's period (from 1/`continuationRatio` to
   /// `continuationRatio` periods; a closer candidate is passed over, a farther one ends the search).
   private func backFill(into steps: inout [Int64]) {
-    guard let first = chain.firstIndex(of: run[0]) else { return }
+    assert(chain.suffix(run.count).elementsEqual(run), "the run is the chain's tail")
+    let first = chain.count - run.count
     let start = steps.count
     var next = run[0]
     for candidate in chain[..<first].reversed() {

@@ -1,3 +1,4 @@
+import EvalSupport
 import Foundation
 import Vitals
 
@@ -6,22 +7,12 @@ import Vitals
 /// windows (81 settings; the motion subtraction's weight stays at the default, which an earlier grid
 /// chose in every fold).
 func estimatorGrid(_ base: PPGHeartRateEstimator.Configuration) -> [PPGHeartRateEstimator.Configuration] {
-  var grid: [PPGHeartRateEstimator.Configuration] = []
-  for lineEvidence in [1.0, 2.0, 4.0] {
-    for floor in [60.0, 70.0, 80.0] {
-      for penalty in [0.08, 0.16, 0.32] {
-        for change in [2.5, 5.0, 7.5] {
-          var c = base
-          c.motionLineEvidence = lineEvidence
-          c.locomotionRateFloor = floor
-          c.transitionPenalty = penalty
-          c.maximumChange = change
-          grid.append(c)
-        }
-      }
-    }
-  }
-  return grid
+  settingsGrid(
+    base,
+    [
+      gridAxis(\.motionLineEvidence, [1.0, 2.0, 4.0]), gridAxis(\.locomotionRateFloor, [60.0, 70.0, 80.0]),
+      gridAxis(\.transitionPenalty, [0.08, 0.16, 0.32]), gridAxis(\.maximumChange, [2.5, 5.0, 7.5]),
+    ])
 }
 
 func describe(_ c: PPGHeartRateEstimator.Configuration) -> String {
@@ -82,7 +73,7 @@ func crossValidate(
         summary(defaults), summary(held),
         summary(scores[bestAll])))
   }
-  for (index, count) in chosen.sorted(by: { $0.value > $1.value }) {
+  for (index, count) in chosen.sorted(by: { ($1.value, $0.key) < ($0.value, $1.key) }) {
     print("  chosen \(count)×: \(describe(grid[index]))")
   }
   print("  best all-data: \(describe(grid[bestAll])); defaults: \(describe(base))")

@@ -36,8 +36,7 @@ struct ClemsonTrial {
   func count(body: StepDetector.Configuration, wrist: StepDetector.Configuration, chunk: Int) throws
     -> [WalkResult]
   {
-    let window = Int64((Self.matchWindow * Self.sampleRate).rounded(.down))
-    return try Self.placements.indices.map { placement in
+    try Self.placements.indices.map { placement in
       var reader = try RecordingOpener.open(
         path: path,
         options: RecordingOptions(
@@ -51,12 +50,11 @@ struct ClemsonTrial {
       }
       detector.finish(into: &output)
       let detected = output.steps.map(\.sampleIndex)
-      let matching = BeatMatching(reference: steps, test: detected, window: window)
-      let f1 = detected.isEmpty ? 0 : 2 * Double(matching.pairs.count) / Double(steps.count + detected.count)
       return WalkResult(
         group: "clemson " + name, placement: atWrist ? .wrist : .body,
         name: name + " " + Self.placements[placement],
-        truth: steps.count, detected: detected.count, f1: f1)
+        truth: steps.count, detected: detected.count,
+        f1: stepTimingF1(reference: steps, detected: detected, rate: Self.sampleRate))
     }
   }
 }

@@ -1,3 +1,4 @@
+import EvalSupport
 import Foundation
 import Vitals
 
@@ -5,19 +6,12 @@ import Vitals
 /// the same-foot amplitude ratio they may differ by, and the median peak under which a run is weak (36
 /// settings; the other options stay at the base configuration's values).
 func detectorGrid(_ base: StepDetector.Configuration) -> [StepDetector.Configuration] {
-  var grid: [StepDetector.Configuration] = []
-  for start in [5, 6, 7] {
-    for ratio in [1.6, 2.0, 3.0, 4.0] {
-      for weak in [0.08, 0.12, 0.16] {
-        var c = base
-        c.stepsToStartBout = start
-        c.amplitudeRatio = ratio
-        c.weakStepAmplitude = weak
-        grid.append(c)
-      }
-    }
-  }
-  return grid
+  settingsGrid(
+    base,
+    [
+      gridAxis(\.stepsToStartBout, [5, 6, 7]), gridAxis(\.amplitudeRatio, [1.6, 2.0, 3.0, 4.0]),
+      gridAxis(\.weakStepAmplitude, [0.08, 0.12, 0.16]),
+    ])
 }
 
 func describe(_ c: StepDetector.Configuration) -> String {
@@ -81,7 +75,7 @@ func crossValidate(
           + summary(own, group) + "   " + summary(held, group) + "      "
           + summary(results[bestAll], group))
     }
-    for (index, count) in chosen.sorted(by: { $0.value > $1.value }) {
+    for (index, count) in chosen.sorted(by: { ($1.value, $0.key) < ($0.value, $1.key) }) {
       print("  chosen \(count)×: \(describe(grid[index]))")
     }
     print("  best all-data: \(describe(grid[bestAll])); defaults: \(describe(base))")

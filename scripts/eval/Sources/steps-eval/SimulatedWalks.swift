@@ -3,8 +3,9 @@ import Vitals
 
 /// Short walks simulated at every placement of the accelerometer simulator: walks of 8, 12, 20, 35 and 60
 /// steps at 110 steps per minute, each after 20 s of standing still, joined into one 100 Hz recording per
-/// placement, the detector (`wrist` at the wrist, else `body`) fed in chunks of `chunk` samples. Each placement's result pairs the detected
-/// steps with the simulated heel strikes (count error, and F1 within ±0.5 s as SCORING.md defines it).
+/// placement, the detector (`wrist` at the wrist, else `body`) fed in chunks of `chunk` samples. Each
+/// placement's result pairs the detected steps with the simulated heel strikes (count error, and F1 within
+/// ±0.5 s as SCORING.md defines it).
 func simulatedShortWalks(
   body: StepDetector.Configuration, wrist: StepDetector.Configuration, chunk: Int
 ) throws -> [WalkResult] {
@@ -43,13 +44,9 @@ func simulatedShortWalks(
     }
     detector.finish(into: &output)
     let detected = output.steps.map(\.sampleIndex)
-    let matching = BeatMatching(
-      reference: strikes, test: detected, window: Int64((ClemsonTrial.matchWindow * rate).rounded(.down)))
-    let f1 = detected.isEmpty ? 0 : 2 * Double(matching.pairs.count) / Double(strikes.count + detected.count)
     return WalkResult(
       group: "simulated short walks", name: placement.rawValue, truth: strikes.count,
-      detected: detected.count,
-      f1: f1)
+      detected: detected.count, f1: stepTimingF1(reference: strikes, detected: detected, rate: rate))
   }
 }
 

@@ -144,6 +144,16 @@ struct OxfordWalk {
   }
 }
 
+/// The step-timing F1 of `detected` against `reference` (sample indices at `rate` Hz; SCORING.md: each
+/// detection paired with at most one reference step within ±0.5 s, taken down to whole samples); 0 without
+/// detections.
+func stepTimingF1(reference: [Int64], detected: [Int64], rate: Double) -> Double {
+  guard !detected.isEmpty else { return 0 }
+  let window = Int64((ClemsonTrial.matchWindow * rate).rounded(.down))
+  let pairs = BeatMatching(reference: reference, test: detected, window: window).pairs.count
+  return 2 * Double(pairs) / Double(reference.count + detected.count)
+}
+
 func percent(_ count: Int, _ truth: Int) -> Double { 100 * Double(count - truth) / Double(truth) }
 func pad(_ text: String, _ width: Int) -> String {
   text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
