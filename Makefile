@@ -3,6 +3,7 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 EXAMPLE ?= Fixtures/examples/simulated-ecg.csv
+PYTHON_ENV = .venv-python
 # Wide SIMD lanes (AVX2, FMA) when the building machine has them: see the Vitals catalog's
 # "Build settings" article.
 ARCH_FLAGS ?= $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo -Xcc -march=x86-64-v3)
@@ -11,7 +12,7 @@ DEBUG_FLAGS = $(ARCH_FLAGS) -Xswiftc -warnings-as-errors
 FORMAT_PATHS = Sources Tests Benchmarks/Benchmarks Benchmarks/Support Benchmarks/Package.swift Package.swift \
   scripts/eval/Sources scripts/eval/Package.swift Fuzz
 
-.PHONY: help deps build run example test lint docs fixtures format bench-fftw-c fuzz malformed eval-ecg \
+.PHONY: help deps build run example test test-build test-python python bench-python lint docs fixtures format bench-fftw-c fuzz malformed eval-ecg \
   eval-rhythm eval-quality eval-classify fit-classify memory compare-readers compare-ecg eval-steps compare-stats check-pipeline eval-ppg \
   compare-ppg bench bench-check bench-thresholds compare scaling demo-derived accuracy performance
 
@@ -57,13 +58,48 @@ example: build
 # build) and the benchmarks' allocation gate (make bench-check: a release build of Benchmarks/).
 ## Quick start: the whole check that CI runs (.ci/run).
 test: deps lint
-	$(SWIFT) build --build-tests $(DEBUG_FLAGS)
+	$(MAKE) -j2 test-build $(PYTHON_ENV)/ready
 	scripts/checks/cli_public_api.sh
+	scripts/checks/c_abi_smoke.sh .build/debug
 	scripts/inputs_unchanged.sh record .build/inputs.sha256
 	$(SWIFT) test --skip-build
+	$(MAKE) test-python
 	scripts/inputs_unchanged.sh verify .build/inputs.sha256
 	scripts/docs/build.sh
 	$(MAKE) bench-check
+
+# The debug build of make test: the package, its tests and libVitalsC.so (the C library the Python
+# tests load). make test runs it beside the Python environment's downloads.
+test-build: deps
+	$(SWIFT) build --build-tests $(DEBUG_FLAGS)
+
+# The pinned packages of the Python package's tests (pytest, dask.distributed, NeuroKit2 for the
+# compatibility layer), in a local virtual environment; python3-venv is installed when missing.
+$(PYTHON_ENV)/ready: python/requirements-test.txt
+	@python3 -c 'import ensurepip, venv' 2>/dev/null || \
+	  { echo "Installing python3-venv"; $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3-venv; }
+	python3 -m venv $(PYTHON_ENV)
+	$(PYTHON_ENV)/bin/pip install -q -r python/requirements-test.txt
+	touch $@
+
+## The Python package's tests (pytest) on the debug library of make test's build, installed as a user would.
+test-python: $(PYTHON_ENV)/ready
+	VITALS_LIBRARY=$(CURDIR)/.build/debug/libVitalsC.so $(PYTHON_ENV)/bin/pip install -q --no-deps \
+	  --no-build-isolation --force-reinstall ./python
+	VITALS_CLI=$(CURDIR)/.build/debug/vitals $(PYTHON_ENV)/bin/pytest -q python/tests
+
+## Installs the Python package into the active Python (builds libVitalsC in release with the toolchain).
+python: deps
+	python3 -m pip install ./python
+
+## The Python package's benchmarks on a release build: call overhead, ecg_peaks, Dask scaling, merges.
+bench-python: deps $(PYTHON_ENV)/ready
+	$(SWIFT) build -c release $(ARCH_FLAGS) --product VitalsC
+	$(SWIFT) build -c release $(ARCH_FLAGS) --product vitals
+	VITALS_LIBRARY=$(CURDIR)/.build/release/libVitalsC.so $(PYTHON_ENV)/bin/pip install -q --no-deps \
+	  --no-build-isolation --force-reinstall ./python
+	VITALS_CLI=$(CURDIR)/.build/release/vitals $(PYTHON_ENV)/bin/python python/benchmarks/bench.py \
+	  --json .build/bench-python.json | tee .build/bench-python.md
 
 ## `swift format lint --strict` over the Swift sources, and the size rules of CONTRIBUTING.md.
 lint:

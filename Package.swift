@@ -17,12 +17,15 @@ import PackageDescription
 /// - `VitalsReport`: the SVG/HTML picture of a recording and what was found in it, one function per panel.
 /// - `Vitals`: the umbrella library users import.
 /// - `VitalsCLI` + `vitals`: the command line, a thin layer over `Vitals`.
+/// - `CVitals` + `VitalsC`: the C interface (`Sources/CVitals/include/vitals.h`) and its implementation over
+///   `Vitals` and `VitalsCLI`, built as the shared library `libVitalsC` (product `VitalsC`).
 let package = Package(
   name: "Vitals",
   platforms: [.macOS(.v15)],
   products: [
     .library(name: "Vitals", targets: ["Vitals"]),
     .executable(name: "vitals", targets: ["vitals"]),
+    .library(name: "VitalsC", type: .dynamic, targets: ["VitalsC"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -85,6 +88,9 @@ let package = Package(
       dependencies: ["Vitals", .product(name: "ArgumentParser", package: "swift-argument-parser")]
     ),
     .executableTarget(name: "vitals", dependencies: ["VitalsCLI"]),
+    // The C interface: the header (and a C file that includes it), implemented by `VitalsC`.
+    .target(name: "CVitals"),
+    .target(name: "VitalsC", dependencies: ["Vitals", "VitalsCLI", "CVitals"]),
 
     // Test support: fixture and shared-data paths (a plain target, so test targets can share it).
     .target(
@@ -106,6 +112,7 @@ let package = Package(
     .testTarget(name: "VitalsPipelineTests", dependencies: ["VitalsPipeline", "VitalsTestSupport"]),
     .testTarget(name: "VitalsReportTests", dependencies: ["VitalsReport", "VitalsTestSupport"]),
     .testTarget(name: "VitalsCLITests", dependencies: ["VitalsCLI", "VitalsTestSupport"]),
+    .testTarget(name: "VitalsCTests", dependencies: ["VitalsC", "VitalsTestSupport"]),
     .testTarget(name: "ReadmeExampleTests", dependencies: ["Vitals", "VitalsTestSupport"]),
   ]
 )

@@ -34,8 +34,8 @@ extension Analyze {
     return (index, count)
   }
 
-  /// The derived samples' parameters for these arguments.
-  var derivedParameters: DerivedMetrics.Parameters {
+  /// The derived samples' parameters for these arguments (--timezone, the event thresholds, --height).
+  public var derivedParameters: DerivedMetrics.Parameters {
     var parameters = DerivedMetrics.Parameters()
     parameters.timeZone = timezone
     parameters.highHeartRate = highHeartRate
@@ -46,8 +46,8 @@ extension Analyze {
   }
 
   /// The library's analysis options for these arguments: the standard pipelines, the step detector's set
-  /// for --placement.
-  var analysisOptions: AnalysisOptions {
+  /// for --placement, the channels of --ecg, --ppg, --accel and the input options.
+  public var analysisOptions: AnalysisOptions {
     var registry = PipelineRegistry.standard
     var accelerometer = AccelerometerPipeline.Configuration()
     accelerometer.steps = StepDetector.Configuration(placement: placement)

@@ -7,8 +7,9 @@ public enum BeatSignal: String, ExpressibleByArgument, Sendable, CaseIterable {
   case ppg
 
   /// The beats of this signal in the recording at `path`: the QRS detector's R peaks on the ECG lead, or the
-  /// pulse detector's systolic peaks on the PPG channel (see ``PPGRecording``).
-  func detect(path: String, input: InputOptions) throws(InputError) -> RecordingBeats {
+  /// pulse detector's systolic peaks on the PPG channel (see ``PPGRecording``). Throws `InputError` for
+  /// unreadable input and a rate the detector does not support.
+  public func detect(path: String, input: InputOptions) throws(InputError) -> RecordingBeats {
     switch self {
     case .ecg: try RecordingBeats(ecgPath: path, options: input.recordingOptions)
     case .ppg:

@@ -79,14 +79,11 @@ public struct HeartRate: ParsableCommand {
       var recording = try PPGRecording(
         path: inputPath, options: input.recordingOptions, accelerometer: input.accel.map(ChannelSelector.list)
       )
-      var configuration = PPGHeartRateEstimator.Configuration()
-      configuration.window = window
-      configuration.step = step
       var estimator: PPGHeartRateEstimator
       do {
-        estimator = try PPGHeartRateEstimator(
+        estimator = try Self.ppgEstimator(
           sampleRate: recording.sampleRate, ppgChannelCount: recording.ppg.count,
-          accelerationAxisCount: recording.axes.count, configuration: configuration)
+          axisCount: recording.axes.count, window: window, step: step)
       } catch {
         throw InputError(path: inputPath, error.description)
       }
@@ -94,5 +91,19 @@ public struct HeartRate: ParsableCommand {
       try recording.forEachChunk { ppg, axes in windows += estimator.process(ppg: ppg, acceleration: axes) }
       return windows
     }
+  }
+
+  /// The PPG heart-rate estimator `vitals hr --signal ppg` runs: for `ppgChannelCount` (at least one) PPG
+  /// channels and `axisCount` accelerometer axes at `sampleRate` Hz, windows of `window` seconds every
+  /// `step` seconds. Throws `PPGAnalysisError` for a rate or window outside the estimator's range.
+  public static func ppgEstimator(
+    sampleRate: Double, ppgChannelCount: Int, axisCount: Int, window: Double, step: Double
+  ) throws(PPGAnalysisError) -> PPGHeartRateEstimator {
+    var configuration = PPGHeartRateEstimator.Configuration()
+    configuration.window = window
+    configuration.step = step
+    return try PPGHeartRateEstimator(
+      sampleRate: sampleRate, ppgChannelCount: ppgChannelCount, accelerationAxisCount: axisCount,
+      configuration: configuration)
   }
 }

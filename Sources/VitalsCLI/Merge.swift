@@ -42,24 +42,56 @@ public struct Merge: ParsableCommand {
   /// - Throws: ``InputError`` for a partial that cannot be read or comes from another query.
   func report(note: (String) -> Void = printError) throws -> String {
     let parts = try partials.map { path throws(InputError) in try StatisticsPartial(path: path) }
-    for (path, part) in zip(partials, parts).dropFirst() where !part.hasSameQuery(as: parts[0]) {
+    let merged = try Self.merged(parts, names: partials)
+    if merged.result == nil { note("no \(merged.type) samples in \(partials.joined(separator: ", "))") }
+    return try Self.table(merged, format: format, name: partials[0])
+  }
+
+  /// The partial of all the samples of `parts` (at least one, of one query), as `vitals merge` combines
+  /// them; `names` (one per part) name them in errors.
+  ///
+  /// - Throws: ``InputError`` naming the part made by another query than the first, or the first when its
+  ///   query is not one `vitals stats` takes or its time zone is unknown here.
+  public static func merged(_ parts: [StatisticsPartial], names: [String]) throws
+    -> StatisticsPartial
+  {
+    precondition(!parts.isEmpty && parts.count == names.count, "one name per partial, at least one")
+    for (name, part) in zip(names, parts).dropFirst() where !part.hasSameQuery(as: parts[0]) {
       throw InputError(
-        path: path,
-        "made by another query than \(partials[0]): \(Self.describe(part)) against \(Self.describe(parts[0]))"
-      )
+        path: name, "made by another query than \(names[0]): \(describe(part)) against \(describe(parts[0]))")
     }
-    let query = parts[0]
-    let arguments = partials + Self.options(of: query) + ["--format", format.rawValue]
-    let stats: Stats
-    do { stats = try Stats.parse(arguments) } catch {
-      throw InputError(path: partials[0], "its query is not one vitals stats takes: \(Self.describe(query))")
-    }
-    let zone = try Self.zone(named: query.timeZone, path: partials[0])
-    let merged = try StatisticsPartial.merged(parts) { span throws(InputError) in
+    let (stats, zone) = try query(of: parts[0], format: .csv, inputs: names)
+    return try StatisticsPartial.merged(parts, names: names) { span throws(InputError) in
       try stats.intervals(covering: span, zone: zone)
     }
-    if merged.result == nil { note("no \(query.type) samples in \(partials.joined(separator: ", "))") }
-    return stats.table(merged, zone: zone)
+  }
+
+  /// The statistics table of `partial` in `format`, as `vitals stats` prints it for the partial's samples;
+  /// `name` names the partial in errors.
+  ///
+  /// - Throws: ``InputError`` when the partial's query is not one `vitals stats` takes or its time zone
+  ///   is unknown here.
+  public static func table(_ partial: StatisticsPartial, format: Stats.OutputFormat, name: String)
+    throws(InputError) -> String
+  {
+    let (stats, zone) = try query(of: partial, format: format, inputs: [name])
+    return stats.table(partial, zone: zone)
+  }
+
+  /// The `vitals stats` command of the query of `partial` over `inputs` (the first named in errors), and
+  /// the partial's zone.
+  static func query(of partial: StatisticsPartial, format: Stats.OutputFormat, inputs: [String])
+    throws(InputError) -> (Stats, TimeZoneRules)
+  {
+    let name = inputs[0]
+    let arguments = inputs + options(of: partial) + ["--format", format.rawValue]
+    do {
+      return (try Stats.parse(arguments), try zone(named: partial.timeZone, path: name))
+    } catch let error as InputError {
+      throw error
+    } catch {
+      throw InputError(path: name, "its query is not one vitals stats takes: \(describe(partial))")
+    }
   }
 
   /// The query of a partial as `vitals stats` options, but for its time zone (which names the system's

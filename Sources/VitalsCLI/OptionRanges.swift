@@ -136,22 +136,22 @@ func optionNumber<Value>(_ value: Value) -> String {
 }
 
 /// The sample rates a detector or pipeline accepts, and whose range it is.
-struct SupportedRates {
+public struct SupportedRates: Sendable {
   var range: ClosedRange<Double>
   var source: String
 
   /// The QRS detector's rates (``QRSDetector/supportedSampleRates``).
-  static let qrsDetector = SupportedRates(
+  public static let qrsDetector = SupportedRates(
     range: QRSDetector.supportedSampleRates, source: "the QRS detector's supported rates")
   /// The PPG estimators' rates: from ``PPGHeartRateEstimator/minimumSampleRate`` to the signal limit.
-  static let ppgAnalysis = SupportedRates(
+  public static let ppgAnalysis = SupportedRates(
     range: PPGHeartRateEstimator.minimumSampleRate...OptionRange.signalRate.upperBound,
     source: "the PPG analysis's supported rates")
   /// The step detector's rates (``StepDetector/supportedSampleRates``).
-  static let stepDetector = SupportedRates(
+  public static let stepDetector = SupportedRates(
     range: StepDetector.supportedSampleRates, source: "the step detector's supported rates")
   /// Any signal (``OptionRange/signalRate``).
-  static let signal = SupportedRates(range: OptionRange.signalRate, source: "the range of any signal")
+  public static let signal = SupportedRates(range: OptionRange.signalRate, source: "the range of any signal")
 
   /// The rates the pipeline of `kind` runs at.
   static func pipeline(_ kind: SignalKind) -> SupportedRates {
@@ -162,8 +162,9 @@ struct SupportedRates {
     }
   }
 
-  /// Throws a ``ValidationError`` naming `option` and the range unless it holds `rate`.
-  func check(_ option: String, _ rate: Double) throws(ValidationError) {
+  /// Throws a `ValidationError` naming `option` and the range unless it holds `rate` (Hz); NaN is in
+  /// no range.
+  public func check(_ option: String, _ rate: Double) throws(ValidationError) {
     try checkOption(option, rate, in: range, unit: "Hz", source: source)
   }
 }

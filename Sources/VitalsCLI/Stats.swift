@@ -120,8 +120,7 @@ public struct Stats: ParsableCommand {
     try exitingOneOnFileErrors {
       if let partial {
         try refuseOverwritingInputs(outputs: [partial], inputs: inputs)
-        let zone = timezone ?? .current
-        try writeOutput(try statistics(zone: zone, note: printError).encoded(), to: partial)
+        try writeOutput(try partialStatistics(note: printError).encoded(), to: partial)
         return
       }
       let text = try report()

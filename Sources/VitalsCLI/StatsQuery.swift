@@ -27,6 +27,16 @@ extension Stats {
       result: result)
   }
 
+  /// The partial `--partial FILE` writes (a quantity type's query with its result, in --timezone, else
+  /// the system's zone), `note` told when the inputs hold no sample of the type.
+  ///
+  /// - Throws: ``InputError`` for unreadable inputs, `ValidationError` for a type neither known nor found
+  ///   or one that is counted (heartbeatSeries, electrocardiogram) rather than aggregated.
+  public func partialStatistics(note: (String) -> Void) throws -> StatisticsPartial {
+    if countedKind != nil { throw ValidationError("--partial works with quantity types, not \(type)") }
+    return try statistics(zone: timezone ?? .current, note: note)
+  }
+
   /// The statistics as CSV or JSON text (``table(_:zone:)``).
   func report(note: (String) -> Void = printError) throws -> String {
     // Without --timezone, the system's zone (read from its file once, here).

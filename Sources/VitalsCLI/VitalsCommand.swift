@@ -6,10 +6,13 @@ import Vitals
 /// Exit codes (README, "The command line"): 0 success, 1 when some input failed (the others still processed),
 /// 2 on bad usage (ArgumentParser's 64 for validation errors is mapped to 2 by ``runAndExit(_:)``).
 public struct VitalsCommand: ParsableCommand {
+  /// The version of the command line and the library, as `vitals --version` prints it.
+  public static let version = "0.1.0"
+
   public static let configuration = CommandConfiguration(
     commandName: "vitals",
     abstract: "A high-throughput engine for ECG, PPG and accelerometer recordings.",
-    version: "0.1.0",
+    version: version,
     subcommands: [
       Info.self, Convert.self, Beats.self, Score.self, HRV.self, HeartRate.self, Classify.self, Simulate.self,
       Steps.self,

@@ -170,6 +170,18 @@ public struct BatchOutputLayout: Sendable {
     return changed.map { written >= $0 } ?? false
   }
 
+  /// The derived samples of `analysis` (``RecordingAnalysis/derivedSamples(parameters:)``) as the text
+  /// of a samples file (`SamplesFile`, one line each, times with the offsets of `parameters`' time
+  /// zone), as ``write(_:name:)`` writes it to `NAME.samples.jsonl`; nil when the recording states no
+  /// start time.
+  public static func samplesFileText(of analysis: RecordingAnalysis, parameters: DerivedMetrics.Parameters)
+    -> String?
+  {
+    analysis.derivedSamples(parameters: parameters).map { samples in
+      samples.map { SamplesFile.line($0, timeZone: parameters.timeZone) + "\n" }.joined()
+    }
+  }
+
   /// Writes the event tables, the derived samples, then the summary line, each atomically
   /// (`AtomicFile`), creating the directory if needed.
   public func write(_ analysis: RecordingAnalysis, name: String) throws(OutputError) {
@@ -182,10 +194,8 @@ public struct BatchOutputLayout: Sendable {
           to: tablePath(name: name, suffix: suffix))
       }
     }
-    if let samples = analysis.derivedSamples(parameters: derived) {
-      let writer = try SamplesFileWriter(path: samplesPath(name: name), timeZone: derived.timeZone)
-      for sample in samples { try writer.write(sample) }
-      try writer.close()
+    if let samples = Self.samplesFileText(of: analysis, parameters: derived) {
+      try AtomicFile.write(samples, to: samplesPath(name: name))
     }
     try AtomicFile.write(analysis.jsonLine() + "\n", to: summaryPath(name: name))
   }

@@ -46,33 +46,39 @@ public struct RecordingBeats: Sendable, Encodable {
       options.channels != nil
       ? Array(names.indices)
       : ChannelRoles.ecgLeads(named: names, lead: ChannelRoles.ecgLead(named: names) ?? 0)
-    var detector: QRSDetector
+    var stage: ECGBeatStage
     do {
-      detector = try QRSDetector(sampleRate: reader.chunkSampleRate, configuration: configuration)
+      stage = try ECGBeatStage(
+        sampleRate: reader.chunkSampleRate, leadCount: leads.count, configuration: configuration)
     } catch {
       throw InputError(path: path, error.description)
     }
-    var classifier = BeatClassifier(
-      sampleRate: reader.chunkSampleRate, leadCount: leads.count, latency: detector.latencySamples)
-    var beats: [Int64] = []
-    var classes: [BeatClass] = []
     var sampleCount: Int64 = 0
     while let chunk = try reader.nextChunk(maxSamples: chunkSize) {
-      let first = beats.count
-      chunk.channels[leads[0]].withUnsafeBufferPointer { detector.process($0, appendingTo: &beats) }
-      for beat in beats[first...] { classifier.add(beat: beat) }
-      classifier.process(leads.map { chunk.channels[$0] }, appendingTo: &classes)
+      stage.process(leads.map { chunk.channels[$0] })
       sampleCount += Int64(chunk.sampleCount)
     }
-    let first = beats.count
-    detector.finish(appendingTo: &beats)
-    for beat in beats[first...] { classifier.add(beat: beat) }
-    classifier.finish(appendingTo: &classes)
+    stage.finish()
     self.init(
-      path: path, lead: names[leads[0]], sampleRate: reader.chunkSampleRate, beats: beats,
-      sampleCount: sampleCount, gaps: detector.gaps)
-    self.classes = classes
+      path: path, lead: names[leads[0]], sampleRate: reader.chunkSampleRate, beats: stage.beats,
+      sampleCount: sampleCount, gaps: stage.detector.gaps)
+    self.classes = stage.classes
     classificationLeads = leads.map { names[$0] }
+  }
+
+  /// The R peaks of `leads[0]` and the EC57 class of each beat from its morphology on every lead of
+  /// `leads` (at least one, all equally long, at `sampleRate` Hz), as
+  /// ``init(ecgPath:options:configuration:chunkSize:)`` finds them in a file: `beats` are sample
+  /// indices from the first sample, `classes` one per beat, `gaps` the runs of NaN or infinite samples
+  /// of `leads[0]`. Throws `QRSDetectorError` for a rate the detector does not support.
+  public static func detect(
+    leads: [[Float]], sampleRate: Double,
+    configuration: QRSDetector.Configuration = QRSDetector.Configuration()
+  ) throws(QRSDetectorError) -> (beats: [Int64], classes: [BeatClass], gaps: [Range<Int64>]) {
+    var stage = try ECGBeatStage(sampleRate: sampleRate, leadCount: leads.count, configuration: configuration)
+    stage.process(leads)
+    stage.finish()
+    return (stage.beats, stage.classes, stage.detector.gaps)
   }
 
   /// Reads the recording at `path` and detects the systolic peaks of its first PPG channel
@@ -190,5 +196,38 @@ public struct PPGRecording {
     while let chunk = try reader.nextChunk(maxSamples: chunkSize) {
       body(ppg.map { chunk.channels[$0] }, axes.map { chunk.channels[$0] })
     }
+  }
+}
+
+/// The QRS detector on the first lead and the beat classifier on every lead, fed chunk by chunk.
+private struct ECGBeatStage {
+  var detector: QRSDetector
+  var classifier: BeatClassifier
+  /// The R peaks decided so far, sample indices from the first sample fed.
+  var beats: [Int64] = []
+  /// The classes of the first beats, in beat order.
+  var classes: [BeatClass] = []
+
+  init(sampleRate: Double, leadCount: Int, configuration: QRSDetector.Configuration) throws(QRSDetectorError)
+  {
+    detector = try QRSDetector(sampleRate: sampleRate, configuration: configuration)
+    classifier = BeatClassifier(
+      sampleRate: sampleRate, leadCount: leadCount, latency: detector.latencySamples)
+  }
+
+  /// Feeds the next samples of every lead (equally long); detection runs on `leads[0]`.
+  mutating func process(_ leads: [[Float]]) {
+    let first = beats.count
+    leads[0].withUnsafeBufferPointer { detector.process($0, appendingTo: &beats) }
+    for beat in beats[first...] { classifier.add(beat: beat) }
+    classifier.process(leads, appendingTo: &classes)
+  }
+
+  /// Decides the beats of the last samples and classifies every beat left.
+  mutating func finish() {
+    let first = beats.count
+    detector.finish(appendingTo: &beats)
+    for beat in beats[first...] { classifier.add(beat: beat) }
+    classifier.finish(appendingTo: &classes)
   }
 }

@@ -97,6 +97,28 @@ public struct IntervalAccumulator: Equatable, Sendable, Codable {
   /// Whether `option` is kept.
   func keeps(_ option: StatisticsOption) -> Bool { kept & option.bit != 0 }
 
+  private enum CodingKeys: String, CodingKey { case intervals, style, kept, base, cells }
+
+  /// Decodes the statistics `encode(to:)` wrote; throws `DecodingError.dataCorrupted` when the cells
+  /// held are not intervals of the collection or the options kept are not valid for the style, so
+  /// that a damaged partial is an error rather than a state later operations cannot take.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    intervals = try container.decode(IntervalCollection.self, forKey: .intervals)
+    style = try container.decode(AggregationStyle.self, forKey: .style)
+    kept = try container.decode(UInt8.self, forKey: .kept)
+    base = try container.decode(Int.self, forKey: .base)
+    cells = try container.decode([Cell].self, forKey: .cells)
+    let valid = StatisticsOption.allCases.reduce(UInt8(0)) { $1.isValid(for: style) ? $0 | $1.bit : $0 }
+    guard kept & ~valid == 0, base >= 0, cells.count <= intervals.count - base else {
+      throw DecodingError.dataCorrupted(
+        .init(
+          codingPath: decoder.codingPath,
+          debugDescription: "cells \(base)..<\(base + cells.count) of \(intervals.count) intervals, "
+            + "options \(kept) for \(style)"))
+    }
+  }
+
   var work: Work {
     Work(
       extremes: keeps(.discreteMin) || keeps(.discreteMax), duration: keeps(.duration),

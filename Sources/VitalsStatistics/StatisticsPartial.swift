@@ -4,7 +4,7 @@ import VitalsIO
 
 /// One shard's statistics of a query, kept as a file so that the shards of a study (the tasks of a Slurm
 /// job array, the workers of a cluster) combine into the statistics of all their samples
-/// (``merged(_:intervals:)``): `vitals stats --partial FILE` writes one, `vitals merge` reads them.
+/// (``merged(_:names:intervals:)``): `vitals stats --partial FILE` writes one, `vitals merge` reads them.
 ///
 /// The file is JSON: the format's name and version, the query (type, statistic, unit, interval, anchor
 /// and time zone as given, source priority, whether sources are kept apart), the span of the shard's
@@ -79,15 +79,22 @@ public struct StatisticsPartial: Codable, Sendable, Equatable {
   /// - Throws: `InputError` naming the file when it cannot be read, is not JSON of this format, or is
   ///   of another version.
   public init(path: String) throws(InputError) {
-    let bytes = try ByteInput(path: path).readAll()
+    try self.init(bytes: try ByteInput(path: path).readAll(), name: path)
+  }
+
+  /// Reads the partial `bytes` hold (as ``encoded()`` wrote them); `name` names them in errors.
+  ///
+  /// - Throws: `InputError` naming `name` when the bytes are not JSON of this format or are of another
+  ///   version.
+  public init(bytes: [UInt8], name: String) throws(InputError) {
     do {
       self = try JSONDecoder().decode(Self.self, from: Data(bytes))
     } catch {
-      throw InputError(path: path, "not a statistics partial (\(Self.formatName) JSON): \(error)")
+      throw InputError(path: name, "not a statistics partial (\(Self.formatName) JSON): \(error)")
     }
     guard format == Self.formatName, version == Self.currentVersion else {
       throw InputError(
-        path: path,
+        path: name,
         "a partial of format \(format) version \(version); this version reads \(Self.formatName) version "
           + "\(Self.currentVersion)")
     }
@@ -106,11 +113,17 @@ public struct StatisticsPartial: Codable, Sendable, Equatable {
   /// The partial of all of `partials`' samples: the first one's query, the union of their spans, and
   /// their results moved onto `intervals(union)` (``IntervalAccumulator/rebased(onto:)``) and merged.
   /// The partials must come from the same query (``hasSameQuery(as:)``) and `intervals` must build the
-  /// query's intervals covering a span, as each shard did for its own.
+  /// query's intervals covering a span, as each shard did for its own; `names` (one per partial) name
+  /// them in errors.
+  ///
+  /// - Throws: `InputError` naming a partial whose statistics do not lie on the query's intervals or
+  ///   are kept for another aggregation (a damaged or hand-made file), and what `intervals` throws.
   public static func merged(
-    _ partials: [StatisticsPartial], intervals: (Range<Timestamp>) throws -> IntervalCollection
-  ) rethrows -> StatisticsPartial {
-    precondition(!partials.isEmpty && partials.allSatisfy { $0.hasSameQuery(as: partials[0]) })
+    _ partials: [StatisticsPartial], names: [String],
+    intervals: (Range<Timestamp>) throws(InputError) -> IntervalCollection
+  ) throws(InputError) -> StatisticsPartial {
+    precondition(!partials.isEmpty && partials.count == names.count, "one name per partial, at least one")
+    precondition(partials.allSatisfy { $0.hasSameQuery(as: partials[0]) })
     var merged = partials[0]
     merged.unit = partials.lazy.compactMap(\.unit).first
     let spans = partials.compactMap(\.span)
@@ -119,23 +132,30 @@ public struct StatisticsPartial: Codable, Sendable, Equatable {
     }
     merged.span = low..<high
     let collection = try intervals(low..<high)
-    let results = partials.compactMap(\.result)
-    func combined(_ parts: [IntervalAccumulator]) -> IntervalAccumulator {
-      var total = IntervalAccumulator(
-        intervals: collection, style: parts[0].style, options: parts[0].options)
-      for part in parts {
-        guard let moved = part.rebased(onto: collection) else {
-          preconditionFailure("the intervals covering the union hold every shard's intervals")
+    let results = partials.indices.compactMap { k in partials[k].result.map { (names[k], $0) } }
+    func combined(_ parts: [(name: String, statistics: IntervalAccumulator)]) throws(InputError)
+      -> IntervalAccumulator
+    {
+      let first = parts[0].statistics
+      var total = IntervalAccumulator(intervals: collection, style: first.style, options: first.options)
+      for (name, part) in parts {
+        guard part.style == total.style, part.options == total.options,
+          let moved = part.rebased(onto: collection)
+        else {
+          throw InputError(
+            path: name, "its statistics do not lie on the intervals of its query or of the other partials")
         }
         total.merge(moved)
       }
       return total
     }
     var bySource: [String: IntervalAccumulator] = [:]
-    for source in Set(results.flatMap(\.bySource.keys)) {
-      bySource[source] = combined(results.compactMap { $0.bySource[source] })
+    for source in Set(results.flatMap(\.1.bySource.keys)) {
+      bySource[source] = try combined(
+        results.compactMap { name, result in result.bySource[source].map { (name, $0) } })
     }
-    merged.result = StatisticsQuery.Result(merged: combined(results.map(\.merged)), bySource: bySource)
+    merged.result = StatisticsQuery.Result(
+      merged: try combined(results.map { ($0.0, $0.1.merged) }), bySource: bySource)
     return merged
   }
 }

@@ -1,0 +1,241 @@
+"""Benchmarks of the Python package: call overhead, R-peak detection against NeuroKit2, Dask scaling
+and merging statistics partials. Prints a markdown table; --json FILE also writes the results.
+
+    VITALS_LIBRARY=.build/release/libVitalsC.so python python/benchmarks/bench.py --json bench.json
+
+Sections (each skipped with a note when its data or packages are missing):
+
+(a) µs per call of the cheapest wrapped calls (``hrv`` of 3 beats, ``ecg_peaks`` of 16 samples)
+    and of the raw ctypes call ``vitals_abi_version``, over --calls calls.
+(b) ``ecg_peaks`` on a 30-minute MIT-BIH record in memory (M samples/s) against every NeuroKit2
+    detector on the same array: ``ecg_clean`` + ``ecg_peaks`` and ``ecg_peaks`` alone on the
+    cleaned signal ("promac", which runs all of them, is left out).
+(c) ``vitals.dask.analyze`` over the MIT-BIH records on a LocalCluster of 1 and of 2 worker
+    processes (one thread each); with --long DIR, also over the recordings in DIR.
+(d) 1000 statistics partials (one per synthetic samples file of one hour of heart rate) merged
+    with ``merge_partials`` as a tree (8 per merge) and in one call, against ``stats_partial``
+    aggregating the same 1000 files in one call.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import datetime
+import json
+import os
+import pathlib
+import sys
+import tempfile
+import time
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+import vitals
+from vitals import _native
+
+REPOSITORY = pathlib.Path(__file__).resolve().parents[2]
+SHARED = pathlib.Path(os.environ.get("VITALS_SHARED_DATA", REPOSITORY.parent / "shared" / "data"))
+NEUROKIT_METHODS = (
+    "neurokit", "pantompkins1985", "hamilton2002", "elgendi2010", "engzeemod2012", "kalidas2017", "rodrigues2021",
+)
+CLEANING = {"pantompkins1985", "hamilton2002", "elgendi2010", "engzeemod2012"}  # ecg_clean has these methods
+
+
+def seconds(work: Callable[[], Any], repeat: int = 1) -> float:
+    """The best wall time of `repeat` runs of `work`, in seconds."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        work()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def per_call_us(work: Callable[[], Any], calls: int) -> float:
+    start = time.perf_counter()
+    for _ in range(calls):
+        work()
+    return (time.perf_counter() - start) / calls * 1e6
+
+
+def raw_hrv(peaks: np.ndarray) -> Callable[[], None]:
+    """``vitals_hrv`` through ctypes alone (no conversion, JSON decoding or DataFrame)."""
+    result, error = ctypes.c_void_p(), ctypes.c_void_p()
+    address = peaks.ctypes.data
+
+    def call() -> None:
+        _native.lib.vitals_hrv(address, len(peaks), 250.0, None, ctypes.byref(result), ctypes.byref(error))
+        _native.lib.vitals_free(result)
+
+    return call
+
+
+def call_overhead(calls: int) -> list[tuple[str, float, str]]:
+    """µs per call; the wrapper's own cost is the wrapped call's time less the raw call's."""
+    peaks = np.array([100, 300, 500], dtype=np.int64)
+    tiny = np.zeros(16, dtype=np.float32)
+    return [
+        ("raw ctypes vitals_abi_version", per_call_us(_native.lib.vitals_abi_version, calls), "µs/call"),
+        ("raw ctypes vitals_hrv, 3 beats", per_call_us(raw_hrv(peaks), calls), "µs/call"),
+        ("vitals.hrv, 3 beats", per_call_us(lambda: vitals.hrv(peaks, 250), calls), "µs/call"),
+        ("vitals.ecg_peaks, 16 samples", per_call_us(lambda: vitals.ecg_peaks(tiny, 250), calls), "µs/call"),
+    ]
+
+
+def mitdb_records() -> list[pathlib.Path]:
+    return [SHARED / "mitdb" / path.stem for path in sorted((SHARED / "mitdb").glob("*.hea"))]
+
+
+def detection(record: pathlib.Path) -> list[tuple[str, float, str]]:
+    recording = vitals.read(record, channel="MLII")
+    signal = recording.signals["MLII"]
+    rate = recording.sampling_rate
+    best = seconds(lambda: vitals.ecg_peaks(signal, rate), repeat=3)
+    rows = [(f"vitals.ecg_peaks, {record.name} ({len(signal)} samples)", len(signal) / best / 1e6, "M samples/s")]
+    try:
+        import neurokit2 as nk
+    except ImportError:
+        return rows + [("neurokit2", float("nan"), "not installed")]
+    signal64 = signal.astype(np.float64)
+    fastest = {"clean+peaks": (float("inf"), ""), "peaks": (float("inf"), "")}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for method in NEUROKIT_METHODS:
+            cleaning = method if method in CLEANING else "neurokit"
+            try:
+                cleaned = nk.ecg_clean(signal64, sampling_rate=int(rate), method=cleaning)
+                both = seconds(lambda: nk.ecg_peaks(nk.ecg_clean(signal64, sampling_rate=int(rate), method=cleaning),
+                                                    sampling_rate=int(rate), method=method))
+                alone = seconds(lambda: nk.ecg_peaks(cleaned, sampling_rate=int(rate), method=method))
+            except Exception as error:  # a method that fails on this record is reported, not fatal
+                rows.append((f"neurokit2 {method}", float("nan"), f"failed: {error}"))
+                continue
+            rows.append((f"neurokit2 {method}: ecg_clean + ecg_peaks", len(signal) / both / 1e6, "M samples/s"))
+            rows.append((f"neurokit2 {method}: ecg_peaks alone", len(signal) / alone / 1e6, "M samples/s"))
+            fastest["clean+peaks"] = min(fastest["clean+peaks"], (both, method))
+            fastest["peaks"] = min(fastest["peaks"], (alone, method))
+    for kind, (elapsed, method) in fastest.items():
+        if method:
+            rows.append((f"fastest neurokit2 {kind} ({method}) time / vitals time", elapsed / best, "×"))
+    return rows
+
+
+def dask_scaling(label: str, paths: list[str], options: dict[str, Any]) -> list[tuple[str, float, str]]:
+    import distributed
+
+    import vitals.dask
+
+    times = {}
+    for workers in (1, 2):
+        with distributed.LocalCluster(
+            n_workers=workers, processes=True, threads_per_worker=1, dashboard_address=None, silence_logs=40
+        ) as cluster, distributed.Client(cluster) as client:
+            times[workers] = seconds(lambda: vitals.dask.analyze(paths, client, **options))
+    return [
+        (f"vitals.dask.analyze, {label}, 1 worker", times[1], "s"),
+        (f"vitals.dask.analyze, {label}, 2 workers", times[2], "s"),
+        (f"vitals.dask.analyze, {label}, speed-up 1 → 2 workers", times[1] / times[2], "×"),
+    ]
+
+
+def write_samples_files(directory: pathlib.Path, count: int) -> list[pathlib.Path]:
+    """`count` samples files of one hour of per-minute heart rate each, on consecutive hours."""
+    rng = np.random.default_rng(1)
+    start = datetime.datetime(2024, 3, 10, tzinfo=datetime.timezone.utc)
+    files = []
+    for index in range(count):
+        lines = []
+        for minute in range(60):
+            begin = start + datetime.timedelta(hours=index, minutes=minute)
+            sample = {
+                "type": "heartRate",
+                "start": begin.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                "end": (begin + datetime.timedelta(minutes=1)).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                "value": float(rng.normal(70, 8)),
+                "unit": "count/min",
+                "source": "Vitals",
+                "device": f"recording-{index}",
+            }
+            lines.append(json.dumps(sample, separators=(",", ":")))
+        files.append(directory / f"recording-{index}.samples.jsonl")
+        files[-1].write_text("\n".join(lines) + "\n")
+    return files
+
+
+def tree_merge(partials: list[bytes], split_every: int = 8) -> bytes:
+    while len(partials) > 1:
+        partials = [vitals.merge_partials(partials[i : i + split_every]) for i in range(0, len(partials), split_every)]
+    return partials[0]
+
+
+def merging(count: int) -> list[tuple[str, float, str]]:
+    query = {"timezone": "UTC", "option": "discreteAverage"}
+    with tempfile.TemporaryDirectory(prefix="vitals-bench-") as directory:
+        files = write_samples_files(pathlib.Path(directory), count)
+        partials = [vitals.stats_partial(file, "heartRate", "day", **query) for file in files]
+        one_call = seconds(lambda: vitals.stats_partial(files, "heartRate", "day", **query))
+        whole = vitals.stats_table(vitals.stats_partial(files, "heartRate", "day", **query))
+    tree = seconds(lambda: tree_merge(partials))
+    flat = seconds(lambda: vitals.merge_partials(partials))
+    merged = vitals.stats_table(tree_merge(partials))
+    assert merged["count"].tolist() == whole["count"].tolist()
+    assert np.allclose(merged["value"], whole["value"], rtol=1e-12, atol=0)  # averages to rounding
+    return [
+        (f"stats_partial of {count} samples files in one call", one_call, "s"),
+        (f"merge_partials of {count} partials, tree of 8", tree, "s"),
+        (f"merge_partials of {count} partials, one call", flat, "s"),
+        ("tree merge / one stats_partial", tree / one_call, "×"),
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--calls", type=int, default=100_000, help="calls timed for the overhead (default 100000)")
+    parser.add_argument("--record", help="the MIT-BIH record for (b) (default: the first in the shared data)")
+    parser.add_argument("--long", type=pathlib.Path, help="a directory of 24-hour recordings for (c)")
+    parser.add_argument("--partials", type=int, default=1000, help="partials merged in (d) (default 1000)")
+    parser.add_argument("--skip", default="", help="sections to skip, e.g. 'c' or 'bc'")
+    parser.add_argument("--json", type=pathlib.Path, help="also write the results as JSON to this file")
+    arguments = parser.parse_args()
+
+    info = vitals.build_info()
+    print(f"vitals {info['version']} ({info['configuration']}, simd {info['simd']}), library {_native.library_path()}")
+    sections: dict[str, list[tuple[str, float, str]]] = {}
+    records = mitdb_records() if (SHARED / "mitdb").exists() else []
+    if "a" not in arguments.skip:
+        sections["a. call overhead"] = call_overhead(arguments.calls)
+    if "b" not in arguments.skip and records:
+        record = SHARED / "mitdb" / arguments.record if arguments.record else records[0]
+        sections["b. R-peak detection"] = detection(record)
+    if "c" not in arguments.skip and records:
+        rows = dask_scaling(f"{len(records)} MIT-BIH records", [str(path) for path in records], {})
+        if arguments.long:
+            long = sorted(str(path) for path in arguments.long.iterdir() if path.is_file())
+            rows += dask_scaling(f"{len(long)} recordings of {arguments.long}", long, {})
+        sections["c. Dask scaling"] = rows
+    if "d" not in arguments.skip:
+        sections["d. merging partials"] = merging(arguments.partials)
+    if not records:
+        print(f"note: no MIT-BIH records under {SHARED / 'mitdb'}: sections b and c skipped", file=sys.stderr)
+
+    print("\n| section | measurement | value | unit |\n|---|---|---:|---|")
+    for section, rows in sections.items():
+        for name, value, unit in rows:
+            print(f"| {section} | {name} | {value:.4g} | {unit} |")
+    if arguments.json:
+        results = {
+            "build": info,
+            "sections": {
+                section: [{"name": name, "value": value, "unit": unit} for name, value, unit in rows]
+                for section, rows in sections.items()
+            },
+        }
+        arguments.json.write_text(json.dumps(results, indent=2, allow_nan=True) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,229 @@
+"""Loading libVitalsC and calling it: the declarations, statuses, returned buffers and input arrays.
+
+The library is ``vitals/_lib/libVitalsC.so`` (copied there at install), or the file the environment
+variable ``VITALS_LIBRARY`` names when it is set at import. It is loaded with ``ctypes.CDLL``, so
+every foreign call releases the GIL: calls on different arrays or files from several threads run in
+parallel.
+
+Memory rules:
+
+- Input arrays are passed without a copy when they already are C-contiguous ``float32`` (samples)
+  or ``int64`` (beat indices); anything else (``float64``, a strided view, a list) is converted
+  once, into a temporary the call reads. The library never keeps a pointer past the call.
+- Every buffer and string the library returns is copied into a Python object (NumPy array,
+  ``bytes``, ``str``) and freed with ``vitals_free`` in a ``finally`` block, also when the
+  conversion fails.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import json
+import os
+import pathlib
+from collections.abc import Iterator, Mapping, Sequence
+from ctypes import POINTER, byref, c_char_p, c_double, c_int32, c_int64, c_void_p
+from typing import Any
+
+import numpy as np
+
+from ._errors import BY_STATUS, ArgumentError, VitalsError
+
+LIBRARY_VARIABLE = "VITALS_LIBRARY"
+ABI_VERSION = 1
+
+_OUT = POINTER(c_void_p)
+_COUNT = POINTER(c_int64)
+# (restype, argtypes) of every function of vitals.h. Buffers are declared `void *` so that a NumPy
+# array's address (an int) or a ctypes array passes without a conversion object.
+_SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
+    "vitals_free": (None, [c_void_p]),
+    "vitals_version": (c_char_p, []),
+    "vitals_abi_version": (c_int32, []),
+    "vitals_build_info": (c_char_p, []),
+    "vitals_recording_open": (c_int32, [c_char_p, c_void_p, c_int32, _OUT, _OUT]),
+    "vitals_recording_close": (None, [c_void_p]),
+    "vitals_recording_describe": (c_int32, [c_void_p, _OUT, _OUT]),
+    "vitals_recording_channel_count": (c_int32, [c_void_p]),
+    "vitals_recording_read": (c_int32, [c_void_p, c_void_p, c_int64, _COUNT, _OUT]),
+    "vitals_annotations_read": (c_int32, [c_char_p, c_char_p, _OUT, _OUT]),
+    "vitals_ecg_beats": (c_int32, [c_void_p, c_int32, c_int64, c_double, _OUT, _OUT, _COUNT, _OUT]),
+    "vitals_recording_beats": (c_int32, [c_char_p, c_void_p, c_int32, _OUT, _OUT]),
+    "vitals_hrv": (c_int32, [c_void_p, c_int64, c_double, c_char_p, _OUT, _OUT]),
+    "vitals_ppg_rate": (
+        c_int32,
+        [c_void_p, c_int32, c_void_p, c_int32, c_int64, c_double, c_double, c_double, _OUT, _OUT],
+    ),
+    "vitals_steps": (
+        c_int32,
+        [c_void_p, c_void_p, c_void_p, c_int64, c_double, c_char_p, c_char_p, _OUT, _COUNT, _OUT, _OUT],
+    ),
+    "vitals_analyze": (c_int32, [c_char_p, c_void_p, c_int32, _OUT, _OUT, _OUT]),
+    "vitals_stats_partial": (c_int32, [c_void_p, c_int32, c_void_p, c_int32, _OUT, _COUNT, _OUT]),
+    "vitals_stats_merge": (c_int32, [c_void_p, c_void_p, c_int32, _OUT, _COUNT, _OUT]),
+    "vitals_stats_table": (c_int32, [c_void_p, c_int64, c_char_p, _OUT, _OUT]),
+}
+
+
+def library_path() -> pathlib.Path:
+    """The library this process loads: ``$VITALS_LIBRARY`` when set, else the installed copy."""
+    configured = os.environ.get(LIBRARY_VARIABLE)
+    if configured:
+        return pathlib.Path(configured)
+    return pathlib.Path(__file__).with_name("_lib") / "libVitalsC.so"
+
+
+def _load() -> ctypes.CDLL:
+    path = library_path()
+    try:
+        library = ctypes.CDLL(str(path))
+    except OSError as error:
+        raise ImportError(f"vitals: cannot load the Vitals library {path}: {error}") from error
+    for name, (restype, argtypes) in _SIGNATURES.items():
+        function = getattr(library, name)
+        function.restype = restype
+        function.argtypes = argtypes
+    abi = library.vitals_abi_version()
+    if abi != ABI_VERSION:
+        raise ImportError(f"vitals: {path} implements interface version {abi}, this package needs {ABI_VERSION}")
+    return library
+
+
+lib = _load()
+
+
+def call(function: Any, *arguments: Any) -> None:
+    """Calls a fallible `function` with `arguments` and its trailing error out-parameter; a failure
+    status raises its exception with the library's message (which is then freed)."""
+    error = c_void_p()
+    status = function(*arguments, byref(error))
+    if status == 0:
+        return
+    try:
+        message = ctypes.string_at(error.value).decode("utf-8", "replace") if error.value else ""
+    finally:
+        lib.vitals_free(error)
+    raise BY_STATUS.get(status, VitalsError)(message or f"the Vitals library failed with status {status}")
+
+
+@contextlib.contextmanager
+def returned(count: int) -> Iterator[list[c_void_p]]:
+    """`count` out-parameters for returned buffers, each freed with ``vitals_free`` when the block ends."""
+    pointers = [c_void_p() for _ in range(count)]
+    try:
+        yield pointers
+    finally:
+        for pointer in pointers:
+            lib.vitals_free(pointer)
+
+
+def text(pointer: c_void_p) -> str:
+    """The NUL-terminated UTF-8 string a returned pointer holds ("" for NULL); not freed here."""
+    return ctypes.string_at(pointer.value).decode("utf-8") if pointer.value else ""
+
+
+def json_value(pointer: c_void_p) -> Any:
+    """The JSON a returned string holds, decoded (key order kept); not freed here."""
+    return json.loads(text(pointer))
+
+
+def data(pointer: c_void_p, length: int) -> bytes:
+    """`length` bytes of a returned buffer (b"" for NULL); not freed here."""
+    return ctypes.string_at(pointer.value, length) if pointer.value and length else b""
+
+
+def int64_array(pointer: c_void_p, count: int) -> np.ndarray:
+    """A writable NumPy copy of `count` int64 values at a returned pointer; not freed here."""
+    array = np.empty(count, dtype=np.int64)
+    if pointer.value and count:
+        ctypes.memmove(array.ctypes.data, pointer.value, count * 8)
+    return array
+
+
+def float32_vector(values: Any, name: str) -> np.ndarray:
+    """`values` as a 1-D C-contiguous float32 array: the array itself when it already is one, else a
+    converted copy. Raises ArgumentError for any other number of dimensions."""
+    array = np.asarray(values)
+    if array.ndim != 1:
+        raise ArgumentError(f"{name}: expected a 1-D array of samples, got shape {array.shape}")
+    return np.ascontiguousarray(array, dtype=np.float32)
+
+
+def int64_vector(values: Any, name: str) -> np.ndarray:
+    """`values` as a 1-D C-contiguous int64 array (no copy when it already is one)."""
+    array = np.asarray(values)
+    if array.ndim != 1:
+        raise ArgumentError(f"{name}: expected a 1-D array of sample indices, got shape {array.shape}")
+    if array.size and not np.issubdtype(array.dtype, np.integer):
+        raise ArgumentError(f"{name}: expected integer sample indices, got {array.dtype}")
+    return np.ascontiguousarray(array, dtype=np.int64)
+
+
+def channels(values: Any, name: str) -> list[np.ndarray]:
+    """Channels of equal length as float32 vectors: a 1-D array or Series (one channel), a 2-D array
+    (one channel per row), a DataFrame (one per column), a mapping name → 1-D array (such as
+    ``Recording.signals``) or a list or tuple of 1-D arrays."""
+    if hasattr(values, "columns"):
+        rows = [values[column].to_numpy() for column in values.columns]
+    elif isinstance(values, Mapping):
+        rows = list(values.values())
+    elif isinstance(values, (list, tuple)) and values and np.ndim(values[0]) > 0:
+        rows = list(values)
+    else:
+        array = np.asarray(values)
+        rows = list(array) if array.ndim == 2 else [array]
+    vectors = [float32_vector(row, f"{name}[{index}]") for index, row in enumerate(rows)]
+    if not vectors:
+        raise ArgumentError(f"{name}: no channel given")
+    same_length(vectors, name)
+    return vectors
+
+
+def same_length(vectors: Sequence[np.ndarray], name: str) -> int:
+    """The common length of `vectors`; ArgumentError when they differ."""
+    lengths = {len(vector) for vector in vectors}
+    if len(lengths) > 1:
+        raise ArgumentError(f"{name}: the channels have different lengths {sorted(lengths)}")
+    return lengths.pop()
+
+
+def pointers(vectors: Sequence[np.ndarray]) -> ctypes.Array:
+    """A C array of the data pointers of `vectors` (which the caller keeps alive during the call)."""
+    return (c_void_p * len(vectors))(*(vector.ctypes.data for vector in vectors))
+
+
+def strings(words: Sequence[str]) -> tuple[ctypes.Array | None, int]:
+    """A C array of NUL-terminated UTF-8 strings and its length (None and 0 when empty)."""
+    if not words:
+        return None, 0
+    return (c_char_p * len(words))(*(str(word).encode("utf-8") for word in words)), len(words)
+
+
+def byte_buffers(buffers: Sequence[bytes]) -> ctypes.Array:
+    """A C array of pointers to the contents of `buffers` (not copied; the array keeps them alive)."""
+    return (c_char_p * len(buffers))(*buffers)
+
+
+def option_words(options: Mapping[str, Any]) -> list[str]:
+    """Keyword options as the command line's words: ``channel="MLII"`` → ``--channel=MLII``,
+    ``rate=250`` → ``--rate=250``, ``no_header=True`` → ``--no-header`` (False and None are left
+    out), a list or tuple → its items joined by commas; underscores become dashes. The ``=`` form
+    keeps a value starting with "-" (``rate=-5``) a value, so the library validates it."""
+    words: list[str] = []
+    for key, value in options.items():
+        if value is None or value is False:
+            continue
+        flag = "--" + key.replace("_", "-")
+        if value is True:
+            words.append(flag)
+            continue
+        if isinstance(value, (list, tuple)):
+            value = ",".join(str(item) for item in value)
+        words.append(f"{flag}={os.fspath(value) if isinstance(value, os.PathLike) else value}")
+    return words
+
+
+def encoded_path(path: Any) -> bytes:
+    """A file path as the library takes it (UTF-8 bytes)."""
+    return os.fsencode(path)

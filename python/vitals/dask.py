@@ -1,0 +1,152 @@
+"""Vitals on a Dask cluster: analyses and statistics of many recordings, one task per recording.
+
+Every task calls the library on a worker, so the recordings (and the package, with its library)
+must be reachable there under the same paths (a shared file system on a real cluster). Tasks are
+keyed by their arguments (``pure=True``): a task the scheduler reruns after a worker dies computes
+the same result, and the results do not depend on which worker ran what.
+
+Statistics are computed where the recordings are: each task analyzes its recording, writes the
+derived samples to a worker-local temporary file, computes the statistics partial of that file and
+returns its bytes (a few kB); the partials are merged by a tree of ``merge_partials`` tasks,
+``split_every`` at a time, and the last partial becomes the table.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import dask.bag
+import distributed
+import pandas as pd
+
+from . import _analysis, _native, _statistics
+from ._analysis import PathLike
+from ._errors import ArgumentError, InputError
+
+
+def _client(client: distributed.Client | None) -> distributed.Client:
+    return client if client is not None else distributed.get_client()
+
+
+def analyze(
+    paths: PathLike | Iterable[PathLike], client: distributed.Client | None = None, **options: Any
+) -> pd.DataFrame:
+    """``vitals.analyze`` on a Dask cluster: one task per recording, keyed by path and options.
+
+    Args:
+        paths: recordings the workers can read under these paths.
+        client: the ``distributed.Client`` to use (default: the current one, ``distributed.get_client()``).
+        options: ``vitals analyze`` options as keywords, as for ``vitals.analyze``.
+
+    Returns:
+        The DataFrame ``vitals.analyze`` returns for the same paths and options (rows in input
+        order, an ``error`` column for recordings that cannot be read).
+    """
+    connection = _client(client)
+    words = _native.option_words(options)
+    futures = connection.map(_analysis.summary_or_error, _analysis.path_list(paths), words=words, pure=True)
+    return _analysis.summaries_frame(connection.gather(futures))
+
+
+def analyze_bag(paths: PathLike | Iterable[PathLike], **options: Any) -> dask.bag.Bag:
+    """A lazy ``dask.bag`` of the summaries (dicts, as ``vitals analyze`` prints them, or
+    ``{"path", "error"}``), one partition per recording; compute it with any Dask scheduler."""
+    files = _analysis.path_list(paths)
+    return dask.bag.from_sequence(files, npartitions=max(len(files), 1)).map(
+        _analysis.summary_or_error, words=_native.option_words(options)
+    )
+
+
+def recording_partial(path: str, analyze_words: Sequence[str], query: Sequence[str]) -> bytes | None:
+    """On a worker: the statistics partial of the samples derived from one recording (None when it
+    states no start time, so has no samples)."""
+    samples = _analysis.analyze_recording(path, analyze_words, samples=True)[1]
+    if not samples:
+        return None
+    with tempfile.TemporaryDirectory(prefix="vitals-") as directory:
+        file = os.path.join(directory, "recording.samples.jsonl")
+        with open(file, "w", encoding="utf-8") as output:
+            output.write(samples)
+        return _statistics.partial_of([file], query)
+
+
+def file_partial(path: str, query: Sequence[str]) -> bytes:
+    """On a worker: the statistics partial of one samples file or Apple Health export."""
+    return _statistics.partial_of([path], query)
+
+
+def merge_available(partials: Sequence[bytes | None]) -> bytes | None:
+    """The merge of the partials that exist (None when there is none)."""
+    present = [partial for partial in partials if partial is not None]
+    return _statistics.merge_partials(present) if present else None
+
+
+def _tree_merge(client: distributed.Client, futures: list[distributed.Future], split_every: int) -> bytes:
+    """Merges the partials of `futures` by a tree of tasks, `split_every` partials each."""
+    if split_every < 2:
+        raise ArgumentError(f"split_every: at least 2, got {split_every}")
+    while len(futures) > 1:
+        groups = [futures[start : start + split_every] for start in range(0, len(futures), split_every)]
+        futures = [client.submit(merge_available, group, pure=True) for group in groups]
+    merged = futures[0].result() if futures else None
+    if merged is None:
+        raise InputError("no recording has samples for statistics (none states a start time; give start=...)")
+    return merged
+
+
+def stats(
+    paths: PathLike | Iterable[PathLike],
+    type: str,
+    interval: str = "day",
+    client: distributed.Client | None = None,
+    split_every: int = 8,
+    options: Mapping[str, Any] | None = None,
+    **query: Any,
+) -> pd.DataFrame:
+    """Statistics of the samples derived from recordings, computed on a Dask cluster.
+
+    Equals ``vitals.stats`` over the ``NAME.samples.jsonl`` files ``vitals analyze --out DIR``
+    writes for the same recordings on one machine (counts, minima, maxima, most recent values
+    exactly; sums to rounding).
+
+    Args:
+        paths: recordings the workers can read; each must state its start time (or get one from
+            ``options={"start": ...}``) to derive samples.
+        type, interval: as for ``vitals.stats`` (quantity types only).
+        client: the ``distributed.Client`` (default: the current one).
+        split_every: partials merged per task of the merge tree (at least 2).
+        options: ``vitals analyze`` options for every recording (``{"start": "2024-03-10T08:00:00Z",
+            "height": 1.75}``).
+        query: the other ``vitals.stats`` keywords (option, anchor, timezone, unit, per_source,
+            source_priority).
+
+    Returns:
+        The DataFrame ``vitals.stats`` returns (start, end, value, unit, count[, source]).
+    """
+    connection = _client(client)
+    words = _statistics.query_words(type, interval, **query)
+    analyze_words = _native.option_words(options or {})
+    futures = connection.map(
+        recording_partial, _analysis.path_list(paths), analyze_words=analyze_words, query=words, pure=True
+    )
+    return _statistics.stats_table(_tree_merge(connection, futures, split_every), "frame")
+
+
+def stats_files(
+    paths: PathLike | Iterable[PathLike],
+    type: str,
+    interval: str = "day",
+    client: distributed.Client | None = None,
+    split_every: int = 8,
+    **query: Any,
+) -> pd.DataFrame:
+    """Statistics of samples files (``*.samples.jsonl``) and Apple Health exports on a Dask
+    cluster: one partial per file on the workers, merged by a tree of tasks. Arguments as for
+    ``stats``; returns the DataFrame ``vitals.stats`` returns over the same files."""
+    connection = _client(client)
+    words = _statistics.query_words(type, interval, **query)
+    futures = connection.map(file_partial, _analysis.path_list(paths), query=words, pure=True)
+    return _statistics.stats_table(_tree_merge(connection, futures, split_every), "frame")

@@ -1,0 +1,45 @@
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import dask.bag
+import distributed
+import pandas as pd
+
+_Path = str | os.PathLike[str]
+_Paths = _Path | Iterable[_Path]
+
+def analyze(paths: _Paths, client: distributed.Client | None = None, **options: Any) -> pd.DataFrame: ...
+def analyze_bag(paths: _Paths, **options: Any) -> dask.bag.Bag: ...
+def recording_partial(path: str, analyze_words: Sequence[str], query: Sequence[str]) -> bytes | None: ...
+def file_partial(path: str, query: Sequence[str]) -> bytes: ...
+def merge_available(partials: Sequence[bytes | None]) -> bytes | None: ...
+def stats(
+    paths: _Paths,
+    type: str,
+    interval: str = "day",
+    client: distributed.Client | None = None,
+    split_every: int = 8,
+    options: Mapping[str, Any] | None = None,
+    *,
+    option: str | None = None,
+    anchor: str | None = None,
+    timezone: str | None = None,
+    unit: str | None = None,
+    per_source: bool = False,
+    source_priority: str | Sequence[str] | None = None,
+) -> pd.DataFrame: ...
+def stats_files(
+    paths: _Paths,
+    type: str,
+    interval: str = "day",
+    client: distributed.Client | None = None,
+    split_every: int = 8,
+    *,
+    option: str | None = None,
+    anchor: str | None = None,
+    timezone: str | None = None,
+    unit: str | None = None,
+    per_source: bool = False,
+    source_priority: str | Sequence[str] | None = None,
+) -> pd.DataFrame: ...
