@@ -1,16 +1,20 @@
 #!/usr/bin/env python3
-"""Vitals' QRS detector against NeuroKit2's, on the same MIT-BIH records, in the same run.
+"""Vitals' QRS detector against NeuroKit2's and SleepECG's, on the same MIT-BIH records, in the same run.
 
 For every record in ../shared/data/mitdb (lead MLII; the first signal, V5, in 102 and 104, which lack
-it: Vitals' default lead rule picks it, the peer is given channel 0), times the same work, reading
+it: Vitals' default lead rule picks it, the peers are given channel 0), times the same work, reading
 every record and detecting its beats, in CPU seconds (scripts/peers/timing.py), and scores:
-  - one `vitals beats REC… --out-dir DIR` process over all the records, as the peer runs all of them
+  - one `vitals beats REC… --out-dir DIR` process over all the records, as the peers run all of them
     in one Python process (start-up once, reading the 212 files, filtering, detecting, writing one
     CSV per record; CPU time of the child);
-  - NeuroKit2's `ecg_peaks` with method "pantompkins1985" and with its default "neurokit", after
-    `wfdb.rdrecord` reads the record (both timed together per record, CPU time of this process, summed;
-    Python's start-up and imports left out);
-(the records' files are read once before any timing, so both sides read them from the page cache)
+  - NeuroKit2's `ecg_peaks` with method "pantompkins1985" and with its default "neurokit", and
+    SleepECG's `detect_heartbeats` with its C backend (its SciPy band-pass filter included, as users
+    call it), each after `wfdb.rdrecord` reads the record (both timed together per record, CPU time of
+    this process, summed; Python's start-up and imports left out);
+  - SleepECG once more on every record's lead joined into one signal (read every record, join, one
+    `detect_heartbeats` call, the beats split back per record; all of it timed), in case one long
+    input suits it better than a call per record; the joins are scored like any other sample;
+(the records' files are read once before any timing, so every side reads them from the page cache)
 and scores all of them with `vitals score` (ANSI/AAMI EC57: ±150 ms, ventricular-flutter episodes
 left out). Prints gross Se, +P and F1 for the 22 non-paced and the 4 paced records, and the
 throughput in samples of the lead per second with the ratio to Vitals.
@@ -33,30 +37,46 @@ import argparse
 import glob
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import warnings
 
 import numpy as np
 
+import beats
 import timing
 
 PACED = {"102", "104", "107", "217"}
+JOINED = "sleepecg joined"
 
 
 def lead_index(names):
     return names.index("MLII") if "MLII" in names else 0
 
 
-def score(vitals, pairs, rate=None):
-    arguments = [vitals, "score", "--json"]
-    for reference, test in pairs:
-        arguments += ["--reference", reference, "--test", test]
-    if rate:
-        arguments += ["--rate", str(rate)]
-    out = subprocess.run(arguments, check=True, capture_output=True, text=True).stdout
-    return json.loads(out)["gross"]["whole"]
+def record_detectors(nk, sleepecg):
+    """The peers that detect one record at a time: key → (tool name, detect(signal, rate) → beat samples)."""
+    def neurokit(method):
+        return lambda signal, rate: nk.ecg_peaks(signal, sampling_rate=rate, method=method)[1]["ECG_R_Peaks"]
+
+    return {
+        "pantompkins1985": (f"wfdb rdrecord + NeuroKit2 {nk.__version__} pantompkins1985", neurokit("pantompkins1985")),
+        "neurokit": (f"wfdb rdrecord + NeuroKit2 {nk.__version__} neurokit", neurokit("neurokit")),
+        "sleepecg": (f"wfdb rdrecord + SleepECG {sleepecg.__version__} detect_heartbeats (C backend)",
+                     lambda signal, rate: sleepecg.detect_heartbeats(signal, rate, backend="c")),
+    }
+
+
+def detect_joined(paths, leads, wfdb, sleepecg):
+    """Reads every record, joins their leads into one signal, detects its beats with one SleepECG call, and
+    returns each record's beats (samples of that record)."""
+    records = [wfdb.rdrecord(path, channels=[lead]) for path, lead in zip(paths, leads)]
+    if len({record.fs for record in records}) != 1:
+        sys.exit("the records have several sampling rates: they cannot be joined into one signal")
+    bounds = np.cumsum([0, *(record.sig_len for record in records)])
+    signal = np.concatenate([record.p_signal[:, 0] for record in records])
+    found = sleepecg.detect_heartbeats(signal, records[0].fs, backend="c")
+    return [found[(found >= start) & (found < end)] - start for start, end in zip(bounds[:-1], bounds[1:])]
 
 
 # Indices compared between `vitals hrv` and NeuroKit2 `hrv` (Vitals' JSON domain, name).
@@ -117,6 +137,73 @@ def compare_hrv(args, records, nk, wfdb):
     ]
 
 
+def detection_rows(args, records, nk, wfdb, sleepecg):
+    """Times and scores every detector on `records`; prints their table and returns their JSON rows."""
+    detectors = record_detectors(nk, sleepecg)
+    names = {"vitals": "vitals beats (one process, all records)",
+             **{key: name for key, (name, _) in detectors.items()},
+             JOINED: f"wfdb rdrecord + SleepECG {sleepecg.__version__} detect_heartbeats (C backend), "
+                     f"{len(records)} records joined into one"}
+    seconds = {key: 0.0 for key in names}
+    pairs = {key: {"paced": [], "non-paced": []} for key in names}
+    group = {name: "paced" if name in PACED else "non-paced" for name in records}
+    paths = [os.path.join(args.data, name) for name in records]
+    headers = [wfdb.rdheader(path) for path in paths]
+    leads = [lead_index(header.sig_name) for header in headers]
+    samples = sum(header.sig_len for header in headers)
+    with tempfile.TemporaryDirectory() as scratch:
+        def keep(key, name, found):
+            out = os.path.join(scratch, f"{name}.{key.replace(' ', '-')}.csv")
+            beats.write(out, found)
+            pairs[key][group[name]].append((os.path.join(args.data, name + ".atr"), out))
+
+        timing.warm(glob.glob(os.path.join(args.data, "*.hea")) + glob.glob(os.path.join(args.data, "*.dat")))
+        # One process over every record; records without MLII (102, 104): Vitals' lead rule takes the
+        # first ECG lead, V5, as lead_index does for the peers.
+        seconds["vitals"], _ = timing.process([args.vitals, "beats", *paths, "--out-dir", scratch])
+        for name, path in zip(records, paths):
+            pairs["vitals"][group[name]].append((path + ".atr", os.path.join(scratch, f"{name}.beats.csv")))
+        for name, path, lead in zip(records, paths, leads):
+            for key, (_, detect) in detectors.items():
+                def peer():
+                    record = wfdb.rdrecord(path, channels=[lead])
+                    return detect(record.p_signal[:, 0], record.fs)
+
+                elapsed, found = timing.call(peer)
+                seconds[key] += elapsed
+                keep(key, name, found)
+        seconds[JOINED], joined = timing.call(lambda: detect_joined(paths, leads, wfdb, sleepecg))
+        for name, found in zip(records, joined):
+            keep(JOINED, name, found)
+
+        print(f"{len(records)} records, {samples / 1e6:.1f} M samples of the lead; Se/+P/F1 in %, EC57 "
+              "(±150 ms, flutter episodes left out); read + detect, samples per CPU second")
+        width = max(len(name) for name in names.values())
+        print(f"{'detector':<{width}} {'non-paced Se/+P/F1':>24} {'paced Se/+P/F1':>24} {'M samples/s':>12} "
+              f"{'Vitals is':>10}")
+        return [detection_row(args, records, key, names[key], pairs[key], seconds, samples, width) for key in names]
+
+
+def detection_row(args, records, key, name, pairs, seconds, samples, width):
+    """Scores one detector's beats (`pairs` by group of records), prints its line and returns its JSON row."""
+    cells, accuracy = [], {}
+    for group in ("non-paced", "paced"):
+        if not pairs[group]:
+            cells.append("-")
+            continue
+        gross = beats.score(args.vitals, pairs[group], rate=360)
+        cells.append(f"{100 * gross['se']:.2f}/{100 * gross['ppv']:.2f}/{100 * gross['f1']:.2f}")
+        for measure in ("se", "ppv", "f1"):
+            accuracy[f"{measure}_{group.replace('-', '')}_percent"] = 100 * gross[measure]
+    rate = samples / seconds[key] / 1e6
+    ratio = seconds[key] / seconds["vitals"]
+    print(f"{name:<{width}} {cells[0]:>24} {cells[1]:>24} {rate:>12.1f} {ratio:>9.1f}x")
+    return dict(stage="ecg-beats", tool=name, dataset=f"mitdb ({len(records)} records)",
+                work="read the record, detect QRS complexes in lead MLII (CPU s; EC57 scoring, flutter left out)",
+                seconds=seconds[key], throughput=samples / seconds[key], throughput_unit="samples/s",
+                accuracy=accuracy)
+
+
 def main():
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     parser = argparse.ArgumentParser()
@@ -127,66 +214,12 @@ def main():
     parser.add_argument("--json", metavar="FILE", help="also write the rows as a JSON list to FILE")
     args = parser.parse_args()
     import neurokit2 as nk
+    import sleepecg
     import wfdb
 
     warnings.filterwarnings("ignore")
     records = sorted(os.path.basename(p)[:-4] for p in glob.glob(os.path.join(args.data, "*.hea")))
-    methods = ["vitals", "pantompkins1985", "neurokit"]
-    seconds = {m: 0.0 for m in methods}
-    samples = 0
-    with tempfile.TemporaryDirectory() as scratch:
-        pairs = {m: {"paced": [], "non-paced": []} for m in methods}
-        group = {name: "paced" if name in PACED else "non-paced" for name in records}
-        paths = [os.path.join(args.data, name) for name in records]
-        timing.warm(glob.glob(os.path.join(args.data, "*.hea")) + glob.glob(os.path.join(args.data, "*.dat")))
-        # One process over every record; records without MLII (102, 104): Vitals' lead rule takes the
-        # first ECG lead, V5, as lead_index does for the peer.
-        seconds["vitals"], _ = timing.process([args.vitals, "beats", *paths, "--out-dir", scratch])
-        for name, path in zip(records, paths):
-            pairs["vitals"][group[name]].append((path + ".atr", os.path.join(scratch, f"{name}.beats.csv")))
-        for name, path in zip(records, paths):
-            header = wfdb.rdheader(path)
-            lead = lead_index(header.sig_name)
-            samples += header.sig_len
-            reference = path + ".atr"
-            for method in methods[1:]:
-                def peer():
-                    record = wfdb.rdrecord(path, channels=[lead])
-                    return nk.ecg_peaks(record.p_signal[:, 0], sampling_rate=record.fs, method=method)[1]
-
-                elapsed, info = timing.call(peer)
-                seconds[method] += elapsed
-                out = os.path.join(scratch, f"{name}.{method}.csv")
-                np.savetxt(out, np.asarray(info["ECG_R_Peaks"], dtype=np.int64), fmt="%d", header="sample",
-                           comments="")
-                pairs[method][group[name]].append((reference, out))
-
-        print(f"{len(records)} records, {samples / 1e6:.1f} M samples of the lead; Se/+P/F1 in %, EC57 "
-              "(±150 ms, flutter episodes left out); read + detect, samples per CPU second")
-        print(f"{'detector':<50} {'non-paced Se/+P/F1':>24} {'paced Se/+P/F1':>24} {'M samples/s':>12} "
-              f"{'Vitals is':>10}")
-        rows = []
-        for method in methods:
-            row = []
-            accuracy = {}
-            for group in ("non-paced", "paced"):
-                if not pairs[method][group]:
-                    row.append("-")
-                    continue
-                gross = score(args.vitals, pairs[method][group], rate=360)
-                row.append(f"{100 * gross['se']:.2f}/{100 * gross['ppv']:.2f}/{100 * gross['f1']:.2f}")
-                for key in ("se", "ppv", "f1"):
-                    accuracy[f"{key}_{group.replace('-', '')}_percent"] = 100 * gross[key]
-            rate = samples / seconds[method] / 1e6
-            ratio = seconds[method] / seconds["vitals"]
-            name = ("vitals beats (one process, all records)" if method == "vitals"
-                    else f"wfdb rdrecord + NeuroKit2 {nk.__version__} {method}")
-            print(f"{name:<50} {row[0]:>24} {row[1]:>24} {rate:>12.1f} {ratio:>9.1f}x")
-            rows.append(dict(stage="ecg-beats", tool=name, dataset=f"mitdb ({len(records)} records)",
-                             work="read the record, detect QRS complexes in lead MLII (CPU s; EC57 scoring, "
-                                  "flutter left out)",
-                             seconds=seconds[method], throughput=samples / seconds[method],
-                             throughput_unit="samples/s", accuracy=accuracy))
+    rows = detection_rows(args, records, nk, wfdb, sleepecg)
 
     if args.hrv_records == "all":
         hrv_records = records

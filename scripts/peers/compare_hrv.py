@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Vitals' heart-rate variability against NeuroKit2's, on the same beats and recordings, in the same run.
+"""Vitals' heart-rate variability against NeuroKit2's and hrv-analysis', and its QRS detector against
+NeuroKit2's and SleepECG's, on the same beats and recordings, in the same run.
 
 Three comparisons, each timed in this run, in CPU seconds (scripts/peers/timing.py: Vitals as a whole
 process, the peer in memory):
@@ -9,9 +10,14 @@ process, the peer in memory):
      the CSV files, one JSON line per file), as NeuroKit2 runs all of them in this process (imports
      left out), in memory on the same peaks, twice: `nk.hrv` (all its domains, 95 indices, most of its time in multiscale entropies) and
      the indices Vitals computes (hrv_time, hrv_frequency with interpolation_rate=4 and normalize=False, the Poincaré
-     indices, DFA α1/α2, ApEn and SampEn as hrv_nonlinear computes them). Accuracy: the share of the
-     indices both report that agree within 0.1 % (relative, or 1e-9 absolute), and the median relative
-     difference; NeuroKit2 is the reference (its rows read 100 % and 0).
+     indices, DFA α1/α2, ApEn and SampEn as hrv_nonlinear computes them); and hrv-analysis on the NN
+     intervals of the same peaks, in ms: get_time_domain_features, get_frequency_domain_features
+     (its defaults: Welch, 4 Hz linear interpolation), get_poincare_plot_features,
+     get_csi_cvi_features and get_sampen. Accuracy: the share of the indices both report that agree
+     within 0.1 % (relative, or 1e-9 absolute), and the median relative difference; NeuroKit2 is the
+     reference (its rows read 100 % and 0); and for every peer, the median over the records of the
+     relative difference from Vitals of SDNN, RMSSD, LF/HF, SD1 and SampEn (hrv-analysis' SampEn is
+     nolds' sampen: dimension 2, tolerance 0.2006 × SD where Vitals takes 0.2 × SD).
   2. ECG → HRV on a simulated recording (--hrv-hours, default 1 h, 250 Hz, ambulatory noise, written
      by `vitals simulate` and converted to a WFDB record): `vitals hrv REC` (read, detect, drop RR
      artefacts, all three domains) against NeuroKit2's `ecg_peaks` (default method, with its
@@ -19,8 +25,9 @@ process, the peer in memory):
      indices as in 1. Accuracy: |SDNN − truth| and |RMSSD − truth| in ms, truth from the
      simulator's beats.
   3. QRS detection on a simulated long recording (--long-hours, default 24 h): `vitals beats` against
-     `nk.ecg_peaks`; accuracy: sensitivity, positive predictivity and F1 (%) against the simulator's
-     beats (`vitals score`, ±150 ms).
+     `nk.ecg_peaks` and SleepECG's `detect_heartbeats` with its C backend (its SciPy filter included),
+     each on the signal in memory; accuracy: sensitivity, positive predictivity and F1 (%) against the
+     simulator's beats (`vitals score`, ±150 ms).
 
 Usage (pinned packages: Fixtures/generate/requirements.txt; `make compare` sets them up):
     python scripts/peers/compare_hrv.py [--data ../shared/data/mitdb] [--vitals .build/release/vitals]
@@ -36,15 +43,20 @@ import subprocess
 import sys
 import tempfile
 import warnings
+from importlib.metadata import version
 
 import numpy as np
 
+import beats
 import timing
 
 BEAT_SYMBOLS = set("NLRBAaJSVrFejnE/fQ")
 RATE = 250
 # Vitals' JSON names → NeuroKit2 column names (HRV_ prefix added).
 DOMAINS = ("time", "frequency", "nonlinear")
+# The indices every peer is compared on with Vitals (Vitals' JSON domain and name) → hrv-analysis' name.
+VERSUS_VITALS = {("time", "SDNN"): "sdnn", ("time", "RMSSD"): "rmssd", ("frequency", "LFHF"): "lf_hf_ratio",
+                 ("nonlinear", "SD1"): "sd1", ("nonlinear", "SampEn"): "sampen"}
 
 
 def neurokit_same_indices(nk, peaks, rate):
@@ -69,6 +81,28 @@ def neurokit_same_indices(nk, peaks, rate):
     nonlinear["SampEn"], _ = nk.entropy_sample(rri, delay=1, dimension=2, tolerance=tolerance)
     values.update({"HRV_" + k: v for k, v in nonlinear.items()})
     return values
+
+
+def hrvanalysis_indices(hrvanalysis, peaks, rate):
+    """hrv-analysis' time, frequency and nonlinear features of the NN intervals between `peaks`; those of
+    VERSUS_VITALS named as NeuroKit2 names them."""
+    intervals = np.diff(peaks) / rate * 1000
+    features = {}
+    for features_of in (hrvanalysis.get_time_domain_features, hrvanalysis.get_frequency_domain_features,
+                        hrvanalysis.get_poincare_plot_features, hrvanalysis.get_csi_cvi_features,
+                        hrvanalysis.get_sampen):
+        features.update(features_of(intervals))
+    return {"HRV_" + name: features[theirs] for (_, name), theirs in VERSUS_VITALS.items()}
+
+
+def versus_vitals(ours, theirs):
+    """The relative difference from Vitals' of each index of VERSUS_VITALS (NaN where either lacks it)."""
+    differences = {}
+    for domain, name in VERSUS_VITALS:
+        mine, peer = ours[domain].get(name), float(theirs.get("HRV_" + name, math.nan))
+        finite = mine is not None and math.isfinite(mine) and math.isfinite(peer)
+        differences[name] = abs(peer - mine) / max(abs(mine), 1e-9) if finite else math.nan
+    return differences
 
 
 def agreement(ours, theirs):
@@ -103,56 +137,79 @@ def row(stage, tool, dataset, work, seconds, amount, unit, accuracy):
             "throughput": amount / seconds, "throughput_unit": unit, "accuracy": accuracy}
 
 
-def mitdb_rows(args, nk, wfdb, scratch):
-    records = sorted(os.path.basename(p)[:-4] for p in glob.glob(os.path.join(args.data, "*.hea")))
-    seconds = {"vitals": 0.0, "all": 0.0, "same": 0.0}
-    intervals = 0
-    shares, differences = [], []
-    beats, peaks_by_file, rates = [], {}, set()
-    for name in records:
+def reference_beats(args, wfdb, scratch):
+    """{beat file: its peaks} for every record's reference beats (written to `scratch`), and their rate."""
+    peaks_by_file, rates = {}, set()
+    for name in sorted(os.path.basename(p)[:-4] for p in glob.glob(os.path.join(args.data, "*.hea"))):
         annotations = wfdb.rdann(os.path.join(args.data, name), "atr")
         peaks = np.array([s for s, c in zip(annotations.sample, annotations.symbol) if c in BEAT_SYMBOLS])
         rates.add(annotations.fs or 360)
-        intervals += len(peaks) - 1
-        beats.append(os.path.join(scratch, name + ".beats.csv"))
-        np.savetxt(beats[-1], peaks, fmt="%d", header="sample", comments="")
-        peaks_by_file[beats[-1]] = peaks
+        file = os.path.join(scratch, name + ".beats.csv")
+        beats.write(file, peaks)
+        peaks_by_file[file] = peaks
     if len(rates) != 1:
         sys.exit(f"the records' annotations have several rates ({sorted(rates)}): one --rate per process")
-    rate = rates.pop()
+    return peaks_by_file, rates.pop()
+
+
+def mitdb_rows(args, nk, wfdb, hrvanalysis, scratch):
+    peaks_by_file, rate = reference_beats(args, wfdb, scratch)
+    intervals = sum(len(peaks) - 1 for peaks in peaks_by_file.values())
     arguments = [args.vitals, "hrv", "--rate", str(rate), "--no-artifacts", "--json"]
-    for file in beats:
+    for file in peaks_by_file:
         arguments += ["--beats", file]
+    seconds = {}
     seconds["vitals"], out = timing.process(arguments, capture=True)
     ours_by_file = {line["input"]: line for line in map(json.loads, out.splitlines())}
-    for file in beats:
-        peaks = peaks_by_file[file]
-        elapsed, _ = timing.call(lambda: nk.hrv(peaks, sampling_rate=rate))
-        seconds["all"] += elapsed
-        elapsed, reference = timing.call(lambda: neurokit_same_indices(nk, peaks, rate))
-        seconds["same"] += elapsed
-        share, record_differences = agreement(ours_by_file[file], reference)
-        shares.append(share)
-        differences += record_differences
-    dataset = f"mitdb ({len(records)} records)"
-    work = "reference beats, 30-min records"
-    unit = "NN intervals/s"
+    # Each peer: (tool name, its indices of the peaks as {NeuroKit2 column: value}).
+    peers = {"all": (f"NeuroKit2 {nk.__version__} hrv (all domains)",
+                     lambda peaks: nk.hrv(peaks, sampling_rate=rate).iloc[0].to_dict()),
+             "same": (f"NeuroKit2 {nk.__version__} (Vitals' indices)",
+                      lambda peaks: neurokit_same_indices(nk, peaks, rate)),
+             "hrvanalysis": (f"hrv-analysis {version('hrv-analysis')} (time, frequency, nonlinear)",
+                             lambda peaks: hrvanalysis_indices(hrvanalysis, peaks, rate))}
+    seconds.update((key, 0.0) for key in peers)
+    versus = {key: {name: [] for _, name in VERSUS_VITALS} for key in peers}
+    shares, differences = [], []
+    for file, peaks in peaks_by_file.items():
+        ours = ours_by_file[file]
+        for key, (_, indices) in peers.items():
+            elapsed, theirs = timing.call(lambda: indices(peaks))
+            seconds[key] += elapsed
+            for name, difference in versus_vitals(ours, theirs).items():
+                versus[key][name].append(difference)
+            if key == "same":
+                share, record_differences = agreement(ours, theirs)
+                shares.append(share)
+                differences += record_differences
     share, median = 100 * float(np.mean(shares)), float(np.median(differences))
-    print(f"HRV on the reference beats of {len(records)} mitdb records ({intervals} intervals): "
+    print(f"HRV on the reference beats of {len(peaks_by_file)} mitdb records ({intervals} intervals): "
           f"{share:.1f} % of Vitals' indices within 0.1 % of NeuroKit2's (median relative difference "
           f"{median:.2g})")
-    names = {"vitals": "vitals hrv --beats (one process, all records)",
-             "all": f"NeuroKit2 {nk.__version__} hrv (all domains)",
-             "same": f"NeuroKit2 {nk.__version__} (Vitals' indices)"}
-    print(f"{'tool':<44} {'CPU s':>8} {'intervals/s':>12} {'Vitals is':>10}")
+    names = {"vitals": "vitals hrv --beats (one process, all records)", **{k: n for k, (n, _) in peers.items()}}
+    accuracy = {"vitals": {"indices within 0.1 % of NeuroKit2 %": share, "median rel. difference": median}}
+    for key in peers:
+        # NeuroKit2 is the reference of the first two figures; hrv-analysis reports too few of the indices.
+        accuracy[key] = ({"indices within 0.1 % of NeuroKit2 %": 100.0, "median rel. difference": 0.0}
+                         if key != "hrvanalysis" else {})
+        accuracy[key].update((f"{name} median rel. difference vs Vitals", float(np.nanmedian(values)))
+                             for name, values in versus[key].items())
+    print_hrv_table(names, seconds, intervals, accuracy)
+    dataset = f"mitdb ({len(peaks_by_file)} records)"
+    return [row("HRV (time, frequency, nonlinear)", names[k], dataset, "reference beats, 30-min records",
+                seconds[k], intervals, "NN intervals/s", accuracy[k]) for k in names]
+
+
+def print_hrv_table(names, seconds, intervals, accuracy):
+    width = max(len(name) for name in names.values())
+    compared = [name for _, name in VERSUS_VITALS]
+    print(f"{'tool':<{width}} {'CPU s':>8} {'intervals/s':>12} {'Vitals is':>10}   "
+          + " ".join(f"{name:>8}" for name in compared) + "   (median rel. difference from Vitals)")
     for key, name in names.items():
-        print(f"{name:<44} {seconds[key]:>8.2f} {intervals / seconds[key]:>12.0f} "
-              f"{seconds[key] / seconds['vitals']:>9.1f}x")
-    accuracy = {"vitals": {"indices within 0.1 % of NeuroKit2 %": share, "median rel. difference": median},
-                "all": {"indices within 0.1 % of NeuroKit2 %": 100.0, "median rel. difference": 0.0},
-                "same": {"indices within 0.1 % of NeuroKit2 %": 100.0, "median rel. difference": 0.0}}
-    return [row("HRV (time, frequency, nonlinear)", names[k], dataset, work, seconds[k], intervals, unit,
-                 accuracy[k]) for k in names]
+        cells = " ".join(f"{accuracy[key].get(f'{index} median rel. difference vs Vitals', math.nan):>8.2g}"
+                         for index in compared)
+        print(f"{name:<{width}} {seconds[key]:>8.2f} {intervals / seconds[key]:>12.0f} "
+              f"{seconds[key] / seconds['vitals']:>9.1f}x   {cells}")
 
 
 def truth_errors(values, truth, rate):
@@ -186,30 +243,34 @@ def simulated_hrv_rows(args, nk, wfdb, scratch):
     return rows
 
 
-def simulated_detection_rows(args, nk, wfdb, scratch):
+def simulated_detection_rows(args, nk, wfdb, sleepecg, scratch):
     record, truth_file, _ = simulate(args.vitals, scratch, "long", args.long_hours, pvc=0.01)
     signal = wfdb.rdrecord(record).p_signal[:, 0]
-    ours_file, theirs_file = os.path.join(scratch, "long.vitals.csv"), os.path.join(scratch, "long.nk.csv")
+    ours_file = os.path.join(scratch, "long.vitals.csv")
     ours, _ = timing.process([args.vitals, "beats", record, "-o", ours_file])
-    theirs, info = timing.call(lambda: nk.ecg_peaks(signal, sampling_rate=RATE)[1])
-    np.savetxt(theirs_file, np.asarray(info["ECG_R_Peaks"], dtype=np.int64), fmt="%d", header="sample",
-               comments="")
+    # Each peer: (its file of beats, its detection on the signal in memory).
+    peers = {f"NeuroKit2 {nk.__version__} ecg_peaks (neurokit)":
+             ("long.nk.csv", lambda: nk.ecg_peaks(signal, sampling_rate=RATE)[1]["ECG_R_Peaks"]),
+             f"SleepECG {sleepecg.__version__} detect_heartbeats (C backend)":
+             ("long.sleepecg.csv", lambda: sleepecg.detect_heartbeats(signal, RATE, backend="c"))}
 
     def score(test):
-        out = subprocess.run([args.vitals, "score", "--json", "--reference", truth_file, "--test", test, "--rate",
-                              str(RATE)], check=True, capture_output=True, text=True).stdout
-        gross = json.loads(out)["gross"]["whole"]
+        gross = beats.score(args.vitals, [(truth_file, test)], rate=RATE)
         return {"Se %": 100 * gross["se"], "+P %": 100 * gross["ppv"], "F1 %": 100 * gross["f1"]}
 
     dataset = f"simulated {args.long_hours:g} h"
     work = "250 Hz ambulatory ECG, 1 % PVC"
     rows = [row("ECG QRS detection", "vitals beats (whole process)", dataset, work, ours, len(signal),
-                "samples/s", score(ours_file)),
-            row("ECG QRS detection", f"NeuroKit2 {nk.__version__} ecg_peaks (neurokit)", dataset, work, theirs,
-                len(signal), "samples/s", score(theirs_file))]
+                "samples/s", score(ours_file))]
+    for tool, (name, detect) in peers.items():
+        theirs, found = timing.call(detect)
+        beats.write(os.path.join(scratch, name), found)
+        rows.append(row("ECG QRS detection", tool, dataset, work, theirs, len(signal), "samples/s",
+                        score(os.path.join(scratch, name))))
+    width = max(len(r["tool"]) for r in rows)
     for r in rows:
-        print(f"{r['stage']} {dataset}: {r['tool']:<40} {r['seconds']:8.2f} CPU s  {r['throughput'] / 1e6:8.2f} M "
-              f"samples/s  " + "  ".join(f"{k} {v:.2f}" for k, v in r["accuracy"].items()))
+        print(f"{r['stage']} {dataset}: {r['tool']:<{width}} {r['seconds']:8.2f} CPU s  "
+              f"{r['throughput'] / 1e6:8.2f} M samples/s  " + "  ".join(f"{k} {v:.2f}" for k, v in r["accuracy"].items()))
     return rows
 
 
@@ -222,20 +283,26 @@ def main():
     parser.add_argument("--long-hours", type=float, default=24, help="comparison 3's length (0 skips it)")
     parser.add_argument("--json", help="write the protocol rows (scripts/peers/compare.py) to this file")
     args = parser.parse_args()
+    import hrvanalysis
     import neurokit2 as nk
+    import sleepecg
     import wfdb
 
+    # hrv-analysis 1.0.5 integrates its spectrum with np.trapz, which NumPy 2.4 removed after renaming
+    # it np.trapezoid (1.0.6 needs pandas 3, which NeuroKit2 excludes): the same function under its old name.
+    if not hasattr(np, "trapz"):
+        np.trapz = np.trapezoid
     warnings.filterwarnings("ignore")
     rows = []
     with tempfile.TemporaryDirectory() as scratch:
         if glob.glob(os.path.join(args.data, "*.hea")):
-            rows += mitdb_rows(args, nk, wfdb, scratch)
+            rows += mitdb_rows(args, nk, wfdb, hrvanalysis, scratch)
         else:
             print(f"no records in {args.data}: the mitdb comparison is skipped")
         if args.hrv_hours > 0:
             rows += simulated_hrv_rows(args, nk, wfdb, scratch)
         if args.long_hours > 0:
-            rows += simulated_detection_rows(args, nk, wfdb, scratch)
+            rows += simulated_detection_rows(args, nk, wfdb, sleepecg, scratch)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=1)
