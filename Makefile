@@ -247,9 +247,10 @@ compare: build .venv-fixtures/ready
 	$(EVAL) stats-eval >&2
 	.venv-fixtures/bin/python scripts/peers/compare.py --markdown .build/compare.md --json .build/compare.json
 
-## docs/performance.md: the table of make compare, with the commit, date and machine.
+## docs/performance.md: the tables of make compare and make bench-python, with the commit, date and machine.
 performance: deps
-	scripts/docs/measured.sh docs/performance.md "Performance" compare=.build/compare.md
+	scripts/docs/measured.sh docs/performance.md "Performance" compare=.build/compare.md \
+	  bench-python=.build/bench-python.md
 
 ## Time and peak memory against recording length and number of files: docs/scaling.csv and .svg.
 scaling: build .venv-fixtures/ready

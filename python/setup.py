@@ -1,13 +1,16 @@
 """Builds the Vitals C library and ships it inside the package.
 
 ``build_py`` runs ``swift build -c release --product VitalsC`` in the repository this directory
-belongs to (with ``-Xcc -march=x86-64-v3`` when the CPU has AVX2, as the Makefile's ARCH_FLAGS)
-and copies ``libVitalsC.so`` and ``vitals.h`` into ``vitals/_lib/``. When the environment variable
+belongs to, into ``.build/python`` (with ``-Xcc -march=x86-64-v3`` when the CPU has AVX2, as the
+Makefile's ARCH_FLAGS), with the Swift runtime linked in (``-static-stdlib``) so that the library
+needs no Swift toolchain where it is installed, only FFTW and the C/C++ runtime; it copies
+``libVitalsC.so`` and ``vitals.h`` into ``vitals/_lib/``. When the environment variable
 ``VITALS_LIBRARY`` names an already built ``libVitalsC.so``, that file is copied instead.
 
 The wheel holds a native library but no Python extension: it is tagged ``py3-none-<platform>``.
 """
 
+import json
 import os
 import pathlib
 import re
@@ -32,6 +35,15 @@ def architecture_flags() -> list[str]:
     return ["-Xcc", "-march=x86-64-v3"] if re.search(r"\bavx2\b", cpu) else []
 
 
+def static_runtime_flags() -> list[str]:
+    """The flags that link the Swift runtime into the library: ``-static-stdlib`` and the
+    toolchain's ``swift_static`` directory (which SwiftPM does not add for dynamic libraries)."""
+    info = json.loads(subprocess.run(["swift", "-print-target-info"], check=True, capture_output=True).stdout)
+    resources = pathlib.Path(info["paths"]["runtimeResourcePath"])
+    static = resources.parent / "swift_static" / info["target"]["unversionedTriple"].split("-")[2]
+    return ["-Xswiftc", "-static-stdlib", "-Xlinker", f"-L{static}"]
+
+
 def library() -> pathlib.Path:
     """``$VITALS_LIBRARY`` when set, else the release library built now with SwiftPM."""
     configured = os.environ.get("VITALS_LIBRARY")
@@ -39,9 +51,9 @@ def library() -> pathlib.Path:
         return pathlib.Path(configured)
     if not HEADER.exists():
         raise SystemExit(f"vitals: {HEADER} not found: build from a clone of the Vitals repository")
-    scratch = REPOSITORY / ".build"
+    scratch = REPOSITORY / ".build" / "python"
     command = ["swift", "build", "-c", "release", "--product", "VitalsC", "--package-path", str(REPOSITORY)]
-    command += ["--scratch-path", str(scratch), *architecture_flags()]
+    command += ["--scratch-path", str(scratch), *architecture_flags(), *static_runtime_flags()]
     print("vitals: " + " ".join(command), flush=True)
     subprocess.run(command, check=True)
     return scratch / "release" / "libVitalsC.so"

@@ -5,8 +5,9 @@ and merging statistics partials. Prints a markdown table; --json FILE also write
 
 Sections (each skipped with a note when its data or packages are missing):
 
-(a) µs per call of the cheapest wrapped calls (``hrv`` of 3 beats, ``ecg_peaks`` of 16 samples)
-    and of the raw ctypes call ``vitals_abi_version``, over --calls calls.
+(a) µs per call over --calls calls: a raw ctypes call (``vitals_abi_version``), the wrapper's own
+    work for ``ecg_peaks`` (its library call stubbed out), and whole small calls (``ecg_peaks`` of
+    16 samples, ``hrv`` of 3 beats) beside the raw library calls.
 (b) ``ecg_peaks`` on a 30-minute MIT-BIH record in memory (M samples/s) against every NeuroKit2
     detector on the same array: ``ecg_clean`` + ``ecg_peaks`` and ``ecg_peaks`` alone on the
     cleaned signal ("promac", which runs all of them, is left out).
@@ -55,11 +56,11 @@ def seconds(work: Callable[[], Any], repeat: int = 1) -> float:
     return best
 
 
-def per_call_us(work: Callable[[], Any], calls: int) -> float:
-    start = time.perf_counter()
-    for _ in range(calls):
-        work()
-    return (time.perf_counter() - start) / calls * 1e6
+def per_call_us(work: Callable[[], Any], calls: int, blocks: int = 5) -> float:
+    """µs per call of `work`: the best of `blocks` blocks of `calls` / `blocks` calls (the least
+    disturbed by other work on the machine)."""
+    size = max(1, calls // blocks)
+    return seconds(lambda: [work() for _ in range(size)], repeat=blocks) / size * 1e6
 
 
 def raw_hrv(peaks: np.ndarray) -> Callable[[], None]:
@@ -74,15 +75,46 @@ def raw_hrv(peaks: np.ndarray) -> Callable[[], None]:
     return call
 
 
+def raw_peaks(signal: np.ndarray, rate: float) -> Callable[[], None]:
+    """``vitals_ecg_beats`` through ctypes alone: the library's own rate, without the wrapper."""
+    leads = (ctypes.c_void_p * 1)(signal.ctypes.data)
+    peaks, error, count = ctypes.c_void_p(), ctypes.c_void_p(), ctypes.c_int64()
+
+    def call() -> None:
+        _native.lib.vitals_ecg_beats(
+            leads, 1, len(signal), rate, ctypes.byref(peaks), None, ctypes.byref(count), ctypes.byref(error)
+        )
+        _native.lib.vitals_free(peaks)
+
+    return call
+
+
+def wrapper_only_us(work: Callable[[], Any], calls: int) -> float:
+    """µs per call of `work` with the library call itself stubbed out: the wrapper's own work
+    (argument checks and conversion, pointer arrays, out-parameters, result arrays)."""
+    original = _native.call
+    _native.call = lambda function, *arguments: None
+    try:
+        return per_call_us(work, calls)
+    finally:
+        _native.call = original
+
+
 def call_overhead(calls: int) -> list[tuple[str, float, str]]:
-    """µs per call; the wrapper's own cost is the wrapped call's time less the raw call's."""
+    """µs per call: a ctypes call, the wrappers' own work, and whole calls that do little work."""
     peaks = np.array([100, 300, 500], dtype=np.int64)
     tiny = np.zeros(16, dtype=np.float32)
+    crossing = per_call_us(_native.lib.vitals_abi_version, calls)
+    own = wrapper_only_us(lambda: vitals.ecg_peaks(tiny, 250), calls)
     return [
-        ("raw ctypes vitals_abi_version", per_call_us(_native.lib.vitals_abi_version, calls), "µs/call"),
-        ("raw ctypes vitals_hrv, 3 beats", per_call_us(raw_hrv(peaks), calls), "µs/call"),
-        ("vitals.hrv, 3 beats", per_call_us(lambda: vitals.hrv(peaks, 250), calls), "µs/call"),
+        ("raw ctypes call (vitals_abi_version)", crossing, "µs/call"),
+        ("vitals.ecg_peaks's own work (library call stubbed)", own, "µs/call"),
+        ("call overhead of vitals.ecg_peaks (own work + one ctypes call)", own + crossing, "µs/call"),
+        ("vitals.version()", per_call_us(vitals.version, calls), "µs/call"),
+        ("raw ctypes vitals_ecg_beats, 16 samples (library work)", per_call_us(raw_peaks(tiny, 250.0), calls), "µs/call"),
         ("vitals.ecg_peaks, 16 samples", per_call_us(lambda: vitals.ecg_peaks(tiny, 250), calls), "µs/call"),
+        ("raw ctypes vitals_hrv, 3 beats (library work)", per_call_us(raw_hrv(peaks), calls), "µs/call"),
+        ("vitals.hrv, 3 beats (a one-row pandas DataFrame)", per_call_us(lambda: vitals.hrv(peaks, 250), calls), "µs/call"),
     ]
 
 
@@ -94,8 +126,13 @@ def detection(record: pathlib.Path) -> list[tuple[str, float, str]]:
     recording = vitals.read(record, channel="MLII")
     signal = recording.signals["MLII"]
     rate = recording.sampling_rate
-    best = seconds(lambda: vitals.ecg_peaks(signal, rate), repeat=3)
-    rows = [(f"vitals.ecg_peaks, {record.name} ({len(signal)} samples)", len(signal) / best / 1e6, "M samples/s")]
+    best = seconds(lambda: vitals.ecg_peaks(signal, rate), repeat=5)
+    library = seconds(raw_peaks(signal, rate), repeat=5)
+    rows = [
+        (f"vitals.ecg_peaks, {record.name} ({len(signal)} samples)", len(signal) / best / 1e6, "M samples/s"),
+        (f"raw ctypes vitals_ecg_beats, {record.name}", len(signal) / library / 1e6, "M samples/s"),
+        ("vitals.ecg_peaks rate / raw library rate", library / best, "×"),
+    ]
     try:
         import neurokit2 as nk
     except ImportError:
@@ -142,15 +179,15 @@ def dask_scaling(label: str, paths: list[str], options: dict[str, Any]) -> list[
     ]
 
 
-def write_samples_files(directory: pathlib.Path, count: int) -> list[pathlib.Path]:
-    """`count` samples files of one hour of per-minute heart rate each, on consecutive hours."""
+def write_samples_files(directory: pathlib.Path, count: int, minutes: int) -> list[pathlib.Path]:
+    """`count` samples files of `minutes` of per-minute heart rate each, one after the other."""
     rng = np.random.default_rng(1)
     start = datetime.datetime(2024, 3, 10, tzinfo=datetime.timezone.utc)
     files = []
     for index in range(count):
         lines = []
-        for minute in range(60):
-            begin = start + datetime.timedelta(hours=index, minutes=minute)
+        for minute in range(minutes):
+            begin = start + datetime.timedelta(minutes=index * minutes + minute)
             sample = {
                 "type": "heartRate",
                 "start": begin.strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -172,10 +209,10 @@ def tree_merge(partials: list[bytes], split_every: int = 8) -> bytes:
     return partials[0]
 
 
-def merging(count: int) -> list[tuple[str, float, str]]:
+def merging(count: int, minutes: int) -> list[tuple[str, float, str]]:
     query = {"timezone": "UTC", "option": "discreteAverage"}
     with tempfile.TemporaryDirectory(prefix="vitals-bench-") as directory:
-        files = write_samples_files(pathlib.Path(directory), count)
+        files = write_samples_files(pathlib.Path(directory), count, minutes)
         partials = [vitals.stats_partial(file, "heartRate", "day", **query) for file in files]
         one_call = seconds(lambda: vitals.stats_partial(files, "heartRate", "day", **query))
         whole = vitals.stats_table(vitals.stats_partial(files, "heartRate", "day", **query))
@@ -185,7 +222,7 @@ def merging(count: int) -> list[tuple[str, float, str]]:
     assert merged["count"].tolist() == whole["count"].tolist()
     assert np.allclose(merged["value"], whole["value"], rtol=1e-12, atol=0)  # averages to rounding
     return [
-        (f"stats_partial of {count} samples files in one call", one_call, "s"),
+        (f"stats_partial of {count} samples files ({count * minutes} samples) in one call", one_call, "s"),
         (f"merge_partials of {count} partials, tree of 8", tree, "s"),
         (f"merge_partials of {count} partials, one call", flat, "s"),
         ("tree merge / one stats_partial", tree / one_call, "×"),
@@ -198,6 +235,9 @@ def main() -> None:
     parser.add_argument("--record", help="the MIT-BIH record for (b) (default: the first in the shared data)")
     parser.add_argument("--long", type=pathlib.Path, help="a directory of 24-hour recordings for (c)")
     parser.add_argument("--partials", type=int, default=1000, help="partials merged in (d) (default 1000)")
+    parser.add_argument(
+        "--minutes", type=int, default=1440, help="per-minute samples in each partial's file in (d) (default: a day)"
+    )
     parser.add_argument("--skip", default="", help="sections to skip, e.g. 'c' or 'bc'")
     parser.add_argument("--json", type=pathlib.Path, help="also write the results as JSON to this file")
     arguments = parser.parse_args()
@@ -218,7 +258,7 @@ def main() -> None:
             rows += dask_scaling(f"{len(long)} recordings of {arguments.long}", long, {})
         sections["c. Dask scaling"] = rows
     if "d" not in arguments.skip:
-        sections["d. merging partials"] = merging(arguments.partials)
+        sections["d. merging partials"] = merging(arguments.partials, arguments.minutes)
     if not records:
         print(f"note: no MIT-BIH records under {SHARED / 'mitdb'}: sections b and c skipped", file=sys.stderr)
 

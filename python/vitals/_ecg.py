@@ -15,19 +15,19 @@ def _beats(leads: list[np.ndarray], sampling_rate: float, classify: bool) -> tup
     """Peak indices (int64, samples) and, with `classify`, one EC57 class letter per beat."""
     addresses = _native.pointers(leads)
     count = c_int64()
-    with _native.returned(2) as (peaks, classes):
+    with _native.returned(2 if classify else 1) as buffers:
         _native.call(
             _native.lib.vitals_ecg_beats,
             addresses,
             len(leads),
             len(leads[0]),
             float(sampling_rate),
-            byref(peaks),
-            byref(classes) if classify else None,
+            byref(buffers[0]),
+            byref(buffers[1]) if classify else None,
             byref(count),
         )
-        labels = _native.data(classes, count.value).decode("ascii") if classify else None
-        return _native.int64_array(peaks, count.value), labels
+        labels = _native.data(buffers[1], count.value).decode("ascii") if classify else None
+        return _native.int64_array(buffers[0], count.value), labels
 
 
 def ecg_peaks(signal: Any, sampling_rate: float) -> np.ndarray:

@@ -22,7 +22,7 @@ def hrv_values(peaks: Any, sampling_rate: float, labels: Any = None) -> dict[str
             raise ArgumentError(f"labels: {len(letters)} letters for {len(indices)} peaks; give one per beat")
     with _native.returned(1) as (result,):
         _native.call(
-            _native.lib.vitals_hrv, indices.ctypes.data, len(indices), float(sampling_rate), letters, byref(result)
+            _native.lib.vitals_hrv, _native.address(indices), len(indices), float(sampling_rate), letters, byref(result)
         )
         values = _native.json_value(result)
     return {name: np.nan if value is None else float(value) for name, value in values.items()}

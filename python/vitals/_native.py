@@ -17,12 +17,11 @@ Memory rules:
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import json
 import os
 import pathlib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from ctypes import POINTER, byref, c_char_p, c_double, c_int32, c_int64, c_void_p
 from typing import Any
 
@@ -107,15 +106,22 @@ def call(function: Any, *arguments: Any) -> None:
     raise BY_STATUS.get(status, VitalsError)(message or f"the Vitals library failed with status {status}")
 
 
-@contextlib.contextmanager
-def returned(count: int) -> Iterator[list[c_void_p]]:
-    """`count` out-parameters for returned buffers, each freed with ``vitals_free`` when the block ends."""
-    pointers = [c_void_p() for _ in range(count)]
-    try:
-        yield pointers
-    finally:
-        for pointer in pointers:
-            lib.vitals_free(pointer)
+class returned:  # noqa: N801 (used as a context manager, like open)
+    """`count` out-parameters for returned buffers, each freed with ``vitals_free`` when the block
+    ends (a class rather than a generator: this sits on every call's path)."""
+
+    __slots__ = ("pointers",)
+
+    def __init__(self, count: int) -> None:
+        self.pointers = [c_void_p() for _ in range(count)]
+
+    def __enter__(self) -> list[c_void_p]:
+        return self.pointers
+
+    def __exit__(self, *_: object) -> None:
+        for pointer in self.pointers:
+            if pointer.value:
+                lib.vitals_free(pointer)
 
 
 def text(pointer: c_void_p) -> str:
@@ -135,9 +141,10 @@ def data(pointer: c_void_p, length: int) -> bytes:
 
 def int64_array(pointer: c_void_p, count: int) -> np.ndarray:
     """A writable NumPy copy of `count` int64 values at a returned pointer; not freed here."""
+    if not (pointer.value and count):
+        return np.empty(0, dtype=np.int64)
     array = np.empty(count, dtype=np.int64)
-    if pointer.value and count:
-        ctypes.memmove(array.ctypes.data, pointer.value, count * 8)
+    ctypes.memmove(address(array), pointer.value, count * 8)
     return array
 
 
@@ -188,9 +195,19 @@ def same_length(vectors: Sequence[np.ndarray], name: str) -> int:
     return lengths.pop()
 
 
+def address(array: np.ndarray) -> int:
+    """The address of `array`'s first element (which the caller keeps alive during the call):
+    through the buffer protocol, about 1 µs, else NumPy's ``ctypes.data`` (read-only or empty
+    arrays), about 3 µs."""
+    try:
+        return ctypes.addressof(ctypes.c_char.from_buffer(array))
+    except (TypeError, ValueError):
+        return array.ctypes.data
+
+
 def pointers(vectors: Sequence[np.ndarray]) -> ctypes.Array:
     """A C array of the data pointers of `vectors` (which the caller keeps alive during the call)."""
-    return (c_void_p * len(vectors))(*(vector.ctypes.data for vector in vectors))
+    return (c_void_p * len(vectors))(*[address(vector) for vector in vectors])
 
 
 def strings(words: Sequence[str]) -> tuple[ctypes.Array | None, int]:

@@ -108,7 +108,7 @@ def _read_samples(handle: c_void_p, signals: list[dict[str, Any]]) -> list[np.nd
     chunk = np.empty((channel_count, CHUNK_SAMPLES), dtype=np.float32)
     filled, count = 0, c_int64()
     while True:
-        _native.call(_native.lib.vitals_recording_read, handle, chunk.ctypes.data, CHUNK_SAMPLES, byref(count))
+        _native.call(_native.lib.vitals_recording_read, handle, _native.address(chunk), CHUNK_SAMPLES, byref(count))
         if count.value == 0:
             break
         if filled + count.value > result.shape[1]:

@@ -73,7 +73,7 @@ def merge_partials(partials: Iterable[bytes]) -> bytes:
     length = c_int64()
     with _native.returned(1) as (result,):
         _native.call(
-            _native.lib.vitals_stats_merge, addresses, lengths.ctypes.data, len(buffers), byref(result), byref(length)
+            _native.lib.vitals_stats_merge, addresses, _native.address(lengths), len(buffers), byref(result), byref(length)
         )
         return _native.data(result, length.value)
 

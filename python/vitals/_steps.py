@@ -41,9 +41,9 @@ def steps(
     with _native.returned(2) as (indices, summary):
         _native.call(
             _native.lib.vitals_steps,
-            axes[0].ctypes.data,
-            axes[1].ctypes.data,
-            axes[2].ctypes.data,
+            _native.address(axes[0]),
+            _native.address(axes[1]),
+            _native.address(axes[2]),
             length,
             float(sampling_rate),
             unit.encode(),
