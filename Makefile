@@ -98,8 +98,9 @@ bench-python: deps $(PYTHON_ENV)/ready
 	$(SWIFT) build -c release $(ARCH_FLAGS) --product vitals
 	VITALS_LIBRARY=$(CURDIR)/.build/release/libVitalsC.so $(PYTHON_ENV)/bin/pip install -q --no-deps \
 	  --no-build-isolation --force-reinstall ./python
+	scripts/bench/simulated_days.sh .build/release/vitals .build/simulated-days 4
 	VITALS_CLI=$(CURDIR)/.build/release/vitals $(PYTHON_ENV)/bin/python python/benchmarks/bench.py \
-	  --json .build/bench-python.json | tee .build/bench-python.md
+	  --long .build/simulated-days --json .build/bench-python.json | tee .build/bench-python.md
 
 ## `swift format lint --strict` over the Swift sources, and the size rules of CONTRIBUTING.md.
 lint:

@@ -43,6 +43,7 @@ SHARED = pathlib.Path(os.environ.get("VITALS_SHARED_DATA", REPOSITORY.parent / "
 NEUROKIT_METHODS = (
     "neurokit", "pantompkins1985", "hamilton2002", "elgendi2010", "engzeemod2012", "kalidas2017", "rodrigues2021",
 )
+RECORDING_SUFFIXES = {".hea", ".edf", ".bdf", ".csv", ".tsv"}  # one per recording (not a WFDB .dat)
 CLEANING = {"pantompkins1985", "hamilton2002", "elgendi2010", "engzeemod2012"}  # ecg_clean has these methods
 
 
@@ -254,7 +255,7 @@ def main() -> None:
     if "c" not in arguments.skip and records:
         rows = dask_scaling(f"{len(records)} MIT-BIH records", [str(path) for path in records], {})
         if arguments.long:
-            long = sorted(str(path) for path in arguments.long.iterdir() if path.is_file())
+            long = sorted(str(path) for path in arguments.long.iterdir() if path.suffix in RECORDING_SUFFIXES)
             rows += dask_scaling(f"{len(long)} recordings of {arguments.long}", long, {})
         sections["c. Dask scaling"] = rows
     if "d" not in arguments.skip:
