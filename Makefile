@@ -12,7 +12,7 @@ DEBUG_FLAGS = $(ARCH_FLAGS) -Xswiftc -warnings-as-errors
 FORMAT_PATHS = Sources Tests Benchmarks/Benchmarks Benchmarks/Support Benchmarks/Package.swift Package.swift \
   scripts/eval/Sources scripts/eval/Package.swift Fuzz
 
-.PHONY: help deps build run example test test-build test-python python bench-python lint docs fixtures format bench-fftw-c fuzz malformed eval-ecg \
+.PHONY: help deps build run example test test-build test-python test-docs python bench-python lint docs fixtures format bench-fftw-c fuzz malformed eval-ecg \
   eval-rhythm eval-quality eval-classify fit-classify memory compare-readers compare-ecg eval-steps compare-stats check-pipeline eval-ppg \
   compare-ppg bench bench-check bench-thresholds compare scaling demo-derived accuracy performance
 
@@ -51,11 +51,12 @@ example: build
 	  --noise ambulatory -o $(EXAMPLE)
 
 # Checks the formatting and the size rules, builds once (debug, warnings as errors, with the AVX2 kernels
-# when the machine has them, so that both kernels of the CSV reader are tested), checks that the CLI uses
-# the public API only, and runs the unit tests; tests that need
-# ../shared/data skip when it is absent. The SHA-256 of every file of Fixtures/ and ../shared/data is
-# compared before and after: no test may modify an input. Then the DocC catalogs (make docs, from the same
-# build) and the benchmarks' allocation gate (make bench-check: a release build of Benchmarks/).
+# when the machine has them, so that both kernels of the CSV reader are tested) while the Python test
+# environment installs, checks that the CLI uses the public API only and that C compiles against
+# vitals.h, and runs the unit tests, then the Python package's tests (make test-python) beside the DocC
+# catalogs (make docs, from the same build); tests that need ../shared/data skip when it is absent. The
+# SHA-256 of every file of Fixtures/ and ../shared/data is compared before and after: no test may modify
+# an input. Last, the benchmarks' allocation gate (make bench-check: a release build of Benchmarks/).
 ## Quick start: the whole check that CI runs (.ci/run).
 test: deps lint
 	$(MAKE) -j2 test-build $(PYTHON_ENV)/ready
@@ -63,9 +64,8 @@ test: deps lint
 	scripts/checks/c_abi_smoke.sh .build/debug
 	scripts/inputs_unchanged.sh record .build/inputs.sha256
 	$(SWIFT) test --skip-build
-	$(MAKE) test-python
+	$(MAKE) -j2 test-python test-docs
 	scripts/inputs_unchanged.sh verify .build/inputs.sha256
-	scripts/docs/build.sh
 	$(MAKE) bench-check
 
 # The debug build of make test: the package, its tests and libVitalsC.so (the C library the Python
@@ -101,6 +101,10 @@ bench-python: deps $(PYTHON_ENV)/ready
 	scripts/bench/simulated_days.sh .build/release/vitals .build/simulated-days 4
 	VITALS_CLI=$(CURDIR)/.build/release/vitals $(PYTHON_ENV)/bin/python python/benchmarks/bench.py \
 	  --long .build/simulated-days --json .build/bench-python.json | tee .build/bench-python.md
+
+# The DocC catalogs from make test's build (beside the Python tests, which leave a core idle).
+test-docs:
+	scripts/docs/build.sh
 
 ## `swift format lint --strict` over the Swift sources, and the size rules of CONTRIBUTING.md.
 lint:

@@ -89,7 +89,9 @@ public func vitals_recording_read(
       return
     }
     for (c, channel) in chunk.channels.enumerated() {
-      channel.withUnsafeBufferPointer { (samples + c * room).update(from: $0.baseAddress!, count: $0.count) }
+      channel.withUnsafeBufferPointer { values in
+        if let first = values.baseAddress { (samples + c * room).update(from: first, count: values.count) }
+      }
     }
     read.pointee = Int64(chunk.sampleCount)
   }
