@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ctypes import byref, c_int64
+from ctypes import byref, c_int64, c_void_p
 from typing import Any
 
 import numpy as np
@@ -12,22 +12,30 @@ from . import _native
 
 
 def _beats(leads: list[np.ndarray], sampling_rate: float, classify: bool) -> tuple[np.ndarray, str | None]:
-    """Peak indices (int64, samples) and, with `classify`, one EC57 class letter per beat."""
-    addresses = _native.pointers(leads)
-    count = c_int64()
-    with _native.returned(2 if classify else 1) as buffers:
+    """Peak indices (int64, samples) and, with `classify`, one EC57 class letter per beat.
+
+    The out-parameters are plain ctypes objects freed in one ``finally`` (rather than
+    `_native.returned`): ``ecg_peaks`` on short arrays is the call whose overhead matters most."""
+    peaks, count = c_void_p(), c_int64()
+    labels = c_void_p() if classify else None
+    try:
         _native.call(
             _native.lib.vitals_ecg_beats,
-            addresses,
+            _native.pointers(leads),
             len(leads),
             len(leads[0]),
             float(sampling_rate),
-            byref(buffers[0]),
-            byref(buffers[1]) if classify else None,
+            byref(peaks),
+            byref(labels) if labels is not None else None,
             byref(count),
         )
-        labels = _native.data(buffers[1], count.value).decode("ascii") if classify else None
-        return _native.int64_array(buffers[0], count.value), labels
+        letters = _native.data(labels, count.value).decode("ascii") if labels is not None else None
+        return _native.int64_array(peaks, count.value), letters
+    finally:
+        if peaks.value:
+            _native.lib.vitals_free(peaks)
+        if labels is not None and labels.value:
+            _native.lib.vitals_free(labels)
 
 
 def ecg_peaks(signal: Any, sampling_rate: float) -> np.ndarray:

@@ -209,7 +209,10 @@ def pointers(vectors: Sequence[np.ndarray]) -> Any:
     """A C array of the data pointers of `vectors` (which the caller keeps alive during the call);
     for one vector, a reference to a single pointer (half the cost, on every one-lead call)."""
     if len(vectors) == 1:
-        return byref(c_void_p(address(vectors[0])))
+        try:
+            return byref(c_void_p(ctypes.addressof(ctypes.c_char.from_buffer(vectors[0]))))
+        except (TypeError, ValueError):
+            return byref(c_void_p(vectors[0].ctypes.data))
     return (c_void_p * len(vectors))(*[address(vector) for vector in vectors])
 
 
