@@ -229,6 +229,11 @@ compare-stats: deps .venv-fixtures/ready
 check-pipeline: build
 	scripts/pipeline_check.sh
 
+## Runs the Slurm recipes of the docs on a one-node Slurm on this machine (installs slurm-wlm and munge; needs root).
+slurm-check: build
+	$(SWIFT) build -c release $(ARCH_FLAGS) --product VitalsC
+	scripts/checks/slurm_recipes.sh
+
 ## PPG heart rate, Vitals against NeuroKit2 on the 12 SPC 2015 recordings: MAE and CPU-time ratio.
 compare-ppg: build .venv-fixtures/ready
 	.venv-fixtures/bin/python scripts/peers/compare_ppg.py
