@@ -7,14 +7,16 @@ PYTHON_ENV = .venv-python
 # Wide SIMD lanes (AVX2, FMA) when the building machine has them: see the Vitals catalog's
 # "Build settings" article.
 ARCH_FLAGS ?= $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo -Xcc -march=x86-64-v3)
-# The debug build of the tests, the malformed corpus and the docs: every warning is an error.
-DEBUG_FLAGS = $(ARCH_FLAGS) -Xswiftc -warnings-as-errors
+# The debug build of the tests, the malformed corpus and the docs: every warning is an error, and no
+# debug information (a failing test names its source line without it, and a clean build takes a fifth
+# less CPU; build without these flags to debug with lldb).
+DEBUG_FLAGS = $(ARCH_FLAGS) -Xswiftc -warnings-as-errors -Xswiftc -gnone
 FORMAT_PATHS = Sources Tests Benchmarks/Benchmarks Benchmarks/Support Benchmarks/Package.swift Package.swift \
   scripts/eval/Sources scripts/eval/Package.swift Fuzz
 
 .PHONY: help deps build run example test test-build test-python test-docs python bench-python lint docs fixtures format bench-fftw-c fuzz malformed eval-ecg \
   eval-rhythm eval-quality eval-classify fit-classify memory compare-readers compare-ecg eval-steps compare-stats check-pipeline eval-ppg \
-  compare-ppg bench bench-check bench-thresholds compare scaling demo-derived accuracy performance
+  compare-ppg bench bench-check bench-thresholds compare scaling demo-derived accuracy performance slurm-check
 
 ## Lists the targets with a line each.
 help:
@@ -243,7 +245,8 @@ bench: deps
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark $(if $(SUITE),--target $(SUITE))
 
 # Allocations per iteration of every benchmark must equal Benchmarks/Thresholds/<Swift major.minor>/
-# (deterministic; wall clock is not gated).
+# (deterministic; wall clock is not gated). The suites are built by one release build of Benchmarks/
+# and run by BenchmarkTool directly (see scripts/bench/thresholds.sh for why not the plugin).
 ## The benchmarks' allocation gate (part of make test).
 bench-check: deps
 	scripts/bench/thresholds.sh check
