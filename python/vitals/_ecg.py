@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ctypes import byref, c_int64, c_void_p
+import ctypes
+from ctypes import c_int64, c_void_p
 from typing import Any
 
 import numpy as np
@@ -11,31 +12,47 @@ import pandas as pd
 from . import _native
 
 
-def _beats(leads: list[np.ndarray], sampling_rate: float, classify: bool) -> tuple[np.ndarray, str | None]:
-    """Peak indices (int64, samples) and, with `classify`, one EC57 class letter per beat.
+class _Outputs(ctypes.Structure):
+    """A one-lead pointer and the out-parameters of one ``vitals_ecg_beats`` call, in one ctypes object
+    whose fields' addresses the call takes: on a short signal, a ctypes object and a ``byref`` per
+    out-parameter would cost more than the detection."""
 
-    The out-parameters are plain ctypes objects freed in one ``finally`` (rather than
-    `_native.returned`): ``ecg_peaks`` on short arrays is the call whose overhead matters most."""
-    peaks, count = c_void_p(), c_int64()
-    labels = c_void_p() if classify else None
+    _fields_ = [("lead", c_void_p), ("peaks", c_void_p), ("labels", c_void_p), ("count", c_int64), ("error", c_void_p)]
+
+
+_LEAD, _PEAKS, _LABELS, _COUNT, _ERROR = (
+    getattr(_Outputs, field).offset for field in ("lead", "peaks", "labels", "count", "error")
+)
+
+
+def _beats(leads: list[np.ndarray], sampling_rate: float, classify: bool) -> tuple[np.ndarray, str | None]:
+    """Peak indices (int64, samples) and, with `classify`, one EC57 class letter per beat."""
+    outputs = _Outputs()
+    base = ctypes.addressof(outputs)
+    if len(leads) == 1:
+        outputs.lead = _native.address(leads[0])
+        lead_pointers: Any = base + _LEAD
+    else:
+        lead_pointers = _native.pointers(leads)
     try:
-        _native.call(
-            _native.lib.vitals_ecg_beats,
-            _native.pointers(leads),
+        status = _native.lib.vitals_ecg_beats(
+            lead_pointers,
             len(leads),
             len(leads[0]),
             float(sampling_rate),
-            byref(peaks),
-            byref(labels) if labels is not None else None,
-            byref(count),
+            base + _PEAKS,
+            base + _LABELS if classify else None,
+            base + _COUNT,
+            base + _ERROR,
         )
-        letters = _native.data(labels, count.value).decode("ascii") if labels is not None else None
-        return _native.int64_array(peaks, count.value), letters
+        if status:
+            _native.raise_failure(status, outputs.error)
+        letters = _native.data(outputs.labels, outputs.count).decode("ascii") if classify else None
+        return _native.int64_array(outputs.peaks, outputs.count), letters
     finally:
-        if peaks.value:
-            _native.lib.vitals_free(peaks)
-        if labels is not None and labels.value:
-            _native.lib.vitals_free(labels)
+        for pointer in (outputs.peaks, outputs.labels):
+            if pointer:
+                _native.lib.vitals_free(pointer)
 
 
 def ecg_peaks(signal: Any, sampling_rate: float) -> np.ndarray:

@@ -23,13 +23,14 @@ import os
 import pathlib
 from collections.abc import Mapping, Sequence
 from ctypes import POINTER, byref, c_char_p, c_double, c_int32, c_int64, c_void_p
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
 from ._errors import BY_STATUS, ArgumentError, VitalsError
 
 LIBRARY_VARIABLE = "VITALS_LIBRARY"
+_FLOAT32 = np.dtype(np.float32)
 ABI_VERSION = 1
 
 _OUT = POINTER(c_void_p)
@@ -47,7 +48,8 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "vitals_recording_channel_count": (c_int32, [c_void_p]),
     "vitals_recording_read": (c_int32, [c_void_p, c_void_p, c_int64, _COUNT, _OUT]),
     "vitals_annotations_read": (c_int32, [c_char_p, c_char_p, _OUT, _OUT]),
-    "vitals_ecg_beats": (c_int32, [c_void_p, c_int32, c_int64, c_double, _OUT, _OUT, _COUNT, _OUT]),
+    # Out-parameters as `void *`: vitals.ecg_peaks passes the addresses of one ctypes structure's fields.
+    "vitals_ecg_beats": (c_int32, [c_void_p, c_int32, c_int64, c_double, c_void_p, c_void_p, c_void_p, c_void_p]),
     "vitals_recording_beats": (c_int32, [c_char_p, c_void_p, c_int32, _OUT, _OUT]),
     "vitals_hrv": (c_int32, [c_void_p, c_int64, c_double, c_char_p, _OUT, _OUT]),
     "vitals_ppg_rate": (
@@ -97,12 +99,18 @@ def call(function: Any, *arguments: Any) -> None:
     status raises its exception with the library's message (which is then freed)."""
     error = c_void_p()
     status = function(*arguments, byref(error))
-    if status == 0:
-        return
+    if status:
+        raise_failure(status, error.value)
+
+
+def raise_failure(status: int, error: int | None) -> NoReturn:
+    """Raises the exception of the failure `status`, with the library's message at address `error`
+    (which is freed here)."""
     try:
-        message = ctypes.string_at(error.value).decode("utf-8", "replace") if error.value else ""
+        message = ctypes.string_at(error).decode("utf-8", "replace") if error else ""
     finally:
-        lib.vitals_free(error)
+        if error:
+            lib.vitals_free(error)
     raise BY_STATUS.get(status, VitalsError)(message or f"the Vitals library failed with status {status}")
 
 
@@ -134,23 +142,25 @@ def json_value(pointer: c_void_p) -> Any:
     return json.loads(text(pointer))
 
 
-def data(pointer: c_void_p, length: int) -> bytes:
-    """`length` bytes of a returned buffer (b"" for NULL); not freed here."""
-    return ctypes.string_at(pointer.value, length) if pointer.value and length else b""
+def data(pointer: int | None, length: int) -> bytes:
+    """`length` bytes of a returned buffer at address `pointer` (b"" for NULL); not freed here."""
+    return ctypes.string_at(pointer, length) if pointer and length else b""
 
 
-def int64_array(pointer: c_void_p, count: int) -> np.ndarray:
-    """A writable NumPy copy of `count` int64 values at a returned pointer; not freed here."""
-    if not (pointer.value and count):
-        return np.empty(0, dtype=np.int64)
-    array = np.empty(count, dtype=np.int64)
-    ctypes.memmove(address(array), pointer.value, count * 8)
+def int64_array(pointer: int | None, count: int) -> np.ndarray:
+    """A writable NumPy copy of `count` int64 values of a returned buffer at address `pointer`; not
+    freed here."""
+    array = np.empty(count if pointer else 0, dtype=np.int64)
+    if pointer and count:
+        ctypes.memmove(address(array), pointer, count * 8)
     return array
 
 
 def float32_vector(values: Any, name: str) -> np.ndarray:
     """`values` as a 1-D C-contiguous float32 array: the array itself when it already is one, else a
     converted copy. Raises ArgumentError for any other number of dimensions."""
+    if type(values) is np.ndarray and values.dtype is _FLOAT32 and values.ndim == 1 and values.flags.c_contiguous:
+        return values
     array = np.asarray(values)
     if array.ndim != 1:
         raise ArgumentError(f"{name}: expected a 1-D array of samples, got shape {array.shape}")
@@ -209,10 +219,7 @@ def pointers(vectors: Sequence[np.ndarray]) -> Any:
     """A C array of the data pointers of `vectors` (which the caller keeps alive during the call);
     for one vector, a reference to a single pointer (half the cost, on every one-lead call)."""
     if len(vectors) == 1:
-        try:
-            return byref(c_void_p(ctypes.addressof(ctypes.c_char.from_buffer(vectors[0]))))
-        except (TypeError, ValueError):
-            return byref(c_void_p(vectors[0].ctypes.data))
+        return byref(c_void_p(address(vectors[0])))
     return (c_void_p * len(vectors))(*[address(vector) for vector in vectors])
 
 

@@ -51,7 +51,7 @@ def partial_of(inputs: Sequence[PathLike], words: Sequence[str]) -> bytes:
         _native.call(
             _native.lib.vitals_stats_partial, files, file_count, options, option_count, byref(result), byref(length)
         )
-        return _native.data(result, length.value)
+        return _native.data(result.value, length.value)
 
 
 def stats_partial(paths: PathLike | Iterable[PathLike], type: str, interval: str = "day", **query: Any) -> bytes:
@@ -75,7 +75,7 @@ def merge_partials(partials: Iterable[bytes]) -> bytes:
         _native.call(
             _native.lib.vitals_stats_merge, addresses, _native.address(lengths), len(buffers), byref(result), byref(length)
         )
-        return _native.data(result, length.value)
+        return _native.data(result.value, length.value)
 
 
 def stats_table(partial: bytes, format: str = "frame") -> pd.DataFrame | str:

@@ -52,4 +52,4 @@ def steps(
             byref(count),
             byref(summary),
         )
-        return Steps(_native.int64_array(indices, count.value), _native.json_value(summary))
+        return Steps(_native.int64_array(indices.value, count.value), _native.json_value(summary))
