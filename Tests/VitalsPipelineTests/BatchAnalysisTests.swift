@@ -54,6 +54,7 @@ struct BatchAnalysisTests {
   @Test("folders are searched recursively and globs expanded; WFDB records named without .hea")
   func expansion() throws {
     let study = try Study()
+    defer { try? FileManager.default.removeItem(atPath: study.directory) }
     let expanded = InputExpansion.expand([study.directory])
     #expect(expanded == [study.records[0], study.records[1], study.corrupt, study.records[2]].sorted())
     #expect(InputExpansion.expand([study.directory + "/*.hea"]) == [study.records[0], study.records[1]])
@@ -78,6 +79,7 @@ struct BatchAnalysisTests {
   @Test("a corrupt file fails alone; the others are analysed, in input order")
   func isolatesFailures() throws {
     let study = try Study()
+    defer { try? FileManager.default.removeItem(atPath: study.directory) }
     let items = BatchAnalysis(inputs: study.inputs, jobs: 2).run()
     #expect(items.map(\.path) == study.inputs)
     for item in items.prefix(3) {
@@ -97,6 +99,7 @@ struct BatchAnalysisTests {
   @Test("two jobs give the same summaries as one")
   func jobsAgree() throws {
     let study = try Study()
+    defer { try? FileManager.default.removeItem(atPath: study.directory) }
     func summaries(_ jobs: Int) throws -> [String] {
       try BatchAnalysis(inputs: study.records, jobs: jobs).run().map { item in
         guard case .analyzed(let line) = item.outcome else { throw CancellationError() }
@@ -109,6 +112,7 @@ struct BatchAnalysisTests {
   @Test("a killed run resumes: complete results are skipped, partial files are not taken as done")
   func resumes() throws {
     let study = try Study()
+    defer { try? FileManager.default.removeItem(atPath: study.directory) }
     let layout = BatchOutputLayout(directory: study.directory + "/out")
     try layout.prepare()
     let first = BatchAnalysis(inputs: study.records, output: layout, jobs: 2).run()
@@ -135,6 +139,7 @@ struct BatchAnalysisTests {
   @Test("progress reaches every recording and the whole input")
   func progress() throws {
     let study = try Study()
+    defer { try? FileManager.default.removeItem(atPath: study.directory) }
     var last: BatchProgress?
     BatchAnalysis(inputs: study.records, jobs: 2).run(progressInterval: 0.01) { last = $0 }
     let final = try #require(last)
@@ -154,6 +159,7 @@ struct RecordingSummaryTests {
   @Test("channels without a role are listed with kind null; recognised kinds without a pipeline are named")
   func rolesInSummary() throws {
     let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
     let ecg = Study.signals[0]
     let text = "MLII,resp,pleth,acc_x,acc_y\n" + ecg.samples.map { "\($0),0.5,\($0 * 2),0,1\n" }.joined()
     let path = directory + "/three.csv"

@@ -12,6 +12,7 @@ import VitalsSimulation
 struct GuideExampleTests {
   @Test func exampleRuns() throws {
     let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
     let record = try SimulatedECG(seconds: 240, fibrillation: [RhythmEpisode(start: 60, end: 180)])
       .writeWFDB(in: directory, name: "201")
     try FileManager.default.createDirectory(atPath: directory + "/mitdb", withIntermediateDirectories: true)
