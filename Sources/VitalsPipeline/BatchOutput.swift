@@ -76,10 +76,10 @@ public enum InputExpansion {
 /// Where `vitals analyze --out DIR` puts each recording's results: `DIR/NAME.json` (the summary, one
 /// JSON line), `DIR/NAME.SUFFIX.csv` per event table (``PipelineSection/eventTables``, e.g.
 /// `NAME.beats.csv` and `NAME.steps.csv` with header `sample,time_s`) and `DIR/NAME.samples.jsonl`, the
-/// derived HealthKit-style samples (``RecordingAnalysis/derivedSamples(parameters:)``, one
-/// `SamplesFile` line each with the offsets of ``derived``'s time zone, ``samplesFileText(of:parameters:)``)
-/// that `vitals stats` reads. The
-/// summary is written last, so its presence marks a finished recording: ``isDone(input:name:)``.
+/// derived HealthKit-style samples (``RecordingAnalysis/derivedSamples(parameters:)``, one `SamplesFile`
+/// line each with the offsets of ``derived``'s time zone: ``samplesFileText(of:parameters:)``) that
+/// `vitals stats` reads. The summary is written last, so its presence marks a finished recording:
+/// ``isDone(input:name:)``.
 public struct BatchOutputLayout: Sendable {
   /// The output directory.
   public let directory: String

@@ -6,8 +6,8 @@ and merging statistics partials. Prints a markdown table; --json FILE also write
 Sections (each skipped with a note when its data or packages are missing):
 
 (a) µs per call over --calls calls: a raw ctypes call (``vitals_abi_version``), the wrapper's own
-    work for ``ecg_peaks`` (its library call stubbed out), and whole small calls (``ecg_peaks`` of
-    16 samples, ``hrv`` of 3 beats) beside the raw library calls.
+    work for ``ecg_peaks`` (its library function replaced by a no-op), and whole small calls
+    (``ecg_peaks`` of 16 samples, ``hrv`` of 3 beats) beside the raw library calls.
 (b) ``ecg_peaks`` on a 30-minute MIT-BIH record in memory (M samples/s) against every NeuroKit2
     detector on the same array: ``ecg_clean`` + ``ecg_peaks`` and ``ecg_peaks`` alone on the
     cleaned signal ("promac", which runs all of them, is left out).

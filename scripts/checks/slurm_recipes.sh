@@ -307,7 +307,6 @@ started = time.perf_counter()
 # cores=8, processes=8, memory="16GB", walltime="02:00:00", --cpus-per-task=8, 10 jobs). The check
 # adds the workers' python and environment, the loopback interface and its scratch directories.
 with SLURMCluster(cores=1, processes=1, memory="2GB", walltime="00:10:00",
-                  job_extra_directives=["--cpus-per-task=1"],
                   python=sys.executable, job_script_prologue=prologue, interface="lo",
                   local_directory=str(cluster_dir / "tmp"), log_directory=str(cluster_dir / "recipe-1"),
                   scheduler_options={"dashboard_address": None}) as cluster:
