@@ -34,7 +34,8 @@ public struct Analyze: ParsableCommand {
       ECG the PPG pulses): heartRate and \
       heartRateVariabilitySDNN per minute, stepCount per minute (with --height, walkingStepLength and \
       walkingSpeed per walking bout of 10 steps or more and distanceWalkingRunning per minute, from the \
-      cadence and the height by the walk ratio), restingHeartRate (lowest heart rate of 5 \
+      cadence and the height by the walk ratio; with --walking-asymmetry, walkingAsymmetryPercentage per \
+      walking bout of 10 steps or more), restingHeartRate (lowest heart rate of 5 \
       consecutive minutes without steps and with motion ≤ 0.05 g) and walkingHeartRateAverage per day, \
       highHeartRateEvent / lowHeartRateEvent (above --high-heart-rate / below --low-heart-rate for \
       --event-minutes quiet minutes) and irregularHeartRhythmEvent. Times are absolute: the recording's \
@@ -97,6 +98,12 @@ public struct Analyze: ParsableCommand {
       "The walker's height, \(optionRange(StepLengthModel.heights)) m: adds walkingStepLength, walkingSpeed and distanceWalkingRunning samples (a walk-ratio model)."
   )
   public var height: Double?
+
+  @Flag(
+    help:
+      "The accelerometer is at the trunk (a belt or the lower back): adds a walkingAsymmetryPercentage sample per walking bout of 10 steps or more."
+  )
+  public var walkingAsymmetry = false
 
   @Option(
     help:

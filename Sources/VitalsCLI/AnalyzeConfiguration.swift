@@ -34,7 +34,8 @@ extension Analyze {
     return (index, count)
   }
 
-  /// The derived samples' parameters for these arguments (--timezone, the event thresholds, --height).
+  /// The derived samples' parameters for these arguments (--timezone, the event thresholds, --height,
+  /// --walking-asymmetry).
   public var derivedParameters: DerivedMetrics.Parameters {
     var parameters = DerivedMetrics.Parameters()
     parameters.timeZone = timezone
@@ -42,6 +43,7 @@ extension Analyze {
     parameters.lowHeartRate = lowHeartRate
     parameters.eventMinutes = eventMinutes
     parameters.height = height
+    parameters.walkingAsymmetry = walkingAsymmetry
     return parameters
   }
 

@@ -20,6 +20,8 @@ import VitalsStatistics
 ///    in the simulator), walking 0.1–0.4 g. NaN magnitudes are left out of the window; a window of NaN
 ///    only gives no level. These levels gate resting heart rate and heart-rate events
 ///    (`DerivedMetrics`: a minute is quiet when no level in it exceeds 0.05 g).
+/// 3. Whole records: `StepFootTracker` (the feet of the steps, from the sway of the three axes) and each
+///    bout's step-time asymmetry (``StepsSection/asymmetry``), for `walkingAsymmetryPercentage`.
 ///
 /// Live (``PipelineContext/live``): the step and motion lists are not kept; the final section has the
 /// counts, walking time and cadence but no bouts.
@@ -48,6 +50,9 @@ public struct AccelerometerPipeline: RecordingPipeline {
   let live: Bool
   var detector: StepDetector
   var output = StepDetector.Output()
+  /// Whole records: the feet of the steps and the bouts' step-time asymmetry (``StepFootTracker``).
+  var feet: StepFootTracker?
+  var footed = StepFootTracker.Output()
   /// Batch: every step and bout, and every motion level.
   var steps: [StepEvent] = []
   var bouts: [WalkingBout] = []
@@ -89,6 +94,7 @@ public struct AccelerometerPipeline: RecordingPipeline {
     }
     do {
       detector = try StepDetector(sampleRate: context.sampleRate, configuration: configuration.steps)
+      feet = context.live ? nil : try StepFootTracker(sampleRate: context.sampleRate)
     } catch {
       throw PipelineUnavailable(error.description)
     }
@@ -122,7 +128,12 @@ public struct AccelerometerPipeline: RecordingPipeline {
     swap(&magnitudes, &self.magnitudes)
     defer { swap(&magnitudes, &self.magnitudes) }
     magnitudes.withUnsafeMutableBufferPointer { m in
-      detector.process(chunk, axes: axes, into: &output, magnitudes: m)
+      if feet != nil {
+        feet!.process(
+          chunk, axes: axes, detector: &detector, detected: &output, into: &footed, magnitudes: m)
+      } else {
+        detector.process(chunk, axes: axes, into: &output, magnitudes: m)
+      }
       var k = 0
       while k < chunk.sampleCount {
         let index = chunk.firstSampleIndex + Int64(k)
@@ -196,11 +207,16 @@ public struct AccelerometerPipeline: RecordingPipeline {
     }
     output.steps.removeAll(keepingCapacity: true)
     output.bouts.removeAll(keepingCapacity: true)
+    footed.steps.removeAll(keepingCapacity: true)
   }
 
   /// Confirms the last step and bout, ends the last motion window and returns the ``StepsSection``.
   public mutating func finish(events: inout [PipelineEvent]) -> any PipelineSection {
-    detector.finish(into: &output)
+    if feet != nil {
+      feet!.finish(detector: &detector, detected: &output, into: &footed)
+    } else {
+      detector.finish(into: &output)
+    }
     if windowCount > 0 { closeWindow(events: &events) }
     takeSteps(events: &events)
     let walking = WalkingSummary(
@@ -214,6 +230,7 @@ public struct AccelerometerPipeline: RecordingPipeline {
       motionMean: motionWindows > 0 ? motionSum / Double(motionWindows) : .nan,
       motionMaximum: motionWindows > 0 ? motionMaximum : .nan)
     section.gapSeconds = Double(detector.gaps.reduce(0) { $0 + $1.count }) / sampleRate
+    section.asymmetry = footed.bouts
     return section
   }
 }
@@ -245,6 +262,8 @@ public struct StepsSection: PipelineSection {
   public var motionMean: Double, motionMaximum: Double
   /// Seconds with a missing (NaN or infinite) axis.
   public var gapSeconds = 0.0
+  /// Whole records: each walking bout's step-time asymmetry (`StepFootTracker`), in time order.
+  public var asymmetry: [BoutAsymmetry] = []
 
   /// A section.
   public init(

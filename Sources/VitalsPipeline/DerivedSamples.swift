@@ -14,7 +14,8 @@ extension RecordingAnalysis {
   /// type): `heartRate` and `heartRateVariabilitySDNN` per window, `restingHeartRate` and
   /// `walkingHeartRateAverage` per day, `stepCount` per minute, with the walker's height
   /// (`parameters.height`) `walkingStepLength` and `walkingSpeed` per walking bout and
-  /// `distanceWalkingRunning` per minute, `highHeartRateEvent`,
+  /// `distanceWalkingRunning` per minute, with `parameters.walkingAsymmetry` `walkingAsymmetryPercentage`
+  /// per walking bout (``StepsSection/asymmetry``), `highHeartRateEvent`,
   /// `lowHeartRateEvent` and `irregularHeartRhythmEvent`; with an ECG, a `heartbeatSeries` over each
   /// `heartRateVariabilitySDNN` sample's window, as Apple Watch keeps the beats of each HRV measurement
   /// (``ECGSection/heartbeatSeries(in:recordStart:source:device:)``), and an `electrocardiogram` when
@@ -61,6 +62,12 @@ extension RecordingAnalysis {
       metrics.distanceWalkingRunning(),
     ] {
       samples += quantities.map(HealthSample.quantity)
+    }
+    if parameters.walkingAsymmetry {
+      samples += DerivedMetrics.walkingAsymmetry(
+        motion?.asymmetry ?? [], minimumSteps: parameters.minimumGaitSteps, source: parameters.source,
+        device: parameters.device
+      ).map(HealthSample.quantity)
     }
     samples += metrics.heartRateEvents().map(HealthSample.category)
     samples += DerivedMetrics.irregularRhythmEvents(

@@ -81,6 +81,9 @@ public struct AccelerometerConfiguration: Sendable, Hashable, Codable {
   /// Coefficient of variation of successive step intervals (stride-to-stride variability; healthy
   /// adults about 2 %, Hausdorff 2007, "Gait dynamics, fractals and falls").
   public var stepVariation: Double = 0.02
+  /// Relative difference between the two feet's step times, 0–1: steps alternate between
+  /// `(1 + a/2)` and `(1 − a/2)` times the mean interval (a limp); 0 walks symmetrically.
+  public var stepTimeAsymmetry: Double = 0
   /// Output unit; gravity is always included (a device at rest reads 1 g).
   public var unit: AccelerationUnit = .g
   /// Standard deviation of white sensor noise on each axis, g.
@@ -198,6 +201,7 @@ struct MotionGenerator: Sendable {
   let activity: Activity
   let cadence: Profile
   let stepVariation: Double
+  let stepTimeAsymmetry: Double
   let gain: Double
   let swing: Double
   let impactWidth: Double
@@ -220,9 +224,11 @@ struct MotionGenerator: Sendable {
   init(configuration: AccelerometerConfiguration, sampleRate: Double, seed: UInt64) {
     precondition(
       configuration.cadence.minimum > 0 || !configuration.activity.isWalking, "cadence must be positive")
+    precondition((0...1).contains(configuration.stepTimeAsymmetry), "step-time asymmetry must lie in 0...1")
     activity = configuration.activity
     cadence = configuration.cadence
     stepVariation = configuration.stepVariation
+    stepTimeAsymmetry = configuration.stepTimeAsymmetry
     let parameters = configuration.placement.parameters
     gain = parameters.gain * (configuration.activity == .running ? 2.5 : 1)
     swing = parameters.swing * Double.pi / 180
@@ -271,7 +277,8 @@ struct MotionGenerator: Sendable {
         }
         stepNumber += 1
         lastStrike = nextStrike
-        let mean = 60 / cadence.value(at: nextStrike)
+        let mean =
+          60 / cadence.value(at: nextStrike) * (1 + (stepNumber % 2 == 0 ? 0.5 : -0.5) * stepTimeAsymmetry)
         nextStrike += mean * Swift.max(0.5, 1 + stepVariation * random.gaussian())
       }
       let p = (time - lastStrike) / (nextStrike - lastStrike)

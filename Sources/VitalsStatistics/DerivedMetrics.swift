@@ -116,8 +116,14 @@ public struct DerivedMetrics: Sendable {
     /// `walkingStepLength` and `walkingSpeed` samples and their steps `distanceWalkingRunning`
     /// (``StepLengthModel``); without it, none.
     public var height: Double?
-    /// Fewest steps of a walking bout for its `walkingStepLength` and `walkingSpeed` samples.
+    /// Fewest steps of a walking bout for its `walkingStepLength`, `walkingSpeed` and
+    /// `walkingAsymmetryPercentage` samples.
     public var minimumGaitSteps = 10
+    /// Whether walking bouts get `walkingAsymmetryPercentage` samples (from the recording's step feet,
+    /// VitalsAnalysis' `StepFootTracker`): only for a device at the trunk (a belt or the lower back),
+    /// where the step peaks time both feet's heel strikes alike; in a trouser pocket the device times its
+    /// own leg's steps differently from the other's.
+    public var walkingAsymmetry = false
     /// The source name samples carry.
     public var source = "Vitals"
     /// The device description samples carry.

@@ -147,7 +147,7 @@ struct DerivedSamplesTests {
     #expect(
       runInProcess([
         "analyze", csv, "--out", out, "--event-minutes", "3", "--jobs", "1", "--start",
-        "1970-01-01T00:00:00Z", "--height", "1.75", "--placement", "wrist",
+        "1970-01-01T00:00:00Z", "--height", "1.75", "--placement", "wrist", "--walking-asymmetry",
       ]) == 0)
 
     let summary = try String(contentsOfFile: out + "/day.json", encoding: .utf8)
@@ -171,6 +171,10 @@ struct DerivedSamplesTests {
       length.count == 1 && speed.count == 1 && length[0].unit.symbol == "m" && speed[0].unit.symbol == "m/s")
     #expect(abs(length[0].value - 0.415 / 112 * 1.75 * 110) < 0.02)
     #expect(abs(speed[0].value - length[0].value * 110 / 60) < 0.02)
+    // The bout's walking asymmetry: a fraction under Apple Health's "%" unit; the simulated walk is even.
+    let asymmetry = try #require(quantities["walkingAsymmetryPercentage"])
+    #expect(asymmetry.count == 1 && asymmetry[0].unit.symbol == "%" && asymmetry[0].value < 0.1)
+    #expect(asymmetry[0].start == length[0].start && asymmetry[0].end == length[0].end)
     let distance = try #require(quantities["distanceWalkingRunning"])
     let stepTotal = steps.reduce(0) { $0 + $1.value }
     #expect(abs(distance.reduce(0) { $0 + $1.value } - stepTotal * length[0].value) < 1e-6)

@@ -73,6 +73,28 @@ struct AccelerometerPipelineTests {
     let firstBoutSteps: Int? =
       if case .walkingBout(let steps, _, _) = bouts.first?.value { steps } else { nil }
     #expect(bouts.count == expected.bouts.count && firstBoutSteps == expected.bouts[0].steps)
+    // Each bout's asymmetry, the same whatever the chunking; the simulated walk is even.
+    #expect(whole.section.asymmetry.map(\.bout) == expected.bouts)
+    #expect(try run(chunkSize: 333).section.asymmetry == whole.section.asymmetry)
+    #expect(try #require(whole.section.asymmetry.first?.percentage) < 10)
+    #expect(try run(chunkSize: 4096, live: true).section.asymmetry.isEmpty)
+  }
+
+  @Test("walkingAsymmetryPercentage: one sample per bout long enough, as a fraction over the bout")
+  func asymmetrySamples() throws {
+    let bouts = try run(chunkSize: 4096).section.asymmetry
+    let bout = try #require(bouts.first)
+    let samples = DerivedMetrics.walkingAsymmetry(
+      bouts + [
+        BoutAsymmetry(
+          bout: WalkingBout(start: bout.bout.end, end: bout.bout.end, steps: 1), pairs: 0,
+          asymmetricPairs: 0)
+      ], minimumSteps: 10, device: "x")
+    #expect(
+      samples.count == 1 && samples[0].type == .walkingAsymmetryPercentage && samples[0].unit == .percent)
+    #expect(samples[0].value == Double(bout.asymmetricPairs) / Double(bout.pairs))
+    #expect(samples[0].start == bout.bout.start.time && samples[0].end == bout.bout.end.time)
+    #expect(DerivedMetrics.walkingAsymmetry(bouts, minimumSteps: bout.bout.steps + 1).isEmpty)
   }
 
   @Test("motion levels: 10 s windows aligned to absolute time, low when still, high when walking")

@@ -329,18 +329,8 @@ public struct StepDetector: Sendable {
     _ chunk: SignalChunk, axes: (Int, Int, Int) = (0, 1, 2), into output: inout Output,
     magnitudes: UnsafeMutableBufferPointer<Float>? = nil
   ) {
-    precondition(
-      chunk.sampleRate == sampleRate, "chunk rate \(chunk.sampleRate) Hz, detector \(sampleRate) Hz")
+    begin(chunk, axes: axes)
     let channels = chunk.channels
-    precondition(
-      [axes.0, axes.1, axes.2].allSatisfy(channels.indices.contains), "the axes are channels of the chunk")
-    if chunkIndexOrigin == nil {
-      chunkIndexOrigin = chunk.firstSampleIndex
-      recordStart = chunk.startTime.advanced(bySamples: -chunk.firstSampleIndex, rate: sampleRate)
-    }
-    precondition(
-      chunkIndexOrigin! + inputCount == chunk.firstSampleIndex,
-      "chunk starts at sample \(chunk.firstSampleIndex), expected \(chunkIndexOrigin! + inputCount)")
     channels[axes.0].withUnsafeBufferPointer { x in
       channels[axes.1].withUnsafeBufferPointer { y in
         channels[axes.2].withUnsafeBufferPointer { z in
@@ -348,6 +338,23 @@ public struct StepDetector: Sendable {
         }
       }
     }
+  }
+
+  /// Checks that `chunk` follows the samples fed so far at the detector's rate and holds `axes`; the first
+  /// chunk's time and index set the record's origin.
+  mutating func begin(_ chunk: SignalChunk, axes: (Int, Int, Int)) {
+    precondition(
+      chunk.sampleRate == sampleRate, "chunk rate \(chunk.sampleRate) Hz, detector \(sampleRate) Hz")
+    precondition(
+      [axes.0, axes.1, axes.2].allSatisfy(chunk.channels.indices.contains),
+      "the axes are channels of the chunk")
+    if chunkIndexOrigin == nil {
+      chunkIndexOrigin = chunk.firstSampleIndex
+      recordStart = chunk.startTime.advanced(bySamples: -chunk.firstSampleIndex, rate: sampleRate)
+    }
+    precondition(
+      chunkIndexOrigin! + inputCount == chunk.firstSampleIndex,
+      "chunk starts at sample \(chunk.firstSampleIndex), expected \(chunkIndexOrigin! + inputCount)")
   }
 
   /// Ends the stream: confirms a pending peak and closes an open bout, appending them to `output`. A run

@@ -15,19 +15,22 @@ struct ClemsonTrial {
 
   var name: String
   var path: String
-  /// The marked steps' sample indices, increasing.
+  /// The marked steps' sample indices, increasing, and whether each is a left step.
   var steps: [Int64]
+  var stepIsLeft: [Bool]
 
   init(directory: String, trial: String) throws {
     name = trial
     path = directory + "/P001_" + trial + ".txt"
     let marks = try String(contentsOfFile: directory + "/P001_" + trial + "_steps.txt", encoding: .utf8)
-    steps = marks.split(whereSeparator: \.isNewline).compactMap { line -> Int64? in
+    let marked = marks.split(whereSeparator: \.isNewline).compactMap { line -> (Int64, Bool)? in
       let fields = line.split(separator: " ")
-      guard fields.count == 2, ["left", "right"].contains(fields[1].trimmingCharacters(in: .whitespaces))
-      else { return nil }
-      return Int64(fields[0])
-    }.sorted()
+      let side = fields.count == 2 ? fields[1].trimmingCharacters(in: .whitespaces) : ""
+      guard ["left", "right"].contains(side), let index = Int64(fields[0]) else { return nil }
+      return (index, side == "left")
+    }.sorted { $0.0 < $1.0 }
+    steps = marked.map(\.0)
+    stepIsLeft = marked.map(\.1)
   }
 
   /// The trial counted at each placement (its three axes fed in chunks of `chunk`; `wrist` at the wrist,

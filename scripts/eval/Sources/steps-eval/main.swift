@@ -18,6 +18,7 @@
 //              strideRatioHigh, continuationRatio, amplitudeRatio, ringingDecay, weakStepAmplitude,
 //              stepsToStartWeakBout, maximumVibrationRatio); repeatable
 //   --set-wrist NAME=VALUE  the same, for the wrist (the Clemson wrist and the simulated wrist)
+//   --set-feet NAME=VALUE  a foot tracker option (alternationWeight, asymmetryTolerance, minimumAlternation)
 import EvalSupport
 import Foundation
 import Vitals
@@ -31,6 +32,8 @@ struct Options {
   var configuration = StepDetector.Configuration()
   var wrist = StepDetector.Configuration(placement: .wrist)
   var crossValidate = false
+  /// The foot tracker.
+  var feet = StepFootTracker.Configuration()
 
   /// Options from `--name value` pairs and the `--cv` flag.
   init(arguments: [String]) {
@@ -48,8 +51,20 @@ struct Options {
       case "--rate": rate = Double(value)
       case "--set": Self.set(value, in: &configuration)
       case "--set-wrist": Self.set(value, in: &wrist)
+      case "--set-feet": Self.set(value, in: &feet)
       default: fatalError("unknown option \(name)")
       }
+    }
+  }
+
+  static func set(_ assignment: String, in configuration: inout StepFootTracker.Configuration) {
+    let parts = assignment.split(separator: "=")
+    guard parts.count == 2, let value = Double(parts[1]) else { fatalError("--set-feet needs NAME=NUMBER") }
+    switch parts[0] {
+    case "alternationWeight": configuration.alternationWeight = value
+    case "asymmetryTolerance": configuration.asymmetryTolerance = value
+    case "minimumAlternation": configuration.minimumAlternation = value
+    default: fatalError("unknown foot tracker option \(parts[0])")
     }
   }
 
@@ -144,6 +159,27 @@ struct OxfordWalk {
   }
 }
 
+extension OxfordWalk {
+  /// The walk's step asymmetry (the Oxford walks mark no feet).
+  func feet(
+    configuration: StepDetector.Configuration, tracker: StepFootTracker.Configuration, options: Options
+  )
+    throws -> FootScore
+  {
+    var csv = CSVOptions(hasHeader: false, timeColumn: ChannelSelector("0"), timeUnit: .nanoseconds)
+    csv.sampleRate = options.rate
+    var reader = try RecordingOpener.open(path: path, options: RecordingOptions(csv: csv))
+    var chunks: [SignalChunk] = []
+    while let next = try reader.nextChunk(maxSamples: options.chunk) { chunks.append(next) }
+    let output = try trackFeet(
+      chunks: chunks, axes: (0, 1, 2), rate: reader.chunkSampleRate, detector: configuration, tracker: tracker
+    )
+    return FootScore(
+      name: name, output: output, reference: [], isLeft: nil, rate: reader.chunkSampleRate,
+      tolerance: tracker.asymmetryTolerance)
+  }
+}
+
 /// The step-timing F1 of `detected` against `reference` (sample indices at `rate` Hz; SCORING.md: each
 /// detection paired with at most one reference step within ±0.5 s, taken down to whole samples); 0 without
 /// detections.
@@ -229,6 +265,21 @@ printClemson(walks.filter { $0.group.hasPrefix("clemson") })
 printSimulatedWalks(
   try simulatedShortWalks(body: options.configuration, wrist: options.wrist, chunk: options.chunk))
 
+let tracker = options.feet
+printFeet(
+  clemson: try clemsonTrials.flatMap {
+    try $0.feet(body: options.configuration, wrist: options.wrist, tracker: tracker)
+  },
+  simulated: try [0, 0.1, 0.2].map {
+    (
+      $0,
+      try simulatedFeet(asymmetry: $0, body: options.configuration, wrist: options.wrist, tracker: tracker)
+    )
+  },
+  oxford: try oxfordWalks.map {
+    try $0.feet(configuration: options.configuration, tracker: tracker, options: options)
+  })
+
 print("\nfalse steps per minute, \(options.minutes) min of each activity at 100 Hz")
 print(pad("placement", 13) + activities.map { pad($0.rawValue, 9) }.joined())
 let rates = try falseStepRates(body: options.configuration, wrist: options.wrist)
@@ -239,4 +290,5 @@ print(String(format: "worst %.2f false steps/min", rates.joined().max()!))
 
 if options.crossValidate {
   try crossValidate(body: options.configuration, wrist: options.wrist, defaults: walks)
+  try crossValidateFeet(body: options.configuration, wrist: options.wrist, base: options.feet)
 }
