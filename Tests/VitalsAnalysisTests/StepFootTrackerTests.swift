@@ -178,3 +178,23 @@ struct StepFootTrackerTests {
     #expect(Matrix3.mostAlternating(Matrix3(), persisting, start: nil) == nil)
   }
 }
+
+@Test("the steps guide's feet example: the tracker feeds the detector, every step gets a foot")
+func stepsGuideFeetExample() throws {
+  let recording = walk(.lowerBack, seconds: 60)
+  let chunks = stride(from: 0, to: 6000, by: 1000).map { start in
+    SignalChunk(
+      channels: recording.channels.map { Array($0[start..<start + 1000]) }, sampleRate: 100,
+      startTime: Timestamp(secondsSinceEpoch: Double(start) / 100), firstSampleIndex: Int64(start))
+  }
+  // The code of the Steps guide (StepsGuide.md), with the chunks for a reader's.
+  var detector = try StepDetector(sampleRate: 100)
+  var found = StepDetector.Output()
+  var tracker = try StepFootTracker(sampleRate: 100)
+  var feet = StepFootTracker.Output()
+  for chunk in chunks { tracker.process(chunk, detector: &detector, detected: &found, into: &feet) }
+  tracker.finish(detector: &detector, detected: &found, into: &feet)
+  #expect(feet.steps.map(\.step) == found.steps && abs(found.steps.count - recording.events.count) <= 3)
+  #expect(feet.steps.allSatisfy { $0.foot != nil } && feet.bouts.count == 1)
+  #expect(try #require(feet.bouts[0].percentage) < 10)
+}
