@@ -151,10 +151,11 @@ public struct StepDetector: Sendable {
   /// no valid sample has come.
   public private(set) var resolvedUnit: InputUnit?
 
-  var bandpass: SOSFilter
-  /// The vibration band (3.5–8 Hz, at most 0.45 × the internal rate) and the running mean squares of the
-  /// step and the vibration bands (exponential, time constant 1 s).
-  var highBand: SOSFilter
+  /// The step band-pass (first) and the vibration band (second: 3.5–8 Hz, at most 0.45 × the internal
+  /// rate), run in one pass (``SOSFilterPair``), and the pair at rest, for a restart after a gap.
+  var bands: SOSFilterPair
+  let restingBands: SOSFilterPair
+  /// The running mean squares of the step and the vibration bands (exponential, time constant 1 s).
   var power: (Float, Float) = (0, 0)
   let powerWeight: Float
   /// ``Configuration-swift.struct/maximumVibrationRatio`` squared.
@@ -236,13 +237,14 @@ public struct StepDetector: Sendable {
     self.sampleRate = sampleRate
     self.decimationFactor = factor
     self.resolvedUnit = c.unit == .automatic ? nil : c.unit
-    self.bandpass = SOSFilter(design)
     do {
-      self.highBand = SOSFilter(
+      self.restingBands = SOSFilterPair(
+        design,
         try .butterworth(order: 2, band: .bandpass(low: 3.5, high: min(8, 0.45 * rate)), sampleRate: rate))
     } catch {
       preconditionFailure("the vibration band fits every supported rate: \(error)")
     }
+    self.bands = restingBands
     self.powerWeight = Float(1 - exp(-1 / rate))
     self.highBandLimit = Float(c.maximumVibrationRatio * c.maximumVibrationRatio)
     self.threshold = Float(c.threshold)
@@ -428,8 +430,7 @@ public struct StepDetector: Sendable {
     inGap = false
     hasValidSample = false
     skipped = index
-    bandpass.reset()
-    highBand.reset()
+    bands = restingBands
     power = (0, 0)
     boxSum = 0
     boxCount = 0
@@ -480,8 +481,7 @@ public struct StepDetector: Sendable {
       boxCount = count
       let filtered = UnsafeMutableBufferPointer(rebasing: out[0..<produced])
       let high = UnsafeMutableBufferPointer(rebasing: out[Self.blockSize..<Self.blockSize + produced])
-      highBand.process(UnsafeBufferPointer(filtered), into: high)
-      bandpass.process(UnsafeBufferPointer(filtered), into: filtered)
+      bands.process(UnsafeBufferPointer(filtered), into: filtered, high)
       scanPeaks(UnsafeBufferPointer(filtered), high: UnsafeBufferPointer(high))
     }
     emit(into: &output)

@@ -329,9 +329,13 @@ public struct StepFootTracker: Sendable {
     // c_k: the interval's mean minus the mean of its neighbors' (nil where a mean is missing).
     let deviations: [SIMD3<Double>?] = means.indices.map { k in
       guard let mean = means[k] else { return nil }
-      let neighbors = [k - 1, k + 1].filter(means.indices.contains).compactMap { means[$0] }
-      guard !neighbors.isEmpty else { return nil }
-      return mean - neighbors.reduce(.zero, +) / Double(neighbors.count)
+      let before = k > 0 ? means[k - 1] : nil
+      let after = k + 1 < means.count ? means[k + 1] : nil
+      switch (before, after) {
+      case (let b?, let a?): return mean - (a + b) / 2
+      case (let only?, nil), (nil, let only?): return mean - only
+      case (nil, nil): return nil
+      }
     }
     for k in deviations.indices.dropLast() {
       guard let a = deviations[k], let b = deviations[k + 1] else { continue }
