@@ -58,11 +58,9 @@ example: build
 # vitals.h, and runs the unit tests, then the Python package's tests (make test-python) beside the DocC
 # catalogs (make docs, from the same build); tests that need ../shared/data skip when it is absent. The
 # SHA-256 of every file of Fixtures/ and ../shared/data is compared before and after: no test may modify
-# an input. Last, the benchmarks' allocation gate (make bench-check), whose release build of Benchmarks/
-# runs from the start at the lowest CPU priority (scripts/bench/background_build.sh).
+# an input. Last, the benchmarks' allocation gate (make bench-check: a release build of Benchmarks/).
 ## Quick start: the whole check that CI runs (.ci/run).
 test: deps lint
-	scripts/bench/background_build.sh start
 	$(MAKE) -j2 test-build $(PYTHON_ENV)/ready
 	scripts/checks/cli_public_api.sh
 	scripts/checks/c_abi_smoke.sh .build/debug
@@ -70,7 +68,6 @@ test: deps lint
 	$(SWIFT) test --skip-build
 	$(MAKE) -j2 test-python test-docs
 	scripts/inputs_unchanged.sh verify .build/inputs.sha256
-	scripts/bench/background_build.sh finish
 	$(MAKE) bench-check
 
 # The debug build of make test: the package, its tests and libVitalsC.so (the C library the Python
