@@ -207,8 +207,9 @@ eval-ppg: deps
 	$(EVAL) ppg-eval >&2
 	$(EVAL_BIN)/ppg-eval --cv
 
-# Leave-one-group-out CV (an Oxford walker, a Clemson trial) chooses three bout-start settings (--cv).
-## Steps on ../shared/data: Oxford counts, Clemson counts and F1 per placement, false steps in non-walking, CV.
+# Leave-one-group-out CV (an Oxford walker, a Clemson trial) chooses three bout-start settings, and
+# leave-one-trial-out the foot tracker's alternation weight (--cv).
+## Steps on ../shared/data: Oxford counts, Clemson counts and F1 per placement, false steps in non-walking, feet and asymmetry, CV.
 eval-steps: deps
 	$(EVAL) steps-eval >&2
 	$(EVAL_BIN)/steps-eval --cv

@@ -55,18 +55,20 @@ public struct BoutAsymmetry: Sendable, Hashable {
 /// alternates feet, but a turn or a shuffle may take two steps with one foot. A bout whose evidence
 /// alternates less than it persists (``Configuration-swift.struct/minimumAlternation``) gets no feet.
 ///
-/// Asymmetry: a step time is the interval from one heel strike to the next (the step peaks of the
-/// detector); a pair is two consecutive step times ending on opposite feet, asymmetric when the longer
-/// exceeds the shorter by more than ``Configuration-swift.struct/asymmetryTolerance`` (HealthKit's walking
-/// asymmetry is "the percentage of steps in which one foot moves at a different speed than the other";
-/// healthy adults' left/right step-time ratios stay within about 1.05–1.08, Patterson et al. 2010).
-/// A device in a trouser pocket or at the ankle times its own leg's peaks differently from the other
-/// leg's (<doc:StepDetection> gives the measured figures per placement).
+/// Asymmetry: a step time is the interval from one heel strike to the next, each strike timed at its
+/// impact (the largest acceleration magnitude within 0.15 s of the detector's step peak, refined between
+/// samples by a parabola); a pair is two consecutive step times ending on opposite feet, asymmetric when
+/// the longer exceeds the shorter by more than ``Configuration-swift.struct/asymmetryTolerance``
+/// (HealthKit's walking asymmetry is "the percentage of steps in which one foot moves at a different
+/// speed than the other"; healthy adults' left/right ratios of stance, swing and step length stay under
+/// about 1.05–1.08, Patterson et al. 2010). A device in a trouser pocket times its own leg's steps
+/// differently from the other leg's (<doc:StepDetection> gives the measured figures per placement).
 ///
 /// Delay: a step's foot is decided when its bout ends (``StepDetector`` reports the bout), so steps come
-/// out of the tracker then, in order. Cost: O(1) per sample (three running sums per decimated sample, in
-/// a ring of ``historySeconds``) and O(steps) per bout; memory grows with the steps of the bout in
-/// progress.
+/// out of the tracker then, in order. Cost: O(1) per sample (running sums of the three axes per decimated
+/// sample, in a ring of ``historySeconds``) and O(steps) per bout; memory grows with the steps of the bout
+/// in progress. With detector settings that report a step more than about 48 s after its peak, such a
+/// step's interval and impact have left the ring: it keeps the detector's time and adds no evidence.
 ///
 /// References: W. Zijlstra, A. L. Hof, "Assessment of spatio-temporal gait parameters from trunk
 /// accelerations during human walking", Gait & Posture 18(2), 2003, 1–10. K. K. Patterson et al.,
