@@ -259,9 +259,15 @@ public struct StepFootTracker: Sendable {
     let first = start / Int64(factor)
     let last = min(end / Int64(factor), completed)
     guard last > first, completed - first < Int64(capacity) else { return nil }
-    let sum = sums[Int(last % Int64(capacity))] - (first == 0 ? .zero : sums[Int(first % Int64(capacity))])
-    guard sum.w > 0 else { return nil }
-    return SIMD3(sum.x, sum.y, sum.z) / sum.w
+    return mean(ofDecimated: first..<last)
+  }
+
+  /// The mean acceleration over decimated samples `range` (all of them still in the ring), nil without a
+  /// finite sample in it.
+  func mean(ofDecimated range: Range<Int64>) -> SIMD3<Double>? {
+    let end = sums[Int(range.upperBound % Int64(capacity))]
+    let sum = end - (range.lowerBound == 0 ? .zero : sums[Int(range.lowerBound % Int64(capacity))])
+    return sum.w > 0 ? SIMD3(sum.x, sum.y, sum.z) / sum.w : nil
   }
 
   /// The heel strike of the step the detector placed at input sample `index`, in input samples: the
@@ -295,9 +301,7 @@ public struct StepFootTracker: Sendable {
 
   /// The magnitude of decimated sample `j`'s mean acceleration; −∞ without a finite sample in it.
   func blockMagnitude(_ j: Int64) -> Double {
-    let sum = sums[Int((j + 1) % Int64(capacity))] - (j == 0 ? .zero : sums[Int(j % Int64(capacity))])
-    guard sum.w > 0 else { return -.infinity }
-    let mean = SIMD3(sum.x, sum.y, sum.z) / sum.w
+    guard let mean = mean(ofDecimated: j..<j + 1) else { return -.infinity }
     return (mean * mean).sum().squareRoot()
   }
 
@@ -309,19 +313,29 @@ public struct StepFootTracker: Sendable {
     let evidence = stepEvidence(steps.map(\.mean).dropLast() + [nil])
     let feet = evidence.map { Self.alternatingFeet(evidence: $0, weight: configuration.alternationWeight) }
     output.steps += steps.indices.map { FootedStep(step: steps[$0].step, foot: feet?[$0]) }
+    let counts =
+      feet.map {
+        Self.asymmetry(strikes: steps.map(\.strike), feet: $0, tolerance: configuration.asymmetryTolerance)
+      } ?? (pairs: 0, asymmetric: 0)
+    output.bouts.append(BoutAsymmetry(bout: bout, pairs: counts.pairs, asymmetricPairs: counts.asymmetric))
+  }
+
+  /// The pairs of consecutive step times (from strike to strike, any unit) ending on opposite feet among
+  /// one walk's `strikes` (increasing) taken by `feet`, and those whose longer step time exceeds the
+  /// shorter by more than `tolerance` (a fraction).
+  public static func asymmetry(strikes: [Double], feet: [Foot], tolerance: Double) -> (
+    pairs: Int, asymmetric: Int
+  ) {
+    precondition(strikes.count == feet.count, "one foot per strike")
     var pairs = 0
     var asymmetric = 0
-    if let feet {
-      for k in steps.indices.dropFirst(2) where feet[k] != feet[k - 1] && feet[k - 1] != feet[k - 2] {
-        let earlier = steps[k - 1].strike - steps[k - 2].strike
-        let later = steps[k].strike - steps[k - 1].strike
-        pairs += 1
-        if max(earlier, later) > (1 + configuration.asymmetryTolerance) * min(earlier, later) {
-          asymmetric += 1
-        }
-      }
+    for k in strikes.indices.dropFirst(2) where feet[k] != feet[k - 1] && feet[k - 1] != feet[k - 2] {
+      let earlier = strikes[k - 1] - strikes[k - 2]
+      let later = strikes[k] - strikes[k - 1]
+      pairs += 1
+      if max(earlier, later) > (1 + tolerance) * min(earlier, later) { asymmetric += 1 }
     }
-    output.bouts.append(BoutAsymmetry(bout: bout, pairs: pairs, asymmetricPairs: asymmetric))
+    return (pairs, asymmetric)
   }
 
   /// Each step's evidence for one foot (positive) or the other, or nil when the bout has too few steps

@@ -63,19 +63,20 @@ struct FootScore {
     referenceAsymmetry = Self.asymmetry(times: reference, isLeft: isLeft, rate: rate, tolerance: tolerance)
   }
 
-  /// The asymmetry percentage of reference steps: pairs of consecutive step times (each at most 1.5 s)
-  /// ending on alternating feet.
+  /// The asymmetry percentage of reference steps (``StepFootTracker/asymmetry(strikes:feet:tolerance:)``
+  /// over each run of steps at most 1.5 s apart).
   static func asymmetry(times: [Int64], isLeft: [Bool], rate: Double, tolerance: Double) -> Double {
     var pairs = 0
     var asymmetric = 0
-    let longest = Int64(1.5 * rate)
-    for k in times.indices.dropFirst(2)
-    where isLeft[k] != isLeft[k - 1] && isLeft[k - 1] != isLeft[k - 2] {
-      let earlier = times[k - 1] - times[k - 2]
-      let later = times[k] - times[k - 1]
-      guard max(earlier, later) <= longest else { continue }
-      pairs += 1
-      if Double(max(earlier, later)) > (1 + tolerance) * Double(min(earlier, later)) { asymmetric += 1 }
+    var runStart = 0
+    for end in Array(times.indices.dropFirst()) + [times.count]
+    where end == times.count || Double(times[end] - times[end - 1]) > 1.5 * rate {
+      let counts = StepFootTracker.asymmetry(
+        strikes: times[runStart..<end].map(Double.init),
+        feet: isLeft[runStart..<end].map { $0 ? .first : .second }, tolerance: tolerance)
+      pairs += counts.pairs
+      asymmetric += counts.asymmetric
+      runStart = end
     }
     return pairs > 0 ? 100 * Double(asymmetric) / Double(pairs) : .nan
   }
