@@ -271,19 +271,23 @@ public struct ECGPipeline: RecordingPipeline {
   private func heartRate(horizon: Int64) -> Double? {
     let oldest = horizon - Int64((configuration.heartRateMaximumAge * sampleRate).rounded())
     let known = recent.prefix { $0 <= horizon }
-    var intervals: [Int64] = []
-    for k in known.indices.dropFirst().reversed() where known[k] >= oldest {
-      if !gaps.isEmpty && gaps.overlapCount(with: known[k - 1]..<known[k]) > 0 { continue }
-      intervals.append(known[k] - known[k - 1])
-      if intervals.count == configuration.heartRateIntervals { break }
+    // On the stack: a reading comes every second, and the intervals are few.
+    return withUnsafeTemporaryAllocation(of: Int64.self, capacity: max(0, configuration.heartRateIntervals)) {
+      intervals in
+      var count = 0
+      for k in known.indices.dropFirst().reversed() where known[k] >= oldest && count < intervals.count {
+        if !gaps.isEmpty && gaps.overlapCount(with: known[k - 1]..<known[k]) > 0 { continue }
+        intervals[count] = known[k] - known[k - 1]
+        count += 1
+      }
+      guard count > 0 else { return nil }
+      var sorted = UnsafeMutableBufferPointer(rebasing: intervals[..<count])
+      sorted.sort()
+      let middle = count / 2
+      let median =
+        count % 2 == 1 ? Double(sorted[middle]) : Double(sorted[middle - 1] + sorted[middle]) / 2
+      return 60 * sampleRate / median
     }
-    guard !intervals.isEmpty else { return nil }
-    intervals.sort()
-    let middle = intervals.count / 2
-    let median =
-      intervals.count % 2 == 1
-      ? Double(intervals[middle]) : Double(intervals[middle - 1] + intervals[middle]) / 2
-    return 60 * sampleRate / median
   }
 
   /// Decides the beats of the last `QRSDetector/Configuration-swift.struct/maximumLatency` and the last

@@ -78,9 +78,9 @@ struct IrregularRhythmTracker: Sendable {
   /// Runs the detector on the window and takes its coverage up to sample `horizon`.
   private mutating func analyze(through horizon: Int64, events: inout [PipelineEvent]) {
     let from = decidedUntil ?? window.first!
-    for span in detector.analyze(beats: window, sampleRate: sampleRate, beatClasses: classes, gaps: gaps)
-      .coveredSamples
-    {
+    let judged = detector.analyze(
+      beats: window, sampleRate: sampleRate, beatClasses: classes, gaps: gaps, judging: from..<horizon)
+    for span in judged.coveredSamples {
       let (lower, upper) = (max(span.lowerBound, from), min(span.upperBound, horizon))
       if lower < upper { cover(lower..<upper, events: &events) }
     }

@@ -167,6 +167,34 @@ struct RhythmTests {
     #expect(score.specificity >= 0.9)
   }
 
+  @Test("Judging a span covers, within it, what the whole analysis covers")
+  func judgedSpan() {
+    let beats = Self.fibrillationBetweenSinus()
+    let classes = beats.indices.map {
+      $0 % 10 == 3 ? BeatClass.ventricular : $0 % 17 == 5 ? .supraventricular : .normal
+    }
+    let gaps = [beats[300] + 10..<beats[303] - 10]
+    let detector = AtrialFibrillationDetector()
+    let whole = detector.analyze(beats: beats, sampleRate: Self.rate, beatClasses: classes, gaps: gaps)
+    func clipped(_ ranges: [Range<Int64>], to span: Range<Int64>) -> [Range<Int64>] {
+      ranges.compactMap {
+        let (lower, upper) = (max($0.lowerBound, span.lowerBound), min($0.upperBound, span.upperBound))
+        return lower < upper ? lower..<upper : nil
+      }
+    }
+    var compared = 0
+    // Spans of 32 beats (as the streaming tracker decides), from every 7th beat, edges on beats and between.
+    for first in stride(from: 0, to: beats.count - 40, by: 7) {
+      for span in [beats[first]..<beats[first + 32], beats[first] + 40..<beats[first + 32] - 40] {
+        let judged = detector.analyze(
+          beats: beats, sampleRate: Self.rate, beatClasses: classes, gaps: gaps, judging: span)
+        #expect(clipped(judged.coveredSamples, to: span) == clipped(whole.coveredSamples, to: span))
+        if !clipped(whole.coveredSamples, to: span).isEmpty { compared += 1 }
+      }
+    }
+    #expect(compared > 50, "spans with irregular rhythm in them: \(compared)")
+  }
+
   /// A simulated ECG (250 Hz, one lead) with its true beats.
   static func simulatedECG(_ rhythm: RhythmConfiguration, duration: Double, seed: UInt64) -> (
     signal: [Float], beats: [Int64]

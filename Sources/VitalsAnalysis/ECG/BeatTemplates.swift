@@ -207,22 +207,23 @@ struct BeatTemplates: Sendable {
 
   /// The dot product of `count` samples from `a` and `b`, eight lanes at a time, in two sums that overlap.
   private static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ count: Int) -> Float {
+    // Multiply, then add: `addProduct` is a call to `fmaf` per lane where the build's target lacks FMA.
     var even = SIMD8<Float>()
     var odd = SIMD8<Float>()
     var k = 0
     while k + 16 <= count {
-      even.addProduct(
-        UnsafeRawPointer(a + k).loadUnaligned(as: SIMD8<Float>.self),
-        UnsafeRawPointer(b + k).loadUnaligned(as: SIMD8<Float>.self))
-      odd.addProduct(
-        UnsafeRawPointer(a + k + 8).loadUnaligned(as: SIMD8<Float>.self),
-        UnsafeRawPointer(b + k + 8).loadUnaligned(as: SIMD8<Float>.self))
+      even +=
+        UnsafeRawPointer(a + k).loadUnaligned(as: SIMD8<Float>.self)
+        * UnsafeRawPointer(b + k).loadUnaligned(as: SIMD8<Float>.self)
+      odd +=
+        UnsafeRawPointer(a + k + 8).loadUnaligned(as: SIMD8<Float>.self)
+        * UnsafeRawPointer(b + k + 8).loadUnaligned(as: SIMD8<Float>.self)
       k += 16
     }
     if k + 8 <= count {
-      even.addProduct(
-        UnsafeRawPointer(a + k).loadUnaligned(as: SIMD8<Float>.self),
-        UnsafeRawPointer(b + k).loadUnaligned(as: SIMD8<Float>.self))
+      even +=
+        UnsafeRawPointer(a + k).loadUnaligned(as: SIMD8<Float>.self)
+        * UnsafeRawPointer(b + k).loadUnaligned(as: SIMD8<Float>.self)
       k += 8
     }
     var sum = (even + odd).sum()

@@ -173,9 +173,10 @@ public struct ECGSignalQuality: Sendable {
     var k = 0
     func addOne() {
       let lane = Int((filteredCount + Int64(k)) % 8)
-      // Fused, as the lanes' `addProduct` below.
-      narrowPower[lane].addProduct(narrow[k], narrow[k])
-      widePower[lane].addProduct(wide[k], wide[k])
+      // Multiply, then add, as the lanes below (not `addProduct`: a call to `fmaf` per lane where the
+      // build's target lacks FMA).
+      narrowPower[lane] += narrow[k] * narrow[k]
+      widePower[lane] += wide[k] * wide[k]
       k += 1
     }
     while k < count && (filteredCount + Int64(k)) % 8 != 0 { addOne() }
@@ -184,8 +185,8 @@ public struct ECGSignalQuality: Sendable {
     while k + 8 <= count {
       let n = narrowRaw.loadUnaligned(fromByteOffset: 4 * k, as: SIMD8<Float>.self)
       let w = wideRaw.loadUnaligned(fromByteOffset: 4 * k, as: SIMD8<Float>.self)
-      narrowPower.addProduct(n, n)
-      widePower.addProduct(w, w)
+      narrowPower += n * n
+      widePower += w * w
       k += 8
     }
     while k < count { addOne() }

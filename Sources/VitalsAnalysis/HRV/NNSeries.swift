@@ -73,7 +73,10 @@ public struct NNSeries: Sendable, Equatable, Codable {
     var intervals: [Double] = []
     var endTimes: [Double] = []
     var follows: [Bool] = []
-    intervals.reserveCapacity(Swift.max(0, beats.count - 1))
+    let most = Swift.max(0, beats.count - 1)
+    intervals.reserveCapacity(most)
+    endTimes.reserveCapacity(most)
+    follows.reserveCapacity(most)
     var previousKept = -1
     var gap = 0
     for k in beats.indices.dropFirst() where !isExcluded[k] && !isExcluded[k - 1] {

@@ -78,7 +78,7 @@ public struct AtrialFibrillationDetector: Sendable {
     public var bridgedGap = 10.0
     /// Shortest episode reported, in seconds.
     public var minimumEpisodeDuration = 30.0
-    /// With the ECG given to ``AtrialFibrillationDetector/analyze(beats:sampleRate:beatClasses:signal:gaps:)``: the
+    /// With the ECG given to ``AtrialFibrillationDetector/analyze(beats:sampleRate:beatClasses:signal:gaps:judging:)``: the
     /// atrial window before each R peak, seconds before it (from `upperBound` to `lowerBound`: the PR
     /// interval).
     public var atrialWindow: ClosedRange<Double> = 0.07...0.25
@@ -105,19 +105,39 @@ public struct AtrialFibrillationDetector: Sendable {
   /// intervals repeats within r, NaN for fewer than 3 intervals.
   public static func coefficientOfSampleEntropy(_ rr: ArraySlice<Double>, tolerance r: Double) -> Double {
     guard rr.count >= 3 else { return .nan }
-    let x = Array(rr)
-    let templates = x.count - 1
-    var a = 0
-    var b = 0
-    for i in 0..<templates {
-      for j in (i + 1)..<templates where abs(x[i] - x[j]) <= r {
-        b += 1
-        if abs(x[i + 1] - x[j + 1]) <= r { a += 1 }
+    return rr.withUnsafeBufferPointer { x in
+      let templates = x.count - 1
+      var a = 0
+      var b = 0
+      for i in 0..<templates {
+        for j in (i + 1)..<templates where abs(x[i] - x[j]) <= r {
+          b += 1
+          if abs(x[i + 1] - x[j + 1]) <= r { a += 1 }
+        }
       }
+      guard a > 0 && b > 0 else { return .infinity }
+      let mean = x.reduce(0, +) / Double(x.count)
+      return -log(Double(a) / Double(b)) + log(2 * r) - log(mean)
     }
-    guard a > 0 && b > 0 else { return .infinity }
-    let mean = x.reduce(0, +) / Double(x.count)
-    return -log(Double(a) / Double(b)) + log(2 * r) - log(mean)
+  }
+
+  /// The indices of the intervals of `series` that overlap `span` (sample range) with one more on each
+  /// side, all of them without a span. The covered stretch of an irregular interval reaches back to the end
+  /// of the previous one when that is irregular too, so the intervals beside the span decide whether the
+  /// stretches between intervals at its edges are covered.
+  private func judgedIntervals(_ series: NNSeries, sampleRate: Double, overlapping span: Range<Int64>?)
+    -> Range<Int>
+  {
+    let n = series.intervals.count
+    guard let span else { return 0..<n }
+    let lower = Double(span.lowerBound)
+    let upper = Double(span.upperBound)
+    let first = series.endTimes.firstIndex { $0 * sampleRate > lower } ?? n
+    var end = first
+    while end < n && series.endTimes[end] * sampleRate - series.intervals[end] / 1000 * sampleRate < upper {
+      end += 1
+    }
+    return Swift.max(0, first - 1)..<Swift.min(n, end + 1)
   }
 
   /// Index in the full RR series of the interval that ends at `time` seconds.
@@ -227,7 +247,7 @@ public struct AtrialFibrillationDetector: Sendable {
     return (squares / Double(rr.count - 1)).squareRoot() / mean
   }
 
-  /// The result of ``analyze(beats:sampleRate:beatClasses:signal:gaps:)``.
+  /// The result of ``analyze(beats:sampleRate:beatClasses:signal:gaps:judging:)``.
   public struct Analysis: Sendable, Equatable {
     /// The intervals the detector judged (artifact intervals dropped).
     public var intervals: NNSeries
@@ -263,10 +283,14 @@ public struct AtrialFibrillationDetector: Sendable {
   /// Nyquist frequency, are left out). With `gaps`, the signal's gaps (missing samples, as sample ranges on
   /// the beats' scale, increasing and disjoint: e.g. ``QRSDetector/gaps``), no interval across a gap is
   /// judged and no gap sample is covered; an episode may still bridge a gap shorter than
-  /// ``Parameters/bridgedGap``, as it bridges any stretch not judged irregular.
+  /// ``Parameters/bridgedGap``, as it bridges any stretch not judged irregular. With `judging`, a sample
+  /// range, only the intervals that overlap it and one interval on each side of those are judged (the
+  /// others are reported regular): ``Analysis/coveredSamples`` within the range are those of the whole
+  /// analysis, at a fraction of the cost when the beats reach far beyond the range (as the context a
+  /// streaming caller keeps around the stretch it decides).
   public func analyze(
     beats: [Int64], sampleRate: Double, beatClasses: [BeatClass]? = nil, signal: [Float]? = nil,
-    gaps: [Range<Int64>] = []
+    gaps: [Range<Int64>] = [], judging: Range<Int64>? = nil
   ) -> Analysis {
     precondition(beatClasses.map { $0.count == beats.count } ?? true, "one beat class per beat")
     let consistency =
@@ -289,7 +313,7 @@ public struct AtrialFibrillationDetector: Sendable {
     // Index in `beats` of the beat closing each judged interval.
     let closingBeats = series.endTimes.map { intervalIndex(closingAt: $0, beats, sampleRate) + 1 }
     if n >= width {
-      for k in 0..<n {
+      for k in judgedIntervals(series, sampleRate: sampleRate, overlapping: judging) {
         let low = Swift.max(0, Swift.min(k - width / 2, n - width))
         let window = rr[low..<(low + width)]
         irregular[k] =
