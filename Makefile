@@ -16,7 +16,8 @@ FORMAT_PATHS = Sources Tests Benchmarks/Benchmarks Benchmarks/Support Benchmarks
 
 .PHONY: help deps build run example test test-build test-python test-docs python bench-python lint docs fixtures format bench-fftw-c fuzz malformed eval-ecg \
   eval-rhythm eval-quality eval-classify fit-classify memory compare-readers compare-ecg eval-steps compare-stats check-pipeline eval-ppg \
-  compare-ppg bench bench-check bench-thresholds compare scaling demo-derived accuracy performance slurm-check
+  compare-ppg bench bench-check bench-thresholds compare scaling demo-derived accuracy performance slurm-check \
+  profile profile-stages
 
 ## Lists the targets with a line each.
 help:
@@ -260,6 +261,15 @@ bench-thresholds: deps
 compare: build .venv-fixtures/ready
 	$(EVAL) stats-eval >&2
 	.venv-fixtures/bin/python scripts/peers/compare.py --markdown .build/compare.md --json .build/compare.json
+
+## Where the CPU time of beats and analyze goes, stage by stage, against each stage's machine limit (perf).
+profile-stages: build .venv-fixtures/ready
+	@command -v perf >/dev/null || { echo "Installing linux-perf"; $(SUDO) apt-get install -y -qq linux-perf; }
+	.venv-fixtures/bin/python scripts/bench/profile.py > .build/profile.md
+
+## docs/profile.md: the table of make profile-stages, with the commit, date and machine.
+profile: deps
+	scripts/docs/measured.sh docs/profile.md "Profile" profile-stages=.build/profile.md
 
 ## docs/performance.md: the tables of make compare and make bench-python, with the commit, date and machine.
 performance: deps
