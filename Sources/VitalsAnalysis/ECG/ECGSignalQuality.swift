@@ -142,10 +142,16 @@ public struct ECGSignalQuality: Sendable {
     // Whole blocks of finite samples take the fast path; the sums add in the same order on both paths.
     if blockFill == 0 && GapTracker.allPresent(samples) {
       let whole = samples.count / factor
-      for block in 0..<whole {
-        var sum: Float = 0
-        for k in block * factor..<(block + 1) * factor { sum += samples[k] - origin }
-        means[block] = sum / Float(factor)
+      if factor == 1 {
+        // The general loop's values (but for the sign of a zero, which the squares do not see), in a loop
+        // the compiler vectorizes.
+        for k in 0..<whole { means[k] = samples[k] - origin }
+      } else {
+        for block in 0..<whole {
+          var sum: Float = 0
+          for k in block * factor..<(block + 1) * factor { sum += samples[k] - origin }
+          means[block] = sum / Float(factor)
+        }
       }
       count = whole
       index = whole * factor
