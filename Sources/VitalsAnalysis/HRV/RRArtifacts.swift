@@ -30,7 +30,18 @@ public struct RRArtifacts: Sendable, Equatable, Codable {
   }
 
   /// Every flagged beat, increasing and without repeats.
-  public var allBeats: [Int] { Array(Set(ectopic + missed + extra + longShort + run)).sorted() }
+  public var allBeats: [Int] {
+    // Sorted, then repeats dropped: not through a `Set`, whose order (and with it the sort's work and
+    // allocations) changes with each process's hash seed.
+    var beats = (ectopic + missed + extra + longShort + run).sorted()
+    var kept = 0
+    for beat in beats where kept == 0 || beats[kept - 1] != beat {
+      beats[kept] = beat
+      kept += 1
+    }
+    beats.removeLast(beats.count - kept)
+    return beats
+  }
 
   /// Whether no beat was flagged.
   public var isEmpty: Bool {
