@@ -65,10 +65,12 @@ public struct PPGPulseDetector: Sendable {
   let longHalf: Int
   let refractory: Int64
   let meanWeight: Double
-  /// The last `2·longHalf + 2` band-passed samples and their clipped squares, by record index modulo the
-  /// length.
+  /// The last `2·longHalf + 2` band-passed samples and their clipped squares, by the segment's sample
+  /// index (``count``) modulo the length.
   var values: [Float]
   var squares: [Float]
+  /// The slot of ``values`` and ``squares`` the next sample goes to: ``count`` modulo their length.
+  var slot = 0
   var shortSum = 0.0
   var longSum = 0.0
   var meanSquare = 0.0
@@ -157,7 +159,21 @@ public struct PPGPulseDetector: Sendable {
     }
     let block = UnsafeMutableBufferPointer(rebasing: buffer[0..<samples.count])
     filter.process(samples, into: block)
-    for x in block { step(x, appendingTo: &pulses) }
+    // The rings are taken out of `self` for the block, so that `step` writes them without a uniqueness
+    // check per sample.
+    var values: [Float] = []
+    var squares: [Float] = []
+    swap(&values, &self.values)
+    swap(&squares, &self.squares)
+    defer {
+      swap(&values, &self.values)
+      swap(&squares, &self.squares)
+    }
+    values.withUnsafeMutableBufferPointer { values in
+      squares.withUnsafeMutableBufferPointer { squares in
+        for x in block { step(x, values: values, squares: squares, appendingTo: &pulses) }
+      }
+    }
   }
 
   /// Forgets the segment that a gap ends: the pending block, the moving averages, the mean square and the
@@ -172,6 +188,7 @@ public struct PPGPulseDetector: Sendable {
     longSum = 0
     meanSquare = 0
     count = 0
+    slot = 0
     blockLength = 0
     troughValue = .infinity
     troughIndex = 0
@@ -186,27 +203,38 @@ public struct PPGPulseDetector: Sendable {
   }
 
   /// One band-passed sample: updates both moving averages, centered `longHalf` samples back, and the block.
-  mutating func step(_ x: Float, appendingTo pulses: inout [PPGPulse]) {
-    let length = Int64(values.count)
+  /// `values` and `squares` are the rings ``values`` and ``squares``.
+  @inline(__always)
+  mutating func step(
+    _ x: Float, values: UnsafeMutableBufferPointer<Float>, squares: UnsafeMutableBufferPointer<Float>,
+    appendingTo pulses: inout [PPGPulse]
+  ) {
+    let length = values.count
     let n = count
-    let slot = Int(n % length)
+    // The slot of sample n − back (back < length).
+    func slotBack(_ back: Int) -> Int {
+      let s = slot - back
+      return s < 0 ? s + length : s
+    }
     let square = x > 0 ? x * x : 0
     // The slot being overwritten holds sample n − length, which has left the long window already.
     values[slot] = x
     squares[slot] = square
     longSum += Double(square)
     let leaving = n - Int64(2 * longHalf + 1)
-    if leaving >= 0 { longSum -= Double(squares[Int(leaving % length)]) }
+    if leaving >= 0 { longSum -= Double(squares[slotBack(2 * longHalf + 1)]) }
     let center = n - Int64(longHalf)
     let shortEnd = center + Int64(shortHalf)
     let shortLeaving = center - Int64(shortHalf) - 1
-    if shortEnd >= 0 { shortSum += Double(squares[Int(shortEnd % length)]) }
-    if shortLeaving >= 0 { shortSum -= Double(squares[Int(shortLeaving % length)]) }
+    if shortEnd >= 0 { shortSum += Double(squares[slotBack(longHalf - shortHalf)]) }
+    if shortLeaving >= 0 { shortSum -= Double(squares[slotBack(longHalf + shortHalf + 1)]) }
     meanSquare += max(meanWeight, 1 / Double(n + 1)) * (Double(square) - meanSquare)
+    let centerSlot = slotBack(longHalf)
     count += 1
+    slot = slot + 1 == length ? 0 : slot + 1
     // Both moving averages are decided on only once the long one spans the signal.
     guard center >= Int64(longHalf) else { return }
-    let value = values[Int(center % length)]
+    let value = values[centerSlot]
     let shortAverage = shortSum / Double(2 * shortHalf + 1)
     let longAverage = longSum / Double(2 * longHalf + 1)
     if shortAverage > longAverage + configuration.offset * meanSquare {
