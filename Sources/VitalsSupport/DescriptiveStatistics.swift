@@ -76,34 +76,47 @@ package enum DescriptiveStatistics {
   {
     precondition(width >= 1 && width % 2 == 1, "rolling window width must be odd")
     let half = width / 2
-    var result = [[Double]](repeating: [Double](repeating: .nan, count: values.count), count: qs.count)
-    var window: [Double] = []
-    window.reserveCapacity(width + 1)
-    var windowEnd = 0  // values[windowStart..<windowEnd] are in `window`
-    var windowStart = 0
-    for i in values.indices {
-      let newEnd = Swift.min(values.count, i + half + 1)
-      while windowEnd < newEnd {
-        let value = values[windowEnd]
-        let at = lowerBound(window, value)
-        window.insert(value, at: at)
-        windowEnd += 1
-      }
-      let newStart = Swift.max(0, i - half)
-      while windowStart < newStart {
-        let at = lowerBound(window, values[windowStart])
-        window.remove(at: at)
-        windowStart += 1
-      }
-      window.withUnsafeBufferPointer { sorted in
-        for (k, q) in qs.enumerated() { result[k][i] = quantile(sorted: sorted, q) }
+    let n = values.count
+    // The quantiles of every window, q by q, one row of `n` after another.
+    var rows = [Double](repeating: .nan, count: qs.count * n)
+    rows.withUnsafeMutableBufferPointer { rows in
+      withUnsafeTemporaryAllocation(of: Double.self, capacity: width + 1) { storage in
+        let window = storage.baseAddress!
+        var size = 0  // values[windowStart..<windowEnd], sorted, in window[0..<size]
+        var windowEnd = 0
+        var windowStart = 0
+        for i in values.indices {
+          let newEnd = Swift.min(n, i + half + 1)
+          while windowEnd < newEnd {
+            let value = values[windowEnd]
+            let at = lowerBound(UnsafeBufferPointer(start: window, count: size), value)
+            (window + at + 1).update(from: window + at, count: size - at)
+            window[at] = value
+            size += 1
+            windowEnd += 1
+          }
+          let newStart = Swift.max(0, i - half)
+          while windowStart < newStart {
+            let at = lowerBound(UnsafeBufferPointer(start: window, count: size), values[windowStart])
+            (window + at).update(from: window + at + 1, count: size - at - 1)
+            size -= 1
+            windowStart += 1
+          }
+          let sorted = UnsafeBufferPointer(start: window, count: size)
+          for (k, q) in qs.enumerated() { rows[k * n + i] = quantile(sorted: sorted, q) }
+        }
       }
     }
-    return result
+    return qs.indices.map { Array(rows[$0 * n..<($0 + 1) * n]) }
   }
 
   /// The first index of ascending `sorted` whose value is not below `value` (`sorted.count` when none is).
   @inlinable package static func lowerBound(_ sorted: [Double], _ value: Double) -> Int {
+    sorted.withUnsafeBufferPointer { lowerBound($0, value) }
+  }
+
+  /// The first index of ascending `sorted` whose value is not below `value` (`sorted.count` when none is).
+  @inlinable package static func lowerBound(_ sorted: UnsafeBufferPointer<Double>, _ value: Double) -> Int {
     var low = 0
     var high = sorted.count
     while low < high {
