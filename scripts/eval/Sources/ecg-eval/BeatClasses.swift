@@ -199,7 +199,8 @@ func crossValidateClasses(_ records: [ClassRecord]) {
   print("irregularity), objective mean of V and S F1; detected beats, from 5 min")
   print(classLine("CV gross", .gross(held)))
   print(classLine("best all", .gross(matrices[allData])))
-  for (index, count) in chosen.sorted(by: { $0.value > $1.value }) {
+  // Most chosen first; ties in grid order, not the dictionary's (which follows the process's hash seed).
+  for (index, count) in chosen.sorted(by: { ($1.value, $0.key) < ($0.value, $1.key) }) {
     let c = grid[index]
     print(
       "  chosen \(count)×: \(c.normalMorphology), \(c.widening), \(c.supraventricularPrematurity), \(c.irregularity)"
