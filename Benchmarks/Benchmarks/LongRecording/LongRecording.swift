@@ -68,14 +68,15 @@ final class Recording: @unchecked Sendable {
 
 let benchmarks: @Sendable () -> Void = {
   let recording = Recording.shared
-  func configuration() -> Benchmark.Configuration {
+  /// Gated within `percent` of the allocation threshold (1 %, the whole analysis 5 %).
+  func configuration(percent: Double = 1) -> Benchmark.Configuration {
     var configuration = Benchmark.Configuration.gated(
       rate: .samplesPerSecond, timeUnits: .milliseconds, maxDuration: .seconds(10), maxIterations: 5)
     // One warm-up iteration: the first reading of the record initializes state the process keeps
     // (the counts then no longer depend on whether the setup simulated the record or found it written).
-    // The counts still vary by a few allocations between runs: gated within 1 %.
+    // The counts still vary by a few allocations between runs: gated within `percent`.
     configuration.warmupIterations = 1
-    configuration.thresholds = [.mallocCountTotal: .init(relative: [.p90: 1])]
+    configuration.thresholds = [.mallocCountTotal: .init(relative: [.p90: percent])]
     configuration.setup = { try recording.write() }
     return configuration
   }
@@ -97,8 +98,12 @@ let benchmarks: @Sendable () -> Void = {
     }
   }
 
+  // The whole analysis's count varies by a few per cent between iterations of one process (120 000 to
+  // 124 000 in one run) and between builds (115 000 in a clean clone where another build read 117 000);
+  // the cause is not pinned down: gated within 5 %.
   Benchmark(
-    "24-hour ECG (250 Hz WFDB file), vitals analyze (RecordingAnalyzer)", configuration: configuration()
+    "24-hour ECG (250 Hz WFDB file), vitals analyze (RecordingAnalyzer)",
+    configuration: configuration(percent: 5)
   ) {
     benchmark in
     var analysis: RecordingAnalysis?

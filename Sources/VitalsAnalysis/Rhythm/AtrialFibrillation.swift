@@ -121,10 +121,10 @@ public struct AtrialFibrillationDetector: Sendable {
     }
   }
 
-  /// The indices of the intervals of `series` that overlap `span` (sample range) with one more on each
-  /// side, all of them without a span. The covered stretch of an irregular interval reaches back to the end
-  /// of the previous one when that is irregular too, so the intervals beside the span decide whether the
-  /// stretches between intervals at its edges are covered.
+  /// The indices of the intervals of `series` that overlap `span` (a sample range) and of one more on each
+  /// side; every index when `span` is nil. The covered stretch of an irregular interval reaches back to the
+  /// end of the previous one when that is irregular too, so the intervals beside the span decide whether
+  /// the time between intervals at its edges is covered.
   private func judgedIntervals(_ series: NNSeries, sampleRate: Double, overlapping span: Range<Int64>?)
     -> Range<Int>
   {
