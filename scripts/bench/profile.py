@@ -39,6 +39,7 @@ import numpy as np
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "scripts", "peers"))
 import timing  # noqa: E402  (scripts/peers/timing.py: one process's wall time, CPU time and peak RSS)
+from scaling import AMBULATORY_ECG, simulate  # noqa: E402  (scripts/bench/scaling.py, beside this script)
 
 # Stages, by patterns of the mangled function names (the first that matches wins).
 STAGES = [
@@ -73,24 +74,11 @@ WORKLOADS = [
     ("accelerometer 40 h, 100 Hz, 3 axes: vitals analyze", "acc", "analyze", 1 / 4),
 ]
 RECORDS = {  # name: (simulate arguments, seconds, rate, channels)
-    "ecg": (["--signal", "ecg", "--pvc", "0.01", "--noise", "ambulatory"], 86_400, 250, 1),
+    "ecg": (AMBULATORY_ECG, 86_400, 250, 1),
     "ppg": (["--signal", "ppg", "--motion", "--activity", "walking"], 36_000, 125, 4),
     "acc": (["--signal", "acc", "--activity", "walking"], 144_000, 100, 3),
 }
 LINE = re.compile(r"^\s*([\d.]+)%\s+(\S+)\s+\[(.)\]\s+(\S+)")
-
-
-def simulate(vitals, scratch, name):
-    """Writes the WFDB record `scratch/name` of RECORDS[name]; returns its path."""
-    arguments, seconds, rate, _ = RECORDS[name]
-    source = os.path.join(scratch, name + ".csv")
-    subprocess.run([vitals, "simulate", *arguments, "--duration", str(seconds), "--rate", str(rate),
-                    "--seed", "7", "-o", source], check=True, stdout=subprocess.DEVNULL)
-    record = os.path.join(scratch, name)
-    subprocess.run([vitals, "convert", source, "-o", record + ".hea"], check=True, stdout=subprocess.DEVNULL)
-    os.remove(source)
-    os.remove(os.path.join(scratch, name + ".truth.csv"))
-    return record
 
 
 def stage_of(symbol, kernel):
@@ -175,7 +163,8 @@ def main():
         sys.exit("profile.py needs perf (Debian: linux-perf)")
     scratch = tempfile.mkdtemp(prefix="vitals-profile-")
     try:
-        records = {name: simulate(options.vitals, scratch, name) for name in RECORDS}
+        records = {name: simulate(options.vitals, scratch, name, seconds, seed=7, signal=arguments, rate=rate)
+                   for name, (arguments, seconds, rate, _) in RECORDS.items()}
         one, four = recurrence_rates(scratch)
         decode_bound = copy_rate() / 6
         print("### Limits\n")

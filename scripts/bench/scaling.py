@@ -42,14 +42,17 @@ def best(repeat, runs):
     return min(r[0] for r in results), min(r[1] for r in results), max(r[2] for r in results)
 
 
-def simulate(vitals, scratch, name, seconds, seed):
-    """Writes `scratch/name.hea/.dat` (and removes the intermediate CSV); returns the record path."""
+AMBULATORY_ECG = ["--signal", "ecg", "--pvc", "0.01", "--noise", "ambulatory"]
+
+
+def simulate(vitals, scratch, name, seconds, seed, signal=AMBULATORY_ECG, rate=RATE):
+    """Writes `scratch/name.hea/.dat` of `vitals simulate` with the options `signal` at `rate` Hz (and
+    removes the intermediate CSV); returns the record path."""
     source = os.path.join(scratch, name + ".csv")
-    subprocess.run([vitals, "simulate", "--signal", "ecg", "--duration", str(seconds), "--rate", str(RATE),
-                    "--seed", str(seed), "--pvc", "0.01", "--noise", "ambulatory", "-o", source],
-                   check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([vitals, "simulate", *signal, "--duration", str(seconds), "--rate", str(rate),
+                    "--seed", str(seed), "-o", source], check=True, stdout=subprocess.DEVNULL)
     record = os.path.join(scratch, name)
-    subprocess.run([vitals, "convert", source, "--rate", str(RATE), "-o", record + ".hea"], check=True,
+    subprocess.run([vitals, "convert", source, "--rate", str(rate), "-o", record + ".hea"], check=True,
                    stdout=subprocess.DEVNULL)
     os.remove(source)
     os.remove(os.path.join(scratch, name + ".truth.csv"))
