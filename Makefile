@@ -111,7 +111,7 @@ test-docs:
 
 ## `swift format lint --strict` over the Swift sources, and the size rules of CONTRIBUTING.md.
 lint:
-	$(SWIFT) format lint --strict --recursive $(FORMAT_PATHS)
+	$(SWIFT) format lint --strict --parallel --recursive $(FORMAT_PATHS)
 	python3 scripts/checks/house_rules.py
 
 ## Rewrites the Swift sources of the repository in the house format (.swift-format).

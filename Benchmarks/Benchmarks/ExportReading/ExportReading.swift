@@ -73,3 +73,6 @@ func syntheticExport(megabytes: Int) -> String {
   }
   return text + "</HealthData>\n"
 }
+
+/// The suite's entry point: runs the benchmarks above under BenchmarkTool.
+@main enum Suite: BenchmarkRunnerHooks { static func registerBenchmarks() { benchmarks() } }

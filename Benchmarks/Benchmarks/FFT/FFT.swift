@@ -113,3 +113,6 @@ let benchmarks: @Sendable () -> Void = {
     options: WelchOptions(segmentLength: 250, fftLength: 1024))
   lombScargleBenchmarks()
 }
+
+/// The suite's entry point: runs the benchmarks above under BenchmarkTool.
+@main enum Suite: BenchmarkRunnerHooks { static func registerBenchmarks() { benchmarks() } }

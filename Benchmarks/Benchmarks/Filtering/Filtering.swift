@@ -90,3 +90,6 @@ enum Workload {
     }
   }
 }
+
+/// The suite's entry point: runs the benchmarks above under BenchmarkTool.
+@main enum Suite: BenchmarkRunnerHooks { static func registerBenchmarks() { benchmarks() } }

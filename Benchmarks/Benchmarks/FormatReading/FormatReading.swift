@@ -107,3 +107,6 @@ let benchmarks: @Sendable () -> Void = {
     blackHole(output)
   }
 }
+
+/// The suite's entry point: runs the benchmarks above under BenchmarkTool.
+@main enum Suite: BenchmarkRunnerHooks { static func registerBenchmarks() { benchmarks() } }

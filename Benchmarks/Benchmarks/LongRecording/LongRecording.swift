@@ -114,3 +114,6 @@ let benchmarks: @Sendable () -> Void = {
     blackHole(analysis)
   }
 }
+
+/// The suite's entry point: runs the benchmarks above under BenchmarkTool.
+@main enum Suite: BenchmarkRunnerHooks { static func registerBenchmarks() { benchmarks() } }

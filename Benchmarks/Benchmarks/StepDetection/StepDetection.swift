@@ -66,3 +66,6 @@ func walkWithPauses(count: Int, sampleRate: Double) -> [[Float]] {
   }
   return axes.map { Array($0.prefix(count)) }
 }
+
+/// The suite's entry point: runs the benchmarks above under BenchmarkTool.
+@main enum Suite: BenchmarkRunnerHooks { static func registerBenchmarks() { benchmarks() } }

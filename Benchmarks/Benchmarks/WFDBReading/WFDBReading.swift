@@ -52,3 +52,6 @@ let benchmarks: @Sendable () -> Void = {
     }
   }
 }
+
+/// The suite's entry point: runs the benchmarks above under BenchmarkTool.
+@main enum Suite: BenchmarkRunnerHooks { static func registerBenchmarks() { benchmarks() } }
