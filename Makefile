@@ -14,7 +14,7 @@ DEBUG_FLAGS = $(ARCH_FLAGS) -Xswiftc -warnings-as-errors -Xswiftc -gnone
 FORMAT_PATHS = Sources Tests Benchmarks/Benchmarks Benchmarks/Support Benchmarks/Package.swift Package.swift \
   scripts/eval/Sources scripts/eval/Package.swift Fuzz
 
-.PHONY: help deps build run example test test-build test-python test-docs python bench-python lint docs fixtures format bench-fftw-c fuzz malformed eval-ecg \
+.PHONY: help deps build run example test test-build test-release-build test-python test-docs python bench-python lint docs fixtures format bench-fftw-c fuzz malformed eval-ecg \
   eval-rhythm eval-quality eval-classify fit-classify memory compare-readers compare-ecg eval-steps compare-stats check-pipeline eval-ppg \
   compare-ppg bench bench-check bench-thresholds compare scaling demo-derived accuracy performance slurm-check \
   profile profile-stages
@@ -53,28 +53,39 @@ example: build
 	.build/release/vitals simulate --signal ecg --duration 120 --rate 250 --seed 7 --pvc 0.03 \
 	  --noise ambulatory -o $(EXAMPLE)
 
-# Checks the formatting and the size rules, builds once (debug, warnings as errors, with the AVX2 kernels
-# when the machine has them, so that both kernels of the CSV reader are tested) while the Python test
-# environment installs, checks that the CLI uses the public API only and that C compiles against
-# vitals.h, and runs the unit tests, then the Python package's tests (make test-python) beside the DocC
-# catalogs (make docs, from the same build); tests that need ../shared/data skip when it is absent. The
-# SHA-256 of every file of Fixtures/ and ../shared/data is compared before and after: no test may modify
-# an input. Last, the benchmarks' allocation gate (make bench-check: a release build of Benchmarks/).
+# Checks the formatting and the size rules, builds the package and its tests (debug, warnings as errors,
+# with the AVX2 kernels when the machine has them, so that both kernels of the CSV reader are tested),
+# checks that the CLI uses the public API only and that C compiles against vitals.h, and runs the unit
+# tests; tests that need ../shared/data skip when it is absent. Then one release build (make
+# test-release-build) serves the benchmarks' allocation gate (make bench-check), which runs beside the
+# DocC catalogs (make docs, from the debug build) and the Python test environment's install, and then
+# the Python package's tests (make test-python). Each step keeps both cores busy: the compiles use
+# both, the gate and the catalogs one each. The SHA-256 of every file of Fixtures/ and ../shared/data
+# is compared before and after: no test may modify an input.
 ## Quick start: the whole check that CI runs (.ci/run).
 test: deps lint
-	$(MAKE) -j2 test-build $(PYTHON_ENV)/ready
+	$(MAKE) test-build
 	scripts/checks/cli_public_api.sh
 	scripts/checks/c_abi_smoke.sh .build/debug
 	scripts/inputs_unchanged.sh record .build/inputs.sha256
 	$(SWIFT) test --skip-build
-	$(MAKE) -j2 test-python test-docs
+	$(MAKE) test-release-build
+	$(MAKE) -j3 bench-check test-docs $(PYTHON_ENV)/ready
+	$(MAKE) test-python
 	scripts/inputs_unchanged.sh verify .build/inputs.sha256
-	$(MAKE) bench-check
 
-# The debug build of make test: the package, its tests and libVitalsC.so (the C library the Python
-# tests load). make test runs it beside the Python environment's downloads.
+# The debug build of make test: the package, its tests and libVitalsC.so (the C library c_abi_smoke.sh
+# compiles against).
 test-build: deps
 	$(SWIFT) build --build-tests $(DEBUG_FLAGS)
+
+# The release build of Benchmarks/ (the allocation gate's suites) with the root package's libVitalsC.so
+# and vitals built from the same release modules, for the Python tests: one release compile of the
+# package serves both, and the Python tests load the library as `pip install ./python` builds it
+# (release, the default target).
+RELEASE_TEST_BUILD = Benchmarks/.build/release
+test-release-build: deps
+	scripts/bench/thresholds.sh build VitalsC vitals
 
 # The pinned packages of the Python package's tests (pytest, dask.distributed, NeuroKit2 for the
 # compatibility layer), in a local virtual environment; python3-venv is installed when missing.
@@ -85,11 +96,11 @@ $(PYTHON_ENV)/ready: python/requirements-test.txt
 	$(PYTHON_ENV)/bin/pip install -q -r python/requirements-test.txt
 	touch $@
 
-## The Python package's tests (pytest) on the debug library of make test's build, installed as a user would.
-test-python: $(PYTHON_ENV)/ready
-	VITALS_LIBRARY=$(CURDIR)/.build/debug/libVitalsC.so $(PYTHON_ENV)/bin/pip install -q --no-deps \
+## The Python package's tests (pytest) on make test's release library, installed as a user would.
+test-python: $(PYTHON_ENV)/ready test-release-build
+	VITALS_LIBRARY=$(CURDIR)/$(RELEASE_TEST_BUILD)/libVitalsC.so $(PYTHON_ENV)/bin/pip install -q --no-deps \
 	  --no-build-isolation --force-reinstall ./python
-	VITALS_CLI=$(CURDIR)/.build/debug/vitals $(PYTHON_ENV)/bin/pytest -q python/tests
+	VITALS_CLI=$(CURDIR)/$(RELEASE_TEST_BUILD)/vitals $(PYTHON_ENV)/bin/pytest -q python/tests
 
 ## Installs the Python package into the active Python (builds libVitalsC in release with the toolchain).
 python: deps
@@ -105,7 +116,7 @@ bench-python: deps $(PYTHON_ENV)/ready
 	VITALS_CLI=$(CURDIR)/.build/release/vitals $(PYTHON_ENV)/bin/python python/benchmarks/bench.py \
 	  --long .build/simulated-days --json .build/bench-python.json | tee .build/bench-python.md
 
-# The DocC catalogs from make test's build (beside the Python tests, which leave a core idle).
+# The DocC catalogs from make test's debug build.
 test-docs:
 	scripts/docs/build.sh
 

@@ -47,7 +47,7 @@ extension Benchmark.Configuration {
   }
 
   /// Iterations per benchmark under `VITALS_BENCHMARK_GATE`.
-  public static let gateIterations = 5
+  public static let gateIterations = 3
 }
 
 extension Benchmark {

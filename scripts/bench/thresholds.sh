@@ -3,7 +3,9 @@
 # a fixed workload) of every benchmark against the static thresholds of the running Swift version,
 # Benchmarks/Thresholds/<major.minor>/<Suite>.<benchmark>.p90.json (ordo-one/benchmark's format).
 #
-#   scripts/bench/thresholds.sh build              # the release build of the suites and BenchmarkTool
+#   scripts/bench/thresholds.sh build [PRODUCT...] # the release build of the suites and BenchmarkTool,
+#                                                  # and of the root package's PRODUCTs from the same
+#                                                  # modules (make test: libVitalsC and vitals for pytest)
 #   scripts/bench/thresholds.sh check [SUITE...]   # exit 0 when every count equals its threshold
 #   scripts/bench/thresholds.sh update [SUITE...]  # rewrite the thresholds (then review `git diff` and commit)
 #
@@ -34,7 +36,7 @@ build_flags=(-c release -Xswiftc -gnone)
 
 build() {
   "$swift" build "${build_flags[@]}"
-  "$swift" build "${build_flags[@]}" --product BenchmarkTool
+  for product in BenchmarkTool "$@"; do "$swift" build "${build_flags[@]}" --product "$product"; done
 }
 
 # run_thresholds OPERATION PATH SUITE...: BenchmarkTool's `thresholds OPERATION` over the suites,
@@ -57,7 +59,8 @@ run_thresholds() {
 
 case "$operation" in
 build)
-  build
+  build "$@"
+  echo "release products in Benchmarks/$("$swift" build "${build_flags[@]}" --show-bin-path | sed "s|^$PWD/||")"
   ;;
 check)
   if [ ! -d "$thresholds" ]; then
