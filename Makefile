@@ -57,11 +57,10 @@ example: build
 # with the AVX2 kernels when the machine has them, so that both kernels of the CSV reader are tested),
 # checks that the CLI uses the public API only and that C compiles against vitals.h, and runs the unit
 # tests; tests that need ../shared/data skip when it is absent. Then one release build (make
-# test-release-build) serves the benchmarks' allocation gate (make bench-check), which runs beside the
-# DocC catalogs (make docs, from the debug build) and the Python test environment's install, and then
-# the Python package's tests (make test-python). Each step keeps both cores busy: the compiles use
-# both, the gate and the catalogs one each. The SHA-256 of every file of Fixtures/ and ../shared/data
-# is compared before and after: no test may modify an input.
+# test-release-build, beside the Python test environment's install) serves the benchmarks' allocation
+# gate (make bench-check, beside the DocC catalogs of the debug build: one core each) and then the
+# Python package's tests (make test-python); neither builds again. The SHA-256 of every file of
+# Fixtures/ and ../shared/data is compared before and after: no test may modify an input.
 ## Quick start: the whole check that CI runs (.ci/run).
 test: deps lint
 	$(MAKE) test-build
@@ -69,9 +68,9 @@ test: deps lint
 	scripts/checks/c_abi_smoke.sh .build/debug
 	scripts/inputs_unchanged.sh record .build/inputs.sha256
 	$(SWIFT) test --skip-build
-	$(MAKE) test-release-build
-	$(MAKE) -j3 bench-check test-docs $(PYTHON_ENV)/ready
-	$(MAKE) test-python
+	$(MAKE) -j2 test-release-build $(PYTHON_ENV)/ready
+	$(MAKE) -j2 bench-check test-docs BENCH_CHECK_OPTIONS=--built
+	$(MAKE) test-python PYTHON_TEST_BUILD=
 	scripts/inputs_unchanged.sh verify .build/inputs.sha256
 
 # The debug build of make test: the package, its tests and libVitalsC.so (the C library c_abi_smoke.sh
@@ -96,8 +95,10 @@ $(PYTHON_ENV)/ready: python/requirements-test.txt
 	$(PYTHON_ENV)/bin/pip install -q -r python/requirements-test.txt
 	touch $@
 
+# What test-python builds first (make test, having built it, passes nothing).
+PYTHON_TEST_BUILD = test-release-build
 ## The Python package's tests (pytest) on make test's release library, installed as a user would.
-test-python: $(PYTHON_ENV)/ready test-release-build
+test-python: $(PYTHON_ENV)/ready $(PYTHON_TEST_BUILD)
 	VITALS_LIBRARY=$(CURDIR)/$(RELEASE_TEST_BUILD)/libVitalsC.so $(PYTHON_ENV)/bin/pip install -q --no-deps \
 	  --no-build-isolation --force-reinstall ./python
 	VITALS_CLI=$(CURDIR)/$(RELEASE_TEST_BUILD)/vitals $(PYTHON_ENV)/bin/pytest -q python/tests
@@ -262,7 +263,7 @@ bench: deps
 # and run by BenchmarkTool directly (see scripts/bench/thresholds.sh for why not the plugin).
 ## The benchmarks' allocation gate (part of make test).
 bench-check: deps
-	scripts/bench/thresholds.sh check
+	scripts/bench/thresholds.sh check $(BENCH_CHECK_OPTIONS)
 
 ## Rewrites the allocation thresholds after an intended change (review the diff, then commit).
 bench-thresholds: deps
