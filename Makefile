@@ -57,10 +57,11 @@ example: build
 # with the AVX2 kernels when the machine has them, so that both kernels of the CSV reader are tested),
 # checks that the CLI uses the public API only and that C compiles against vitals.h, and runs the unit
 # tests; tests that need ../shared/data skip when it is absent. Then one release build (make
-# test-release-build, beside the Python test environment's install) serves the benchmarks' allocation
-# gate (make bench-check, beside the DocC catalogs of the debug build: one core each) and then the
-# Python package's tests (make test-python); neither builds again. The SHA-256 of every file of
-# Fixtures/ and ../shared/data is compared before and after: no test may modify an input.
+# test-release-build) serves the benchmarks' allocation gate (make bench-check, beside the DocC
+# catalogs of the debug build and the Python test environment's install: one core each, where a
+# compile takes both) and then the Python package's tests (make test-python); neither builds again.
+# The SHA-256 of every file of Fixtures/ and ../shared/data is compared before and after: no test may
+# modify an input.
 ## Quick start: the whole check that CI runs (.ci/run).
 test: deps lint
 	$(MAKE) test-build
@@ -68,8 +69,8 @@ test: deps lint
 	scripts/checks/c_abi_smoke.sh .build/debug
 	scripts/inputs_unchanged.sh record .build/inputs.sha256
 	$(SWIFT) test --skip-build
-	$(MAKE) -j2 test-release-build $(PYTHON_ENV)/ready
-	$(MAKE) -j2 bench-check test-docs BENCH_CHECK_OPTIONS=--built
+	$(MAKE) test-release-build
+	$(MAKE) -j3 bench-check test-docs $(PYTHON_ENV)/ready BENCH_CHECK_OPTIONS=--built
 	$(MAKE) test-python PYTHON_TEST_BUILD=
 	scripts/inputs_unchanged.sh verify .build/inputs.sha256
 
