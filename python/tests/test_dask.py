@@ -119,6 +119,29 @@ def test_analyze_of_clemson_walks_with_their_options(client):
     assert frame["steps.steps"].gt(100).all()
 
 
+def test_task_groups_split_the_recordings_in_order(client):
+    files = [f"r{index}" for index in range(26)]
+    two_per_thread = vitals_dask.task_groups(files, client, None)  # 2 single-threaded workers
+    assert [len(group) for group in two_per_thread] == [7, 7, 6, 6]
+    assert sum(two_per_thread, []) == files
+    assert [len(group) for group in vitals_dask.task_groups(files, client, 10)] == [10, 10, 6]
+    assert vitals_dask.task_groups(files[:3], client, None) == [["r0"], ["r1"], ["r2"]]
+    with pytest.raises(vitals.ArgumentError, match="per_task: at least 1, got 0"):
+        vitals_dask.task_groups(files, client, 0)
+
+
+def test_results_do_not_depend_on_the_grouping(client, few):
+    grouped = vitals_dask.analyze(few, client, start=START)
+    pd.testing.assert_frame_equal(
+        timing_free(vitals_dask.analyze(few, client, per_task=1, start=START)), timing_free(grouped)
+    )
+    tables = [
+        vitals_dask.stats(few, "heartRate", "hour", client, options={"start": START}, per_task=size, timezone="UTC")
+        for size in (1, len(few))
+    ]
+    pd.testing.assert_frame_equal(tables[0], tables[1])
+
+
 @pytest.mark.parametrize(("type", "option", "interval"), QUERIES[::3], ids=lambda value: str(value))
 def test_stats_equals_one_machine(client, recordings, one_machine, type, option, interval):
     paths = [path for path in recordings if type == "heartRate" or path.endswith(".csv")]

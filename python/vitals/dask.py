@@ -5,6 +5,12 @@ must be reachable there under the same paths (a shared file system on a real clu
 keyed by their arguments (``pure=True``): a task the scheduler reruns after a worker dies computes
 the same result, and the results do not depend on which worker ran what.
 
+A task takes a run of consecutive recordings (``per_task``): by default as many as make two tasks
+per worker thread the cluster has when called (one recording per task when it has none yet). Each
+task costs the worker, the scheduler and the client a few milliseconds (Dask's guidance is tasks of
+100 ms or more), a tenth of what analyzing a 30-minute record takes; two tasks per thread keep the
+threads evenly loaded when recordings differ in length.
+
 Statistics are computed where the recordings are: each task analyzes its recording, writes the
 derived samples to a worker-local temporary file, computes the statistics partial of that file and
 returns its bytes (a few kB); the partials are merged by a tree of ``merge_partials`` tasks,
@@ -31,14 +37,43 @@ def _client(client: distributed.Client | None) -> distributed.Client:
     return client if client is not None else distributed.get_client()
 
 
+def task_groups(files: Sequence[str], client: distributed.Client, per_task: int | None) -> list[list[str]]:
+    """`files` in runs of consecutive recordings, one per task: `per_task` each, or (None) as many
+    runs as two per worker thread of `client`'s cluster (at most one per file), their lengths
+    differing by one at most, longer first."""
+    if per_task is not None:
+        if per_task < 1:
+            raise ArgumentError(f"per_task: at least 1, got {per_task}")
+        return [list(files[start : start + per_task]) for start in range(0, len(files), per_task)]
+    threads = sum(worker.get("nthreads", 1) for worker in client.scheduler_info()["workers"].values())
+    count = min(len(files), 2 * threads) if threads else len(files)
+    size, longer = divmod(len(files), max(count, 1))
+    groups, start = [], 0
+    for index in range(count):
+        end = start + size + (index < longer)
+        groups.append(list(files[start:end]))
+        start = end
+    return groups
+
+
+def summaries_of(paths: Sequence[str], words: Sequence[str]) -> list[dict[str, Any]]:
+    """On a worker: the summary (or ``{"path", "error"}``) of each recording of a task."""
+    return [_analysis.summary_or_error(path, words) for path in paths]
+
+
 def analyze(
-    paths: PathLike | Iterable[PathLike], client: distributed.Client | None = None, **options: Any
+    paths: PathLike | Iterable[PathLike],
+    client: distributed.Client | None = None,
+    per_task: int | None = None,
+    **options: Any,
 ) -> pd.DataFrame:
-    """``vitals.analyze`` on a Dask cluster: one task per recording, keyed by path and options.
+    """``vitals.analyze`` on a Dask cluster: tasks of consecutive recordings, keyed by their paths
+    and options.
 
     Args:
         paths: recordings the workers can read under these paths.
         client: the ``distributed.Client`` to use (default: the current one, ``distributed.get_client()``).
+        per_task: recordings per task (default: two tasks per worker thread, see the module).
         options: ``vitals analyze`` options as keywords, as for ``vitals.analyze``.
 
     Returns:
@@ -47,8 +82,9 @@ def analyze(
     """
     connection = _client(client)
     words = _native.option_words(options)
-    futures = connection.map(_analysis.summary_or_error, _analysis.path_list(paths), words=words, pure=True)
-    return _analysis.summaries_frame(connection.gather(futures))
+    groups = task_groups(_analysis.path_list(paths), connection, per_task)
+    futures = connection.map(summaries_of, groups, words=words, pure=True)
+    return _analysis.summaries_frame([summary for part in connection.gather(futures) for summary in part])
 
 
 def analyze_bag(paths: PathLike | Iterable[PathLike], **options: Any) -> dask.bag.Bag:
@@ -61,8 +97,8 @@ def analyze_bag(paths: PathLike | Iterable[PathLike], **options: Any) -> dask.ba
 
 
 def recording_partial(path: str, analyze_words: Sequence[str], query: Sequence[str]) -> bytes | None:
-    """On a worker: the statistics partial of the samples derived from one recording (None when it
-    states no start time, so has no samples)."""
+    """The statistics partial of the samples derived from one recording (None when it states no start
+    time, so has no samples)."""
     samples = _analysis.analyze_recording(path, analyze_words, samples=True)[1]
     if not samples:
         return None
@@ -73,15 +109,23 @@ def recording_partial(path: str, analyze_words: Sequence[str], query: Sequence[s
         return _statistics.partial_of([file], query)
 
 
-def file_partial(path: str, query: Sequence[str]) -> bytes:
-    """On a worker: the statistics partial of one samples file or Apple Health export."""
-    return _statistics.partial_of([path], query)
+def recordings_partial(paths: Sequence[str], analyze_words: Sequence[str], query: Sequence[str]) -> bytes | None:
+    """On a worker: the merge of the partials of a task's recordings (``recording_partial``)."""
+    return merge_available([recording_partial(path, analyze_words, query) for path in paths])
+
+
+def files_partial(paths: Sequence[str], query: Sequence[str]) -> bytes | None:
+    """On a worker: the merge of the partials of a task's samples files or Apple Health exports, one
+    partial per file (as the tree merges them, so the result does not depend on the grouping)."""
+    return merge_available([_statistics.partial_of([path], query) for path in paths])
 
 
 def merge_available(partials: Sequence[bytes | None]) -> bytes | None:
-    """The merge of the partials that exist (None when there is none)."""
+    """The merge of the partials that exist (None when there is none; a lone partial as it is)."""
     present = [partial for partial in partials if partial is not None]
-    return _statistics.merge_partials(present) if present else None
+    if len(present) <= 1:
+        return present[0] if present else None
+    return _statistics.merge_partials(present)
 
 
 def _tree_merge(client: distributed.Client, futures: list[distributed.Future], split_every: int) -> bytes:
@@ -104,6 +148,7 @@ def stats(
     client: distributed.Client | None = None,
     split_every: int = 8,
     options: Mapping[str, Any] | None = None,
+    per_task: int | None = None,
     **query: Any,
 ) -> pd.DataFrame:
     """Statistics of the samples derived from recordings, computed on a Dask cluster.
@@ -120,6 +165,7 @@ def stats(
         split_every: partials merged per task of the merge tree (at least 2).
         options: ``vitals analyze`` options for every recording (``{"start": "2024-03-10T08:00:00Z",
             "height": 1.75}``).
+        per_task: recordings per task (default: two tasks per worker thread, see the module).
         query: the other ``vitals.stats`` keywords (option, anchor, timezone, unit, per_source,
             source_priority).
 
@@ -129,9 +175,8 @@ def stats(
     connection = _client(client)
     words = _statistics.query_words(type, interval, **query)
     analyze_words = _native.option_words(options or {})
-    futures = connection.map(
-        recording_partial, _analysis.path_list(paths), analyze_words=analyze_words, query=words, pure=True
-    )
+    groups = task_groups(_analysis.path_list(paths), connection, per_task)
+    futures = connection.map(recordings_partial, groups, analyze_words=analyze_words, query=words, pure=True)
     return _statistics.stats_table(_tree_merge(connection, futures, split_every), "frame")
 
 
@@ -141,6 +186,7 @@ def stats_files(
     interval: str = "day",
     client: distributed.Client | None = None,
     split_every: int = 8,
+    per_task: int | None = None,
     **query: Any,
 ) -> pd.DataFrame:
     """Statistics of samples files (``*.samples.jsonl``) and Apple Health exports on a Dask
@@ -148,5 +194,6 @@ def stats_files(
     ``stats``; returns the DataFrame ``vitals.stats`` returns over the same files."""
     connection = _client(client)
     words = _statistics.query_words(type, interval, **query)
-    futures = connection.map(file_partial, _analysis.path_list(paths), query=words, pure=True)
+    groups = task_groups(_analysis.path_list(paths), connection, per_task)
+    futures = connection.map(files_partial, groups, query=words, pure=True)
     return _statistics.stats_table(_tree_merge(connection, futures, split_every), "frame")

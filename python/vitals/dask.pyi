@@ -9,10 +9,15 @@ import pandas as pd
 _Path = str | os.PathLike[str]
 _Paths = _Path | Iterable[_Path]
 
-def analyze(paths: _Paths, client: distributed.Client | None = None, **options: Any) -> pd.DataFrame: ...
+def task_groups(files: Sequence[str], client: distributed.Client, per_task: int | None) -> list[list[str]]: ...
+def summaries_of(paths: Sequence[str], words: Sequence[str]) -> list[dict[str, Any]]: ...
+def analyze(
+    paths: _Paths, client: distributed.Client | None = None, per_task: int | None = None, **options: Any
+) -> pd.DataFrame: ...
 def analyze_bag(paths: _Paths, **options: Any) -> dask.bag.Bag: ...
 def recording_partial(path: str, analyze_words: Sequence[str], query: Sequence[str]) -> bytes | None: ...
-def file_partial(path: str, query: Sequence[str]) -> bytes: ...
+def recordings_partial(paths: Sequence[str], analyze_words: Sequence[str], query: Sequence[str]) -> bytes | None: ...
+def files_partial(paths: Sequence[str], query: Sequence[str]) -> bytes | None: ...
 def merge_available(partials: Sequence[bytes | None]) -> bytes | None: ...
 def stats(
     paths: _Paths,
@@ -21,6 +26,7 @@ def stats(
     client: distributed.Client | None = None,
     split_every: int = 8,
     options: Mapping[str, Any] | None = None,
+    per_task: int | None = None,
     *,
     option: str | None = None,
     anchor: str | None = None,
@@ -35,6 +41,7 @@ def stats_files(
     interval: str = "day",
     client: distributed.Client | None = None,
     split_every: int = 8,
+    per_task: int | None = None,
     *,
     option: str | None = None,
     anchor: str | None = None,
