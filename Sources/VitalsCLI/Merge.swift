@@ -1,4 +1,5 @@
 import ArgumentParser
+import Synchronization
 import Vitals
 
 /// `vitals merge PARTIAL… [--format csv|json]`: the statistics table of the shards whose partials
@@ -84,15 +85,28 @@ public struct Merge: ParsableCommand {
     throws(InputError) -> (Stats, TimeZoneRules)
   {
     let name = inputs[0]
-    let arguments = inputs + options(of: partial) + ["--format", format.rawValue]
+    let words = options(of: partial) + ["--format", format.rawValue]
     do {
-      return (try Stats.parse(arguments), try zone(named: partial.timeZone, path: name))
+      var stats = try parsedQueries.withLock { parsed in
+        if let known = parsed[words] { return known }
+        let stats = try Stats.parse([name] + words)
+        if parsed.count >= 64 { parsed.removeAll() }
+        parsed[words] = stats
+        return stats
+      }
+      stats.inputs = inputs
+      return (stats, try zone(named: partial.timeZone, path: name))
     } catch let error as InputError {
       throw error
     } catch {
       throw InputError(path: name, "its query is not one vitals stats takes: \(describe(partial))")
     }
   }
+
+  /// The `vitals stats` commands of the queries merged so far in this process, by their option words
+  /// (at most 64): a tree merge asks for the same query at every node, and parsing it costs more than
+  /// merging a few small partials.
+  private static let parsedQueries = Mutex<[[String]: Stats]>([:])
 
   /// The query of a partial as `vitals stats` options, but for its time zone (which names the system's
   /// zone as it found it, see ``zone(named:path:)``).
