@@ -262,8 +262,9 @@ if oxford.isEmpty {
       algo.map(abs).max()!, meanAbsolute(hardware), hardware.count))
 }
 printClemson(walks.filter { $0.group.hasPrefix("clemson") })
-printSimulatedWalks(
-  try simulatedShortWalks(body: options.configuration, wrist: options.wrist, chunk: options.chunk))
+let simulatedWalks = try simulatedShortWalks(
+  body: options.configuration, wrist: options.wrist, chunk: options.chunk)
+printSimulatedWalks(simulatedWalks)
 
 let tracker = options.feet
 printFeet(
@@ -289,6 +290,6 @@ for (placement, row) in zip(Placement.allCases, rates) {
 print(String(format: "worst %.2f false steps/min", rates.joined().max()!))
 
 if options.crossValidate {
-  try crossValidate(body: options.configuration, wrist: options.wrist, defaults: walks)
+  try crossValidate(body: options.configuration, wrist: options.wrist, defaults: walks + simulatedWalks)
   try crossValidateFeet(body: options.configuration, wrist: options.wrist, base: options.feet)
 }
