@@ -14,17 +14,22 @@ public func vitals_ecg_beats(
   reporting(error) {
     let peaksOut = try out(peaks, "peaks")
     let countOut = try out(beatCount, "beat_count")
-    let samples = try channels(leads, channels: leadCount, minimum: 1, count: count, "leads")
+    let samples = try channelBuffers(leads, channels: leadCount, minimum: 1, count: count, "leads")
     try SupportedRates.qrsDetector.check("sample_rate", sampleRate)
-    let detection: (beats: [Int64], classes: [BeatClass], gaps: [Range<Int64>])
     do {
-      detection = try RecordingBeats.detect(leads: samples, sampleRate: sampleRate)
+      guard let classes else {  // peaks only: the detector alone, on the caller's samples
+        let beats = try RecordingBeats.peaks(lead: samples[0], sampleRate: sampleRate).beats
+        peaksOut.pointee = mallocBuffer(beats)
+        countOut.pointee = Int64(beats.count)
+        return
+      }
+      let detection = try RecordingBeats.detect(leads: samples.map(Array.init), sampleRate: sampleRate)
+      peaksOut.pointee = mallocBuffer(detection.beats)
+      classes.pointee = mallocBuffer(detection.classes.map { CChar(bitPattern: $0.letter.utf8.first!) })
+      countOut.pointee = Int64(detection.beats.count)
     } catch {
       throw CallFailure.argument("\(error)")
     }
-    peaksOut.pointee = mallocBuffer(detection.beats)
-    classes?.pointee = mallocBuffer(detection.classes.map { CChar(bitPattern: $0.letter.utf8.first!) })
-    countOut.pointee = Int64(detection.beats.count)
   }
 }
 

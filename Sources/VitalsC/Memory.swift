@@ -70,13 +70,22 @@ func channels(
   _ pointer: UnsafePointer<UnsafePointer<Float>?>?, channels: Int32, minimum: Int32, count: Int64,
   _ name: String
 ) throws(CallFailure) -> [[Float]] {
+  try channelBuffers(pointer, channels: channels, minimum: minimum, count: count, name).map(Array.init)
+}
+
+/// The caller's `channels` arrays of `count` samples each, as buffers over them (no copy), as
+/// ``channels(_:channels:minimum:count:_:)`` checks them.
+func channelBuffers(
+  _ pointer: UnsafePointer<UnsafePointer<Float>?>?, channels: Int32, minimum: Int32, count: Int64,
+  _ name: String
+) throws(CallFailure) -> [UnsafeBufferPointer<Float>] {
   guard channels >= minimum else {
     throw .argument("\(name) must hold at least \(minimum) channel(s), got \(channels)")
   }
   guard count >= 0 else { throw .argument("count must be 0 or more, got \(count)") }
-  var result: [[Float]] = []
+  var result: [UnsafeBufferPointer<Float>] = []
   for (k, channel) in try pointers(pointer, count: Int64(channels), name).enumerated() {
-    result.append(Array(try pointers(channel, count: count, "\(name)[\(k)]")))
+    result.append(try pointers(channel, count: count, "\(name)[\(k)]"))
   }
   return result
 }

@@ -81,6 +81,21 @@ public struct RecordingBeats: Sendable, Encodable {
     return (stage.beats, stage.classes, stage.detector.gaps)
   }
 
+  /// The R peaks of `lead` (at `sampleRate` Hz) as ``detect(leads:sampleRate:configuration:)`` finds them
+  /// in its first lead, without classifying them (the classifier does not move them): sample indices from
+  /// the first sample, and the runs of NaN or infinite samples. Throws `QRSDetectorError` for a rate the
+  /// detector does not support.
+  public static func peaks(
+    lead: UnsafeBufferPointer<Float>, sampleRate: Double,
+    configuration: QRSDetector.Configuration = QRSDetector.Configuration()
+  ) throws(QRSDetectorError) -> (beats: [Int64], gaps: [Range<Int64>]) {
+    var detector = try QRSDetector(sampleRate: sampleRate, configuration: configuration)
+    var beats: [Int64] = []
+    detector.process(lead, appendingTo: &beats)
+    detector.finish(appendingTo: &beats)
+    return (beats, detector.gaps)
+  }
+
   /// Reads the recording at `path` and detects the systolic peaks of its first PPG channel
   /// (``PPGRecording``: `options.channels` names the PPG channels, `accelerometer` the axes); `lead` is
   /// that channel's name. Throws `InputError` for unreadable input, a recording without a PPG channel

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 import vitals
-from conftest import EXAMPLE_ECG, cli_csv, run_cli, shared
+from conftest import EXAMPLE_ECG, cli_csv, mitdb_records, run_cli, shared
 
 # The MIT beat symbols (wfdb's beat annotation codes); other annotations are rhythm, noise, ...
 BEAT_SYMBOLS = set("NLRBAaJSVrFejnE/fQ?")
@@ -43,6 +43,15 @@ def test_ecg_peaks_and_beats_match_vitals_beats():
     assert classified.columns.tolist() == ["sample", "label"]
     np.testing.assert_array_equal(classified["sample"], beats["sample"])
     assert classified["label"].tolist() == beats["label"].tolist()
+
+
+def test_peaks_alone_equal_the_classified_beats_on_every_record():
+    """`ecg_peaks` runs the detector alone (no classes asked); its peaks are those of `ecg_beats`."""
+    for record in mitdb_records():
+        recording = vitals.read(record)
+        signal = next(iter(recording.signals.values()))  # MLII, or V5 in 102 and 104
+        classified = vitals.ecg_beats(signal, recording.sampling_rate)
+        np.testing.assert_array_equal(vitals.ecg_peaks(signal, recording.sampling_rate), classified["sample"])
 
 
 def test_two_lead_beats_match_vitals_beats_with_both_channels():

@@ -102,7 +102,8 @@ vitals_status vitals_annotations_read(const char *record_path, const char *exten
  * morphology on every lead given and its timing). `leads` holds `lead_count` (>= 1) pointers to
  * `count` samples each; detection runs on leads[0]. `*peaks` receives the sample indices and
  * `*classes` one ASCII letter per beat (N, S, V, F or Q; not NUL-terminated), both `*beat_count`
- * long. `classes` may be NULL when the classes are not wanted. */
+ * long. `classes` may be NULL when the classes are not wanted: the beats are then only detected
+ * (the same peaks, in less time; the other leads are not read). */
 vitals_status vitals_ecg_beats(const float *const *leads, int32_t lead_count, int64_t count, double sample_rate,
                                int64_t **peaks, char **classes, int64_t *beat_count, char **error);
 
