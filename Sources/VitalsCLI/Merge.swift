@@ -1,5 +1,4 @@
 import ArgumentParser
-import Synchronization
 import Vitals
 
 /// `vitals merge PARTIAL… [--format csv|json]`: the statistics table of the shards whose partials
@@ -56,12 +55,23 @@ public struct Merge: ParsableCommand {
   public static func merged(_ parts: [StatisticsPartial], names: [String]) throws
     -> StatisticsPartial
   {
+    try merged(parts, names: names) { partial, inputs throws(InputError) in
+      try query(of: partial, format: .csv, inputs: inputs)
+    }
+  }
+
+  /// ``merged(_:names:)`` with the `vitals stats` command and zone of the first part's query over
+  /// `names` from `query` (``query(of:format:inputs:)``, or a cache of it for a process that merges often).
+  package static func merged(
+    _ parts: [StatisticsPartial], names: [String],
+    query: (StatisticsPartial, [String]) throws(InputError) -> (Stats, TimeZoneRules)
+  ) throws -> StatisticsPartial {
     precondition(!parts.isEmpty && parts.count == names.count, "one name per partial, at least one")
     for (name, part) in zip(names, parts).dropFirst() where !part.hasSameQuery(as: parts[0]) {
       throw InputError(
         path: name, "made by another query than \(names[0]): \(describe(part)) against \(describe(parts[0]))")
     }
-    let (stats, zone) = try query(of: parts[0], format: .csv, inputs: names)
+    let (stats, zone) = try query(parts[0], names)
     return try StatisticsPartial.merged(parts, names: names) { span throws(InputError) in
       try stats.intervals(covering: span, zone: zone)
     }
@@ -81,21 +91,13 @@ public struct Merge: ParsableCommand {
 
   /// The `vitals stats` command of the query of `partial` over `inputs` (the first named in errors), and
   /// the partial's zone.
-  static func query(of partial: StatisticsPartial, format: Stats.OutputFormat, inputs: [String])
+  package static func query(of partial: StatisticsPartial, format: Stats.OutputFormat, inputs: [String])
     throws(InputError) -> (Stats, TimeZoneRules)
   {
     let name = inputs[0]
-    let words = options(of: partial) + ["--format", format.rawValue]
+    let arguments = inputs + options(of: partial) + ["--format", format.rawValue]
     do {
-      var stats = try parsedQueries.withLock { parsed in
-        if let known = parsed[words] { return known }
-        let stats = try Stats.parse([name] + words)
-        if parsed.count >= 64 { parsed.removeAll() }
-        parsed[words] = stats
-        return stats
-      }
-      stats.inputs = inputs
-      return (stats, try zone(named: partial.timeZone, path: name))
+      return (try Stats.parse(arguments), try zone(named: partial.timeZone, path: name))
     } catch let error as InputError {
       throw error
     } catch {
@@ -103,14 +105,9 @@ public struct Merge: ParsableCommand {
     }
   }
 
-  /// The `vitals stats` commands of the queries merged so far in this process, by their option words
-  /// (at most 64): a tree merge asks for the same query at every node, and parsing it costs more than
-  /// merging a few small partials.
-  private static let parsedQueries = Mutex<[[String]: Stats]>([:])
-
   /// The query of a partial as `vitals stats` options, but for its time zone (which names the system's
   /// zone as it found it, see ``zone(named:path:)``).
-  static func options(of partial: StatisticsPartial) -> [String] {
+  package static func options(of partial: StatisticsPartial) -> [String] {
     var options = [
       "--type", partial.type, "--option", partial.option.rawValue, "--interval", partial.interval,
     ]

@@ -86,19 +86,4 @@ struct MergeTests {
     // The input is unchanged: still its 200 minutes of two samples.
     #expect(try String(contentsOfFile: files[0], encoding: .utf8).split(separator: "\n").count == 400)
   }
-
-  @Test("a query parsed for one merge serves the next with that merge's inputs")
-  func parsedQueriesTakeEachMergesInputs() throws {
-    let (directory, files) = try Self.shards()
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    let path = directory + "/hour.json"
-    #expect(runInProcess(["stats", files[0], "--type", "heartRate", "--interval", "hour", "--partial", path]) == 0)
-    let partial = try StatisticsPartial(path: path)
-    let first = try Merge.query(of: partial, format: .csv, inputs: ["a.json"]).0
-    let second = try Merge.query(of: partial, format: .json, inputs: ["b.json", "c.json"]).0
-    let third = try Merge.query(of: partial, format: .csv, inputs: ["d.json"]).0
-    #expect(first.inputs == ["a.json"] && second.inputs == ["b.json", "c.json"] && third.inputs == ["d.json"])
-    #expect(first.format == .csv && second.format == .json && third.format == .csv)
-    #expect(third.interval == "hour" && third.type == "heartRate")
-  }
 }

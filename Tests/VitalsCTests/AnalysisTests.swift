@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 import Vitals
-import VitalsC
 import VitalsTestSupport
 
+@testable import VitalsC
 @testable import VitalsCLI
 
 @Suite("C interface: whole recordings and statistics partials")
@@ -130,5 +130,19 @@ struct AnalysisTests {
       #expect(tableOutcome.status == 0)
       #expect(text == (try stats.report(note: { _ in })))
     }
+  }
+
+  @Test("a query parsed for one merge serves later ones, each with its own inputs")
+  func mergedQueriesTakeEachMergesInputs() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let files = try Self.samplesFiles(in: directory)
+    let bytes = try Self.partial(
+      [files[0]], ["--type", "heartRate", "--interval", "hour", "--timezone", "UTC"])
+    let partial = try StatisticsPartial(bytes: bytes, name: "partial")
+    let first = try mergedQuery(of: partial, inputs: ["partials[0]"])
+    let second = try mergedQuery(of: partial, inputs: ["partials[0]", "partials[1]"])
+    #expect(first.0.inputs == ["partials[0]"] && second.0.inputs == ["partials[0]", "partials[1]"])
+    #expect(second.0.interval == "hour" && second.0.type == "heartRate" && second.1 == first.1)
   }
 }

@@ -40,7 +40,8 @@ func crossValidate(
     var falseRates: [Double] = []
     for configuration in grid {
       let (b, w) = placement == .wrist ? (body, configuration) : (configuration, wrist)
-      let walks = try countWalks(body: b, wrist: w) + simulatedShortWalks(body: b, wrist: w, chunk: options.chunk)
+      let walks =
+        try countWalks(body: b, wrist: w) + simulatedShortWalks(body: b, wrist: w, chunk: options.chunk)
       results.append(walks.filter { $0.placement == placement })
       let rates = try falseStepRates(body: b, wrist: w)
       falseRates.append(

@@ -45,7 +45,8 @@ func simulatedShortWalks(
     detector.finish(into: &output)
     let detected = output.steps.map(\.sampleIndex)
     return WalkResult(
-      group: "simulated short walks", placement: placement == .wrist ? .wrist : .body, name: placement.rawValue,
+      group: "simulated short walks", placement: placement == .wrist ? .wrist : .body,
+      name: placement.rawValue,
       truth: strikes.count, detected: detected.count,
       f1: stepTimingF1(reference: strikes, detected: detected, rate: rate))
   }
