@@ -196,10 +196,10 @@ def dask_scaling(label: str, paths: list[str], options: dict[str, Any], repeat: 
 
     with contextlib.ExitStack() as stack:
         clients = {}
-        for workers in (1, 2):
+        for workers in (1, 2):  # the two schedulers' HTTP servers on any free ports (":0")
             cluster = stack.enter_context(
                 distributed.LocalCluster(
-                    n_workers=workers, processes=True, threads_per_worker=1, dashboard_address=None, silence_logs=40
+                    n_workers=workers, processes=True, threads_per_worker=1, dashboard_address=":0", silence_logs=40
                 )
             )
             clients[workers] = stack.enter_context(distributed.Client(cluster))
