@@ -1,4 +1,4 @@
-"""Vitals on a Dask cluster: analyses and statistics of many recordings, one task per recording.
+"""Vitals on a Dask cluster: analyses and statistics of many recordings, a few recordings per task.
 
 Every task calls the library on a worker, so the recordings (and the package, with its library)
 must be reachable there under the same paths (a shared file system on a real cluster). Tasks are
@@ -7,14 +7,14 @@ the same result, and the results do not depend on which worker ran what.
 
 A task takes a run of consecutive recordings (``per_task``): by default as many as make two tasks
 per worker thread the cluster has when called (one recording per task when it has none yet). Each
-task costs the worker, the scheduler and the client a few milliseconds (Dask's guidance is tasks of
-100 ms or more), a tenth of what analyzing a 30-minute record takes; two tasks per thread keep the
-threads evenly loaded when recordings differ in length.
+task costs the worker, the scheduler and the client a few milliseconds, no small part of the time a
+30-minute record's analysis takes (Dask's guidance is tasks of 100 ms or more); two tasks per thread
+keep the threads evenly loaded when recordings differ in length.
 
-Statistics are computed where the recordings are: each task analyzes its recording, writes the
-derived samples to a worker-local temporary file, computes the statistics partial of that file and
-returns its bytes (a few kB); the partials are merged by a tree of ``merge_partials`` tasks,
-``split_every`` at a time, and the last partial becomes the table.
+Statistics are computed where the recordings are: each task analyzes each of its recordings, writes
+the derived samples to a worker-local temporary file, computes the statistics partial of that file,
+and returns the merge of its recordings' partials (a few kB); the partials are merged by a tree of
+``merge_partials`` tasks, ``split_every`` at a time, and the last partial becomes the table.
 """
 
 from __future__ import annotations
