@@ -25,34 +25,16 @@ _LEAD, _PEAKS, _LABELS, _COUNT, _ERROR = (
 )
 
 
-def _beats(leads: list[np.ndarray], sampling_rate: float, classify: bool) -> tuple[np.ndarray, str | None]:
-    """Peak indices (int64, samples) and, with `classify`, one EC57 class letter per beat."""
-    outputs = _Outputs()
-    base = ctypes.addressof(outputs)
-    if len(leads) == 1:
-        outputs.lead = _native.address(leads[0])
-        lead_pointers: Any = base + _LEAD
-    else:
-        lead_pointers = _native.pointers(leads)
+def _peaks(outputs: _Outputs, status: int) -> np.ndarray:
+    """The peaks a ``vitals_ecg_beats`` call left in `outputs` (int64, samples), or its failure raised;
+    the library's peak buffer is freed either way."""
     try:
-        status = _native.lib.vitals_ecg_beats(
-            lead_pointers,
-            len(leads),
-            len(leads[0]),
-            float(sampling_rate),
-            base + _PEAKS,
-            base + _LABELS if classify else None,
-            base + _COUNT,
-            base + _ERROR,
-        )
         if status:
             _native.raise_failure(status, outputs.error)
-        letters = _native.data(outputs.labels, outputs.count).decode("ascii") if classify else None
-        return _native.int64_array(outputs.peaks, outputs.count), letters
+        return _native.int64_array(outputs.peaks, outputs.count)
     finally:
-        for pointer in (outputs.peaks, outputs.labels):
-            if pointer:
-                _native.lib.vitals_free(pointer)
+        if outputs.peaks:
+            _native.lib.vitals_free(outputs.peaks)
 
 
 def ecg_peaks(signal: Any, sampling_rate: float) -> np.ndarray:
@@ -66,7 +48,14 @@ def ecg_peaks(signal: Any, sampling_rate: float) -> np.ndarray:
     Returns:
         The sample indices (0-based, int64) of the R peaks.
     """
-    return _beats([_native.float32_vector(signal, "signal")], sampling_rate, classify=False)[0]
+    lead = _native.float32_vector(signal, "signal")
+    outputs = _Outputs()
+    base = ctypes.addressof(outputs)
+    outputs.lead = _native.address(lead)
+    status = _native.lib.vitals_ecg_beats(
+        base + _LEAD, 1, len(lead), float(sampling_rate), base + _PEAKS, None, base + _COUNT, base + _ERROR
+    )
+    return _peaks(outputs, status)
 
 
 def ecg_beats(leads: Any, sampling_rate: float) -> pd.DataFrame:
@@ -84,5 +73,22 @@ def ecg_beats(leads: Any, sampling_rate: float) -> pd.DataFrame:
         A DataFrame with columns ``sample`` (int64 R-peak index, in samples) and ``label`` (N, S, V,
         F or Q).
     """
-    peaks, labels = _beats(_native.channels(leads, "leads"), sampling_rate, classify=True)
-    return pd.DataFrame({"sample": peaks, "label": list(labels or "")})
+    arrays = _native.channels(leads, "leads")
+    outputs = _Outputs()
+    base = ctypes.addressof(outputs)
+    status = _native.lib.vitals_ecg_beats(
+        _native.pointers(arrays),
+        len(arrays),
+        len(arrays[0]),
+        float(sampling_rate),
+        base + _PEAKS,
+        base + _LABELS,
+        base + _COUNT,
+        base + _ERROR,
+    )
+    try:
+        labels = _native.data(outputs.labels, outputs.count).decode("ascii")
+    finally:
+        if outputs.labels:
+            _native.lib.vitals_free(outputs.labels)
+    return pd.DataFrame({"sample": _peaks(outputs, status), "label": list(labels)})
