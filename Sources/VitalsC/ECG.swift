@@ -33,6 +33,30 @@ public func vitals_ecg_beats(
   }
 }
 
+/// R peaks of `lead` on `jobs` threads (`RecordingBeats.peaks(lead:sampleRate:jobs:)`): `*peaks` is
+/// `*beat_count` long and the caller's.
+@_cdecl("vitals_ecg_peaks")
+public func vitals_ecg_peaks(
+  _ lead: UnsafePointer<Float>?, _ count: Int64, _ sampleRate: Double, _ jobs: Int32,
+  _ peaks: UnsafeMutablePointer<UnsafeMutablePointer<Int64>?>?, _ beatCount: UnsafeMutablePointer<Int64>?,
+  _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 {
+  reporting(error) {
+    let peaksOut = try out(peaks, "peaks")
+    let countOut = try out(beatCount, "beat_count")
+    let samples = try pointers(lead, count: count, "lead")
+    guard jobs >= 1 else { throw CallFailure.argument("jobs must be at least 1, got \(jobs)") }
+    try SupportedRates.qrsDetector.check("sample_rate", sampleRate)
+    do {
+      let beats = try RecordingBeats.peaks(lead: samples, sampleRate: sampleRate, jobs: Int(jobs)).beats
+      peaksOut.pointee = mallocBuffer(beats)
+      countOut.pointee = Int64(beats.count)
+    } catch {
+      throw CallFailure.argument("\(error)")
+    }
+  }
+}
+
 /// The beats of the recording at `path` as `vitals beats` finds them (`BeatSignal.detect(path:input:)`
 /// with the options of `Beats`), as JSON (see `vitals.h`); `*json` is the caller's.
 @_cdecl("vitals_recording_beats")

@@ -83,15 +83,21 @@ public struct RecordingBeats: Sendable, Encodable {
 
   /// The R peaks of `lead` (at `sampleRate` Hz) as ``detect(leads:sampleRate:configuration:)`` finds them
   /// in its first lead, without classifying them (the classifier does not move them): sample indices from
-  /// the first sample, and the runs of NaN or infinite samples. Throws `QRSDetectorError` for a rate the
-  /// detector does not support.
+  /// the first sample, and the runs of NaN or infinite samples. With `jobs` of 2 or more, the filtering
+  /// and the decisions run on two threads (`QRSDetector/processOnTwoThreads(_:appendingTo:)`): the same
+  /// peaks. Throws `QRSDetectorError` for a rate the detector does not support.
   public static func peaks(
     lead: UnsafeBufferPointer<Float>, sampleRate: Double,
-    configuration: QRSDetector.Configuration = QRSDetector.Configuration()
+    configuration: QRSDetector.Configuration = QRSDetector.Configuration(), jobs: Int = 1
   ) throws(QRSDetectorError) -> (beats: [Int64], gaps: [Range<Int64>]) {
+    precondition(jobs >= 1, "jobs must be at least 1, got \(jobs)")
     var detector = try QRSDetector(sampleRate: sampleRate, configuration: configuration)
     var beats: [Int64] = []
-    detector.process(lead, appendingTo: &beats)
+    if jobs > 1 {
+      detector.processOnTwoThreads(lead, appendingTo: &beats)
+    } else {
+      detector.process(lead, appendingTo: &beats)
+    }
     detector.finish(appendingTo: &beats)
     return (beats, detector.gaps)
   }

@@ -53,6 +53,13 @@ int main(int argc, char **argv) {
   int64_t beats = 0;
   status = vitals_ecg_beats(leads, 1, total, rate, &peaks, &classes, &beats, &error);
   if (status != VITALS_OK) return fail("vitals_ecg_beats", status, error);
+  int64_t *peaks_two_threads = NULL;
+  int64_t beats_two_threads = 0;
+  status = vitals_ecg_peaks(lead, total, rate, 2, &peaks_two_threads, &beats_two_threads, &error);
+  if (status != VITALS_OK) return fail("vitals_ecg_peaks", status, error);
+  int same_peaks = beats_two_threads == beats &&
+                   memcmp(peaks_two_threads, peaks, sizeof(int64_t) * (size_t)beats) == 0;
+  vitals_free(peaks_two_threads);
   free(lead);
 
   char *hrv = NULL;
@@ -68,5 +75,6 @@ int main(int argc, char **argv) {
   vitals_free(hrv);
   vitals_free(peaks);
   vitals_free(classes);
-  return beats > 0 && vitals_abi_version() == VITALS_ABI_VERSION ? 0 : 1;
+  if (!same_peaks) fprintf(stderr, "smoke: vitals_ecg_peaks on 2 threads found other peaks\n");
+  return beats > 0 && same_peaks && vitals_abi_version() == VITALS_ABI_VERSION ? 0 : 1;
 }

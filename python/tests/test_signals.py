@@ -46,12 +46,20 @@ def test_ecg_peaks_and_beats_match_vitals_beats():
 
 
 def test_peaks_alone_equal_the_classified_beats_on_every_record():
-    """`ecg_peaks` runs the detector alone (no classes asked); its peaks are those of `ecg_beats`."""
+    """`ecg_peaks` runs the detector alone (no classes asked), on one thread or two; its peaks are those
+    of `ecg_beats`."""
     for record in mitdb_records():
         recording = vitals.read(record)
         signal = next(iter(recording.signals.values()))  # MLII, or V5 in 102 and 104
         classified = vitals.ecg_beats(signal, recording.sampling_rate)
         np.testing.assert_array_equal(vitals.ecg_peaks(signal, recording.sampling_rate), classified["sample"])
+        np.testing.assert_array_equal(vitals.ecg_peaks(signal, recording.sampling_rate, jobs=2), classified["sample"])
+
+
+@pytest.mark.parametrize("jobs", [0, -1, 2**31, 1.5, "2", True])
+def test_ecg_peaks_refuses_a_number_of_jobs_that_is_not_a_positive_int32(jobs):
+    with pytest.raises(vitals.ArgumentError, match="jobs"):
+        vitals.ecg_peaks(np.zeros(1000, dtype=np.float32), 250, jobs=jobs)
 
 
 def test_two_lead_beats_match_vitals_beats_with_both_channels():

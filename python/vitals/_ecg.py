@@ -13,20 +13,18 @@ from . import _native
 
 
 class _Outputs(ctypes.Structure):
-    """A one-lead pointer and the out-parameters of one ``vitals_ecg_beats`` call, in one ctypes object
+    """The out-parameters of one ``vitals_ecg_peaks`` or ``vitals_ecg_beats`` call, in one ctypes object
     whose fields' addresses the call takes: on a short signal, a ctypes object and a ``byref`` per
     out-parameter would cost more than the detection."""
 
-    _fields_ = [("lead", c_void_p), ("peaks", c_void_p), ("labels", c_void_p), ("count", c_int64), ("error", c_void_p)]
+    _fields_ = [("peaks", c_void_p), ("labels", c_void_p), ("count", c_int64), ("error", c_void_p)]
 
 
-_LEAD, _PEAKS, _LABELS, _COUNT, _ERROR = (
-    getattr(_Outputs, field).offset for field in ("lead", "peaks", "labels", "count", "error")
-)
+_PEAKS, _LABELS, _COUNT, _ERROR = (getattr(_Outputs, field).offset for field in ("peaks", "labels", "count", "error"))
 
 
 def _peaks(outputs: _Outputs, status: int) -> np.ndarray:
-    """The peaks a ``vitals_ecg_beats`` call left in `outputs` (int64, samples), or its failure raised;
+    """The peaks a ``vitals_ecg_peaks`` or ``vitals_ecg_beats`` call left in `outputs` (int64, samples), or its failure raised;
     the library's peak buffer is freed either way."""
     try:
         if status:
@@ -37,23 +35,26 @@ def _peaks(outputs: _Outputs, status: int) -> np.ndarray:
             _native.lib.vitals_free(outputs.peaks)
 
 
-def ecg_peaks(signal: Any, sampling_rate: float) -> np.ndarray:
+def ecg_peaks(signal: Any, sampling_rate: float, jobs: int = 1) -> np.ndarray:
     """The R peaks of one ECG lead, as ``vitals beats`` finds them (causal QRS detector with search-back).
 
     Args:
         signal: 1-D samples in mV (float32 C-contiguous arrays pass without a copy; others are
             converted once).
         sampling_rate: in Hz.
+        jobs: threads (at least 1). With 2 or more, a second thread filters the signal while the
+            calling one decides on the beats: the same peaks, sooner on a long signal where two cores
+            are free (the GIL is released either way).
 
     Returns:
         The sample indices (0-based, int64) of the R peaks.
     """
     lead = _native.float32_vector(signal, "signal")
+    jobs = _native.positive_int32(jobs, "jobs")
     outputs = _Outputs()
     base = ctypes.addressof(outputs)
-    outputs.lead = _native.address(lead)
-    status = _native.lib.vitals_ecg_beats(
-        base + _LEAD, 1, len(lead), float(sampling_rate), base + _PEAKS, None, base + _COUNT, base + _ERROR
+    status = _native.lib.vitals_ecg_peaks(
+        _native.address(lead), len(lead), float(sampling_rate), jobs, base + _PEAKS, base + _COUNT, base + _ERROR
     )
     return _peaks(outputs, status)
 

@@ -48,7 +48,9 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "vitals_recording_channel_count": (c_int32, [c_void_p]),
     "vitals_recording_read": (c_int32, [c_void_p, c_void_p, c_int64, _COUNT, _OUT]),
     "vitals_annotations_read": (c_int32, [c_char_p, c_char_p, _OUT, _OUT]),
-    # Out-parameters as `void *`: vitals.ecg_peaks passes the addresses of one ctypes structure's fields.
+    # Out-parameters as `void *`: vitals.ecg_peaks and ecg_beats pass the addresses of one ctypes structure's
+    # fields.
+    "vitals_ecg_peaks": (c_int32, [c_void_p, c_int64, c_double, c_int32, c_void_p, c_void_p, c_void_p]),
     "vitals_ecg_beats": (c_int32, [c_void_p, c_int32, c_int64, c_double, c_void_p, c_void_p, c_void_p, c_void_p]),
     "vitals_recording_beats": (c_int32, [c_char_p, c_void_p, c_int32, _OUT, _OUT]),
     "vitals_hrv": (c_int32, [c_void_p, c_int64, c_double, c_char_p, _OUT, _OUT]),
@@ -195,6 +197,13 @@ def channels(values: Any, name: str) -> list[np.ndarray]:
         raise ArgumentError(f"{name}: no channel given")
     same_length(vectors, name)
     return vectors
+
+
+def positive_int32(value: Any, name: str) -> int:
+    """`value` as an int from 1 to 2**31 - 1 (a number of threads); ArgumentError for anything else."""
+    if (type(value) is int or isinstance(value, np.integer)) and 0 < value < 2**31:
+        return int(value)
+    raise ArgumentError(f"{name}: expected a whole number from 1 to 2147483647, got {value!r}")
 
 
 def same_length(vectors: Sequence[np.ndarray], name: str) -> int:

@@ -359,7 +359,11 @@ extension QRSDetector {
     var lastSample: Float = 0
     /// The first sample, subtracted from every sample so that the filters start at rest.
     var origin: Float?
+    /// Scratch space of ``process(_:appendingTo:)``: a block of input, band-passed signal and feature.
     var blocks: [Float]
+    /// Scratch space of ``condition(_:raw:band:feature:)``: a block of the high band's band-passed signal
+    /// and feature (empty without a high band).
+    var highBandBlocks: [Float]
 
     /// A segment at rest for `configuration` (valid) at `sampleRate`.
     init(configuration c: Configuration, sampleRate: Double) throws(QRSDetectorError) {
@@ -401,55 +405,88 @@ extension QRSDetector {
         halfWindow: halfWindow, bandpassDelay: groupDelay,
         derivativeDelay: DerivativeFormula.panTompkins.delay,
         decimatorDelay: factor == 1 ? 0 : (antiAliasTaps - 1) / 2, blockSize: QRSDetector.blockSize)
-      self.blocks = [Float](
-        repeating: 0, count: (highFeatureStages == nil ? 3 : 5) * (QRSDetector.blockSize + 1))
+      self.blocks = [Float](repeating: 0, count: 3 * (QRSDetector.blockSize + 1))
+      self.highBandBlocks = [Float](
+        repeating: 0, count: highFeatureStages == nil ? 0 : 2 * QRSDetector.blockSize)
     }
 
     /// Feeds the next samples (at most ``QRSDetector/blockSize``) and appends the beats decided so far, as
     /// segment indices; returns false, having taken none, when one is NaN or infinite.
     mutating func process(_ samples: UnsafeBufferPointer<Float>, appendingTo beats: inout [Int64]) -> Bool {
       precondition(samples.count <= QRSDetector.blockSize, "a segment takes a block at a time")
-      guard let first = samples.first else { return true }
       var blocks: [Float] = []
       swap(&blocks, &self.blocks)
       defer { swap(&blocks, &self.blocks) }
-      let size = QRSDetector.blockSize
-      let stride = size + 1
+      let stride = QRSDetector.blockSize + 1
       return blocks.withUnsafeMutableBufferPointer { scratch in
-        let raw = UnsafeMutableBufferPointer(rebasing: scratch[0..<size])
-        let band = UnsafeMutableBufferPointer(rebasing: scratch[stride..<stride + stride])
-        let feature = UnsafeMutableBufferPointer(rebasing: scratch[2 * stride..<3 * stride])
-        let offset = origin ?? first
-        let count = samples.count
-        let rawBlock = UnsafeMutableBufferPointer(rebasing: raw[0..<count])
-        guard Self.subtract(offset, from: samples, into: rawBlock) else { return false }
-        origin = offset
-        classifier.appendRaw(UnsafeBufferPointer(rawBlock))
-        let decimated =
-          decimator == nil ? count : decimator!.process(UnsafeBufferPointer(rawBlock), into: band)
-        let bandBlock = UnsafeMutableBufferPointer(rebasing: band[0..<decimated])
-        let featureBlock = UnsafeMutableBufferPointer(rebasing: feature[0..<decimated])
-        let input = UnsafeBufferPointer(decimator == nil ? rawBlock : bandBlock)
-        if bandpasses != nil {
-          // The high band's band-passed signal and feature, in the two buffers after the feature's.
-          let highBandBlock = UnsafeMutableBufferPointer(
-            rebasing: scratch[3 * stride..<3 * stride + decimated])
+        let (raw, band, feature) = (
+          scratch.baseAddress!, scratch.baseAddress! + stride, scratch.baseAddress! + 2 * stride
+        )
+        guard let decimated = condition(samples, raw: raw, band: band, feature: feature) else { return false }
+        decide(
+          raw: UnsafeBufferPointer(start: raw, count: samples.count),
+          band: UnsafeBufferPointer(start: band, count: decimated),
+          feature: UnsafeBufferPointer(start: feature, count: decimated), appendingTo: &beats)
+        return true
+      }
+    }
+
+    /// The filtering half of ``process(_:appendingTo:)``: writes the next samples (at most
+    /// ``QRSDetector/blockSize``) less the origin to `raw`, and the band-passed signal and the feature at the
+    /// feature rate to `band` and `feature` (room for a block each); returns how many feature samples it
+    /// wrote, or nil, having taken none, when a sample is NaN or infinite. The decisions on them are
+    /// ``decide(raw:band:feature:appendingTo:)``'s.
+    mutating func condition(
+      _ samples: UnsafeBufferPointer<Float>, raw: UnsafeMutablePointer<Float>,
+      band: UnsafeMutablePointer<Float>,
+      feature: UnsafeMutablePointer<Float>
+    ) -> Int? {
+      precondition(samples.count <= QRSDetector.blockSize, "a segment takes a block at a time")
+      guard let first = samples.first else { return 0 }
+      let offset = origin ?? first
+      let count = samples.count
+      let rawBlock = UnsafeMutableBufferPointer(start: raw, count: count)
+      guard Self.subtract(offset, from: samples, into: rawBlock) else { return nil }
+      origin = offset
+      let decimated =
+        decimator == nil
+        ? count
+        : decimator!.process(
+          UnsafeBufferPointer(rawBlock),
+          into: UnsafeMutableBufferPointer(start: band, count: QRSDetector.blockSize))
+      let bandBlock = UnsafeMutableBufferPointer(start: band, count: decimated)
+      let featureBlock = UnsafeMutableBufferPointer(start: feature, count: decimated)
+      let input = UnsafeBufferPointer(decimator == nil ? rawBlock : bandBlock)
+      if bandpasses != nil {
+        var blocks: [Float] = []
+        swap(&blocks, &highBandBlocks)
+        defer { swap(&blocks, &highBandBlocks) }
+        blocks.withUnsafeMutableBufferPointer { scratch in
+          let highBandBlock = UnsafeMutableBufferPointer(start: scratch.baseAddress!, count: decimated)
           let highFeatureBlock = UnsafeMutableBufferPointer(
-            rebasing: scratch[4 * stride..<4 * stride + decimated])
+            start: scratch.baseAddress! + QRSDetector.blockSize, count: decimated)
           bandpasses!.process(input, into: bandBlock, highBandBlock)
           FeatureStages.process(
             &featureStages, UnsafeBufferPointer(bandBlock), into: featureBlock,
             attenuatedBy: &highFeatureStages!,
             UnsafeBufferPointer(highBandBlock), scratch: highFeatureBlock)
-        } else {
-          bandpass!.process(input, into: bandBlock)
-          featureStages.process(UnsafeBufferPointer(bandBlock), into: featureBlock)
         }
-        classifier.scan(
-          band: UnsafeBufferPointer(bandBlock), feature: UnsafeBufferPointer(featureBlock), beats: &beats)
-        lastSample = samples[count - 1]
-        return true
+      } else {
+        bandpass!.process(input, into: bandBlock)
+        featureStages.process(UnsafeBufferPointer(bandBlock), into: featureBlock)
       }
+      lastSample = samples[count - 1]
+      return decimated
+    }
+
+    /// The deciding half of ``process(_:appendingTo:)``: takes a block ``condition(_:raw:band:feature:)``
+    /// wrote and appends the beats decided so far, as segment indices.
+    mutating func decide(
+      raw: UnsafeBufferPointer<Float>, band: UnsafeBufferPointer<Float>, feature: UnsafeBufferPointer<Float>,
+      appendingTo beats: inout [Int64]
+    ) {
+      classifier.appendRaw(raw)
+      classifier.scan(band: band, feature: feature, beats: &beats)
     }
 
     /// Writes `input − offset` to `output`, eight samples at a time; returns whether every sample is finite.
