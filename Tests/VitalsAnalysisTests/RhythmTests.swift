@@ -195,6 +195,36 @@ struct RhythmTests {
     #expect(compared > 50, "spans with irregular rhythm in them: \(compared)")
   }
 
+  @Test("One workspace reused from window to window gives each window's whole analysis")
+  func reusedWorkspace() {
+    let beats = Self.fibrillationBetweenSinus()
+    let classes = beats.indices.map {
+      $0 % 10 == 3 ? BeatClass.ventricular : $0 % 17 == 5 ? .supraventricular : .normal
+    }
+    let gaps = [beats[300] + 10..<beats[303] - 10]
+    let detector = AtrialFibrillationDetector()
+    var workspace = AtrialFibrillationDetector.Workspace()
+    // Windows that shrink and grow (the tracker's 128 beats among them), judged whole or in part.
+    let windows = [0..<801, 150..<278, 280..<408, 600..<610, 190..<230, 0..<2, 260..<700, 500..<628]
+    var irregular = 0
+    for window in windows {
+      let part = Array(beats[window])
+      let partClasses = Array(classes[window])
+      for span in [nil, part[part.count / 3]..<part[2 * part.count / 3]] {
+        let expected = detector.analyze(
+          beats: part, sampleRate: Self.rate, beatClasses: partClasses, gaps: gaps, judging: span)
+        detector.analyze(
+          beats: part, sampleRate: Self.rate, beatClasses: partClasses, gaps: gaps, judging: span,
+          into: &workspace)
+        #expect(workspace.series == expected.intervals)
+        #expect(workspace.irregular == expected.irregular)
+        #expect(workspace.covered == expected.coveredSamples)
+        if !expected.coveredSamples.isEmpty { irregular += 1 }
+      }
+    }
+    #expect(irregular >= 6, "analyses with irregular rhythm: \(irregular)")
+  }
+
   /// A simulated ECG (250 Hz, one lead) with its true beats.
   static func simulatedECG(_ rhythm: RhythmConfiguration, duration: Double, seed: UInt64) -> (
     signal: [Float], beats: [Int64]
