@@ -167,13 +167,20 @@ struct RhythmTests {
     #expect(score.specificity >= 0.9)
   }
 
-  @Test("Judging a span covers, within it, what the whole analysis covers")
-  func judgedSpan() {
-    let beats = Self.fibrillationBetweenSinus()
+  /// ``fibrillationBetweenSinus()`` with ventricular and supraventricular beats among its beats and a gap
+  /// of the signal in its fibrillation.
+  static func classifiedFibrillationWithGap() -> (beats: [Int64], classes: [BeatClass], gaps: [Range<Int64>])
+  {
+    let beats = fibrillationBetweenSinus()
     let classes = beats.indices.map {
       $0 % 10 == 3 ? BeatClass.ventricular : $0 % 17 == 5 ? .supraventricular : .normal
     }
-    let gaps = [beats[300] + 10..<beats[303] - 10]
+    return (beats, classes, [beats[300] + 10..<beats[303] - 10])
+  }
+
+  @Test("Judging a span covers, within it, what the whole analysis covers")
+  func judgedSpan() {
+    let (beats, classes, gaps) = Self.classifiedFibrillationWithGap()
     let detector = AtrialFibrillationDetector()
     let whole = detector.analyze(beats: beats, sampleRate: Self.rate, beatClasses: classes, gaps: gaps)
     func clipped(_ ranges: [Range<Int64>], to span: Range<Int64>) -> [Range<Int64>] {
@@ -197,11 +204,7 @@ struct RhythmTests {
 
   @Test("One workspace reused from window to window gives each window's whole analysis")
   func reusedWorkspace() {
-    let beats = Self.fibrillationBetweenSinus()
-    let classes = beats.indices.map {
-      $0 % 10 == 3 ? BeatClass.ventricular : $0 % 17 == 5 ? .supraventricular : .normal
-    }
-    let gaps = [beats[300] + 10..<beats[303] - 10]
+    let (beats, classes, gaps) = Self.classifiedFibrillationWithGap()
     let detector = AtrialFibrillationDetector()
     var workspace = AtrialFibrillationDetector.Workspace()
     // Windows that shrink and grow (the tracker's 128 beats among them), judged whole or in part.

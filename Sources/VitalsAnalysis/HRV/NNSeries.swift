@@ -64,14 +64,17 @@ public struct NNSeries: Sendable, Equatable, Codable {
   ) {
     self.init(intervals: [], endTimes: [], followsPrevious: [])
     var isExcluded: [Bool] = []
-    assign(beats: beats, sampleRate: sampleRate, excludingBeats: excluded, gaps: gaps, scratch: &isExcluded)
+    // An array: iterating a generic sequence, unspecialized when called from another module, allocates
+    // for each element.
+    assign(
+      beats: beats, sampleRate: sampleRate, excludingBeats: Array(excluded), gaps: gaps, scratch: &isExcluded)
   }
 
   /// Replaces this series with ``init(beats:sampleRate:excludingBeats:gaps:)``'s of the same arguments (equal
   /// bit for bit), reusing the storage of its arrays and of `scratch` (one flag per beat): nothing is
   /// allocated once they have grown to the beats' count.
   package mutating func assign(
-    beats: [Int64], sampleRate: Double, excludingBeats excluded: some Sequence<Int>, gaps: [Range<Int64>],
+    beats: [Int64], sampleRate: Double, excludingBeats excluded: [Int], gaps: [Range<Int64>],
     scratch isExcluded: inout [Bool]
   ) {
     precondition(sampleRate > 0 && sampleRate.isFinite, "sample rate must be positive and finite")
