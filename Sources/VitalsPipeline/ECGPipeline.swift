@@ -65,6 +65,9 @@ public struct ECGPipeline: RecordingPipeline {
   var classifier: BeatClassifier
   /// The channels the classifier reads: the lead, then the recording's other ECG leads.
   let classifiedLeads: [Int]
+  /// Storage for the samples of ``classifiedLeads`` of a chunk, empty between chunks, kept so that a
+  /// chunk allocates no array of them.
+  var leadStorage: [[Float]] = []
   /// The class of each beat of ``beats`` labelled so far (batch: of every beat).
   var classes: [BeatClass] = []
   /// Live: beats dropped from the HRV window before their label came; as many labels are dropped.
@@ -145,8 +148,12 @@ public struct ECGPipeline: RecordingPipeline {
     updateGaps()
     // Labels first, so that the readings and HRV events see every beat labelled up to their horizon.
     queueForLabels()
-    let leads = classifiedLeads.map { chunk.channels[$0] }
+    var leads: [[Float]] = []
+    swap(&leads, &leadStorage)
+    for channel in classifiedLeads { leads.append(chunk.channels[channel]) }
     classify(events: &events) { $0.process(leads, appendingTo: &$1) }
+    leads.removeAll(keepingCapacity: true)
+    swap(&leads, &leadStorage)
     emitDecided(events: &events)
     quality?.process(chunk.channels[lead], appendingTo: &qualityWindows)
     keepShortLead(chunk.channels[lead])

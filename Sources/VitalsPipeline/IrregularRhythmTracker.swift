@@ -38,6 +38,9 @@ struct IrregularRhythmTracker: Sendable {
   var irregularSeconds = 0.0
   /// The signal's gaps, as record sample ranges: no interval across one is judged.
   var gaps: [Range<Int64>] = []
+  /// The detector's storage, reused from block to block: the analysis of a block allocates nothing once
+  /// it has grown to the window.
+  var workspace = AtrialFibrillationDetector.Workspace()
 
   init(parameters: AtrialFibrillationDetector.Parameters, sampleRate: Double, keepsEpisodes: Bool) {
     detector = AtrialFibrillationDetector(parameters: parameters)
@@ -78,9 +81,10 @@ struct IrregularRhythmTracker: Sendable {
   /// Runs the detector on the window and takes its coverage up to sample `horizon`.
   private mutating func analyze(through horizon: Int64, events: inout [PipelineEvent]) {
     let from = decidedUntil ?? window.first!
-    let judged = detector.analyze(
-      beats: window, sampleRate: sampleRate, beatClasses: classes, gaps: gaps, judging: from..<horizon)
-    for span in judged.coveredSamples {
+    detector.analyze(
+      beats: window, sampleRate: sampleRate, beatClasses: classes, gaps: gaps, judging: from..<horizon,
+      into: &workspace)
+    for span in workspace.covered {
       let (lower, upper) = (max(span.lowerBound, from), min(span.upperBound, horizon))
       if lower < upper { cover(lower..<upper, events: &events) }
     }

@@ -69,45 +69,56 @@ package enum DescriptiveStatistics {
   }
 
   /// Centered rolling quantiles over `width` (odd) values, windows shortened at the ends
-  /// (pandas `rolling(width, center=True, min_periods=1).quantile(q)` for each q of `qs`, linear).
-  /// O(n · width): the window is kept sorted by insertion and removal.
-  @inlinable package static func rollingQuantiles(_ values: [Double], width: Int, _ qs: [Double])
-    -> [[Double]]
-  {
+  /// (pandas `rolling(width, center=True, min_periods=1).quantile(q)` for each q of `qs`, linear), written
+  /// to `rows`, which they replace: the quantile `qs[k]` of the window centered on `values[i]` at
+  /// `rows[k · n + i]` for the n values. O(n · width): the window is kept sorted by insertion and
+  /// removal. Allocates nothing once `rows` holds `qs.count · n` values (its capacity is kept).
+  @inlinable package static func rollingQuantiles(
+    _ values: [Double], width: Int, _ qs: [Double], into rows: inout [Double]
+  ) {
     precondition(width >= 1 && width % 2 == 1, "rolling window width must be odd")
-    let half = width / 2
-    let n = values.count
-    // The quantiles of every window, q by q, one row of `n` after another.
-    var rows = [Double](repeating: .nan, count: qs.count * n)
-    rows.withUnsafeMutableBufferPointer { rows in
-      withUnsafeTemporaryAllocation(of: Double.self, capacity: width + 1) { storage in
-        let window = storage.baseAddress!
-        var size = 0  // values[windowStart..<windowEnd], sorted, in window[0..<size]
-        var windowEnd = 0
-        var windowStart = 0
-        for i in values.indices {
-          let newEnd = Swift.min(n, i + half + 1)
-          while windowEnd < newEnd {
-            let value = values[windowEnd]
-            let at = lowerBound(UnsafeBufferPointer(start: window, count: size), value)
-            (window + at + 1).update(from: window + at, count: size - at)
-            window[at] = value
-            size += 1
-            windowEnd += 1
-          }
-          let newStart = Swift.max(0, i - half)
-          while windowStart < newStart {
-            let at = lowerBound(UnsafeBufferPointer(start: window, count: size), values[windowStart])
-            (window + at).update(from: window + at + 1, count: size - at - 1)
-            size -= 1
-            windowStart += 1
-          }
-          let sorted = UnsafeBufferPointer(start: window, count: size)
-          for (k, q) in qs.enumerated() { rows[k * n + i] = quantile(sorted: sorted, q) }
-        }
+    rows.removeAll(keepingCapacity: true)
+    rows.append(contentsOf: repeatElement(.nan, count: qs.count * values.count))
+    values.withUnsafeBufferPointer { values in
+      rows.withUnsafeMutableBufferPointer { rows in
+        rollingQuantiles(values, width: width, qs, into: rows)
       }
     }
-    return qs.indices.map { Array(rows[$0 * n..<($0 + 1) * n]) }
+  }
+
+  /// ``rollingQuantiles(_:width:_:into:)`` on buffers: `rows` holds `qs.count · values.count` values.
+  @inlinable package static func rollingQuantiles(
+    _ values: UnsafeBufferPointer<Double>, width: Int, _ qs: [Double],
+    into rows: UnsafeMutableBufferPointer<Double>
+  ) {
+    let half = width / 2
+    let n = values.count
+    withUnsafeTemporaryAllocation(of: Double.self, capacity: width + 1) { storage in
+      let window = storage.baseAddress!
+      var size = 0  // values[windowStart..<windowEnd], sorted, in window[0..<size]
+      var windowEnd = 0
+      var windowStart = 0
+      for i in values.indices {
+        let newEnd = Swift.min(n, i + half + 1)
+        while windowEnd < newEnd {
+          let value = values[windowEnd]
+          let at = lowerBound(UnsafeBufferPointer(start: window, count: size), value)
+          (window + at + 1).update(from: window + at, count: size - at)
+          window[at] = value
+          size += 1
+          windowEnd += 1
+        }
+        let newStart = Swift.max(0, i - half)
+        while windowStart < newStart {
+          let at = lowerBound(UnsafeBufferPointer(start: window, count: size), values[windowStart])
+          (window + at).update(from: window + at + 1, count: size - at - 1)
+          size -= 1
+          windowStart += 1
+        }
+        let sorted = UnsafeBufferPointer(start: window, count: size)
+        for (k, q) in qs.enumerated() { rows[k * n + i] = quantile(sorted: sorted, q) }
+      }
+    }
   }
 
   /// The first index of ascending `sorted` whose value is not below `value` (`sorted.count` when none is).

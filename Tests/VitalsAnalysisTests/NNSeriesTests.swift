@@ -82,6 +82,36 @@ struct NNSeriesTests {
     #expect(artefacts.run.isEmpty)
     #expect(artefacts.allBeats.allSatisfy { (100...102).contains($0) })
   }
+
+  @Test("One workspace reused for series of other lengths detects and keeps what fresh arrays do")
+  func reusedWorkspace() {
+    // Sinus at 800 ms with ectopic beats, a premature run and a missed beat, cut into windows that
+    // shrink and grow (down to fewer than 4 beats, which flag nothing).
+    var rr = (0..<400).map { 800 + 30 * sin(2 * Double.pi * Double($0) / 5.5) + Double(($0 * 37) % 11) }
+    for k in stride(from: 25, to: 380, by: 61) { (rr[k], rr[k + 1]) = (480, 1120) }
+    rr.replaceSubrange(150..<159, with: [600, 380, 410, 395, 420, 385, 400, 415, 390])
+    rr[300] = 1600
+    let beats = Self.beats(rr)
+    var classesOnly = RRArtifacts.Parameters()
+    classesOnly.maximumRunBeats = 0
+    var workspace = RRArtifacts.Workspace()
+    var series = NNSeries(intervals: [], endTimes: [], followsPrevious: [])
+    var scratch: [Bool] = []
+    let windows = [0..<401, 140..<268, 2..<5, 260..<330, 0..<128, 100..<103, 5..<400]
+    for parameters in [RRArtifacts.Parameters(), classesOnly] {
+      for window in windows {
+        let part = Array(beats[window])
+        let expected = RRArtifacts.detect(beats: part, sampleRate: 1000, parameters: parameters)
+        RRArtifacts.detect(beats: part, sampleRate: 1000, parameters: parameters, into: &workspace)
+        #expect(workspace.artifacts == expected)
+        let gaps = [part[part.count / 2]..<part[part.count / 2] + 1]
+        series.assign(
+          beats: part, sampleRate: 1000, excludingBeats: expected.allBeats, gaps: gaps, scratch: &scratch)
+        #expect(
+          series == NNSeries(beats: part, sampleRate: 1000, excludingBeats: expected.allBeats, gaps: gaps))
+      }
+    }
+  }
 }
 
 @Suite("HRV analysis pipeline")

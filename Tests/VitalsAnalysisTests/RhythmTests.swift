@@ -167,13 +167,20 @@ struct RhythmTests {
     #expect(score.specificity >= 0.9)
   }
 
-  @Test("Judging a span covers, within it, what the whole analysis covers")
-  func judgedSpan() {
-    let beats = Self.fibrillationBetweenSinus()
+  /// ``fibrillationBetweenSinus()`` with ventricular and supraventricular beats among its beats and a gap
+  /// of the signal in its fibrillation.
+  static func classifiedFibrillationWithGap() -> (beats: [Int64], classes: [BeatClass], gaps: [Range<Int64>])
+  {
+    let beats = fibrillationBetweenSinus()
     let classes = beats.indices.map {
       $0 % 10 == 3 ? BeatClass.ventricular : $0 % 17 == 5 ? .supraventricular : .normal
     }
-    let gaps = [beats[300] + 10..<beats[303] - 10]
+    return (beats, classes, [beats[300] + 10..<beats[303] - 10])
+  }
+
+  @Test("Judging a span covers, within it, what the whole analysis covers")
+  func judgedSpan() {
+    let (beats, classes, gaps) = Self.classifiedFibrillationWithGap()
     let detector = AtrialFibrillationDetector()
     let whole = detector.analyze(beats: beats, sampleRate: Self.rate, beatClasses: classes, gaps: gaps)
     func clipped(_ ranges: [Range<Int64>], to span: Range<Int64>) -> [Range<Int64>] {
@@ -193,6 +200,32 @@ struct RhythmTests {
       }
     }
     #expect(compared > 50, "spans with irregular rhythm in them: \(compared)")
+  }
+
+  @Test("One workspace reused from window to window gives each window's whole analysis")
+  func reusedWorkspace() {
+    let (beats, classes, gaps) = Self.classifiedFibrillationWithGap()
+    let detector = AtrialFibrillationDetector()
+    var workspace = AtrialFibrillationDetector.Workspace()
+    // Windows that shrink and grow (the tracker's 128 beats among them), judged whole or in part.
+    let windows = [0..<801, 150..<278, 280..<408, 600..<610, 190..<230, 0..<2, 260..<700, 500..<628]
+    var irregular = 0
+    for window in windows {
+      let part = Array(beats[window])
+      let partClasses = Array(classes[window])
+      for span in [nil, part[part.count / 3]..<part[2 * part.count / 3]] {
+        let expected = detector.analyze(
+          beats: part, sampleRate: Self.rate, beatClasses: partClasses, gaps: gaps, judging: span)
+        detector.analyze(
+          beats: part, sampleRate: Self.rate, beatClasses: partClasses, gaps: gaps, judging: span,
+          into: &workspace)
+        #expect(workspace.series == expected.intervals)
+        #expect(workspace.irregular == expected.irregular)
+        #expect(workspace.covered == expected.coveredSamples)
+        if !expected.coveredSamples.isEmpty { irregular += 1 }
+      }
+    }
+    #expect(irregular >= 6, "analyses with irregular rhythm: \(irregular)")
   }
 
   /// A simulated ECG (250 Hz, one lead) with its true beats.

@@ -187,6 +187,31 @@ struct IrregularRhythmTrackerTests {
     #expect(classified.episodes.isEmpty && classified.events.isEmpty)
   }
 
+  @Test("blocks after the first reuse the detector's storage")
+  func reusesStorage() {
+    let beats = Self.beats(irregular: [120..<300, 420..<470], seconds: 600)
+    var tracker = IrregularRhythmTracker(parameters: .init(), sampleRate: 360, keepsEpisodes: true)
+    var events: [PipelineEvent] = []
+    /// Where the workspace's arrays of judged intervals keep their elements.
+    func storage() -> [UnsafeRawPointer?] {
+      let series = tracker.workspace.series
+      return [
+        series.intervals.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) },
+        series.endTimes.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) },
+        series.followsPrevious.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) },
+        tracker.workspace.irregular.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) },
+      ]
+    }
+    var first: [UnsafeRawPointer?] = []
+    for (index, beat) in beats.enumerated() {
+      tracker.add(beat, beatClass: nil, events: &events)
+      if index == 2 * IrregularRhythmTracker.block + 2 * IrregularRhythmTracker.context { first = storage() }
+    }
+    #expect(beats.count > 600)
+    #expect(!first.isEmpty && storage() == first)
+    #expect(tracker.finish(events: &events).count == 2)
+  }
+
   @Test("regular rhythm gives no episode")
   func regular() {
     var tracker = IrregularRhythmTracker(parameters: .init(), sampleRate: 360, keepsEpisodes: true)

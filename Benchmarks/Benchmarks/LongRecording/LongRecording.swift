@@ -98,9 +98,8 @@ let benchmarks: @Sendable () -> Void = {
     }
   }
 
-  // The whole analysis's count varies by a few per cent between iterations of one process (120 000 to
-  // 124 000 in one run) and between builds (115 000 in a clean clone where another build read 117 000);
-  // the cause is not pinned down: gated within 5 %.
+  // The whole analysis's count varies by a few allocations between processes (9 464 and 9 473 in two
+  // runs); the cause is not pinned down: gated within 5 %.
   Benchmark(
     "24-hour ECG (250 Hz WFDB file), vitals analyze (RecordingAnalyzer)",
     configuration: configuration(percent: 5)

@@ -21,7 +21,14 @@ let benchmarks: @Sendable () -> Void = {
   let csv = Array(samples.map { "\($0)\n" }.joined().utf8)
   let f32 = samples.flatMap { withUnsafeBytes(of: $0.bitPattern.littleEndian, Array.init) }
 
-  Benchmark("ECG pipeline, 1 M samples at 360 Hz, 16 384-sample chunks, with the end-of-record HRV") {
+  // The count varies by one or two allocations between processes (900 to 902 in five runs); the cause is
+  // not found yet: gated within 2 allocations.
+  var batch = Benchmark.defaultConfiguration
+  batch.thresholds = [.mallocCountTotal: .init(absolute: [.p90: 2])]
+  Benchmark(
+    "ECG pipeline, 1 M samples at 360 Hz, 16 384-sample chunks, with the end-of-record HRV",
+    configuration: batch
+  ) {
     benchmark in
     let context = PipelineContext(
       path: "bench", signals: signals, sampleRate: rate, channels: [0], live: false)

@@ -78,6 +78,12 @@ public struct ECGSignalQuality: Sendable {
   /// `j % 8` (the sums do not depend on how the samples are chunked).
   var narrowPower = SIMD8<Float>()
   var widePower = SIMD8<Float>()
+  /// Filtered samples per block of ``process(_:appendingTo:)``.
+  static let blockLength = 1024
+  /// Scratch of ``process(_:appendingTo:)`` (a block's means and their two filtered series), kept from
+  /// chunk to chunk: `withUnsafeTemporaryAllocation` keeps only 1 KiB on the stack for sure, and took
+  /// these 12 KiB from the heap for every chunk on the analysis threads.
+  var scratch = [Float](repeating: 0, count: 3 * blockLength)
 
   /// - Throws: `FilterDesignError` when a band does not fit below the Nyquist frequency.
   public init(sampleRate: Double, parameters: Parameters = Parameters()) throws(FilterDesignError) {
@@ -101,8 +107,12 @@ public struct ECGSignalQuality: Sendable {
       held = first
     }
     // Blocks of at most `blockLength` filtered samples, in scratch space: no allocation per chunk.
-    let blockLength = 1024
-    withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * blockLength) { scratch in
+    let blockLength = Self.blockLength
+    // Taken out of `self` while the closure below mutates the rest of it.
+    var scratch: [Float] = []
+    swap(&scratch, &self.scratch)
+    defer { swap(&scratch, &self.scratch) }
+    scratch.withUnsafeMutableBufferPointer { scratch in
       let means = UnsafeMutableBufferPointer(rebasing: scratch[0..<blockLength])
       let narrow = UnsafeMutableBufferPointer(rebasing: scratch[blockLength..<2 * blockLength])
       let wide = UnsafeMutableBufferPointer(rebasing: scratch[2 * blockLength..<3 * blockLength])

@@ -156,6 +156,12 @@ extension Array where Element == Range<Int64> {
   /// The parts of `span` outside these ranges (increasing and disjoint), in order.
   public func complement(within span: Range<Int64>) -> [Range<Int64>] {
     var parts: [Range<Int64>] = []
+    complement(within: span, appendingTo: &parts)
+    return parts
+  }
+
+  /// Appends to `parts` the parts of `span` outside these ranges (increasing and disjoint), in order.
+  package func complement(within span: Range<Int64>, appendingTo parts: inout [Range<Int64>]) {
     var from = span.lowerBound
     var k = partitioningIndex { $0.upperBound > span.lowerBound }
     while k < count && self[k].lowerBound < span.upperBound {
@@ -164,7 +170,6 @@ extension Array where Element == Range<Int64> {
       k += 1
     }
     if from < span.upperBound { parts.append(from..<span.upperBound) }
-    return parts
   }
 
   /// The first index whose range satisfies `predicate`, which is false for a prefix and true after it.

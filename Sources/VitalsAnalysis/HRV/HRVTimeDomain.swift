@@ -124,6 +124,8 @@ public struct HRVTimeDomain: Sendable, Equatable, Codable {
     let windows = Int(span)
     var means: [Double] = []
     var deviations: [Double] = []
+    means.reserveCapacity(windows)
+    deviations.reserveCapacity(windows)
     var startIndex = 0
     var endIndex = 0
     for w in 0..<windows {

@@ -62,21 +62,37 @@ public struct NNSeries: Sendable, Equatable, Codable {
   public init(
     beats: [Int64], sampleRate: Double, excludingBeats excluded: some Sequence<Int>, gaps: [Range<Int64>]
   ) {
+    self.init(intervals: [], endTimes: [], followsPrevious: [])
+    var isExcluded: [Bool] = []
+    // An array: iterating a generic sequence, unspecialized when called from another module, allocates
+    // for each element.
+    assign(
+      beats: beats, sampleRate: sampleRate, excludingBeats: Array(excluded), gaps: gaps, scratch: &isExcluded)
+  }
+
+  /// Replaces this series with ``init(beats:sampleRate:excludingBeats:gaps:)``'s of the same arguments (equal
+  /// bit for bit), reusing the storage of its arrays and of `scratch` (one flag per beat): nothing is
+  /// allocated once they have grown to the beats' count.
+  package mutating func assign(
+    beats: [Int64], sampleRate: Double, excludingBeats excluded: [Int], gaps: [Range<Int64>],
+    scratch isExcluded: inout [Bool]
+  ) {
     precondition(sampleRate > 0 && sampleRate.isFinite, "sample rate must be positive and finite")
     precondition(
       beats.indices.dropFirst().allSatisfy { beats[$0 - 1] < beats[$0] }, "beats must be strictly increasing")
-    var isExcluded = [Bool](repeating: false, count: beats.count)
+    isExcluded.removeAll(keepingCapacity: true)
+    isExcluded.append(contentsOf: repeatElement(false, count: beats.count))
     for index in excluded {
       precondition(beats.indices.contains(index), "excluded beat \(index) is not a beat index")
       isExcluded[index] = true
     }
-    var intervals: [Double] = []
-    var endTimes: [Double] = []
-    var follows: [Bool] = []
+    intervals.removeAll(keepingCapacity: true)
+    endTimes.removeAll(keepingCapacity: true)
+    followsPrevious.removeAll(keepingCapacity: true)
     let most = Swift.max(0, beats.count - 1)
     intervals.reserveCapacity(most)
     endTimes.reserveCapacity(most)
-    follows.reserveCapacity(most)
+    followsPrevious.reserveCapacity(most)
     var previousKept = -1
     var gap = 0
     for k in beats.indices.dropFirst() where !isExcluded[k] && !isExcluded[k - 1] {
@@ -86,10 +102,9 @@ public struct NNSeries: Sendable, Equatable, Codable {
       if gap < gaps.count && gaps[gap].lowerBound < beats[k] { continue }
       intervals.append(distance(from: beats[k - 1], to: beats[k]) / sampleRate * 1000)
       endTimes.append(Double(beats[k]) / sampleRate)
-      follows.append(previousKept == k - 1)
+      followsPrevious.append(previousKept == k - 1)
       previousKept = k
     }
-    self.init(intervals: intervals, endTimes: endTimes, followsPrevious: follows)
   }
 
   /// The NN intervals of an annotated record: only intervals between two consecutive beats whose

@@ -31,9 +31,12 @@ public struct RRArtifacts: Sendable, Equatable, Codable {
 
   /// Every flagged beat, increasing and without repeats.
   public var allBeats: [Int] {
+    var beats: [Int] = []
+    beats.reserveCapacity(ectopic.count + missed.count + extra.count + longShort.count + run.count)
+    appendFlaggedBeats(to: &beats)
     // Sorted, then repeats dropped: not through a `Set`, whose order (and with it the sort's work and
     // allocations) changes with each process's hash seed.
-    var beats = (ectopic + missed + extra + longShort + run).sorted()
+    beats.sort()
     var kept = 0
     for beat in beats where kept == 0 || beats[kept - 1] != beat {
       beats[kept] = beat
@@ -41,6 +44,16 @@ public struct RRArtifacts: Sendable, Equatable, Codable {
     }
     beats.removeLast(beats.count - kept)
     return beats
+  }
+
+  /// Appends every flagged beat to `beats`, class by class in the order of the properties (each class
+  /// increasing; a beat of two classes twice).
+  package func appendFlaggedBeats(to beats: inout [Int]) {
+    beats.append(contentsOf: ectopic)
+    beats.append(contentsOf: missed)
+    beats.append(contentsOf: extra)
+    beats.append(contentsOf: longShort)
+    beats.append(contentsOf: run)
   }
 
   /// Whether no beat was flagged.
@@ -137,41 +150,98 @@ public struct RRArtifacts: Sendable, Equatable, Codable {
   public static func detect(beats: [Int64], sampleRate: Double, parameters: Parameters = Parameters())
     -> RRArtifacts
   {
-    precondition(sampleRate > 0 && sampleRate.isFinite, "sample rate must be positive and finite")
-    let n = beats.count
-    guard n >= 4 else { return RRArtifacts() }
-    var rr = [Double](repeating: 0, count: n)
-    for k in 1..<n { rr[k] = distance(from: beats[k - 1], to: beats[k]) / sampleRate }
-    rr[0] = DescriptiveStatistics.mean(rr[1...])
-    var drrs = [Double](repeating: 0, count: n)
-    for k in 1..<n { drrs[k] = rr[k] - rr[k - 1] }
-    drrs[0] = DescriptiveStatistics.mean(drrs[1...])
-
-    let th1 = threshold(drrs, parameters)
-    for k in 0..<n { drrs[k] = th1[k] != 0 ? drrs[k] / th1[k] : .nan }
-    let (s12, s22) = subspaces(drrs)
-
-    let medrr = DescriptiveStatistics.rollingQuantiles(rr, width: parameters.medianWindow, [0.5])[0]
-    var mrrs = [Double](repeating: 0, count: n)
-    for k in 0..<n {
-      let deviation = rr[k] - medrr[k]
-      mrrs[k] = deviation < 0 ? 2 * deviation : deviation
-    }
-    let th2 = threshold(mrrs, parameters)
-    for k in 0..<n { mrrs[k] = th2[k] != 0 ? mrrs[k] / th2[k] : .nan }
-
-    let series = Series(rr: rr, drrs: drrs, mrrs: mrrs, medrr: medrr, th2: th2, s12: s12, s22: s22)
-    var result = series.classify(c1: parameters.c1, c2: parameters.c2)
-    if parameters.maximumRunBeats > 0 {
-      result.run = runBeats(rr, th2, flagged: result.allBeats, parameters)
-    }
-    return result
+    var workspace = Workspace()
+    detect(beats: beats, sampleRate: sampleRate, parameters: parameters, into: &workspace)
+    return workspace.artifacts
   }
+
+  /// Reusable storage of ``detect(beats:sampleRate:parameters:into:)``, for a caller that classifies
+  /// window after window: once its arrays have grown to the longest window, a detection with runs off
+  /// (``Parameters/maximumRunBeats`` 0) allocates nothing.
+  package struct Workspace: Sendable {
+    /// The beats found by the last detection.
+    package var artifacts = RRArtifacts()
+    /// The series the decision rules read, one value per beat (as in `Series`).
+    var rr: [Double] = []
+    var drrs: [Double] = []
+    var mrrs: [Double] = []
+    var medrr: [Double] = []
+    var th1: [Double] = []
+    var th2: [Double] = []
+    var s12: [Double] = []
+    var s22: [Double] = []
+    /// Scratch: magnitudes and rolling quantiles of a thresholded series.
+    var magnitudes: [Double] = []
+    var quantiles: [Double] = []
+
+    package init() {}
+  }
+
+  /// ``detect(beats:sampleRate:parameters:)`` into `workspace.artifacts` (the same beats, bit for bit),
+  /// reusing the workspace's arrays.
+  package static func detect(
+    beats: [Int64], sampleRate: Double, parameters: Parameters = Parameters(), into workspace: inout Workspace
+  ) {
+    precondition(sampleRate > 0 && sampleRate.isFinite, "sample rate must be positive and finite")
+    workspace.artifacts.removeAll()
+    let n = beats.count
+    guard n >= 4 else { return }
+    resize(&workspace.rr, n)
+    for k in 1..<n { workspace.rr[k] = distance(from: beats[k - 1], to: beats[k]) / sampleRate }
+    workspace.rr[0] = DescriptiveStatistics.mean(workspace.rr[1...])
+    resize(&workspace.drrs, n)
+    for k in 1..<n { workspace.drrs[k] = workspace.rr[k] - workspace.rr[k - 1] }
+    workspace.drrs[0] = DescriptiveStatistics.mean(workspace.drrs[1...])
+
+    threshold(workspace.drrs, parameters, into: &workspace.th1, &workspace.magnitudes, &workspace.quantiles)
+    for k in 0..<n { workspace.drrs[k] = workspace.th1[k] != 0 ? workspace.drrs[k] / workspace.th1[k] : .nan }
+    subspaces(workspace.drrs, into: &workspace.s12, &workspace.s22)
+
+    DescriptiveStatistics.rollingQuantiles(
+      workspace.rr, width: parameters.medianWindow, Self.median, into: &workspace.medrr)
+    resize(&workspace.mrrs, n)
+    for k in 0..<n {
+      let deviation = workspace.rr[k] - workspace.medrr[k]
+      workspace.mrrs[k] = deviation < 0 ? 2 * deviation : deviation
+    }
+    threshold(workspace.mrrs, parameters, into: &workspace.th2, &workspace.magnitudes, &workspace.quantiles)
+    for k in 0..<n { workspace.mrrs[k] = workspace.th2[k] != 0 ? workspace.mrrs[k] / workspace.th2[k] : .nan }
+
+    let series = Series(
+      rr: workspace.rr, drrs: workspace.drrs, mrrs: workspace.mrrs, medrr: workspace.medrr,
+      th2: workspace.th2,
+      s12: workspace.s12, s22: workspace.s22)
+    series.classify(c1: parameters.c1, c2: parameters.c2, into: &workspace.artifacts)
+    if parameters.maximumRunBeats > 0 {
+      workspace.artifacts.run = runBeats(
+        workspace.rr, workspace.th2, flagged: workspace.artifacts.allBeats, parameters)
+    }
+  }
+
+  /// Empties every list, keeping its capacity.
+  private mutating func removeAll() {
+    ectopic.removeAll(keepingCapacity: true)
+    missed.removeAll(keepingCapacity: true)
+    extra.removeAll(keepingCapacity: true)
+    longShort.removeAll(keepingCapacity: true)
+    run.removeAll(keepingCapacity: true)
+  }
+
+  /// Makes `values` hold `count` zeros, keeping its capacity.
+  private static func resize(_ values: inout [Double], _ count: Int) {
+    values.removeAll(keepingCapacity: true)
+    values.append(contentsOf: repeatElement(0, count: count))
+  }
+
+  /// The quantiles of the rolling median and of the quartile deviation.
+  private static let median = [0.5]
+  private static let quartiles = [0.25, 0.75]
 
   /// The subspaces S12 and S22 of the normalized successive differences `drrs`: S12 the larger (for
   /// a positive difference) or smaller (negative) of the two neighbors, S22 the smaller (difference
   /// ≥ 0) or larger (negative) of the next two; neighbors reflect-padded as numpy.pad's "reflect".
-  private static func subspaces(_ drrs: [Double]) -> (s12: [Double], s22: [Double]) {
+  /// They replace the contents of `s12` and `s22`.
+  private static func subspaces(_ drrs: [Double], into s12: inout [Double], _ s22: inout [Double]) {
     let n = drrs.count
     func padded(_ d: Int) -> Double {
       var index = d
@@ -179,8 +249,8 @@ public struct RRArtifacts: Sendable, Equatable, Codable {
       if index >= n { index = 2 * (n - 1) - index }
       return drrs[index]
     }
-    var s12 = [Double](repeating: 0, count: n)
-    var s22 = [Double](repeating: 0, count: n)
+    resize(&s12, n)
+    resize(&s22, n)
     for d in 0..<n {
       if drrs[d] > 0 {
         s12[d] = numpyMax(padded(d - 1), padded(d + 1))
@@ -193,7 +263,6 @@ public struct RRArtifacts: Sendable, Equatable, Codable {
         s22[d] = numpyMax(padded(d + 1), padded(d + 2))
       }
     }
-    return (s12, s22)
   }
 
   /// The series the decision rules read, one value per beat: intervals (s), normalized successive
@@ -207,9 +276,9 @@ public struct RRArtifacts: Sendable, Equatable, Codable {
     let s12: [Double]
     let s22: [Double]
 
-    /// Ectopic, long/short, missed and extra beats by Lipponen & Tarvainen's decision rules (no runs).
-    func classify(c1: Double, c2: Double) -> RRArtifacts {
-      var result = RRArtifacts()
+    /// Appends to `result` the ectopic, long/short, missed and extra beats by Lipponen & Tarvainen's
+    /// decision rules (no runs).
+    func classify(c1: Double, c2: Double, into result: inout RRArtifacts) {
       let n = rr.count
       var i = 0
       while i < n - 2 {
@@ -228,8 +297,8 @@ public struct RRArtifacts: Sendable, Equatable, Codable {
           i += 1
           continue
         }
-        var candidates = [i]
-        if abs(drrs[i + 1]) < abs(drrs[i + 2]) { candidates.append(i + 1) }
+        // The candidates: beat i, and beat i + 1 when its dRR is the smaller of the next two.
+        let candidates = abs(drrs[i + 1]) < abs(drrs[i + 2]) ? i...(i + 1) : i...i
         for j in candidates {
           let eq3 = drrs[j] > 1 && s22[j] < -1
           let eq4 = abs(mrrs[j]) > 3
@@ -250,7 +319,6 @@ public struct RRArtifacts: Sendable, Equatable, Codable {
           i += 1
         }
       }
-      return result
     }
   }
 
@@ -301,11 +369,19 @@ public struct RRArtifacts: Sendable, Equatable, Codable {
     return run.sorted()
   }
 
-  /// α · (Q3 − Q1) / 2 of |x| over centered windows.
-  private static func threshold(_ x: [Double], _ parameters: Parameters) -> [Double] {
-    let quartiles = DescriptiveStatistics.rollingQuantiles(
-      x.map(abs), width: parameters.thresholdWindow, [0.25, 0.75])
-    return zip(quartiles[0], quartiles[1]).map { parameters.alpha * (($1 - $0) / 2) }
+  /// α · (Q3 − Q1) / 2 of |x| over centered windows, replacing the contents of `th` (`magnitudes` and
+  /// `quantiles`: scratch).
+  private static func threshold(
+    _ x: [Double], _ parameters: Parameters, into th: inout [Double], _ magnitudes: inout [Double],
+    _ quantiles: inout [Double]
+  ) {
+    let n = x.count
+    magnitudes.removeAll(keepingCapacity: true)
+    magnitudes.append(contentsOf: x.lazy.map(abs))
+    DescriptiveStatistics.rollingQuantiles(
+      magnitudes, width: parameters.thresholdWindow, Self.quartiles, into: &quantiles)
+    resize(&th, n)
+    for k in 0..<n { th[k] = parameters.alpha * ((quantiles[n + k] - quantiles[k]) / 2) }
   }
 
   /// `numpy.max` of two values: NaN when either is NaN.

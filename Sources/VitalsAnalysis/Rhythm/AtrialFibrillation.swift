@@ -152,25 +152,32 @@ public struct AtrialFibrillationDetector: Sendable {
     return low - 1
   }
 
-  /// Indices of the beats left out with their intervals: the artifact beats (when
-  /// ``Parameters/excludeArtifacts``) and the beats of ``Parameters/excludedClasses``.
-  private func excludedBeats(_ beats: [Int64], sampleRate: Double, beatClasses: [BeatClass]?) -> [Int] {
-    // The paper's four classes only: in fibrillation a stretch of short intervals after a flagged beat
-    // is the irregularity itself, not a run of ectopic beats.
-    var artifactParameters = RRArtifacts.Parameters()
-    artifactParameters.maximumRunBeats = 0
-    let artifacts =
-      parameters.excludeArtifacts
-      ? RRArtifacts.detect(beats: beats, sampleRate: sampleRate, parameters: artifactParameters).allBeats : []
-    let classes = beatClasses ?? []
-    return artifacts + classes.indices.filter { parameters.excludedClasses.contains(classes[$0]) }
+  /// Indices of the beats left out with their intervals, into `workspace.excluded` (unordered, possibly
+  /// repeated): the artifact beats (when ``Parameters/excludeArtifacts``) and the beats of
+  /// ``Parameters/excludedClasses``.
+  private func collectExcludedBeats(
+    _ beats: [Int64], sampleRate: Double, beatClasses: [BeatClass]?, into workspace: inout Workspace
+  ) {
+    workspace.excluded.removeAll(keepingCapacity: true)
+    if parameters.excludeArtifacts {
+      // The paper's four classes only: in fibrillation a stretch of short intervals after a flagged beat
+      // is the irregularity itself, not a run of ectopic beats.
+      var artifactParameters = RRArtifacts.Parameters()
+      artifactParameters.maximumRunBeats = 0
+      RRArtifacts.detect(
+        beats: beats, sampleRate: sampleRate, parameters: artifactParameters, into: &workspace.artifacts)
+      workspace.artifacts.artifacts.appendFlaggedBeats(to: &workspace.excluded)
+    }
+    for (index, beatClass) in (beatClasses ?? []).enumerated()
+    where parameters.excludedClasses.contains(beatClass) {
+      workspace.excluded.append(index)
+    }
   }
 
-  /// Whether the intervals around `k` sum, over some pattern period, to a regular cycle.
-  private func isRepeatingPattern(_ rr: [Double], around k: Int) -> Bool {
+  /// Whether the intervals around `k` sum, over some pattern period, to a regular cycle (`sums`: scratch).
+  private func isRepeatingPattern(_ rr: [Double], around k: Int, sums: inout [Double]) -> Bool {
     let width = Swift.min(parameters.patternWindowBeats, rr.count)
     let low = Swift.max(0, Swift.min(k - width / 2, rr.count - width))
-    var sums: [Double] = []
     sums.reserveCapacity(width)
     for period in parameters.patternPeriods {
       let limit = parameters.minimumNormalizedRMSSD / Double(period).squareRoot()
@@ -292,60 +299,19 @@ public struct AtrialFibrillationDetector: Sendable {
     beats: [Int64], sampleRate: Double, beatClasses: [BeatClass]? = nil, signal: [Float]? = nil,
     gaps: [Range<Int64>] = [], judging: Range<Int64>? = nil
   ) -> Analysis {
-    precondition(beatClasses.map { $0.count == beats.count } ?? true, "one beat class per beat")
     let consistency =
       signal.flatMap {
         AtrialActivity.consistency(
           signal: $0, beats: beats, sampleRate: sampleRate, window: parameters.atrialWindow,
           band: parameters.atrialBand, neighbors: parameters.windowBeats)
       } ?? []
-    let series = NNSeries(
-      beats: beats, sampleRate: sampleRate,
-      excludingBeats: excludedBeats(beats, sampleRate: sampleRate, beatClasses: beatClasses), gaps: gaps)
-    let rr = series.intervals.map { $0 / 1000 }
-    // The pattern check looks at every interval, artifacts included: dropping beats breaks patterns.
-    let allIntervals = beats.indices.dropFirst().map {
-      distance(from: beats[$0 - 1], to: beats[$0]) / sampleRate
-    }
-    let n = rr.count
-    let width = parameters.windowBeats
-    var irregular = [Bool](repeating: false, count: n)
-    // Index in `beats` of the beat closing each judged interval.
-    let closingBeats = series.endTimes.map { intervalIndex(closingAt: $0, beats, sampleRate) + 1 }
-    if n >= width {
-      for k in judgedIntervals(series, sampleRate: sampleRate, overlapping: judging) {
-        let low = Swift.max(0, Swift.min(k - width / 2, n - width))
-        let window = rr[low..<(low + width)]
-        irregular[k] =
-          Self.coefficientOfSampleEntropy(window, tolerance: parameters.tolerance) > parameters.threshold
-          && Self.normalizedRMSSD(window) > parameters.minimumNormalizedRMSSD
-          && !(parameters.maximumPredictionGain < .infinity
-            && Self.linearPredictionGain(window) >= parameters.maximumPredictionGain)
-          && !isRepeatingPattern(allIntervals, around: closingBeats[k] - 1)
-          && !hasOrganizedAtrialActivity(consistency, closingBeats: closingBeats, window: window.indices)
-      }
-    }
-    var covered: [Range<Int64>] = []
-    var previousIrregularEnd: Int64? = nil
-    for k in 0..<n where irregular[k] {
-      // Saturating: beats may lie anywhere in Int64, and their times are rounded through Double.
-      let end = Int64(saturating: series.endTimes[k] * sampleRate)
-      let (difference, overflow) = end.subtractingReportingOverflow(
-        Int64(saturating: series.intervals[k] / 1000 * sampleRate))
-      let start = overflow ? Int64.min : difference
-      let from = previousIrregularEnd.map { Swift.min($0, start) } ?? start
-      if let last = covered.last, last.upperBound >= from {
-        covered[covered.count - 1] = last.lowerBound..<end
-      } else {
-        covered.append(from..<end)
-      }
-      previousIrregularEnd = end
-      if k + 1 < n && !irregular[k + 1] { previousIrregularEnd = nil }
-    }
-    covered = covered.flatMap { gaps.complement(within: $0) }
+    var workspace = Workspace()
+    analyze(
+      beats: beats, sampleRate: sampleRate, beatClasses: beatClasses, atrialConsistency: consistency,
+      gaps: gaps, judging: judging, into: &workspace)
     let bridge = Int64((parameters.bridgedGap * sampleRate).rounded())
     var joined: [Range<Int64>] = []
-    for span in covered {
+    for span in workspace.covered {
       if let last = joined.last, last.upperBound + bridge >= span.lowerBound {
         joined[joined.count - 1] = last.lowerBound..<span.upperBound
       } else {
@@ -357,8 +323,108 @@ public struct AtrialFibrillationDetector: Sendable {
     }
     .filter { $0.duration >= parameters.minimumEpisodeDuration }
     return Analysis(
-      intervals: series, irregular: irregular, atrialConsistency: consistency, coveredSamples: covered,
-      episodes: episodes, sampleRate: sampleRate)
+      intervals: workspace.series, irregular: workspace.irregular, atrialConsistency: consistency,
+      coveredSamples: workspace.covered, episodes: episodes, sampleRate: sampleRate)
+  }
+
+  /// Reusable storage of ``analyze(beats:sampleRate:beatClasses:atrialConsistency:gaps:judging:into:)``, for
+  /// a caller that analyzes window after window (the streaming tracker of `vitals analyze`): once its arrays
+  /// have grown to the longest window, an analysis without atrial consistencies allocates nothing.
+  package struct Workspace: Sendable {
+    /// The intervals the last analysis judged (``Analysis/intervals``).
+    package var series = NNSeries(intervals: [], endTimes: [], followsPrevious: [])
+    /// Whether each of ``series`` lies in an irregular window (``Analysis/irregular``).
+    package var irregular: [Bool] = []
+    /// The last analysis's covered time (``Analysis/coveredSamples``).
+    package var covered: [Range<Int64>] = []
+    var artifacts = RRArtifacts.Workspace()
+    /// Indices of the beats left out, unordered, possibly repeated; one flag per beat for `NNSeries`.
+    var excluded: [Int] = []
+    var isExcluded: [Bool] = []
+    /// The judged intervals, and every interval (artifacts included), in seconds.
+    var rr: [Double] = []
+    var allIntervals: [Double] = []
+    /// Index in the beats of the beat closing each judged interval.
+    var closingBeats: [Int] = []
+    /// Scratch: the pattern check's sums; the covered spans before the gaps are taken out.
+    var sums: [Double] = []
+    var spans: [Range<Int64>] = []
+
+    package init() {}
+  }
+
+  /// The analysis of ``analyze(beats:sampleRate:beatClasses:signal:gaps:judging:)`` up to its covered
+  /// samples (the same values, bit for bit), into `workspace`: its ``Workspace/series``,
+  /// ``Workspace/irregular`` and ``Workspace/covered``. `consistency`: the atrial consistency of each beat
+  /// (``Analysis/atrialConsistency``), empty without the ECG.
+  package func analyze(
+    beats: [Int64], sampleRate: Double, beatClasses: [BeatClass]?,
+    atrialConsistency consistency: [Double] = [],
+    gaps: [Range<Int64>], judging: Range<Int64>?, into workspace: inout Workspace
+  ) {
+    precondition(beatClasses.map { $0.count == beats.count } ?? true, "one beat class per beat")
+    collectExcludedBeats(beats, sampleRate: sampleRate, beatClasses: beatClasses, into: &workspace)
+    workspace.series.assign(
+      beats: beats, sampleRate: sampleRate, excludingBeats: workspace.excluded, gaps: gaps,
+      scratch: &workspace.isExcluded)
+    let n = workspace.series.count
+    workspace.rr.removeAll(keepingCapacity: true)
+    workspace.closingBeats.removeAll(keepingCapacity: true)
+    for k in 0..<n {
+      workspace.rr.append(workspace.series.intervals[k] / 1000)
+      workspace.closingBeats.append(
+        intervalIndex(closingAt: workspace.series.endTimes[k], beats, sampleRate) + 1)
+    }
+    // The pattern check looks at every interval, artifacts included: dropping beats breaks patterns.
+    workspace.allIntervals.removeAll(keepingCapacity: true)
+    for k in beats.indices.dropFirst() {
+      workspace.allIntervals.append(distance(from: beats[k - 1], to: beats[k]) / sampleRate)
+    }
+    workspace.irregular.removeAll(keepingCapacity: true)
+    workspace.irregular.append(contentsOf: repeatElement(false, count: n))
+    let width = parameters.windowBeats
+    if n >= width {
+      for k in judgedIntervals(workspace.series, sampleRate: sampleRate, overlapping: judging) {
+        let low = Swift.max(0, Swift.min(k - width / 2, n - width))
+        let window = workspace.rr[low..<(low + width)]
+        let isIrregular =
+          Self.coefficientOfSampleEntropy(window, tolerance: parameters.tolerance) > parameters.threshold
+          && Self.normalizedRMSSD(window) > parameters.minimumNormalizedRMSSD
+          && !(parameters.maximumPredictionGain < .infinity
+            && Self.linearPredictionGain(window) >= parameters.maximumPredictionGain)
+          && !isRepeatingPattern(
+            workspace.allIntervals, around: workspace.closingBeats[k] - 1, sums: &workspace.sums)
+          && !hasOrganizedAtrialActivity(
+            consistency, closingBeats: workspace.closingBeats, window: window.indices)
+        workspace.irregular[k] = isIrregular
+      }
+    }
+    Self.cover(sampleRate: sampleRate, gaps: gaps, &workspace)
+  }
+
+  /// The time covered by the irregular intervals of `workspace.series`, outside `gaps`, into
+  /// `workspace.covered` (increasing, disjoint sample ranges).
+  private static func cover(sampleRate: Double, gaps: [Range<Int64>], _ workspace: inout Workspace) {
+    workspace.spans.removeAll(keepingCapacity: true)
+    var previousIrregularEnd: Int64? = nil
+    let n = workspace.irregular.count
+    for k in 0..<n where workspace.irregular[k] {
+      // Saturating: beats may lie anywhere in Int64, and their times are rounded through Double.
+      let end = Int64(saturating: workspace.series.endTimes[k] * sampleRate)
+      let (difference, overflow) = end.subtractingReportingOverflow(
+        Int64(saturating: workspace.series.intervals[k] / 1000 * sampleRate))
+      let start = overflow ? Int64.min : difference
+      let from = previousIrregularEnd.map { Swift.min($0, start) } ?? start
+      if let last = workspace.spans.last, last.upperBound >= from {
+        workspace.spans[workspace.spans.count - 1] = last.lowerBound..<end
+      } else {
+        workspace.spans.append(from..<end)
+      }
+      previousIrregularEnd = end
+      if k + 1 < n && !workspace.irregular[k + 1] { previousIrregularEnd = nil }
+    }
+    workspace.covered.removeAll(keepingCapacity: true)
+    for span in workspace.spans { gaps.complement(within: span, appendingTo: &workspace.covered) }
   }
 }
 
