@@ -242,7 +242,7 @@ compare-stats: deps .venv-fixtures/ready
 	$(EVAL) stats-eval >&2
 	.venv-fixtures/bin/python scripts/peers/compare_aggregation.py
 
-## `vitals analyze` with 1 and 2 jobs, its peak memory on 24 hours, `vitals stream` latency and memory.
+## `vitals analyze` with 1 and 2 jobs (MIT-BIH, four 24-hour ECGs), its peak memory on 24 hours, `vitals stream` latency and memory.
 check-pipeline: build
 	scripts/pipeline_check.sh
 

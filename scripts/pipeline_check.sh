@@ -1,7 +1,9 @@
 #!/bin/sh
 # The pipeline's numbers (issue 8), measured in one session with the release binary:
-#  1. `vitals analyze` on the MIT-BIH records of ../shared/data/mitdb with --jobs 1 and --jobs 2
-#     (best of three alternating runs each): throughput in samples/s, CPU time and the ratio (target ≥ 1.8).
+#  1. `vitals analyze` with --jobs 1 and --jobs 2 (best of three alternating runs each) on the MIT-BIH
+#     records of ../shared/data/mitdb, then on a batch of four simulated 24-hour ECGs
+#     (scripts/bench/simulated_days.sh, kept in .build/simulated-days): throughput in samples/s, CPU time
+#     and the ratio (target ≥ 1.8), and whether both give the same summaries (timing fields aside).
 #  2. Peak resident memory of `vitals analyze` on one 24-hour, 3-channel, 500 Hz WFDB record
 #     (a synthetic ECG with beats, a PPG wave and an accelerometer axis; 130 M samples) under
 #     /usr/bin/time -v (target ≤ 128 MB).
@@ -19,22 +21,34 @@ cd "$root"
 vitals=$root/.build/release/vitals
 failed=0
 
-echo "== 1. vitals analyze throughput, $(ls "$mitdb"/*.hea | wc -l) records of $mitdb"
-samples=$("$vitals" analyze "$mitdb" --jobs 1 | python3 -c '
-import json, sys
-print(sum(r["samples"] * len(r["signals"]) for r in map(json.loads, sys.stdin)))')
-# Runs alternate (1, 2, 1, 2, …) so both see the same machine; the best wall time of three counts.
-rm -f "$scratch/throughput.txt"
-for run in 1 2 3; do
-  for jobs in 1 2; do
-    /usr/bin/time -f "$jobs %e %U %S" -a -o "$scratch/throughput.txt" "$vitals" analyze "$mitdb" --jobs "$jobs" > /dev/null
+# throughput LABEL INPUT...: section 1 on the recordings INPUT...
+throughput() {
+  label=$1
+  shift
+  echo "== 1. vitals analyze throughput, $label"
+  "$vitals" analyze "$@" --jobs 1 2> /dev/null > "$scratch/one-job.jsonl"
+  "$vitals" analyze "$@" --jobs 2 2> /dev/null > "$scratch/two-jobs.jsonl"
+  # Runs alternate (1, 2, 1, 2, …) so both see the same machine; the best wall time of three counts.
+  rm -f "$scratch/throughput.txt"
+  for run in 1 2 3; do
+    for jobs in 1 2; do
+      /usr/bin/time -f "$jobs %e %U %S" -a -o "$scratch/throughput.txt" "$vitals" analyze "$@" --jobs "$jobs" \
+        > /dev/null 2>&1
+    done
   done
-done
-python3 - "$samples" "$scratch/throughput.txt" <<'PY' || failed=1
-import sys
-samples = int(sys.argv[1])
+  python3 - "$scratch" <<'PY' || failed=1
+import json, sys
+scratch = sys.argv[1]
+def summaries(name):
+    rows = [json.loads(line) for line in open(f"{scratch}/{name}")]
+    for row in rows:
+        for field in ("processing_s", "samples_per_s"):
+            row.pop(field, None)
+    return sorted(json.dumps(row, sort_keys=True) for row in rows)
+one = summaries("one-job.jsonl")
+samples = sum(row["samples"] * len(row["signals"]) for row in map(json.loads, one))
 runs = {1: [], 2: []}
-for line in open(sys.argv[2]):
+for line in open(f"{scratch}/throughput.txt"):
     jobs, wall, user, system = line.split()
     runs[int(jobs)].append((float(wall), float(user) + float(system)))
 best = {jobs: min(r) for jobs, r in runs.items()}
@@ -42,10 +56,16 @@ for jobs, (wall, cpu) in best.items():
     print(f"jobs {jobs}: {wall:.2f} s wall, {cpu:.2f} s CPU ({100 * cpu / wall:.0f} % of a core), "
           f"{samples / wall / 1e6:.1f} M samples/s")
 ratio = best[1][0] / best[2][0]
-print(f"speed-up {ratio:.2f}x (target >= 1.8x); CPU time ratio {best[2][1] / best[1][1]:.2f} (1.00: no overhead)")
-sys.exit(0 if ratio >= 1.8 else 1)
+same = one == summaries("two-jobs.jsonl")
+print(f"speed-up {ratio:.2f}x (target >= 1.8x); CPU time ratio {best[2][1] / best[1][1]:.2f} (1.00: no overhead); "
+      f"summaries {'the same' if same else 'DIFFERENT'}")
+sys.exit(0 if ratio >= 1.8 and same else 1)
 PY
-rm -f "$scratch/throughput.txt"
+  rm -f "$scratch/throughput.txt" "$scratch/one-job.jsonl" "$scratch/two-jobs.jsonl"
+}
+throughput "$(ls "$mitdb"/*.hea | wc -l) records of $mitdb" "$mitdb"
+scripts/bench/simulated_days.sh "$vitals" .build/simulated-days 4
+throughput "4 simulated 24-hour ECGs (250 Hz) in .build/simulated-days" .build/simulated-days
 
 echo "== 2. vitals analyze peak memory, 24 h x 3 channels x 500 Hz (WFDB, in $scratch)"
 python3 - "$scratch" <<'PY'
