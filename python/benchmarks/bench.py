@@ -84,13 +84,14 @@ def raw_hrv(peaks: np.ndarray) -> Callable[[], None]:
 
 
 def raw_peaks(signal: np.ndarray, rate: float) -> Callable[[], None]:
-    """``vitals_ecg_beats`` through ctypes alone: the library's own rate, without the wrapper."""
-    leads = (ctypes.c_void_p * 1)(signal.ctypes.data)
+    """``vitals_ecg_peaks`` on one thread through ctypes alone: the library's own rate, without the
+    wrapper."""
+    address = signal.ctypes.data
     peaks, error, count = ctypes.c_void_p(), ctypes.c_void_p(), ctypes.c_int64()
 
     def call() -> None:
-        _native.lib.vitals_ecg_beats(
-            leads, 1, len(signal), rate, ctypes.byref(peaks), None, ctypes.byref(count), ctypes.byref(error)
+        _native.lib.vitals_ecg_peaks(
+            address, len(signal), rate, 1, ctypes.byref(peaks), ctypes.byref(count), ctypes.byref(error)
         )
         _native.lib.vitals_free(peaks)
 
@@ -114,7 +115,7 @@ def call_overhead(calls: int) -> list[tuple[str, float, str]]:
     peaks = np.array([100, 300, 500], dtype=np.int64)
     tiny = np.zeros(16, dtype=np.float32)
     crossing = per_call_us(_native.lib.vitals_abi_version, calls)
-    own = wrapper_only_us(lambda: vitals.ecg_peaks(tiny, 250), "vitals_ecg_beats", calls)
+    own = wrapper_only_us(lambda: vitals.ecg_peaks(tiny, 250), "vitals_ecg_peaks", calls)
     whole = per_call_us(lambda: vitals.ecg_peaks(tiny, 250), calls)
     raw = per_call_us(raw_peaks(tiny, 250.0), calls)
     return [
@@ -122,9 +123,9 @@ def call_overhead(calls: int) -> list[tuple[str, float, str]]:
         ("vitals.ecg_peaks's own work (library function a no-op)", own, "µs/call"),
         ("call overhead of vitals.ecg_peaks (own work + one ctypes call)", own + crossing, "µs/call"),
         ("vitals.version()", per_call_us(vitals.version, calls), "µs/call"),
-        ("raw ctypes vitals_ecg_beats, 16 samples (library work)", raw, "µs/call"),
+        ("raw ctypes vitals_ecg_peaks, 16 samples (library work)", raw, "µs/call"),
         ("vitals.ecg_peaks, 16 samples", whole, "µs/call"),
-        ("vitals.ecg_peaks − raw vitals_ecg_beats, 16 samples", whole - raw, "µs/call"),
+        ("vitals.ecg_peaks − raw vitals_ecg_peaks, 16 samples", whole - raw, "µs/call"),
         ("raw ctypes vitals_hrv, 3 beats (library work)", per_call_us(raw_hrv(peaks), calls), "µs/call"),
         ("vitals.hrv, 3 beats (a one-row pandas DataFrame)", per_call_us(lambda: vitals.hrv(peaks, 250), calls), "µs/call"),
     ]
@@ -142,7 +143,7 @@ def detection(record: pathlib.Path) -> list[tuple[str, float, str]]:
     library = seconds(raw_peaks(signal, rate), repeat=5)
     rows = [
         (f"vitals.ecg_peaks, {record.name} ({len(signal)} samples)", len(signal) / best / 1e6, "M samples/s"),
-        (f"raw ctypes vitals_ecg_beats, {record.name}", len(signal) / library / 1e6, "M samples/s"),
+        (f"raw ctypes vitals_ecg_peaks, {record.name}", len(signal) / library / 1e6, "M samples/s"),
         ("vitals.ecg_peaks rate / raw library rate", library / best, "×"),
     ]
     try:

@@ -20,6 +20,7 @@ class _Outputs(ctypes.Structure):
     _fields_ = [("peaks", c_void_p), ("labels", c_void_p), ("count", c_int64), ("error", c_void_p)]
 
 
+_ONE = 1
 _PEAKS, _LABELS, _COUNT, _ERROR = (getattr(_Outputs, field).offset for field in ("peaks", "labels", "count", "error"))
 
 
@@ -50,7 +51,8 @@ def ecg_peaks(signal: Any, sampling_rate: float, jobs: int = 1) -> np.ndarray:
         The sample indices (0-based, int64) of the R peaks.
     """
     lead = _native.float32_vector(signal, "signal")
-    jobs = _native.positive_int32(jobs, "jobs")
+    if jobs is not _ONE:  # the default passes as it is; anything else (True included) is checked
+        jobs = _native.positive_int32(jobs, "jobs")
     outputs = _Outputs()
     base = ctypes.addressof(outputs)
     status = _native.lib.vitals_ecg_peaks(
