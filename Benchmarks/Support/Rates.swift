@@ -24,7 +24,8 @@ extension Benchmark.Configuration {
   ///
   /// Allocations are the gated metric (`make bench-check` compares their p90 with
   /// `Benchmarks/Thresholds/<Swift version>/`): deterministic for a fixed workload, so the tolerance is
-  /// zero, and any change in either direction asks for the thresholds to be reviewed. Metrics that
+  /// zero (unless the workload grows arrays by appending: ``toleratingAllocationGrowth(_:)``), and any
+  /// change in either direction asks for the thresholds to be reviewed. Metrics that
   /// sample from a thread of their own (`peakMemoryResident`, `threads`) stay out: that thread's
   /// allocations land in the count at random. Wall clock and the rates are reported, never gated (the
   /// machine is shared). Instruction counts need hardware performance counters (`perf_event_open`),
@@ -48,6 +49,20 @@ extension Benchmark.Configuration {
 
   /// Iterations per benchmark under `VITALS_BENCHMARK_GATE`.
   public static let gateIterations = 3
+
+  /// Gates the allocation count within `allocations` either side of its threshold, for a workload that
+  /// grows arrays by appending.
+  ///
+  /// Such a count is not exact across processes. Swift takes an array's capacity from
+  /// `malloc_usable_size`, and glibc hands back a chunk up to a few elements larger than asked when the
+  /// free chunk it reuses is too small to split, so an array grown by appending reallocates once more or
+  /// once less depending on the heap's layout, which follows the environment, the hash seed and the
+  /// other threads of the process. Reserving 128 `Double`s over freed 130-element arrays gives a
+  /// capacity of 131; the ECG pipeline benchmark counted 903 and 904 allocations in the iterations of
+  /// one process, and 901 on another machine.
+  public mutating func toleratingAllocationGrowth(_ allocations: Int) {
+    thresholds = [.mallocCountTotal: .init(absolute: [.p90: allocations])]
+  }
 }
 
 extension Benchmark {
