@@ -56,7 +56,7 @@ public struct Analyze: ParsableCommand {
 
   @Option(
     help:
-      "Recordings analyzed at once, \(optionRange(OptionRange.jobs)) (default: the number of cores, at most \(OptionRange.jobs.upperBound))."
+      "Recordings analyzed at once, \(optionRange(OptionRange.jobs)) (default: the number of cores, at most \(OptionRange.jobs.upperBound)); with at least twice as many jobs as recordings, each takes two threads."
   )
   public var jobs: Int = min(BatchAnalysis.processorCount, OptionRange.jobs.upperBound)
 

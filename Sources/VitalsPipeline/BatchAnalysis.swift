@@ -76,7 +76,9 @@ public struct BatchItem: Sendable, Equatable {
 }
 
 /// Many recordings analyzed in parallel on a pool of worker threads, each streamed in chunks (memory
-/// per worker bounded by the chunk size and the beats of one recording).
+/// per worker bounded by the chunk size and the beats of one recording). With at least twice as many
+/// jobs as recordings, each recording takes two threads
+/// (``RecordingAnalyzer/analyze(path:options:threads:onOpen:onChunk:onEvent:)``).
 ///
 /// Failures are isolated: a recording that cannot be read is reported as ``BatchItem/Outcome/failed(message:)``
 /// and the others go on. With an output directory, each recording's results are written atomically as
@@ -224,7 +226,7 @@ public struct BatchAnalysis: Sendable {
     var read: Int64 = 0
     do {
       let analysis = try RecordingAnalyzer.analyze(
-        path: path, options: options,
+        path: path, options: options, threads: jobs >= 2 * inputs.count ? 2 : 1,
         onOpen: { signals in expected = signals.first?.sampleCount },
         onChunk: { chunk in
           read += Int64(chunk.sampleCount)

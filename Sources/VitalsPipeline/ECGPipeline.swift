@@ -61,7 +61,11 @@ public struct ECGPipeline: RecordingPipeline {
   let lead: Int
   let leadName: String
   let live: Bool
-  var detector: QRSDetector
+  /// QRS detection and signal quality: the work on the lead alone (``detachStage()``).
+  var leadStage: ECGLeadStage
+  /// The detector's latency bound, in samples: every beat up to `sample − latency` is decided once
+  /// `sample` has been fed.
+  let latency: Int64
   var classifier: BeatClassifier
   /// The channels the classifier reads: the lead, then the recording's other ECG leads.
   let classifiedLeads: [Int]
@@ -76,10 +80,6 @@ public struct ECGPipeline: RecordingPipeline {
   var classCounts = [Int](repeating: 0, count: BeatClass.allCases.count)
   /// Beats emitted whose label has not come yet, oldest first (record sample indices).
   var awaitingLabel: [Int64] = []
-  /// The lead's signal quality (whole records; nil live or when the rate leaves no room for its band) and
-  /// its windows so far.
-  var quality: ECGSignalQuality?
-  var qualityWindows: [ECGSignalQuality.Window] = []
   var decided: [Int64] = []
   /// Index, within the record, of the first sample fed.
   var origin: Int64?
@@ -105,6 +105,7 @@ public struct ECGPipeline: RecordingPipeline {
     throws(PipelineUnavailable)
   {
     precondition(!context.channels.isEmpty, "the ECG pipeline needs a lead")
+    let detector: QRSDetector
     do {
       detector = try QRSDetector(sampleRate: context.sampleRate, configuration: configuration.detector)
     } catch {
@@ -113,10 +114,13 @@ public struct ECGPipeline: RecordingPipeline {
     self.configuration = configuration
     sampleRate = context.sampleRate
     lead = context.channels[0]
+    leadStage = ECGLeadStage(
+      lead: lead, detector: detector,
+      quality: context.live ? nil : try? ECGSignalQuality(sampleRate: context.sampleRate))
+    latency = detector.latencySamples
     classifiedLeads = ChannelRoles.ecgLeads(named: context.signals.map(\.name), lead: context.channels[0])
-    quality = context.live ? nil : try? ECGSignalQuality(sampleRate: context.sampleRate)
     classifier = BeatClassifier(
-      sampleRate: context.sampleRate, leadCount: classifiedLeads.count, latency: detector.latencySamples,
+      sampleRate: context.sampleRate, leadCount: classifiedLeads.count, latency: latency,
       configuration: configuration.classifier)
     leadName = context.signals[lead].name
     live = context.live
@@ -130,10 +134,6 @@ public struct ECGPipeline: RecordingPipeline {
       parameters: configuration.rhythm, sampleRate: context.sampleRate, keepsEpisodes: !context.live)
   }
 
-  /// The detector's latency bound, in samples: every beat up to `sample − latency` is decided once
-  /// `sample` has been fed.
-  var latency: Int64 { detector.latencySamples }
-
   /// Record index of the sample `seconds` after the first.
   private func sampleIndex(atSecond seconds: Int64) -> Int64 {
     Int64((Double(seconds) * sampleRate).rounded())
@@ -141,11 +141,30 @@ public struct ECGPipeline: RecordingPipeline {
 
   /// Feeds the next chunk: beats, heart-rate readings, episode events (and, live, HRV events) decided by now.
   public mutating func process(_ chunk: SignalChunk, events: inout [PipelineEvent]) {
-    origin = origin ?? chunk.firstSampleIndex
     decided.removeAll(keepingCapacity: true)
-    chunk.channels[lead].withUnsafeBufferPointer { detector.process($0, appendingTo: &decided) }
+    leadStage.process(chunk, appendingTo: &decided)
+    consume(chunk, gaps: leadStage.detector.gaps, events: &events)
+  }
+
+  /// Whole records: QRS detection and signal quality (``ECGLeadStage``); live, nil.
+  public mutating func detachStage() -> (any PipelineStage)? { live ? nil : leadStage }
+
+  public mutating func process(_ chunk: SignalChunk, staged: any Sendable, events: inout [PipelineEvent]) {
+    let output = staged as! ECGLeadStage.Output
+    decided = output.decided
+    consume(chunk, gaps: output.gaps, events: &events)
+  }
+
+  public mutating func attach(_ stage: any PipelineStage) { leadStage = stage as! ECGLeadStage }
+
+  /// The work of ``process(_:events:)`` after the lead stage, which has put the chunk's beats in `decided`
+  /// and found the lead's gaps `relative` to the first sample.
+  private mutating func consume(
+    _ chunk: SignalChunk, gaps relative: [Range<Int64>], events: inout [PipelineEvent]
+  ) {
+    origin = origin ?? chunk.firstSampleIndex
     samplesFed += Int64(chunk.sampleCount)
-    updateGaps()
+    updateGaps(relative)
     // Labels first, so that the readings and HRV events see every beat labelled up to their horizon.
     queueForLabels()
     var leads: [[Float]] = []
@@ -155,7 +174,6 @@ public struct ECGPipeline: RecordingPipeline {
     leads.removeAll(keepingCapacity: true)
     swap(&leads, &leadStorage)
     emitDecided(events: &events)
-    quality?.process(chunk.channels[lead], appendingTo: &qualityWindows)
     keepShortLead(chunk.channels[lead])
   }
 
@@ -202,9 +220,9 @@ public struct ECGPipeline: RecordingPipeline {
     unlabelledDropped -= dropped
   }
 
-  /// Takes the detector's gaps, as record sample ranges, when they have changed.
-  private mutating func updateGaps() {
-    let relative = detector.gaps
+  /// Takes the detector's gaps (`relative` to the first sample), as record sample ranges, when they have
+  /// changed.
+  private mutating func updateGaps(_ relative: [Range<Int64>]) {
     guard
       relative.count != gaps.count || relative.last.map({ $0.upperBound + origin! }) != gaps.last?.upperBound
     else { return }
@@ -301,13 +319,13 @@ public struct ECGPipeline: RecordingPipeline {
   /// irregular-rhythm block, and returns the record's ``ECGSection``.
   public mutating func finish(events: inout [PipelineEvent]) -> any PipelineSection {
     decided.removeAll(keepingCapacity: true)
-    detector.finish(appendingTo: &decided)
-    if origin != nil { updateGaps() }
+    leadStage.detector.finish(appendingTo: &decided)
+    if origin != nil { updateGaps(leadStage.detector.gaps) }
     queueForLabels()
     classify(events: &events) { $0.finish(appendingTo: &$1) }
     emitDecided(events: &events)
-    quality?.finish(appendingTo: &qualityWindows)
-    let unusable = ECGSignalQuality.unusableStretches(qualityWindows).map {
+    leadStage.quality?.finish(appendingTo: &leadStage.qualityWindows)
+    let unusable = ECGSignalQuality.unusableStretches(leadStage.qualityWindows).map {
       $0.lowerBound + (origin ?? 0)..<$0.upperBound + (origin ?? 0)
     }
     let episodes = rhythm.finish(events: &events)
@@ -330,6 +348,38 @@ public struct ECGPipeline: RecordingPipeline {
       gapSeconds: Double(gaps.reduce(0) { $0 + $1.count }) / sampleRate,
       unusableSeconds: Double(unusable.reduce(0) { $0 + $1.count }) / sampleRate,
       excludedStretches: live ? [] : excluded, electrocardiogram: classifyShortLead())
+  }
+}
+
+/// The work of ``ECGPipeline`` on the lead's samples alone: QRS detection, and the signal quality of whole
+/// records. ``ECGPipeline/detachStage()`` hands it to ``RecordingAnalyzer`` to run on another thread.
+struct ECGLeadStage: PipelineStage {
+  /// What the rest of the pipeline takes of a chunk: the beats decided on it and the lead's gaps so far,
+  /// both relative to the first sample fed.
+  struct Output: Sendable {
+    var decided: [Int64]
+    var gaps: [Range<Int64>]
+  }
+
+  /// The lead's channel in the chunks.
+  let lead: Int
+  var detector: QRSDetector
+  /// The lead's signal quality (whole records; nil live or when the rate leaves no room for its band) and
+  /// its windows so far.
+  var quality: ECGSignalQuality?
+  var qualityWindows: [ECGSignalQuality.Window] = []
+
+  /// Feeds the chunk's lead to the detector, appending the beats decided by now to `decided`, and to the
+  /// signal quality.
+  mutating func process(_ chunk: SignalChunk, appendingTo decided: inout [Int64]) {
+    chunk.channels[lead].withUnsafeBufferPointer { detector.process($0, appendingTo: &decided) }
+    quality?.process(chunk.channels[lead], appendingTo: &qualityWindows)
+  }
+
+  mutating func process(_ chunk: SignalChunk) -> any Sendable {
+    var decided: [Int64] = []
+    process(chunk, appendingTo: &decided)
+    return Output(decided: decided, gaps: detector.gaps)
   }
 }
 

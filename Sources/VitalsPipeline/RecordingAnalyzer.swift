@@ -1,6 +1,8 @@
+import Dispatch
 import FoundationEssentials
 import VitalsCore
 import VitalsIO
+import VitalsSupport
 
 /// How recordings are analyzed: how files are read, which channels play which role, which pipelines
 /// exist and how many samples are read at a time.
@@ -129,14 +131,20 @@ public struct RecordingAnalysis: Sendable, Encodable {
 public enum RecordingAnalyzer {
   /// Analyses the recording at `path`.
   ///
+  /// With `threads` ≥ 2, a second thread reads the chunks and runs the pipelines' detached stages on them
+  /// (``RecordingPipeline/detachStage()``: the ECG pipeline's QRS detection and signal quality) up to
+  /// ``StagesAhead/slotCount`` chunks ahead of the rest, which runs on the calling thread: the events, their
+  /// order and the summary are those of one thread (but `processing_s`).
+  ///
   /// - Parameters:
+  ///   - threads: threads the analysis may use, 1 or 2 (more are not used).
   ///   - onOpen: called once the file is open, with the signals it yields (their `sampleCount` set when
   ///     the header states the length).
   ///   - onChunk: called with every chunk read, before the pipelines see it (progress, pictures).
   ///   - onEvent: called with every event, in the order the pipelines decide them.
   /// - Throws: `InputError` for input that cannot be read, naming the file and place.
   public static func analyze(
-    path: String, options: AnalysisOptions = AnalysisOptions(),
+    path: String, options: AnalysisOptions = AnalysisOptions(), threads: Int = 1,
     onOpen: ([SignalDescription]) -> Void = { _ in },
     onChunk: (SignalChunk) -> Void = { _ in }, onEvent: (PipelineEvent) -> Void = { _ in }
   ) throws(InputError) -> RecordingAnalysis {
@@ -166,12 +174,33 @@ public enum RecordingAnalyzer {
     }
     var events: [PipelineEvent] = []
     var samples: Int64 = 0
-    while let chunk = try reader.nextChunk(maxSamples: options.chunkSize) {
-      onChunk(chunk)
-      samples += Int64(chunk.sampleCount)
-      for k in pipelines.indices { pipelines[k].process(chunk, events: &events) }
-      events.forEach(onEvent)
-      events.removeAll(keepingCapacity: true)
+    let stages = threads >= 2 ? pipelines.indices.map { pipelines[$0].detachStage() } : []
+    if stages.contains(where: { $0 != nil }) {
+      let ahead = StagesAhead(reader: reader, stages: stages, chunkSize: options.chunkSize)
+      startThread(stackSize: 8 << 20) { ahead.run() }
+      while let (chunk, staged) = try ahead.next() {
+        onChunk(chunk)
+        samples += Int64(chunk.sampleCount)
+        for k in pipelines.indices {
+          if let output = staged[k] {
+            pipelines[k].process(chunk, staged: output, events: &events)
+          } else {
+            pipelines[k].process(chunk, events: &events)
+          }
+        }
+        events.forEach(onEvent)
+        events.removeAll(keepingCapacity: true)
+      }
+      for k in pipelines.indices { if let stage = ahead.stages[k] { pipelines[k].attach(stage) } }
+      reader = ahead.reader
+    } else {
+      while let chunk = try reader.nextChunk(maxSamples: options.chunkSize) {
+        onChunk(chunk)
+        samples += Int64(chunk.sampleCount)
+        for k in pipelines.indices { pipelines[k].process(chunk, events: &events) }
+        events.forEach(onEvent)
+        events.removeAll(keepingCapacity: true)
+      }
     }
     var sections: [(kind: SignalKind, section: any PipelineSection)] = []
     for k in pipelines.indices {
@@ -182,6 +211,87 @@ public enum RecordingAnalyzer {
       path: path, format: reader.formatName, startTime: reader.startTime, sampleRate: reader.chunkSampleRate,
       samples: samples, signals: signals, roles: roles, sections: sections, notAnalyzed: notAnalyzed,
       processingSeconds: (clock.now - started).seconds)
+  }
+}
+
+/// The reading thread of ``RecordingAnalyzer/analyze(path:options:threads:onOpen:onChunk:onEvent:)``: reads
+/// the chunks and runs the pipelines' detached stages on them, handing each chunk with the stages' outputs
+/// to the calling thread through ``slotCount`` slots taken in turn.
+///
+/// `@unchecked Sendable`: the reading thread alone touches ``reader`` and ``stages`` until it has filled
+/// the last slot (the end of the recording or its error), and writes a slot only after the calling thread
+/// has signalled it ``empty``; the calling thread reads a slot only after it was signalled ``filled``, and
+/// ``reader`` and ``stages`` only once it has taken the last slot.
+final class StagesAhead: @unchecked Sendable {
+  /// What a slot holds.
+  enum Slot {
+    /// A chunk and, per pipeline, its stage's output (nil for a pipeline without a stage).
+    case chunk(SignalChunk, [(any Sendable)?])
+    case end
+    case failed(InputError)
+  }
+
+  /// Chunks the reading thread may be ahead of the pipelines.
+  static let slotCount = 6
+  var reader: any SignalReader
+  var stages: [(any PipelineStage)?]
+  let chunkSize: Int
+  let slots: UnsafeMutablePointer<Slot?>
+  let filled = DispatchSemaphore(value: 0)
+  let empty = DispatchSemaphore(value: slotCount)
+  /// The slot the calling thread takes next.
+  var nextSlot = 0
+
+  init(reader: any SignalReader, stages: [(any PipelineStage)?], chunkSize: Int) {
+    self.reader = reader
+    self.stages = stages
+    self.chunkSize = chunkSize
+    slots = .allocate(capacity: Self.slotCount)
+    slots.initialize(repeating: nil, count: Self.slotCount)
+  }
+
+  deinit {
+    slots.deinitialize(count: Self.slotCount)
+    slots.deallocate()
+  }
+
+  /// The reading thread's work: fills the slots in turn until the recording ends or cannot be read.
+  func run() {
+    var slot = 0
+    while true {
+      empty.wait()
+      let item: Slot
+      do {
+        if let chunk = try reader.nextChunk(maxSamples: chunkSize) {
+          var outputs: [(any Sendable)?] = []
+          outputs.reserveCapacity(stages.count)
+          for k in stages.indices { outputs.append(stages[k]?.process(chunk)) }
+          item = .chunk(chunk, outputs)
+        } else {
+          item = .end
+        }
+      } catch {
+        item = .failed(error)
+      }
+      slots[slot] = item
+      filled.signal()
+      guard case .chunk = item else { return }
+      slot = (slot + 1) % Self.slotCount
+    }
+  }
+
+  /// The next chunk with its stages' outputs; nil at the end of the recording. Throws the reading
+  /// thread's error, once it has ended.
+  func next() throws(InputError) -> (SignalChunk, [(any Sendable)?])? {
+    filled.wait()
+    let item = slots[nextSlot].take()!
+    nextSlot = (nextSlot + 1) % Self.slotCount
+    empty.signal()
+    switch item {
+    case .chunk(let chunk, let outputs): return (chunk, outputs)
+    case .end: return nil
+    case .failed(let error): throw error
+    }
   }
 }
 

@@ -34,6 +34,38 @@ public protocol RecordingPipeline {
   mutating func process(_ chunk: SignalChunk, events: inout [PipelineEvent])
   /// Ends the record: appends the events still pending and returns the summary section.
   mutating func finish(events: inout [PipelineEvent]) -> any PipelineSection
+
+  /// Takes out the part of ``process(_:events:)`` that reads nothing but the chunk, so that
+  /// ``RecordingAnalyzer`` can run it on another thread a few chunks ahead of the rest; nil (the default)
+  /// when the pipeline has no such part. Until ``attach(_:)`` gives the stage back, the pipeline takes
+  /// chunks through ``process(_:staged:events:)`` only.
+  mutating func detachStage() -> (any PipelineStage)?
+  /// Feeds the next chunk together with what the detached stage returned for it; the events are those of
+  /// ``process(_:events:)``.
+  mutating func process(_ chunk: SignalChunk, staged: any Sendable, events: inout [PipelineEvent])
+  /// Gives back the stage ``detachStage()`` took out, after it has run on every chunk fed.
+  mutating func attach(_ stage: any PipelineStage)
+}
+
+/// The part of a pipeline's work on each chunk that reads nothing but the chunk (see
+/// ``RecordingPipeline/detachStage()``): run in chunk order on a thread of its own, it returns for each
+/// chunk what the rest of the pipeline needs of it, and the pipeline's events and section stay those of one
+/// thread.
+public protocol PipelineStage: Sendable {
+  /// Runs on the next chunk and returns what ``RecordingPipeline/process(_:staged:events:)`` takes with it.
+  mutating func process(_ chunk: SignalChunk) -> any Sendable
+}
+
+extension RecordingPipeline {
+  public mutating func detachStage() -> (any PipelineStage)? { nil }
+
+  public mutating func process(_ chunk: SignalChunk, staged: any Sendable, events: inout [PipelineEvent]) {
+    preconditionFailure("\(kind.rawValue) pipeline: no stage was detached")
+  }
+
+  public mutating func attach(_ stage: any PipelineStage) {
+    preconditionFailure("\(kind.rawValue) pipeline: no stage was detached")
+  }
 }
 
 /// Why the channels of a recognized kind are not analyzed (no pipeline for it in this build, or its

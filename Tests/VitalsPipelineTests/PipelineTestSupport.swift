@@ -9,7 +9,7 @@ import VitalsTestSupport
 /// A simulated ECG (ECGSYN-like, seeded), as samples and as files in a fresh temporary directory.
 struct SimulatedECG {
   let rate: Double
-  let samples: [Float]
+  var samples: [Float]
   let atrialFibrillation: [RhythmEpisode]
 
   init(seconds: Double, rate: Double = 250, seed: UInt64 = 7, fibrillation: [RhythmEpisode] = []) {
