@@ -61,17 +61,16 @@ public struct ECGPipeline: RecordingPipeline {
   let lead: Int
   let leadName: String
   let live: Bool
-  /// QRS detection and signal quality: the work on the lead alone (``detachStage()``).
+  /// QRS detection, beat classes and signal quality: the work on the leads alone (``detachStage()``).
   var leadStage: ECGLeadStage
   /// The detector's latency bound, in samples: every beat up to `sample − latency` is decided once
   /// `sample` has been fed.
   let latency: Int64
-  var classifier: BeatClassifier
-  /// The channels the classifier reads: the lead, then the recording's other ECG leads.
-  let classifiedLeads: [Int]
-  /// Storage for the samples of ``classifiedLeads`` of a chunk, empty between chunks, kept so that a
-  /// chunk allocates no array of them.
-  var leadStorage: [[Float]] = []
+  /// The classifier's latency bound, in samples: every beat up to `sample − labelLatency` is labelled once
+  /// `sample` has been fed.
+  let labelLatency: Int64
+  /// The labels the lead stage gave the beats of the last chunk.
+  var labels: [BeatClass] = []
   /// The class of each beat of ``beats`` labelled so far (batch: of every beat).
   var classes: [BeatClass] = []
   /// Live: beats dropped from the HRV window before their label came; as many labels are dropped.
@@ -114,14 +113,15 @@ public struct ECGPipeline: RecordingPipeline {
     self.configuration = configuration
     sampleRate = context.sampleRate
     lead = context.channels[0]
+    let classifiedLeads = ChannelRoles.ecgLeads(named: context.signals.map(\.name), lead: lead)
+    let classifier = BeatClassifier(
+      sampleRate: context.sampleRate, leadCount: classifiedLeads.count, latency: detector.latencySamples,
+      configuration: configuration.classifier)
     leadStage = ECGLeadStage(
-      lead: lead, detector: detector,
+      lead: lead, detector: detector, classifiedLeads: classifiedLeads, classifier: classifier,
       quality: context.live ? nil : try? ECGSignalQuality(sampleRate: context.sampleRate))
     latency = detector.latencySamples
-    classifiedLeads = ChannelRoles.ecgLeads(named: context.signals.map(\.name), lead: context.channels[0])
-    classifier = BeatClassifier(
-      sampleRate: context.sampleRate, leadCount: classifiedLeads.count, latency: latency,
-      configuration: configuration.classifier)
+    labelLatency = classifier.labelLatency
     leadName = context.signals[lead].name
     live = context.live
     if !live {
@@ -142,23 +142,26 @@ public struct ECGPipeline: RecordingPipeline {
   /// Feeds the next chunk: beats, heart-rate readings, episode events (and, live, HRV events) decided by now.
   public mutating func process(_ chunk: SignalChunk, events: inout [PipelineEvent]) {
     decided.removeAll(keepingCapacity: true)
-    leadStage.process(chunk, appendingTo: &decided)
+    labels.removeAll(keepingCapacity: true)
+    leadStage.process(chunk, decided: &decided, labels: &labels)
     consume(chunk, gaps: leadStage.detector.gaps, events: &events)
   }
 
-  /// Whole records: QRS detection and signal quality (``ECGLeadStage``); live, nil.
+  /// Whole records: QRS detection, beat classes and the signal quality index, which read the leads
+  /// alone; live, nil.
   public mutating func detachStage() -> (any PipelineStage)? { live ? nil : leadStage }
 
   public mutating func process(_ chunk: SignalChunk, staged: any Sendable, events: inout [PipelineEvent]) {
     let output = staged as! ECGLeadStage.Output
     decided = output.decided
+    labels = output.labels
     consume(chunk, gaps: output.gaps, events: &events)
   }
 
   public mutating func attach(_ stage: any PipelineStage) { leadStage = stage as! ECGLeadStage }
 
   /// The work of ``process(_:events:)`` after the lead stage, which has put the chunk's beats in `decided`
-  /// and found the lead's gaps `relative` to the first sample.
+  /// and the labels it gave in `labels`, and found the lead's gaps `relative` to the first sample.
   private mutating func consume(
     _ chunk: SignalChunk, gaps relative: [Range<Int64>], events: inout [PipelineEvent]
   ) {
@@ -167,12 +170,7 @@ public struct ECGPipeline: RecordingPipeline {
     updateGaps(relative)
     // Labels first, so that the readings and HRV events see every beat labelled up to their horizon.
     queueForLabels()
-    var leads: [[Float]] = []
-    swap(&leads, &leadStorage)
-    for channel in classifiedLeads { leads.append(chunk.channels[channel]) }
-    classify(events: &events) { $0.process(leads, appendingTo: &$1) }
-    leads.removeAll(keepingCapacity: true)
-    swap(&leads, &leadStorage)
+    takeLabels(events: &events)
     emitDecided(events: &events)
     keepShortLead(chunk.channels[lead])
   }
@@ -195,26 +193,20 @@ public struct ECGPipeline: RecordingPipeline {
     return try? ElectrocardiogramClassifier.classify(shortLead, sampleRate: sampleRate)
   }
 
-  /// Gives the beats in `decided` to the classifier and queues them for their labels.
+  /// Queues the beats in `decided` for their labels.
   private mutating func queueForLabels() {
-    for relative in decided {
-      classifier.add(beat: relative)
-      awaitingLabel.append((origin ?? 0) + relative)
-    }
+    for relative in decided { awaitingLabel.append((origin ?? 0) + relative) }
   }
 
-  /// Runs `step` on the classifier, keeps the labels it appends and passes the labelled beats on to the
-  /// irregular-rhythm tracker.
-  private mutating func classify(
-    events: inout [PipelineEvent], _ step: (inout BeatClassifier, inout [BeatClass]) -> Void
-  ) {
-    let first = classes.count
-    step(&classifier, &classes)
-    for (offset, label) in classes[first...].enumerated() {
+  /// Keeps the labels in `labels`, the next beats' in `awaitingLabel`, and passes the labelled beats on to
+  /// the irregular-rhythm tracker.
+  private mutating func takeLabels(events: inout [PipelineEvent]) {
+    classes += labels
+    for (offset, label) in labels.enumerated() {
       classCounts[Int(label.rawValue)] += 1
       rhythm.add(awaitingLabel[offset], beatClass: label, events: &events)
     }
-    awaitingLabel.removeFirst(classes.count - first)
+    awaitingLabel.removeFirst(labels.count)
     let dropped = min(unlabelledDropped, classes.count)
     classes.removeFirst(dropped)
     unlabelledDropped -= dropped
@@ -267,7 +259,7 @@ public struct ECGPipeline: RecordingPipeline {
     guard live else { return }
     while sampleIndex(atSecond: nextHRVSecond) < end, sampleIndex(atSecond: nextHRVSecond) - latency < limit {
       let at = sampleIndex(atSecond: nextHRVSecond)
-      let horizon = at - classifier.labelLatency
+      let horizon = at - labelLatency
       let oldest = horizon - Int64((configuration.hrvWindow * sampleRate).rounded())
       if let firstKept = beats.firstIndex(where: { $0 >= oldest }), firstKept > 0 {
         beats.removeFirst(firstKept)
@@ -319,12 +311,12 @@ public struct ECGPipeline: RecordingPipeline {
   /// irregular-rhythm block, and returns the record's ``ECGSection``.
   public mutating func finish(events: inout [PipelineEvent]) -> any PipelineSection {
     decided.removeAll(keepingCapacity: true)
-    leadStage.detector.finish(appendingTo: &decided)
+    labels.removeAll(keepingCapacity: true)
+    leadStage.finish(decided: &decided, labels: &labels)
     if origin != nil { updateGaps(leadStage.detector.gaps) }
     queueForLabels()
-    classify(events: &events) { $0.finish(appendingTo: &$1) }
+    takeLabels(events: &events)
     emitDecided(events: &events)
-    leadStage.quality?.finish(appendingTo: &leadStage.qualityWindows)
     let unusable = ECGSignalQuality.unusableStretches(leadStage.qualityWindows).map {
       $0.lowerBound + (origin ?? 0)..<$0.upperBound + (origin ?? 0)
     }
@@ -351,35 +343,74 @@ public struct ECGPipeline: RecordingPipeline {
   }
 }
 
-/// The work of ``ECGPipeline`` on the lead's samples alone: QRS detection, and the signal quality of whole
-/// records. ``ECGPipeline/detachStage()`` hands it to ``RecordingAnalyzer`` to run on another thread.
+/// The work of ``ECGPipeline`` on the leads' samples alone: QRS detection, beat classes, and the signal
+/// quality of whole records. ``ECGPipeline/detachStage()`` hands it to ``RecordingAnalyzer`` to run on
+/// another thread.
 struct ECGLeadStage: PipelineStage {
-  /// What the rest of the pipeline takes of a chunk: the beats decided on it and the lead's gaps so far,
-  /// both relative to the first sample fed.
+  /// What the rest of the pipeline takes of a chunk: the beats decided on it, relative to the first sample
+  /// fed, the labels of the beats labelled on it, in beat order, and the lead's gaps so far.
   struct Output: Sendable {
     var decided: [Int64]
+    var labels: [BeatClass]
     var gaps: [Range<Int64>]
   }
 
   /// The lead's channel in the chunks.
   let lead: Int
   var detector: QRSDetector
+  /// The channels the classifier reads: the lead, then the recording's other ECG leads.
+  let classifiedLeads: [Int]
+  var classifier: BeatClassifier
+  /// Storage for the samples of ``classifiedLeads`` of a chunk, empty between chunks, kept so that a
+  /// chunk allocates no array of them.
+  var leadStorage: [[Float]] = []
   /// The lead's signal quality (whole records; nil live or when the rate leaves no room for its band) and
   /// its windows so far.
   var quality: ECGSignalQuality?
   var qualityWindows: [ECGSignalQuality.Window] = []
 
-  /// Feeds the chunk's lead to the detector, appending the beats decided by now to `decided`, and to the
-  /// signal quality.
-  mutating func process(_ chunk: SignalChunk, appendingTo decided: inout [Int64]) {
+  init(
+    lead: Int, detector: QRSDetector, classifiedLeads: [Int], classifier: BeatClassifier,
+    quality: ECGSignalQuality?
+  ) {
+    self.lead = lead
+    self.detector = detector
+    self.classifiedLeads = classifiedLeads
+    self.classifier = classifier
+    self.quality = quality
+  }
+
+  /// Feeds the chunk's lead to the detector, appending the beats decided by now to `decided`, gives them
+  /// and the chunk's leads to the classifier, appending the labels it gives to `labels`, and feeds the lead
+  /// to the signal quality.
+  mutating func process(_ chunk: SignalChunk, decided: inout [Int64], labels: inout [BeatClass]) {
+    let first = decided.count
     chunk.channels[lead].withUnsafeBufferPointer { detector.process($0, appendingTo: &decided) }
+    for beat in decided[first...] { classifier.add(beat: beat) }
+    var leads: [[Float]] = []
+    swap(&leads, &leadStorage)
+    for channel in classifiedLeads { leads.append(chunk.channels[channel]) }
+    classifier.process(leads, appendingTo: &labels)
+    leads.removeAll(keepingCapacity: true)
+    swap(&leads, &leadStorage)
     quality?.process(chunk.channels[lead], appendingTo: &qualityWindows)
   }
 
   mutating func process(_ chunk: SignalChunk) -> any Sendable {
-    var decided: [Int64] = []
-    process(chunk, appendingTo: &decided)
-    return Output(decided: decided, gaps: detector.gaps)
+    var output = Output(decided: [], labels: [], gaps: [])
+    process(chunk, decided: &output.decided, labels: &output.labels)
+    output.gaps = detector.gaps
+    return output
+  }
+
+  /// Ends the record: appends the last beats to `decided` and the last labels to `labels`, and ends the
+  /// signal quality's last window.
+  mutating func finish(decided: inout [Int64], labels: inout [BeatClass]) {
+    let first = decided.count
+    detector.finish(appendingTo: &decided)
+    for beat in decided[first...] { classifier.add(beat: beat) }
+    classifier.finish(appendingTo: &labels)
+    quality?.finish(appendingTo: &qualityWindows)
   }
 }
 
