@@ -14,7 +14,8 @@ Sections (each skipped with a note when its data or packages are missing):
 (c) ``vitals.dask.analyze`` over the MIT-BIH records on a LocalCluster of 1 and of 2 worker
     processes (one thread each); with --long DIR, also over the recordings in DIR. Each cluster is
     warmed by one untimed call; the best of --repeat calls, alternating between the clusters, is
-    reported, and the results of 1 and 2 workers must be equal.
+    reported, and the results of 1 and 2 workers must be equal. Measured twice: with Dask's default
+    settings, and with both clusters started under ``vitals.dask.QUIET_CONFIG``.
 (d) 1000 statistics partials (one per synthetic samples file of one hour of heart rate) merged
     with ``merge_partials`` as a tree (8 per merge) and in one call, against ``stats_partial``
     aggregating the same 1000 files in one call (merges: the best of 5).
@@ -181,21 +182,25 @@ def forgotten(client: Any) -> None:
         time.sleep(0.01)
 
 
-def dask_scaling(label: str, paths: list[str], options: dict[str, Any], repeat: int) -> list[tuple[str, float, str]]:
+def dask_scaling(label: str, paths: list[str], repeat: int, quiet: bool) -> list[tuple[str, float, str]]:
     """The best wall times of `repeat` ``vitals.dask.analyze`` calls on a cluster of 1 and one of 2
-    worker processes, the calls alternating between them (so that the machine's slower and faster
+    worker processes, both started under ``vitals.dask.QUIET_CONFIG`` when `quiet` (else Dask's
+    defaults), the calls alternating between them (so that the machine's slower and faster
     moments fall on both). Each cluster is first warmed by one untimed call (workers import the
     package and load the library; the recordings enter the page cache), whose results are compared.
     Between them, ``vitals.analyze`` with 1 and 2 threads in this process: the speed-up this machine
     gives without Dask, the ceiling for the clusters'."""
     import contextlib
 
+    import dask
     import distributed
     import pandas.testing
 
     import vitals.dask
 
+    settings = "vitals.dask.QUIET_CONFIG" if quiet else "Dask's defaults"
     with contextlib.ExitStack() as stack:
+        stack.enter_context(dask.config.set(vitals.dask.QUIET_CONFIG if quiet else {}))
         clients = {}
         for workers in (1, 2):  # the two schedulers' HTTP servers on any free ports (":0")
             cluster = stack.enter_context(
@@ -204,22 +209,22 @@ def dask_scaling(label: str, paths: list[str], options: dict[str, Any], repeat: 
                 )
             )
             clients[workers] = stack.enter_context(distributed.Client(cluster))
-        results = {workers: vitals.dask.analyze(paths, client, **options) for workers, client in clients.items()}
+        results = {workers: vitals.dask.analyze(paths, client) for workers, client in clients.items()}
         times = {workers: float("inf") for workers in clients}
         threads = {jobs: float("inf") for jobs in (1, 2)}
         for _ in range(repeat):
             for workers, client in clients.items():
                 forgotten(client)
-                times[workers] = min(times[workers], seconds(lambda: vitals.dask.analyze(paths, client, **options)))
-                threaded = seconds(lambda: vitals.analyze(paths, jobs=workers, **options))
+                times[workers] = min(times[workers], seconds(lambda: vitals.dask.analyze(paths, client)))
+                threaded = seconds(lambda: vitals.analyze(paths, jobs=workers))
                 threads[workers] = min(threads[workers], threaded)
     measured = list(vitals.TIMING_FIELDS)
     pandas.testing.assert_frame_equal(results[1].drop(columns=measured), results[2].drop(columns=measured))
     return [
-        (f"vitals.dask.analyze, {label}, 1 worker", times[1], "s"),
-        (f"vitals.dask.analyze, {label}, 2 workers", times[2], "s"),
-        (f"vitals.dask.analyze, {label}, speed-up 1 → 2 workers (results equal)", times[1] / times[2], "×"),
-        (f"vitals.analyze without Dask, {label}, speed-up 1 → 2 threads", threads[1] / threads[2], "×"),
+        (f"vitals.dask.analyze, {label}, {settings}, 1 worker", times[1], "s"),
+        (f"vitals.dask.analyze, {label}, {settings}, 2 workers", times[2], "s"),
+        (f"vitals.dask.analyze, {label}, {settings}, speed-up 1 → 2 workers (results equal)", times[1] / times[2], "×"),
+        (f"vitals.analyze without Dask (beside {settings}), {label}, speed-up 1 → 2 threads", threads[1] / threads[2], "×"),
     ]
 
 
@@ -299,11 +304,16 @@ def main() -> None:
         record = SHARED / "mitdb" / arguments.record if arguments.record else records[0]
         sections["b. R-peak detection"] = detection(record)
     if "c" not in arguments.skip and records:
-        rows = dask_scaling(f"{len(records)} MIT-BIH records", [str(path) for path in records], {}, arguments.repeat)
+        batches = {f"{len(records)} MIT-BIH records": [str(path) for path in records]}
         if arguments.long:
             long = sorted(str(path) for path in arguments.long.iterdir() if path.suffix in RECORDING_SUFFIXES)
-            rows += dask_scaling(f"{len(long)} recordings of {arguments.long}", long, {}, arguments.repeat)
-        sections["c. Dask scaling"] = rows
+            batches[f"{len(long)} recordings of {arguments.long}"] = long
+        sections["c. Dask scaling"] = [
+            row
+            for quiet in (False, True)
+            for label, paths in batches.items()
+            for row in dask_scaling(label, paths, arguments.repeat, quiet)
+        ]
     if "d" not in arguments.skip:
         sections["d. merging partials"] = merging(arguments.partials, arguments.minutes)
     if not records:

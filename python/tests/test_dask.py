@@ -31,10 +31,26 @@ QUERIES = [
 
 @pytest.fixture(scope="module")
 def client():
-    with distributed.LocalCluster(
+    """Two worker processes started under `vitals.dask.QUIET_CONFIG`, so every result below is also
+    checked with that configuration."""
+    import dask
+
+    with dask.config.set(vitals_dask.QUIET_CONFIG), distributed.LocalCluster(
         n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None, silence_logs=40
     ) as cluster, distributed.Client(cluster) as connection:
         yield connection
+
+
+def test_quiet_config_names_dask_settings_and_reaches_the_workers(client):
+    import dask
+
+    defaults = dask.config.merge(*dask.config.defaults)  # as Dask ships them, without local files
+    for key, value in vitals_dask.QUIET_CONFIG.items():
+        assert dask.config.get(key, default=None, config=defaults) is not None, f"not a Dask setting: {key}"
+        assert dask.config.get(key, config=defaults) != value, f"{key} is already {value} by default"
+    seen = client.run(lambda: {key: dask.config.get(key) for key in vitals_dask.QUIET_CONFIG})
+    assert len(seen) == 2
+    assert all(settings == vitals_dask.QUIET_CONFIG for settings in seen.values())
 
 
 @pytest.fixture(scope="module")

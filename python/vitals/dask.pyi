@@ -9,6 +9,8 @@ import pandas as pd
 _Path = str | os.PathLike[str]
 _Paths = _Path | Iterable[_Path]
 
+QUIET_CONFIG: dict[str, Any]
+
 def task_groups(files: Sequence[str], client: distributed.Client, per_task: int | None) -> list[list[str]]: ...
 def summaries_of(paths: Sequence[str], words: Sequence[str]) -> list[dict[str, Any]]: ...
 def analyze(
