@@ -1,4 +1,3 @@
-import Dispatch
 import FoundationEssentials
 import VitalsCore
 import VitalsIO
@@ -175,32 +174,31 @@ public enum RecordingAnalyzer {
     var events: [PipelineEvent] = []
     var samples: Int64 = 0
     let stages = threads >= 2 ? pipelines.indices.map { pipelines[$0].detachStage() } : []
-    if stages.contains(where: { $0 != nil }) {
-      let ahead = StagesAhead(reader: reader, stages: stages, chunkSize: options.chunkSize)
-      startThread(stackSize: 8 << 20) { ahead.run() }
-      while let (chunk, staged) = try ahead.next() {
-        onChunk(chunk)
-        samples += Int64(chunk.sampleCount)
-        for k in pipelines.indices {
-          if let output = staged[k] {
-            pipelines[k].process(chunk, staged: output, events: &events)
-          } else {
-            pipelines[k].process(chunk, events: &events)
-          }
+    let ahead =
+      stages.contains { $0 != nil }
+      ? StagesAhead(reader: reader, stages: stages, chunkSize: options.chunkSize) : nil
+    if let ahead { startThread(stackSize: 8 << 20) { ahead.run() } }
+    /// The next chunk, with its stages' outputs when they ran ahead; nil at the end of the recording.
+    func nextChunk() throws(InputError) -> (SignalChunk, [(any Sendable)?]?)? {
+      if let ahead { return try ahead.next() }
+      return try reader.nextChunk(maxSamples: options.chunkSize).map { ($0, nil) }
+    }
+    while let (chunk, staged) = try nextChunk() {
+      onChunk(chunk)
+      samples += Int64(chunk.sampleCount)
+      for k in pipelines.indices {
+        if let output = staged?[k] {
+          pipelines[k].process(chunk, staged: output, events: &events)
+        } else {
+          pipelines[k].process(chunk, events: &events)
         }
-        events.forEach(onEvent)
-        events.removeAll(keepingCapacity: true)
       }
+      events.forEach(onEvent)
+      events.removeAll(keepingCapacity: true)
+    }
+    if let ahead {
       for k in pipelines.indices { if let stage = ahead.stages[k] { pipelines[k].attach(stage) } }
       reader = ahead.reader
-    } else {
-      while let chunk = try reader.nextChunk(maxSamples: options.chunkSize) {
-        onChunk(chunk)
-        samples += Int64(chunk.sampleCount)
-        for k in pipelines.indices { pipelines[k].process(chunk, events: &events) }
-        events.forEach(onEvent)
-        events.removeAll(keepingCapacity: true)
-      }
     }
     var sections: [(kind: SignalKind, section: any PipelineSection)] = []
     for k in pipelines.indices {
@@ -216,11 +214,11 @@ public enum RecordingAnalyzer {
 
 /// The reading thread of ``RecordingAnalyzer/analyze(path:options:threads:onOpen:onChunk:onEvent:)``: reads
 /// the chunks and runs the pipelines' detached stages on them, handing each chunk with the stages' outputs
-/// to the calling thread through ``slotCount`` slots taken in turn.
+/// to the calling thread through ``slotCount`` slots taken in turn (`SlotRing`).
 ///
-/// `@unchecked Sendable`: the reading thread alone touches ``reader`` and ``stages`` until it has filled
-/// the last slot (the end of the recording or its error), and writes a slot only after the calling thread
-/// has signalled it ``empty``; the calling thread reads a slot only after it was signalled ``filled``, and
+/// `@unchecked Sendable`: the reading thread alone touches ``reader`` and ``stages`` until it has written
+/// the last slot (the end of the recording or its error), and a slot between `ring`'s `beginWriting()`
+/// and `endWriting()`; the calling thread touches a slot between `beginReading()` and `endReading()`, and
 /// ``reader`` and ``stages`` only once it has taken the last slot.
 final class StagesAhead: @unchecked Sendable {
   /// What a slot holds.
@@ -237,10 +235,7 @@ final class StagesAhead: @unchecked Sendable {
   var stages: [(any PipelineStage)?]
   let chunkSize: Int
   let slots: UnsafeMutablePointer<Slot?>
-  let filled = DispatchSemaphore(value: 0)
-  let empty = DispatchSemaphore(value: slotCount)
-  /// The slot the calling thread takes next.
-  var nextSlot = 0
+  let ring = SlotRing(count: slotCount)
 
   init(reader: any SignalReader, stages: [(any PipelineStage)?], chunkSize: Int) {
     self.reader = reader
@@ -257,9 +252,8 @@ final class StagesAhead: @unchecked Sendable {
 
   /// The reading thread's work: fills the slots in turn until the recording ends or cannot be read.
   func run() {
-    var slot = 0
     while true {
-      empty.wait()
+      let slot = ring.beginWriting()
       let item: Slot
       do {
         if let chunk = try reader.nextChunk(maxSamples: chunkSize) {
@@ -274,19 +268,16 @@ final class StagesAhead: @unchecked Sendable {
         item = .failed(error)
       }
       slots[slot] = item
-      filled.signal()
+      ring.endWriting()
       guard case .chunk = item else { return }
-      slot = (slot + 1) % Self.slotCount
     }
   }
 
   /// The next chunk with its stages' outputs; nil at the end of the recording. Throws the reading
   /// thread's error, once it has ended.
   func next() throws(InputError) -> (SignalChunk, [(any Sendable)?])? {
-    filled.wait()
-    let item = slots[nextSlot].take()!
-    nextSlot = (nextSlot + 1) % Self.slotCount
-    empty.signal()
+    let item = slots[ring.beginReading()].take()!
+    ring.endReading()
     switch item {
     case .chunk(let chunk, let outputs): return (chunk, outputs)
     case .end: return nil

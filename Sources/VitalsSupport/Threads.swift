@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The work of a thread started by ``startThread(stackSize:_:)``.
 private final class ThreadWork: Sendable {
   let body: @Sendable () -> Void
@@ -27,4 +29,56 @@ package func startThread(stackSize: Int, _ body: @escaping @Sendable () -> Void)
       return nil
     }, work)
   precondition(status == 0, "cannot start a thread: \(String(cString: strerror(status)))")
+}
+
+/// The turn-taking of a bounded hand-off from one producing thread to one consuming thread through
+/// ``count`` slots used in turn (0, 1, …, `count` − 1, 0, …): the producer may be up to `count` slots
+/// ahead. The slots' storage is the caller's; the ring says which slot each side may touch, and when.
+///
+/// Each side brackets its use of a slot: the producer between ``beginWriting()`` and ``endWriting()``, the
+/// consumer between ``beginReading()`` and ``endReading()``. Every slot written must be read and ended
+/// before the ring is released (libdispatch traps on a semaphore released below its initial value), so
+/// a hand-off ends with a slot the producer writes last and the consumer recognizes as the end.
+///
+/// `@unchecked Sendable`: the producing thread alone touches the write position and the consuming
+/// thread alone the read position; the semaphores order each slot's writes before its reads and its
+/// reads before its next writes.
+package final class SlotRing: @unchecked Sendable {
+  /// The number of slots.
+  package let count: Int
+  private let filled = DispatchSemaphore(value: 0)
+  private let empty: DispatchSemaphore
+  private var writePosition = 0
+  private var readPosition = 0
+
+  /// A ring of `count` slots, all free.
+  package init(count: Int) {
+    precondition(count > 0, "a slot ring needs a slot")
+    self.count = count
+    empty = DispatchSemaphore(value: count)
+  }
+
+  /// Producer: waits until the next slot is free and returns its index.
+  package func beginWriting() -> Int {
+    empty.wait()
+    return writePosition
+  }
+
+  /// Producer: hands the slot of the last ``beginWriting()`` to the consumer.
+  package func endWriting() {
+    writePosition = (writePosition + 1) % count
+    filled.signal()
+  }
+
+  /// Consumer: waits until the next slot is written and returns its index.
+  package func beginReading() -> Int {
+    filled.wait()
+    return readPosition
+  }
+
+  /// Consumer: gives the slot of the last ``beginReading()`` back to the producer.
+  package func endReading() {
+    readPosition = (readPosition + 1) % count
+    empty.signal()
+  }
 }

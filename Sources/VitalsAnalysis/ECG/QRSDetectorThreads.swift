@@ -1,4 +1,3 @@
-import Dispatch
 import VitalsSupport
 
 extension QRSDetector {
@@ -41,10 +40,11 @@ extension QRSDetector {
 /// another decides on (``QRSDetector/Segment/decide(raw:band:feature:appendingTo:)``), in three slots of
 /// ``QRSDetector/handOffBlockCount`` blocks taken in turn.
 ///
-/// `@unchecked Sendable`: the conditioning thread alone touches ``conditioner`` and writes a slot only
-/// after the deciding thread has signalled it ``empty``; the deciding thread alone touches ``decider`` and
-/// ``beats`` and reads a slot only after it was signalled ``filled``; the caller reads the rest once the
-/// deciding thread has seen the last, empty slot, which the conditioning thread fills last of all.
+/// `@unchecked Sendable`: the conditioning thread alone touches ``conditioner`` and a slot's buffers
+/// between `ring`'s `beginWriting()` and `endWriting()`; the deciding thread alone touches ``decider``
+/// and ``beats`` and a slot between `beginReading()` and `endReading()`; the caller reads the rest once
+/// the deciding thread has seen the last slot, with no block, which the conditioning thread writes last
+/// of all.
 private final class ConditionedBlocks: @unchecked Sendable {
   static let slotCount = 3
   let samples: UnsafeBufferPointer<Float>
@@ -58,8 +58,7 @@ private final class ConditionedBlocks: @unchecked Sendable {
   /// blocks it holds (0 ends the hand-off).
   let raw, band, feature: UnsafeMutablePointer<Float>
   let inputCounts, featureCounts, blockCounts: UnsafeMutablePointer<Int>
-  let filled = DispatchSemaphore(value: 0)
-  let empty = DispatchSemaphore(value: slotCount)
+  let ring = SlotRing(count: slotCount)
 
   init(samples: UnsafeBufferPointer<Float>, segment: QRSDetector.Segment) {
     self.samples = samples
@@ -83,10 +82,9 @@ private final class ConditionedBlocks: @unchecked Sendable {
   /// then fills one with no block.
   func condition() {
     var position = 0
-    var slot = 0
     var ended = false
     while true {
-      empty.wait()
+      let slot = ring.beginWriting()
       var blocks = 0
       while !ended && blocks < QRSDetector.handOffBlockCount && position < samples.count {
         let end = min(samples.count, position + QRSDetector.blockSize)
@@ -107,19 +105,17 @@ private final class ConditionedBlocks: @unchecked Sendable {
       ended = ended || position == samples.count
       if blocks == 0 { conditionedCount = position }
       blockCounts[slot] = blocks
-      filled.signal()
+      ring.endWriting()
       if blocks == 0 { return }
-      slot = (slot + 1) % Self.slotCount
     }
   }
 
   /// The deciding thread's work: decides on the slots in turn until one holds no block.
   func decide() {
-    var slot = 0
     while true {
-      filled.wait()
+      let slot = ring.beginReading()
       let blocks = blockCounts[slot]
-      defer { empty.signal() }  // every slot back, so that the semaphore ends at its initial value
+      defer { ring.endReading() }  // every slot back, the last one too (see SlotRing)
       if blocks == 0 { return }
       for block in slot * QRSDetector.handOffBlockCount..<slot * QRSDetector.handOffBlockCount + blocks {
         let at = block * QRSDetector.blockSize
@@ -128,7 +124,6 @@ private final class ConditionedBlocks: @unchecked Sendable {
           band: UnsafeBufferPointer(start: band + at, count: featureCounts[block]),
           feature: UnsafeBufferPointer(start: feature + at, count: featureCounts[block]), appendingTo: &beats)
       }
-      slot = (slot + 1) % Self.slotCount
     }
   }
 }
