@@ -131,7 +131,8 @@ public struct ECGPipeline: RecordingPipeline {
     }
     nextHRVSecond = Int64(configuration.hrvInterval.rounded())
     rhythm = IrregularRhythmTracker(
-      parameters: configuration.rhythm, sampleRate: context.sampleRate, keepsEpisodes: !context.live)
+      parameters: configuration.rhythm, sampleRate: context.sampleRate, keepsEpisodes: !context.live,
+      block: context.live ? IrregularRhythmTracker.liveBlock : IrregularRhythmTracker.recordingBlock)
   }
 
   /// Record index of the sample `seconds` after the first.

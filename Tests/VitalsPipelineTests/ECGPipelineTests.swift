@@ -135,7 +135,7 @@ struct IrregularRhythmTrackerTests {
   func matchesBatch() {
     let beats = Self.beats(irregular: [120..<300, 420..<470], seconds: 600)
     var tracker = IrregularRhythmTracker(
-      parameters: .init(), sampleRate: 360, keepsEpisodes: true)
+      parameters: .init(), sampleRate: 360, keepsEpisodes: true, block: IrregularRhythmTracker.liveBlock)
     var events: [PipelineEvent] = []
     for beat in beats { tracker.add(beat, beatClass: nil, events: &events) }
     let streamed = tracker.finish(events: &events)
@@ -173,7 +173,8 @@ struct IrregularRhythmTrackerTests {
     parameters.excludeArtifacts = false
     parameters.patternPeriods = []
     func episodes(_ classes: [BeatClass?]) -> (episodes: [IrregularRhythmEpisode], events: [PipelineEvent]) {
-      var tracker = IrregularRhythmTracker(parameters: parameters, sampleRate: 360, keepsEpisodes: true)
+      var tracker = IrregularRhythmTracker(
+        parameters: parameters, sampleRate: 360, keepsEpisodes: true, block: IrregularRhythmTracker.liveBlock)
       var events: [PipelineEvent] = []
       for (beat, beatClass) in zip(beats, classes) {
         tracker.add(beat, beatClass: beatClass, events: &events)
@@ -190,7 +191,8 @@ struct IrregularRhythmTrackerTests {
   @Test("blocks after the first reuse the detector's storage")
   func reusesStorage() {
     let beats = Self.beats(irregular: [120..<300, 420..<470], seconds: 600)
-    var tracker = IrregularRhythmTracker(parameters: .init(), sampleRate: 360, keepsEpisodes: true)
+    var tracker = IrregularRhythmTracker(
+      parameters: .init(), sampleRate: 360, keepsEpisodes: true, block: IrregularRhythmTracker.liveBlock)
     var events: [PipelineEvent] = []
     /// Where the workspace's arrays of judged intervals keep their elements.
     func storage() -> [UnsafeRawPointer?] {
@@ -205,16 +207,100 @@ struct IrregularRhythmTrackerTests {
     var first: [UnsafeRawPointer?] = []
     for (index, beat) in beats.enumerated() {
       tracker.add(beat, beatClass: nil, events: &events)
-      if index == 2 * IrregularRhythmTracker.block + 2 * IrregularRhythmTracker.context { first = storage() }
+      if index == 2 * tracker.block + 2 * IrregularRhythmTracker.context { first = storage() }
     }
     #expect(beats.count > 600)
     #expect(!first.isEmpty && storage() == first)
     #expect(tracker.finish(events: &events).count == 2)
   }
 
+  @Test("the block size does not change the events or the episodes", arguments: [1, 7, 256, 1000])
+  func blockSize(block: Int) {
+    let beats = Self.beats(irregular: [120..<300, 420..<470, 520..<540, 700..<1400], seconds: 1800)
+    func run(block: Int) -> (episodes: [IrregularRhythmEpisode], events: [PipelineEvent]) {
+      var tracker = IrregularRhythmTracker(
+        parameters: .init(), sampleRate: 360, keepsEpisodes: true, block: block)
+      var events: [PipelineEvent] = []
+      for beat in beats { tracker.add(beat, beatClass: nil, events: &events) }
+      return (tracker.finish(events: &events), events)
+    }
+    let live = run(block: IrregularRhythmTracker.liveBlock)
+    let other = run(block: block)
+    #expect(live.episodes.count == 3)
+    #expect(other.episodes == live.episodes)
+    #expect(other.events == live.events)
+  }
+
+  @Test(
+    "on the annotated beats and classes of MIT-BIH and CPSC 2021, the episodes and events of the whole-record detector",
+    .enabled(if: TestData.hasSharedData, "needs ../shared/data"),
+    arguments: [IrregularRhythmTracker.liveBlock, IrregularRhythmTracker.recordingBlock])
+  func wholeRecordDetector(block: Int) throws {
+    var episodes = 0
+    for database in ["mitdb", "cpsc2021"] {
+      let folder = TestData.sharedData(database).path
+      for name in try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+      where name.hasSuffix(".atr") {
+        let reference = try BeatFile(path: folder + "/" + name)
+        let classes = try #require(reference.classes).map { $0 ?? .normal }  // as the tracker takes a beat without one
+        let whole = AtrialFibrillationDetector().analyze(
+          beats: reference.samples, sampleRate: reference.sampleRate, beatClasses: classes
+        ).episodes
+        var tracker = IrregularRhythmTracker(
+          parameters: .init(), sampleRate: reference.sampleRate, keepsEpisodes: true, block: block)
+        var events: [PipelineEvent] = []
+        for (beat, beatClass) in zip(reference.samples, classes) {
+          tracker.add(beat, beatClass: beatClass, events: &events)
+        }
+        #expect(tracker.finish(events: &events) == whole, "\(database)/\(name)")
+        #expect(events.count == 2 * whole.count, "\(database)/\(name)")
+        episodes += whole.count
+      }
+    }
+    #expect(episodes >= 10)
+  }
+
+  @Test(
+    "runs of ectopic beats: the whole-record detector's episodes, at every block size",
+    arguments: [1, IrregularRhythmTracker.liveBlock, IrregularRhythmTracker.recordingBlock])
+  func ectopicRuns(block: Int) {
+    // Irregular stretches, and stretches where two beats of three are ventricular, so that 48 beats
+    // hold about 16 judged intervals.
+    let beats = Self.beats(irregular: [300..<420, 700..<760, 1000..<1500], seconds: 2400)
+    let classes = beats.indices.map { index -> BeatClass in
+      let seconds = Double(beats[index]) / 360
+      let ectopicRun = (250..<900).contains(seconds) || (1300..<1900).contains(seconds)
+      return ectopicRun && index % 3 != 0 ? .ventricular : .normal
+    }
+    let whole = AtrialFibrillationDetector().analyze(beats: beats, sampleRate: 360, beatClasses: classes)
+      .episodes
+    var tracker = IrregularRhythmTracker(
+      parameters: .init(), sampleRate: 360, keepsEpisodes: true, block: block)
+    var events: [PipelineEvent] = []
+    for (beat, beatClass) in zip(beats, classes) { tracker.add(beat, beatClass: beatClass, events: &events) }
+    #expect(!whole.isEmpty)
+    #expect(tracker.finish(events: &events) == whole)
+  }
+
+  @Test("paced or ectopic beats without judged intervals keep the window bounded")
+  func boundedWithoutJudgedIntervals() {
+    var tracker = IrregularRhythmTracker(
+      parameters: .init(), sampleRate: 360, keepsEpisodes: true, block: IrregularRhythmTracker.recordingBlock)
+    var events: [PipelineEvent] = []
+    var longest = 0
+    for (index, beat) in Self.beats(irregular: [], seconds: 8000).enumerated() {
+      tracker.add(beat, beatClass: index % 500 < 400 ? .unclassifiable : .normal, events: &events)
+      longest = max(longest, tracker.window.count)
+    }
+    #expect(
+      longest <= 2 * IrregularRhythmTracker.contextBeatLimit + IrregularRhythmTracker.recordingBlock + 1)
+    #expect(tracker.finish(events: &events).isEmpty && events.isEmpty)
+  }
+
   @Test("regular rhythm gives no episode")
   func regular() {
-    var tracker = IrregularRhythmTracker(parameters: .init(), sampleRate: 360, keepsEpisodes: true)
+    var tracker = IrregularRhythmTracker(
+      parameters: .init(), sampleRate: 360, keepsEpisodes: true, block: IrregularRhythmTracker.liveBlock)
     var events: [PipelineEvent] = []
     for beat in Self.beats(irregular: [], seconds: 300) { tracker.add(beat, beatClass: nil, events: &events) }
     #expect(tracker.finish(events: &events).isEmpty && events.isEmpty)
