@@ -242,7 +242,8 @@ struct IrregularRhythmTrackerTests {
       for name in try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
       where name.hasSuffix(".atr") {
         let reference = try BeatFile(path: folder + "/" + name)
-        let classes = try #require(reference.classes).map { $0 ?? .normal }  // as the tracker takes a beat without one
+        // A beat without a class as the tracker takes it: normal.
+        let classes = try #require(reference.classes).map { $0 ?? .normal }
         let whole = AtrialFibrillationDetector().analyze(
           beats: reference.samples, sampleRate: reference.sampleRate, beatClasses: classes
         ).episodes
