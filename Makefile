@@ -275,9 +275,10 @@ compare: build .venv-fixtures/ready
 	$(EVAL) stats-eval >&2
 	.venv-fixtures/bin/python scripts/peers/compare.py --markdown .build/compare.md --json .build/compare.json
 
-## Where the CPU time of beats and analyze goes, stage by stage, against each stage's machine limit (perf).
+## Where the CPU time of each compare row's work goes, stage by stage, against each stage's machine limit (perf).
 profile-stages: build .venv-fixtures/ready
 	@command -v perf >/dev/null || { echo "Installing linux-perf"; $(SUDO) apt-get install -y -qq linux-perf; }
+	$(EVAL) stats-eval >&2
 	.venv-fixtures/bin/python scripts/bench/profile.py > .build/profile.md
 
 ## docs/profile.md: the table of make profile-stages, with the commit, date and machine.
