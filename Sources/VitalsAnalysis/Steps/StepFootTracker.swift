@@ -110,9 +110,11 @@ public struct StepFootTracker: Sendable {
   /// Input samples per decimated sample (the detector's factor, `⌊rate / 25⌋`).
   let factor: Int
   /// Running sums of the finite samples' axes and their count, one entry per decimated sample: entry `j`
-  /// holds the sums over the input samples before `j · factor`, in a ring of `capacity` entries.
+  /// holds the sums over the input samples before `j · factor`. The last `capacity` entries are kept, in
+  /// a ring whose length is a power of two (entry `j` at `j & ringMask`, no division).
   var sums: [SIMD4<Double>]
   let capacity: Int
+  let ringMask: Int64
   /// Completed decimated samples, and the sums of the block being filled and before it.
   var completed: Int64 = 0
   var block = SIMD4<Double>()
@@ -148,7 +150,9 @@ public struct StepFootTracker: Sendable {
     self.sampleRate = sampleRate
     factor = max(1, Int(sampleRate / StepDetector.internalRate))
     capacity = Int((Self.historySeconds * sampleRate / Double(factor)).rounded(.up)) + 1
-    sums = [SIMD4<Double>](repeating: .zero, count: capacity)
+    let ringCount = 1 << (Int.bitWidth - (capacity - 1).leadingZeroBitCount)
+    ringMask = Int64(ringCount - 1)
+    sums = [SIMD4<Double>](repeating: .zero, count: ringCount)
   }
 
   /// Feeds the next samples of the three axes (equal counts) to `detector` and to the tracker, in pieces of
@@ -225,7 +229,7 @@ public struct StepFootTracker: Sendable {
       if blockCount == factor {
         completed += 1
         total += block
-        sums[Int(completed % Int64(capacity))] = total
+        sums[Int(completed & ringMask)] = total
         block = .zero
         blockCount = 0
       }
@@ -265,8 +269,8 @@ public struct StepFootTracker: Sendable {
   /// The mean acceleration over decimated samples `range` (all of them still in the ring), nil without a
   /// finite sample in it.
   func mean(ofDecimated range: Range<Int64>) -> SIMD3<Double>? {
-    let end = sums[Int(range.upperBound % Int64(capacity))]
-    let sum = end - (range.lowerBound == 0 ? .zero : sums[Int(range.lowerBound % Int64(capacity))])
+    let end = sums[Int(range.upperBound & ringMask)]
+    let sum = end - (range.lowerBound == 0 ? .zero : sums[Int(range.lowerBound & ringMask)])
     return sum.w > 0 ? SIMD3(sum.x, sum.y, sum.z) / sum.w : nil
   }
 
