@@ -80,12 +80,11 @@ struct StepDetectorTests {
   }
 
   /// Steps and bouts are compared once finished: a bout and the steps after it can be decided in one chunk.
-  // 7-sample chunks never fill the boxcar's 16 SIMD lanes: at 15, 50 and 100 Hz (factors 1, 2 and 4) they
-  // hold the lanes' means to the sample-by-sample ones; 150 Hz (factor 6) has no lanes.
+  /// 7-sample chunks never fill the boxcar's 16 SIMD lanes: at 15, 50 and 100 Hz (factors 1, 2 and 4) they
+  /// hold the lanes' means to the sample-by-sample ones; 150 Hz (factor 6) has no lanes.
   @Test("the same steps and bouts whatever the chunk sizes", arguments: [15.0, 50, 100, 150])
   func chunkInvariance(rate: Double) throws {
     let recording = simulate(.walking, .hand, seconds: 40, rate: rate)
-    let rate = recording.sampleRate
     let outputs = try expectChunkInvariant(
       count: recording.channels[0].count, chunkings: Chunking.standard + [7, 333, 4097].map(Chunking.fixed)
     ) {
