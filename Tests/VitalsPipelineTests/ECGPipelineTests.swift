@@ -131,6 +131,20 @@ struct IrregularRhythmTrackerTests {
     return beats
   }
 
+  /// The episodes and events of a tracker fed `beats` (each with its class from `classes` when given),
+  /// deciding `block` beats at a time.
+  static func track(
+    _ beats: [Int64], classes: [BeatClass?]? = nil,
+    parameters: AtrialFibrillationDetector.Parameters = .init(),
+    sampleRate: Double = 360, block: Int = IrregularRhythmTracker.liveBlock
+  ) -> (episodes: [IrregularRhythmEpisode], events: [PipelineEvent]) {
+    var tracker = IrregularRhythmTracker(
+      parameters: parameters, sampleRate: sampleRate, keepsEpisodes: true, block: block)
+    var events: [PipelineEvent] = []
+    for (index, beat) in beats.enumerated() { tracker.add(beat, beatClass: classes?[index], events: &events) }
+    return (tracker.finish(events: &events), events)
+  }
+
   @Test("streamed episodes match the whole-record detector's")
   func matchesBatch() {
     let beats = Self.beats(irregular: [120..<300, 420..<470], seconds: 600)
@@ -173,13 +187,7 @@ struct IrregularRhythmTrackerTests {
     parameters.excludeArtifacts = false
     parameters.patternPeriods = []
     func episodes(_ classes: [BeatClass?]) -> (episodes: [IrregularRhythmEpisode], events: [PipelineEvent]) {
-      var tracker = IrregularRhythmTracker(
-        parameters: parameters, sampleRate: 360, keepsEpisodes: true, block: IrregularRhythmTracker.liveBlock)
-      var events: [PipelineEvent] = []
-      for (beat, beatClass) in zip(beats, classes) {
-        tracker.add(beat, beatClass: beatClass, events: &events)
-      }
-      return (tracker.finish(events: &events), events)
+      Self.track(beats, classes: classes, parameters: parameters)
     }
     let unclassified = episodes(classes.map { _ in nil })
     #expect(!unclassified.episodes.isEmpty)
@@ -217,15 +225,8 @@ struct IrregularRhythmTrackerTests {
   @Test("the block size does not change the events or the episodes", arguments: [1, 7, 256, 1000])
   func blockSize(block: Int) {
     let beats = Self.beats(irregular: [120..<300, 420..<470, 520..<540, 700..<1400], seconds: 1800)
-    func run(block: Int) -> (episodes: [IrregularRhythmEpisode], events: [PipelineEvent]) {
-      var tracker = IrregularRhythmTracker(
-        parameters: .init(), sampleRate: 360, keepsEpisodes: true, block: block)
-      var events: [PipelineEvent] = []
-      for beat in beats { tracker.add(beat, beatClass: nil, events: &events) }
-      return (tracker.finish(events: &events), events)
-    }
-    let live = run(block: IrregularRhythmTracker.liveBlock)
-    let other = run(block: block)
+    let live = Self.track(beats)
+    let other = Self.track(beats, block: block)
     #expect(live.episodes.count == 3)
     #expect(other.episodes == live.episodes)
     #expect(other.events == live.events)
@@ -247,14 +248,10 @@ struct IrregularRhythmTrackerTests {
         let whole = AtrialFibrillationDetector().analyze(
           beats: reference.samples, sampleRate: reference.sampleRate, beatClasses: classes
         ).episodes
-        var tracker = IrregularRhythmTracker(
-          parameters: .init(), sampleRate: reference.sampleRate, keepsEpisodes: true, block: block)
-        var events: [PipelineEvent] = []
-        for (beat, beatClass) in zip(reference.samples, classes) {
-          tracker.add(beat, beatClass: beatClass, events: &events)
-        }
-        #expect(tracker.finish(events: &events) == whole, "\(database)/\(name)")
-        #expect(events.count == 2 * whole.count, "\(database)/\(name)")
+        let tracked = Self.track(
+          reference.samples, classes: classes, sampleRate: reference.sampleRate, block: block)
+        #expect(tracked.episodes == whole, "\(database)/\(name)")
+        #expect(tracked.events.count == 2 * whole.count, "\(database)/\(name)")
         episodes += whole.count
       }
     }
@@ -275,12 +272,8 @@ struct IrregularRhythmTrackerTests {
     }
     let whole = AtrialFibrillationDetector().analyze(beats: beats, sampleRate: 360, beatClasses: classes)
       .episodes
-    var tracker = IrregularRhythmTracker(
-      parameters: .init(), sampleRate: 360, keepsEpisodes: true, block: block)
-    var events: [PipelineEvent] = []
-    for (beat, beatClass) in zip(beats, classes) { tracker.add(beat, beatClass: beatClass, events: &events) }
     #expect(!whole.isEmpty)
-    #expect(tracker.finish(events: &events) == whole)
+    #expect(Self.track(beats, classes: classes, block: block).episodes == whole)
   }
 
   @Test("paced or ectopic beats without judged intervals keep the window bounded")
@@ -300,11 +293,8 @@ struct IrregularRhythmTrackerTests {
 
   @Test("regular rhythm gives no episode")
   func regular() {
-    var tracker = IrregularRhythmTracker(
-      parameters: .init(), sampleRate: 360, keepsEpisodes: true, block: IrregularRhythmTracker.liveBlock)
-    var events: [PipelineEvent] = []
-    for beat in Self.beats(irregular: [], seconds: 300) { tracker.add(beat, beatClass: nil, events: &events) }
-    #expect(tracker.finish(events: &events).isEmpty && events.isEmpty)
+    let tracked = Self.track(Self.beats(irregular: [], seconds: 300))
+    #expect(tracked.episodes.isEmpty && tracked.events.isEmpty)
   }
 }
 

@@ -461,8 +461,7 @@ public struct StepDetector: Sendable {
     swap(&decimated, &self.decimated)
     defer { swap(&decimated, &self.decimated) }
     decimated.withUnsafeMutableBufferPointer { out in
-      // Boxcar: the mean of each group of `decimationFactor` magnitudes, in g, minus the origin.
-      let produced = boxcar(body, into: out.baseAddress!, inverse: scale / Float(decimationFactor))
+      let produced = boxcar(body, into: out.baseAddress!)
       let filtered = UnsafeMutableBufferPointer(rebasing: out[0..<produced])
       let high = UnsafeMutableBufferPointer(rebasing: out[Self.blockSize..<Self.blockSize + produced])
       bands.process(UnsafeBufferPointer(filtered), into: filtered, high)
@@ -472,15 +471,16 @@ public struct StepDetector: Sendable {
   }
 
   /// Writes the boxcar means of `magnitudes` (each group of ``decimationFactor`` samples, continuing the
-  /// group the last block left open) times `inverse`, less the origin, to `out`; returns how many. Each
+  /// group the last block left open) in g, less the origin, to `out`; returns how many. Each
   /// group is summed in sample order, `((m₀ + m₁) + m₂) + …`, whatever the factor and the block sizes, so
   /// the output does not depend on them; factors 1, 2 and 4 (rates under 75 Hz and 100–124 Hz) sum 16
   /// samples at a time in SIMD lanes, one group per lane.
   @inline(__always)
   mutating func boxcar(
-    _ magnitudes: UnsafeBufferPointer<Float>, into out: UnsafeMutablePointer<Float>, inverse: Float
+    _ magnitudes: UnsafeBufferPointer<Float>, into out: UnsafeMutablePointer<Float>
   ) -> Int {
     let factor = decimationFactor
+    let inverse = scale / Float(factor)
     let origin = origin
     let m = magnitudes.baseAddress!
     var produced = 0
