@@ -121,7 +121,8 @@ public struct BatchOutputLayout: Sendable {
   /// numbered in input order after the first (`x/100`, `x/100.hea` → `x_100`, `x_100_2`).
   public static func names(for inputs: [String]) -> [String] {
     let parts = inputs.map { input -> [String] in
-      var components = input.split(separator: "/").map(String.init).filter { $0 != "." && $0 != ".." }
+      var components: [String] = input.split(separator: "/").map { String($0) }
+        .filter { (part: String) -> Bool in part != "." && part != ".." }
       if let last = components.last {
         let stem = FileSystem.deletingPathExtension(last)
         components[components.count - 1] = stem.isEmpty ? last : stem

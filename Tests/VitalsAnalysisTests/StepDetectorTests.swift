@@ -320,7 +320,7 @@ func readmeStepsExample() throws {
     configuration: AccelerometerConfiguration(activity: .walking, placement: .frontPocket), duration: 60,
     sampleRate: 50, seed: 3)
   let recording = simulator.generateAll()
-  let chunks = stride(from: 0, to: 3000, by: 1000).map { start in
+  let chunks = stride(from: 0, to: 3000, by: 1000).map { (start: Int) -> SignalChunk in
     SignalChunk(
       channels: recording.channels.map { Array($0[start..<start + 1000]) }, sampleRate: 50,
       startTime: Timestamp(secondsSinceEpoch: Double(start) / 50), firstSampleIndex: Int64(start))

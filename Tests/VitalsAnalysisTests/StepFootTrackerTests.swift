@@ -182,7 +182,7 @@ struct StepFootTrackerTests {
 @Test("the steps guide's feet example: the tracker feeds the detector, every step gets a foot")
 func stepsGuideFeetExample() throws {
   let recording = walk(.lowerBack, seconds: 60)
-  let chunks = stride(from: 0, to: 6000, by: 1000).map { start in
+  let chunks = stride(from: 0, to: 6000, by: 1000).map { (start: Int) -> SignalChunk in
     SignalChunk(
       channels: recording.channels.map { Array($0[start..<start + 1000]) }, sampleRate: 100,
       startTime: Timestamp(secondsSinceEpoch: Double(start) / 100), firstSampleIndex: Int64(start))

@@ -22,88 +22,90 @@ private func usageError(_ arguments: [String]) -> (code: Int32, message: String)
 struct ParameterValidationTests {
   /// Arguments and a part of the message naming the option and its accepted range. The input files
   /// need not exist: validation runs before anything is opened.
+  static let outOfRangeCases: [([String], String)] = [
+    // Signal rates (every signal-reading command): 1 Hz – 1 MHz, or the detector's own range.
+    (
+      ["info", "a.csv", "--rate", "1e-6"],
+      "--rate must be 1–1000000 Hz (the range of any signal), got 1e-06"
+    ),
+    (["info", "a.csv", "--rate", "0"], "--rate must be 1–1000000 Hz"),
+    (["info", "a.csv", "--rate=-250"], "--rate must be 1–1000000 Hz"),
+    (["info", "a.csv", "--rate", "nan"], "--rate must be 1–1000000 Hz (the range of any signal), got nan"),
+    (["info", "a.csv", "--rate", "inf"], "--rate must be 1–1000000 Hz (the range of any signal), got inf"),
+    (["convert", "a.csv", "-o", "b.csv", "--rate", "2e6"], "--rate must be 1–1000000 Hz"),
+    (
+      ["beats", "a.csv", "--rate", "50"], "--rate must be 100–2000 Hz (the QRS detector's supported rates)"
+    ),
+    (
+      ["beats", "a.csv", "--signal", "ppg", "--rate", "10"],
+      "--rate must be 25–1000000 Hz (the PPG analysis"
+    ),
+    (["hr", "a.csv", "--signal", "ecg", "--rate", "4000"], "--rate must be 100–2000 Hz"),
+    (["hr", "a.csv", "--rate", "20"], "--rate must be 25–1000000 Hz"),
+    (["hrv", "a.csv", "--rate", "90"], "--rate must be 100–2000 Hz"),
+    (["hrv", "--beats", "a.atr", "--rate", "0.01"], "--rate must be 1–1000000 Hz"),
+    (["steps", "a.csv", "--rate", "5"], "--rate must be 15–1000 Hz (the step detector's supported rates)"),
+    (["analyze", "a.csv", "--rate", "1e-3"], "--rate must be 1–1000000 Hz"),
+    (["report", "a.csv", "-o", "a.svg", "--rate", "1e9"], "--rate must be 1–1000000 Hz"),
+    (["score", "--reference", "a.csv", "--test", "b.csv", "--rate", "0.5"], "--rate must be 1–1000000 Hz"),
+    (["stream", "--rate", "1e-6"], "--rate must be 100–2000 Hz (the QRS detector's supported rates)"),
+    (["stream", "--signal", "ppg", "--rate", "inf"], "--rate must be 25–1000000 Hz"),
+    (
+      ["stream", "--signal", "accelerometer", "--channels", "3", "--rate", "2000"],
+      "--rate must be 15–1000 Hz (the step detector's supported rates)"
+    ),
+    (
+      ["simulate", "--signal", "ecg", "--duration", "10", "--rate", "0.5", "-o", "a.csv"],
+      "--rate must be 1–100000 Hz"
+    ),
+    // Windows, steps and tolerances.
+    (["hr", "a.csv", "--window", "0"], "--window must be 2–60 s, got 0"),
+    (["hr", "a.csv", "--window", "1e300"], "--window must be 2–60 s"),
+    (["hr", "a.csv", "--step", "nan"], "--step must be 0.1–60 s, got nan"),
+    (["hrv", "a.csv", "--interpolation-rate", "1e9"], "--interpolation-rate must be 1–100 Hz"),
+    (["hrv", "a.csv", "--interpolation-rate", "0.5"], "--interpolation-rate must be 1–100 Hz"),
+    (["score", "--reference", "a.atr", "--test", "b.qrs", "--window", "1e300"], "--window must be 0–1 s"),
+    (["score", "--reference", "a.atr", "--test", "b.qrs", "--window=-0.1"], "--window must be 0–1 s"),
+    (
+      ["score", "--reference", "a.atr", "--test", "b.qrs", "--skip", "1e300"], "--skip must be 0–10000000 s"
+    ),
+    (["score", "--reference", "a.atr", "--test", "b.qrs", "--skip", "nan"], "--skip must be 0–10000000 s"),
+    (["report", "a.csv", "-o", "a.svg", "--excerpt", "0"], "--excerpt must be 0.1–120 s"),
+    (["report", "a.csv", "-o", "a.svg", "--excerpt", "inf"], "--excerpt must be 0.1–120 s"),
+    // Counts.
+    (["analyze", "a.csv", "--jobs", "0"], "--jobs must be 1–256, got 0"),
+    (["analyze", "a.csv", "--jobs", "100000"], "--jobs must be 1–256"),
+    (["analyze", "a.csv", "--event-minutes", "0"], "--event-minutes must be 1–1440"),
+    (["analyze", "a.csv", "--height", "175"], "--height must be 0.5–2.5 m, got 175"),
+    (["analyze", "a.csv", "--shard", "0/4"], "--shard must be I/N with 1 ≤ I ≤ N ≤ 100000, got '0/4'"),
+    (["analyze", "a.csv", "--shard", "3"], "--shard must be I/N"),
+    (["analyze", "a.csv", "--height", "nan"], "--height must be 0.5–2.5 m"),
+    (["analyze", "a.csv", "--event-minutes", "1000000000"], "--event-minutes must be 1–1440"),
+    (["convert", "a.csv", "-o", "b.csv", "--chunk-size", "0"], "--chunk-size must be 1–1048576"),
+    (["convert", "a.csv", "-o", "b.csv", "--chunk-size", "1000000000"], "--chunk-size must be 1–1048576"),
+    (["stream", "--rate", "250", "--channels", "0"], "--channels must be 1–1024"),
+    (["stream", "--rate", "250", "--channels", "100000000"], "--channels must be 1–1024"),
+    (
+      ["stream", "--rate", "250", "--channels", "2", "--lead", "2"], "--lead must be 0–1 (below --channels)"
+    ),
+    (["stream", "--rate", "250", "--lead=-1"], "--lead must be 0–0"),
+    // Thresholds.
+    (["analyze", "a.csv", "--low-heart-rate", "nan"], "--low-heart-rate must be 20–250 bpm"),
+    (["analyze", "a.csv", "--high-heart-rate", "1e9"], "--high-heart-rate must be 20–250 bpm"),
+    (
+      ["analyze", "a.csv", "--low-heart-rate", "130"],
+      "--low-heart-rate (130) must be below --high-heart-rate (120)"
+    ),
+    // stats --interval: calendar counts and fixed lengths.
+    (["stats", "export.xml", "--type", "stepCount", "--interval", "99999999999999999999day"], "3650 days"),
+    (["stats", "export.xml", "--type", "stepCount", "--interval", "100000month"], "120 months"),
+    (["stats", "export.xml", "--type", "stepCount", "--interval", "0s"], "0.001–315360000 s"),
+    (["stats", "export.xml", "--type", "stepCount", "--interval", "1000000000000h"], "0.001–315360000 s"),
+  ]
+
   @Test(
     "out-of-range options are usage errors naming the option and its range",
-    arguments: [
-      // Signal rates (every signal-reading command): 1 Hz – 1 MHz, or the detector's own range.
-      (
-        ["info", "a.csv", "--rate", "1e-6"],
-        "--rate must be 1–1000000 Hz (the range of any signal), got 1e-06"
-      ),
-      (["info", "a.csv", "--rate", "0"], "--rate must be 1–1000000 Hz"),
-      (["info", "a.csv", "--rate=-250"], "--rate must be 1–1000000 Hz"),
-      (["info", "a.csv", "--rate", "nan"], "--rate must be 1–1000000 Hz (the range of any signal), got nan"),
-      (["info", "a.csv", "--rate", "inf"], "--rate must be 1–1000000 Hz (the range of any signal), got inf"),
-      (["convert", "a.csv", "-o", "b.csv", "--rate", "2e6"], "--rate must be 1–1000000 Hz"),
-      (
-        ["beats", "a.csv", "--rate", "50"], "--rate must be 100–2000 Hz (the QRS detector's supported rates)"
-      ),
-      (
-        ["beats", "a.csv", "--signal", "ppg", "--rate", "10"],
-        "--rate must be 25–1000000 Hz (the PPG analysis"
-      ),
-      (["hr", "a.csv", "--signal", "ecg", "--rate", "4000"], "--rate must be 100–2000 Hz"),
-      (["hr", "a.csv", "--rate", "20"], "--rate must be 25–1000000 Hz"),
-      (["hrv", "a.csv", "--rate", "90"], "--rate must be 100–2000 Hz"),
-      (["hrv", "--beats", "a.atr", "--rate", "0.01"], "--rate must be 1–1000000 Hz"),
-      (["steps", "a.csv", "--rate", "5"], "--rate must be 15–1000 Hz (the step detector's supported rates)"),
-      (["analyze", "a.csv", "--rate", "1e-3"], "--rate must be 1–1000000 Hz"),
-      (["report", "a.csv", "-o", "a.svg", "--rate", "1e9"], "--rate must be 1–1000000 Hz"),
-      (["score", "--reference", "a.csv", "--test", "b.csv", "--rate", "0.5"], "--rate must be 1–1000000 Hz"),
-      (["stream", "--rate", "1e-6"], "--rate must be 100–2000 Hz (the QRS detector's supported rates)"),
-      (["stream", "--signal", "ppg", "--rate", "inf"], "--rate must be 25–1000000 Hz"),
-      (
-        ["stream", "--signal", "accelerometer", "--channels", "3", "--rate", "2000"],
-        "--rate must be 15–1000 Hz (the step detector's supported rates)"
-      ),
-      (
-        ["simulate", "--signal", "ecg", "--duration", "10", "--rate", "0.5", "-o", "a.csv"],
-        "--rate must be 1–100000 Hz"
-      ),
-      // Windows, steps and tolerances.
-      (["hr", "a.csv", "--window", "0"], "--window must be 2–60 s, got 0"),
-      (["hr", "a.csv", "--window", "1e300"], "--window must be 2–60 s"),
-      (["hr", "a.csv", "--step", "nan"], "--step must be 0.1–60 s, got nan"),
-      (["hrv", "a.csv", "--interpolation-rate", "1e9"], "--interpolation-rate must be 1–100 Hz"),
-      (["hrv", "a.csv", "--interpolation-rate", "0.5"], "--interpolation-rate must be 1–100 Hz"),
-      (["score", "--reference", "a.atr", "--test", "b.qrs", "--window", "1e300"], "--window must be 0–1 s"),
-      (["score", "--reference", "a.atr", "--test", "b.qrs", "--window=-0.1"], "--window must be 0–1 s"),
-      (
-        ["score", "--reference", "a.atr", "--test", "b.qrs", "--skip", "1e300"], "--skip must be 0–10000000 s"
-      ),
-      (["score", "--reference", "a.atr", "--test", "b.qrs", "--skip", "nan"], "--skip must be 0–10000000 s"),
-      (["report", "a.csv", "-o", "a.svg", "--excerpt", "0"], "--excerpt must be 0.1–120 s"),
-      (["report", "a.csv", "-o", "a.svg", "--excerpt", "inf"], "--excerpt must be 0.1–120 s"),
-      // Counts.
-      (["analyze", "a.csv", "--jobs", "0"], "--jobs must be 1–256, got 0"),
-      (["analyze", "a.csv", "--jobs", "100000"], "--jobs must be 1–256"),
-      (["analyze", "a.csv", "--event-minutes", "0"], "--event-minutes must be 1–1440"),
-      (["analyze", "a.csv", "--height", "175"], "--height must be 0.5–2.5 m, got 175"),
-      (["analyze", "a.csv", "--shard", "0/4"], "--shard must be I/N with 1 ≤ I ≤ N ≤ 100000, got '0/4'"),
-      (["analyze", "a.csv", "--shard", "3"], "--shard must be I/N"),
-      (["analyze", "a.csv", "--height", "nan"], "--height must be 0.5–2.5 m"),
-      (["analyze", "a.csv", "--event-minutes", "1000000000"], "--event-minutes must be 1–1440"),
-      (["convert", "a.csv", "-o", "b.csv", "--chunk-size", "0"], "--chunk-size must be 1–1048576"),
-      (["convert", "a.csv", "-o", "b.csv", "--chunk-size", "1000000000"], "--chunk-size must be 1–1048576"),
-      (["stream", "--rate", "250", "--channels", "0"], "--channels must be 1–1024"),
-      (["stream", "--rate", "250", "--channels", "100000000"], "--channels must be 1–1024"),
-      (
-        ["stream", "--rate", "250", "--channels", "2", "--lead", "2"], "--lead must be 0–1 (below --channels)"
-      ),
-      (["stream", "--rate", "250", "--lead=-1"], "--lead must be 0–0"),
-      // Thresholds.
-      (["analyze", "a.csv", "--low-heart-rate", "nan"], "--low-heart-rate must be 20–250 bpm"),
-      (["analyze", "a.csv", "--high-heart-rate", "1e9"], "--high-heart-rate must be 20–250 bpm"),
-      (
-        ["analyze", "a.csv", "--low-heart-rate", "130"],
-        "--low-heart-rate (130) must be below --high-heart-rate (120)"
-      ),
-      // stats --interval: calendar counts and fixed lengths.
-      (["stats", "export.xml", "--type", "stepCount", "--interval", "99999999999999999999day"], "3650 days"),
-      (["stats", "export.xml", "--type", "stepCount", "--interval", "100000month"], "120 months"),
-      (["stats", "export.xml", "--type", "stepCount", "--interval", "0s"], "0.001–315360000 s"),
-      (["stats", "export.xml", "--type", "stepCount", "--interval", "1000000000000h"], "0.001–315360000 s"),
-    ])
+    arguments: outOfRangeCases)
   func outOfRange(arguments: [String], message: String) throws {
     let error = try #require(usageError(arguments), "expected a usage error for \(arguments)")
     #expect(error.code == 2)

@@ -161,14 +161,16 @@ struct StatsTests {
   func unknownType() throws {
     #expect(runInProcess(["stats", export, "--type", "stepcount"]) == 2)
     let typo = try #require(throws: ValidationError.self) { try stats([export, "--type", "stepcount"]) }
-    let lines = typo.message.split(separator: "\n")
-    #expect(
-      lines == [
-        "--type 'stepcount' is neither in the inputs nor a known quantity type; did you mean stepCount?",
-        "types in the inputs: bloodPressureDiastolic, bloodPressureSystolic, heartRate, stepCount",
-        "types known: " + QuantityType.knownTypes.map(\.rawValue).joined(separator: ", "),
-        "or as HealthKit identifiers: " + QuantityType.knownTypes.map(\.identifier).joined(separator: ", "),
-      ])
+    let lines: [String] = typo.message.split(separator: "\n").map(String.init)
+    let known: String = QuantityType.knownTypes.map(\.rawValue).joined(separator: ", ")
+    let identifiers: String = QuantityType.knownTypes.map(\.identifier).joined(separator: ", ")
+    let expected: [String] = [
+      "--type 'stepcount' is neither in the inputs nor a known quantity type; did you mean stepCount?",
+      "types in the inputs: bloodPressureDiastolic, bloodPressureSystolic, heartRate, stepCount",
+      "types known: \(known)",
+      "or as HealthKit identifiers: \(identifiers)",
+    ]
+    #expect(lines == expected)
     #expect(
       lines[2].contains(" distanceWalkingRunning, ")
         && lines[3].contains(" HKQuantityTypeIdentifierStepCount,"))

@@ -62,7 +62,8 @@ struct LiveStreamTests {
     for (s, r) in zip(column, read) {
       #expect(s.bitPattern == r.bitPattern || (s.isNaN && r.isNaN), "\(s) vs \(r)")
     }
-    #expect(column.suffix(fields.count).map { $0.isNaN }.filter { $0 }.count == 6)
+    let missing: Int = column.suffix(fields.count).filter { (value: Float) -> Bool in value.isNaN }.count
+    #expect(missing == 6)
   }
 
   @Test(

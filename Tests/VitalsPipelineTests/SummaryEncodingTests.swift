@@ -49,10 +49,15 @@ struct SummaryEncodingTests {
     ]
     let empty = VariabilitySummary(beats: [], sampleRate: 250)
     // pNN50 and pNN20 count intervals: 0 % of none.
-    let nulls = names.dropLast(2).map { "\"\($0)\":null" } + [#""pNN20":0"#, #""pNN50":0"#]
+    let nulls: [String] =
+      names.dropLast(2).map { (name: String) -> String in "\"\(name)\":null" }
+      + [#""pNN20":0"#, #""pNN50":0"#]
     #expect(try Self.json(empty) == "{" + nulls.joined(separator: ",") + "}")
     // 0.8 s beats with a slow ±12 ms swing, 4 minutes.
-    let beats = (0..<300).map { Int64($0 * 200) + Int64((3 * sin(Double($0) / 4)).rounded()) }
+    let beats: [Int64] = (0..<300).map { (k: Int) -> Int64 in
+      let swing: Double = (3 * sin(Double(k) / 4)).rounded()
+      return Int64(k * 200) + Int64(swing)
+    }
     let summary = VariabilitySummary(beats: beats, sampleRate: 250)
     #expect(abs(summary.time.meanNN - 800) < 1 && summary.intervals.count + summary.artifactBeats >= 297)
     let encoded = try JSONDecoder().decode([String: Double?].self, from: Data(Self.json(summary).utf8))

@@ -77,7 +77,10 @@ private func marksExpected(_ indices: [Int64], in trace: SignalTrace) -> Int {
 struct ReportTests {
   @Test("the min/max envelope keeps every extreme in O(columns) bins")
   func envelope() {
-    let samples = (0..<10_000).map { Float(sin(Double($0) * 0.01) * 100 + Double($0 % 7)) }
+    let samples: [Float] = (0..<10_000).map { (k: Int) -> Float in
+      let wave: Double = sin(Double(k) * 0.01) * 100
+      return Float(wave + Double(k % 7))
+    }
     var envelope = MinMaxEnvelope(columns: 100)
     envelope.append(samples.prefix(3333))
     envelope.append([Float.nan])

@@ -192,10 +192,9 @@ struct SyntheticDays {
     let samples = metrics.stepCount() + metrics.restingHeartRate()
     let days = IntervalCollection(calendarDaysIn: utc, covering: at(day: 0, hour: 0)..<at(day: 2, hour: 0))
     let steps = try StatisticsQuery(type: .stepCount, intervals: days).run(samples).merged
-    #expect(
-      steps.allStatistics.map(\.sum) == [
-        Double(Self.days.steps.count / 2), Double(Self.days.steps.count / 2),
-      ])
+    let half = Double(Self.days.steps.count / 2)
+    let expected: [Double?] = [half, half]
+    #expect(steps.allStatistics.map(\.sum) == expected)
     let resting = try StatisticsQuery(type: .restingHeartRate, intervals: days).run(samples).merged
     #expect(resting.allStatistics.map(\.sampleCount) == [1, 1])
   }

@@ -77,7 +77,8 @@ struct PairedSection: Sendable {
   /// `a1·y[n−1]` and one subtraction lie between one output and the next.
   @inline(__always)
   mutating func callAsFunction(_ x: SIMD2<Double>) -> SIMD2<Double> {
-    let y = (((b0 * x + b1 * x1) + b2 * x2) - a2 * y2) - a1 * y1
+    let feedForward: SIMD2<Double> = (b0 * x + b1 * x1) + b2 * x2
+    let y: SIMD2<Double> = (feedForward - a2 * y2) - a1 * y1
     x2 = x1
     x1 = x
     y2 = y1
