@@ -14,7 +14,7 @@ DEBUG_FLAGS = $(ARCH_FLAGS) -Xswiftc -warnings-as-errors -Xswiftc -gnone
 FORMAT_PATHS = Sources Tests Benchmarks/Benchmarks Benchmarks/Support Benchmarks/Package.swift Package.swift \
   scripts/eval/Sources scripts/eval/Package.swift Fuzz
 
-.PHONY: help deps build run example test test-build test-unit test-gate test-release-build test-python test-docs python bench-python lint docs fixtures format bench-fftw-c fuzz malformed eval-ecg \
+.PHONY: help deps build run example test test-build test-unit test-release-build test-python test-docs python bench-python lint docs fixtures format bench-fftw-c fuzz malformed eval-ecg \
   eval-rhythm eval-quality eval-classify fit-classify memory compare-readers compare-ecg eval-steps compare-stats check-pipeline eval-ppg \
   compare-ppg bench bench-check bench-thresholds compare scaling demo-derived accuracy performance slurm-check \
   profile profile-stages
@@ -54,33 +54,30 @@ example: build
 	  --noise ambulatory -o $(EXAMPLE)
 
 # Checks the formatting and the size rules, builds the package and its tests (debug, warnings as errors,
-# with the AVX2 kernels when the machine has them, so that both kernels of the CSV reader are tested)
-# while the Python test environment installs (mostly downloads), checks that the CLI uses the public API
-# only and that C compiles against vitals.h, and then runs three jobs at once: the unit tests (tests
-# that need ../shared/data skip when it is absent), the DocC catalogs of the debug build, and one
-# release build (make test-release-build) followed by the benchmarks' allocation gate (make
-# bench-check). The release build compiles one module at a time for long stretches, so the unit tests
-# fill the other core. Last, alone so that its two-thread test has both cores, the Python package's
-# tests (make test-python) on the release build's library; nothing builds twice. Each job's output is
-# printed whole when it ends. The SHA-256 of every file of Fixtures/ and ../shared/data is compared
-# before and after: no test may modify an input.
+# with the AVX2 kernels when the machine has them, so that both kernels of the CSV reader are tested),
+# checks that the CLI uses the public API only and that C compiles against vitals.h, and runs the unit
+# tests (tests that need ../shared/data skip when it is absent) beside one release build (make
+# test-release-build), which compiles one module at a time for long stretches: the tests fill the other
+# core. Then three jobs of one core each: the benchmarks' allocation gate on that build (make
+# bench-check), the DocC catalogs of the debug build and the Python test environment's install; and
+# last, alone so that its two-thread test has both cores, the Python package's tests (make test-python)
+# on the release build's library. Nothing builds twice. Each job's output is printed whole when it ends.
+# The SHA-256 of every file of Fixtures/ and ../shared/data is compared before and after: no test may
+# modify an input.
 ## Quick start: the whole check that CI runs (.ci/run).
 test: deps lint
-	$(MAKE) -j2 --output-sync=target test-build $(PYTHON_ENV)/ready
+	$(MAKE) test-build
 	scripts/checks/cli_public_api.sh
 	scripts/checks/c_abi_smoke.sh .build/debug
 	scripts/inputs_unchanged.sh record .build/inputs.sha256
-	$(MAKE) -j3 --output-sync=target test-unit test-docs test-gate
+	$(MAKE) -j2 --output-sync=target test-unit test-release-build
+	$(MAKE) -j3 --output-sync=target bench-check test-docs $(PYTHON_ENV)/ready BENCH_CHECK_OPTIONS=--built
 	$(MAKE) test-python PYTHON_TEST_BUILD=
 	scripts/inputs_unchanged.sh verify .build/inputs.sha256
 
 # The unit tests of make test's debug build.
 test-unit:
 	$(SWIFT) test --skip-build
-
-# make test's release build, then the allocation gate on it (make bench-check without building again).
-test-gate: test-release-build
-	scripts/bench/thresholds.sh check --built
 
 # The debug build of make test: the package, its tests and libVitalsC.so (the C library c_abi_smoke.sh
 # compiles against).
