@@ -122,6 +122,33 @@ private struct FirwinFixture: Decodable {
     #expect(filter.processed(x) == x.indices.map { Self.inOrderSum(h, x, at: $0) })
   }
 
+  /// Out of place, the outputs past the first `taps − 1` of each 1024-sample block read the input where
+  /// it lies; in place, each block is copied first. Both, in chunks shorter than the filter and longer
+  /// than a block, give the in-order sums bit for bit.
+  @Test(arguments: [1, 2, 5, 9, 33])
+  func outOfPlaceAndInPlaceEqualTheInOrderSum(tapCount: Int) {
+    let h = StreamTesting.signal(count: tapCount, seed: 5).map { $0 / Float(tapCount) }
+    let x = StreamTesting.signal(count: 3000)
+    let expected = x.indices.map { Self.inOrderSum(h, x, at: $0) }
+    for chunk in [1, 7, 32, 1024, 1500, 3000] {
+      var inPlace = FIRFilter(coefficients: h)
+      var outOfPlace = FIRFilter(coefficients: h)
+      var inPlaceOutputs: [Float] = []
+      var outOfPlaceOutputs: [Float] = []
+      for start in stride(from: 0, to: x.count, by: chunk) {
+        let part = Array(x[start..<min(start + chunk, x.count)])
+        inPlaceOutputs += inPlace.processed(part)
+        var outputs = [Float](repeating: .nan, count: part.count)
+        part.withUnsafeBufferPointer { input in
+          outputs.withUnsafeMutableBufferPointer { outOfPlace.process(input, into: $0) }
+        }
+        outOfPlaceOutputs += outputs
+      }
+      #expect(inPlaceOutputs == expected, "in place, chunks of \(chunk)")
+      #expect(outOfPlaceOutputs == expected, "out of place, chunks of \(chunk)")
+    }
+  }
+
   @Test func chunksEqualTheWhole() {
     let h = FIRDesign.firwin(tapCount: 61, cutoff: [40], pass: .lowpass, sampleRate: 360)
     let x = StreamTesting.signal(count: 3000)

@@ -272,6 +272,53 @@ struct _PolyphaseFIRCore: Sendable {
     nextBranch = offset % up
   }
 
+  /// Whether `count` floats from `a` and `otherCount` from `b` share memory.
+  @inlinable
+  static func overlaps(
+    _ a: UnsafeMutablePointer<Float>, _ count: Int, _ b: UnsafePointer<Float>, _ otherCount: Int
+  ) -> Bool {
+    UnsafePointer(a) < b + otherCount && b < UnsafePointer(a) + count
+  }
+
+  /// One block of `count` inputs at `block` through a one-rate filter (`up = down = 1`): writes the
+  /// outputs from `newest` to the block's end to `output`, advances `newest` and the retained inputs at
+  /// the start of `window`, and returns how many outputs it wrote. Only the outputs that reach back into
+  /// the previous block read `window` (the retained inputs, then the block's first ones); the rest read
+  /// the block where it lies, unless the outputs overwrite it (in place), when the whole block goes
+  /// through `window`. Each output sums the same products in the same order either way.
+  @inlinable
+  @inline(__always)
+  static func filterBlock(
+    _ taps: UnsafePointer<Float>, length: Int, window: UnsafeMutablePointer<Float>,
+    block: UnsafePointer<Float>,
+    count: Int, consumed: Int, newest: inout Int, into output: UnsafeMutablePointer<Float>
+  ) -> Int {
+    let retained = length - 1
+    let blockEnd = consumed + count
+    let head = overlaps(output, count, block, count) ? count : min(count, retained)
+    (window + retained).update(from: block, count: head)
+    var produced = 0
+    let split = consumed + head
+    if newest < split {
+      _filterRun(taps, window + (newest - consumed), length: length, count: split - newest, into: output)
+      produced = split - newest
+      newest = split
+    }
+    if newest < blockEnd {
+      _filterRun(
+        taps, block + (newest - retained - consumed), length: length, count: blockEnd - newest,
+        into: output + produced)
+      produced += blockEnd - newest
+      newest = blockEnd
+    }
+    if head < count {
+      window.update(from: block + (count - retained), count: retained)
+    } else {
+      window.update(from: window + count, count: retained)
+    }
+    return produced
+  }
+
   /// Outputs that `count` more inputs can complete, at most: `⌊count·up / down⌋ + 1` (0 for no input).
   @inlinable
   static func maximumOutputCount(forInputCount count: Int, up: Int, down: Int) -> Int {
@@ -318,35 +365,37 @@ struct _PolyphaseFIRCore: Sendable {
             let taps = branches.baseAddress!
             while position < input.count {
               let n = min(input.count - position, blockSize)
-              (window + retained).update(from: input.baseAddress! + position, count: n)
+              let block = input.baseAddress! + position
               let blockEnd = consumed + n
               if up == 1 && down == 1 && limit == .max {
-                let count = max(0, blockEnd - newest)
-                _filterRun(
-                  taps, window + (newest - consumed), length: length, count: count, into: output + produced)
-                produced += count
-                newest += count
-              } else if up == 1 && limit == .max {
-                let count = newest < blockEnd ? (blockEnd &- 1 &- newest) / down &+ 1 : 0
-                _decimateRun(
-                  taps, window + (newest - consumed), length: length, down: down, count: count,
-                  phases: phases.baseAddress!, phaseStride: phaseStride, tapOffsets: tapOffsets.baseAddress!,
-                  into: output + produced)
-                produced += count
-                newest += count &* down
+                produced += Self.filterBlock(
+                  taps, length: length, window: window, block: block, count: n, consumed: consumed,
+                  newest: &newest, into: output + produced)
               } else {
-                while newest < blockEnd && produced < limit {
-                  output[produced] = _dotProduct(
-                    taps + branch * length, window + (newest - consumed), count: length)
-                  produced += 1
-                  branch += down
-                  if branch >= up {
-                    newest += branch / up
-                    branch %= up
+                (window + retained).update(from: block, count: n)
+                if up == 1 && limit == .max {
+                  let count = newest < blockEnd ? (blockEnd &- 1 &- newest) / down &+ 1 : 0
+                  _decimateRun(
+                    taps, window + (newest - consumed), length: length, down: down, count: count,
+                    phases: phases.baseAddress!, phaseStride: phaseStride,
+                    tapOffsets: tapOffsets.baseAddress!,
+                    into: output + produced)
+                  produced += count
+                  newest += count &* down
+                } else {
+                  while newest < blockEnd && produced < limit {
+                    output[produced] = _dotProduct(
+                      taps + branch * length, window + (newest - consumed), count: length)
+                    produced += 1
+                    branch += down
+                    if branch >= up {
+                      newest += branch / up
+                      branch %= up
+                    }
                   }
                 }
+                window.update(from: window + n, count: retained)
               }
-              window.update(from: window + n, count: retained)
               consumed = blockEnd
               position += n
             }
