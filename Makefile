@@ -58,20 +58,20 @@ example: build
 # checks that the CLI uses the public API only and that C compiles against vitals.h, and runs the unit
 # tests (tests that need ../shared/data skip when it is absent) beside one release build (make
 # test-release-build), which compiles one module at a time for long stretches: the tests fill the other
-# core. Then three jobs of one core each: the benchmarks' allocation gate on that build (make
-# bench-check), the DocC catalogs of the debug build and the Python test environment's install; and
-# last, alone so that its two-thread test has both cores, the Python package's tests (make test-python)
-# on the release build's library. Nothing builds twice. Each job's output is printed whole when it ends.
-# The SHA-256 of every file of Fixtures/ and ../shared/data is compared before and after: no test may
-# modify an input.
+# core, and the Python test environment's install, at the lowest priority (nice 19), takes what they
+# leave. Then the benchmarks' allocation gate on that build (make bench-check), which takes one core,
+# beside the DocC catalogs of the debug build; and last, alone so that its two-thread test has both
+# cores, the Python package's tests (make test-python) on the release build's library. Nothing builds
+# twice. Each job's output is printed whole when it ends. The SHA-256 of every file of Fixtures/ and
+# ../shared/data is compared before and after: no test may modify an input.
 ## Quick start: the whole check that CI runs (.ci/run).
 test: deps lint
 	$(MAKE) test-build
 	scripts/checks/cli_public_api.sh
 	scripts/checks/c_abi_smoke.sh .build/debug
 	scripts/inputs_unchanged.sh record .build/inputs.sha256
-	$(MAKE) -j2 --output-sync=target test-unit test-release-build
-	$(MAKE) -j3 --output-sync=target bench-check test-docs $(PYTHON_ENV)/ready BENCH_CHECK_OPTIONS=--built
+	$(MAKE) -j3 --output-sync=target test-unit test-release-build $(PYTHON_ENV)/ready PIP_PRIORITY="nice -n 19"
+	$(MAKE) -j2 --output-sync=target bench-check test-docs BENCH_CHECK_OPTIONS=--built
 	$(MAKE) test-python PYTHON_TEST_BUILD=
 	scripts/inputs_unchanged.sh verify .build/inputs.sha256
 
@@ -94,11 +94,12 @@ test-release-build: deps
 
 # The pinned packages of the Python package's tests (pytest, dask.distributed, NeuroKit2 for the
 # compatibility layer), in a local virtual environment; python3-venv is installed when missing.
+# PIP_PRIORITY prefixes the install (make test: `nice -n 19`).
 $(PYTHON_ENV)/ready: python/requirements-test.txt
 	@python3 -c 'import ensurepip, venv' 2>/dev/null || \
 	  { echo "Installing python3-venv"; $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3-venv; }
 	python3 -m venv $(PYTHON_ENV)
-	$(PYTHON_ENV)/bin/pip install -q -r python/requirements-test.txt
+	$(PIP_PRIORITY) $(PYTHON_ENV)/bin/pip install -q -r python/requirements-test.txt
 	touch $@
 
 # What test-python builds first (make test, having built it, passes nothing).
