@@ -53,25 +53,25 @@ example: build
 	.build/release/vitals simulate --signal ecg --duration 120 --rate 250 --seed 7 --pvc 0.03 \
 	  --noise ambulatory -o $(EXAMPLE)
 
-# Checks the formatting and the size rules, builds the package and its tests (debug, warnings as errors,
-# with the AVX2 kernels when the machine has them, so that both kernels of the CSV reader are tested),
-# checks that the CLI uses the public API only and that C compiles against vitals.h, and runs the unit
-# tests (tests that need ../shared/data skip when it is absent) beside one release build (make
-# test-release-build), which compiles one module at a time for long stretches: the tests fill the other
-# core, and the Python test environment's install, at the lowest priority (nice 19), takes what they
-# leave. Then the benchmarks' allocation gate on that build (make bench-check), which takes one core,
-# beside the DocC catalogs of the debug build; and last, alone so that its two-thread test has both
-# cores, the Python package's tests (make test-python) on the release build's library. Nothing builds
-# twice. Each job's output is printed whole when it ends. The SHA-256 of every file of Fixtures/ and
-# ../shared/data is compared before and after: no test may modify an input.
+# Checks the formatting and the size rules, then builds the package and its tests (debug, warnings as
+# errors, with the AVX2 kernels when the machine has them, so that both kernels of the CSV reader are
+# tested) beside one release build (make test-release-build): it compiles one module at a time for long
+# stretches, and the debug build fills the other core. Checks that the CLI uses the public API only and
+# that C compiles against vitals.h, then runs the unit tests (tests that need ../shared/data skip when it
+# is absent) beside the benchmarks' allocation gate on the release build (make bench-check, one core),
+# the DocC catalogs of the debug build and, at the lowest priority (nice 19), the Python test
+# environment's install; last, alone so that its two-thread test has both cores, the Python package's
+# tests (make test-python) on the release build's library. Nothing builds twice. Each job's output is
+# printed whole when it ends. The SHA-256 of every file of Fixtures/ and ../shared/data is compared
+# before and after: no test may modify an input.
 ## Quick start: the whole check that CI runs (.ci/run).
 test: deps lint
-	$(MAKE) test-build
+	$(MAKE) -j2 --output-sync=target test-build test-release-build
 	scripts/checks/cli_public_api.sh
 	scripts/checks/c_abi_smoke.sh .build/debug
 	scripts/inputs_unchanged.sh record .build/inputs.sha256
-	$(MAKE) -j3 --output-sync=target test-unit test-release-build $(PYTHON_ENV)/ready PIP_PRIORITY="nice -n 19"
-	$(MAKE) -j2 --output-sync=target bench-check test-docs BENCH_CHECK_OPTIONS=--built
+	$(MAKE) -j4 --output-sync=target test-unit bench-check test-docs $(PYTHON_ENV)/ready \
+	  BENCH_CHECK_OPTIONS=--built PIP_PRIORITY="nice -n 19"
 	$(MAKE) test-python PYTHON_TEST_BUILD=
 	scripts/inputs_unchanged.sh verify .build/inputs.sha256
 
