@@ -59,11 +59,10 @@ example: build
 # stretches, and the debug build fills the other core. Checks that the CLI uses the public API only and
 # that C compiles against vitals.h, then runs the unit tests (tests that need ../shared/data skip when it
 # is absent) beside the benchmarks' allocation gate on the release build (make bench-check, one core),
-# the DocC catalogs of the debug build and, at the lowest priority (nice 19), the Python test
-# environment's install; last, alone so that its two-thread test has both cores, the Python package's
-# tests (make test-python) on the release build's library. Nothing builds twice. Each job's output is
-# printed whole when it ends. The SHA-256 of every file of Fixtures/ and ../shared/data is compared
-# before and after: no test may modify an input.
+# the DocC catalogs of the debug build and the Python test environment's install; last, alone so that
+# its two-thread test has both cores, the Python package's tests (make test-python) on the release
+# build's library. Nothing builds twice. Each job's output is printed whole when it ends. The SHA-256 of
+# every file of Fixtures/ and ../shared/data is compared before and after: no test may modify an input.
 ## Quick start: the whole check that CI runs (.ci/run).
 test: deps lint
 	$(MAKE) -j2 --output-sync=target test-build test-release-build
@@ -71,7 +70,7 @@ test: deps lint
 	scripts/checks/c_abi_smoke.sh .build/debug
 	scripts/inputs_unchanged.sh record .build/inputs.sha256
 	$(MAKE) -j4 --output-sync=target test-unit bench-check test-docs $(PYTHON_ENV)/ready \
-	  BENCH_CHECK_OPTIONS=--built PIP_PRIORITY="nice -n 19"
+	  BENCH_CHECK_OPTIONS=--built
 	$(MAKE) test-python PYTHON_TEST_BUILD=
 	scripts/inputs_unchanged.sh verify .build/inputs.sha256
 
@@ -94,12 +93,11 @@ test-release-build: deps
 
 # The pinned packages of the Python package's tests (pytest, dask.distributed, NeuroKit2 for the
 # compatibility layer), in a local virtual environment; python3-venv is installed when missing.
-# PIP_PRIORITY prefixes the install (make test: `nice -n 19`).
 $(PYTHON_ENV)/ready: python/requirements-test.txt
 	@python3 -c 'import ensurepip, venv' 2>/dev/null || \
 	  { echo "Installing python3-venv"; $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3-venv; }
 	python3 -m venv $(PYTHON_ENV)
-	$(PIP_PRIORITY) $(PYTHON_ENV)/bin/pip install -q -r python/requirements-test.txt
+	$(PYTHON_ENV)/bin/pip install -q -r python/requirements-test.txt
 	touch $@
 
 # What test-python builds first (make test, having built it, passes nothing).
