@@ -113,11 +113,6 @@ struct QRSClassifier: Sendable {
     self.amplitudeDropPause = samples(c.amplitudeDropPause)
     self.amplitudeDropFloor = c.amplitudeDropFloor
     self.medianInterval = samples(1)
-    func powerOfTwo(atLeast count: Int) -> Int {
-      var length = 1
-      while length < count { length <<= 1 }
-      return length
-    }
     // The interloper check reads the feature back to a refractory period after a peak whose R peak lies up
     // to the latency bound in the past; the search for a masked QRS, two half-windows before a peak (a
     // half-window before now) and the QRS span before that.
@@ -125,14 +120,14 @@ struct QRSClassifier: Sendable {
       halfWindow
       + max(2 * halfWindow + integration + derivativeDelay, Int(samples(c.maximumLatency)) / decimationFactor)
       + 4
-    self.featureRingLength = powerOfTwo(atLeast: blockSize + 1 + featureHistory)
+    self.featureRingLength = Int.powerOfTwo(atLeast: blockSize + 1 + featureHistory)
     self.featureRings = [Float](repeating: 0, count: 2 * featureRingLength)
     // Placing a beat reads back to the placement window's start; the slope symmetry reads `symmetryHalfWidth`
     // (80 ms) around its R peak, which may lie a placement half-width before that start.
     let rawHistory =
       featureHistory * decimationFactor
       + Int(placementOffset + 2 * placementHalfWidth + symmetryHalfWidth) + 4
-    self.rawRing = [Float](repeating: 0, count: powerOfTwo(atLeast: blockSize + rawHistory))
+    self.rawRing = [Float](repeating: 0, count: Int.powerOfTwo(atLeast: blockSize + rawHistory))
     self.pending.reserveCapacity(Self.pendingLimit)
     self.intervals.reserveCapacity(Self.intervalHistory)
   }

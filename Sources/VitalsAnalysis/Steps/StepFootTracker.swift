@@ -150,7 +150,7 @@ public struct StepFootTracker: Sendable {
     self.sampleRate = sampleRate
     factor = max(1, Int(sampleRate / StepDetector.internalRate))
     capacity = Int((Self.historySeconds * sampleRate / Double(factor)).rounded(.up)) + 1
-    let ringCount = 1 << (Int.bitWidth - (capacity - 1).leadingZeroBitCount)
+    let ringCount = Int.powerOfTwo(atLeast: capacity)
     ringMask = Int64(ringCount - 1)
     sums = [SIMD4<Double>](repeating: .zero, count: ringCount)
   }

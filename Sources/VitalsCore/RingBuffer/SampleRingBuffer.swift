@@ -46,9 +46,7 @@ public struct SampleRingBuffer: ~Copyable {
     precondition(minimumCapacity >= 1, "a ring buffer holds at least one sample, got \(minimumCapacity)")
     precondition(sampleRate > 0 && sampleRate.isFinite, "sample rate must be positive and finite")
     precondition(minimumCapacity <= 1 << 40, "capacity \(minimumCapacity) is out of range")
-    var capacity = 1
-    while capacity < minimumCapacity { capacity <<= 1 }
-    self.capacity = capacity
+    self.capacity = .powerOfTwo(atLeast: minimumCapacity)
     self.channelCount = channelCount
     self.sampleRate = sampleRate
     self.anchorTime = startTime

@@ -26,8 +26,7 @@ public struct MovingMaximum: Sendable {
   public init(length: Int) {
     precondition(length >= 1, "a moving window holds at least one sample, got \(length)")
     self.length = length
-    var capacity = 1
-    while capacity < length { capacity <<= 1 }
+    let capacity = Int.powerOfTwo(atLeast: length)
     self.mask = capacity - 1
     self.indices = [Int](repeating: 0, count: capacity)
     self.values = [Float](repeating: 0, count: capacity)
