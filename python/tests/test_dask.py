@@ -177,19 +177,30 @@ def test_stats_files_equals_one_machine(client, one_machine, type, option, inter
 def test_a_worker_killed_mid_run_changes_nothing(client, few, one_machine):
     pids = client.run(os.getpid)
     results: list[pd.DataFrame] = []
-    # An option at its default value gives the tasks new keys, so nothing is reused from earlier tests.
-    run = threading.Thread(
-        target=lambda: results.append(vitals_dask.analyze(few, client, start=START, event_minutes=10))
-    )
-    run.start()
-    deadline = time.monotonic() + 120
-    busy: list[str] = []
-    while not busy and time.monotonic() < deadline:
-        busy = [worker for worker, tasks in client.processing().items() if tasks and worker in pids]
-        time.sleep(0.05)
-    assert busy, "no task started within 120 s"
-    os.kill(pids[busy[0]], signal.SIGKILL)
-    assert run.is_alive(), "the run ended before the worker was killed"
+    # Every worker is stopped (SIGSTOP) before the run, so none can finish a task before one of them is
+    # killed, however fast the machine: the killed worker's tasks are then certainly retried elsewhere.
+    killed = None
+    for pid in pids.values():
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        # An option at its default value gives the tasks new keys, so nothing is reused from earlier tests.
+        run = threading.Thread(
+            target=lambda: results.append(vitals_dask.analyze(few, client, start=START, event_minutes=10))
+        )
+        run.start()
+        deadline = time.monotonic() + 120
+        busy: list[str] = []
+        while not busy and time.monotonic() < deadline:
+            busy = [worker for worker, tasks in client.processing().items() if tasks and worker in pids]
+            time.sleep(0.05)
+        assert busy, "no task was sent to a worker within 120 s"
+        killed = busy[0]
+        os.kill(pids[killed], signal.SIGKILL)
+        assert run.is_alive(), "the run ended although every worker was stopped"
+    finally:
+        for worker, pid in pids.items():
+            if worker != killed:
+                os.kill(pid, signal.SIGCONT)
     run.join(timeout=600)
     assert results, "the run did not complete"
     assert sorted(client.run(os.getpid).values()) != sorted(pids.values()), "the killed worker was not replaced"
