@@ -61,8 +61,13 @@ public struct ECGPipeline: RecordingPipeline {
   let lead: Int
   let leadName: String
   let live: Bool
-  /// QRS detection, beat classes and signal quality: the work on the leads alone (``detachStage()``).
+  /// QRS detection and beat classes: the work on the leads alone (``detachStage()``).
   var leadStage: ECGLeadStage
+  /// The lead's signal quality (whole records; nil live or when the rate leaves no room for its band) and
+  /// its windows so far. It runs on the calling thread, beside the rhythm, which leaves the detached
+  /// stage less to do than the rest of the pipeline.
+  var quality: ECGSignalQuality?
+  var qualityWindows: [ECGSignalQuality.Window] = []
   /// The detector's latency bound, in samples: every beat up to `sample − latency` is decided once
   /// `sample` has been fed.
   let latency: Int64
@@ -118,8 +123,8 @@ public struct ECGPipeline: RecordingPipeline {
       sampleRate: context.sampleRate, leadCount: classifiedLeads.count, latency: detector.latencySamples,
       configuration: configuration.classifier)
     leadStage = ECGLeadStage(
-      lead: lead, detector: detector, classifiedLeads: classifiedLeads, classifier: classifier,
-      quality: context.live ? nil : try? ECGSignalQuality(sampleRate: context.sampleRate))
+      lead: lead, detector: detector, classifiedLeads: classifiedLeads, classifier: classifier)
+    quality = context.live ? nil : try? ECGSignalQuality(sampleRate: context.sampleRate)
     latency = detector.latencySamples
     labelLatency = classifier.labelLatency
     leadName = context.signals[lead].name
@@ -148,8 +153,7 @@ public struct ECGPipeline: RecordingPipeline {
     consume(chunk, gaps: leadStage.detector.gaps, events: &events)
   }
 
-  /// Whole records: QRS detection, beat classes and the signal quality index, which read the leads
-  /// alone; live, nil.
+  /// Whole records: QRS detection and beat classes, which read the leads alone; live, nil.
   public mutating func detachStage() -> (any PipelineStage)? { live ? nil : leadStage }
 
   public mutating func process(_ chunk: SignalChunk, staged: any Sendable, events: inout [PipelineEvent]) {
@@ -168,6 +172,7 @@ public struct ECGPipeline: RecordingPipeline {
   ) {
     origin = origin ?? chunk.firstSampleIndex
     samplesFed += Int64(chunk.sampleCount)
+    quality?.process(chunk.channels[lead], appendingTo: &qualityWindows)
     updateGaps(relative)
     // Labels first, so that the readings and HRV events see every beat labelled up to their horizon.
     queueForLabels()
@@ -314,11 +319,12 @@ public struct ECGPipeline: RecordingPipeline {
     decided.removeAll(keepingCapacity: true)
     labels.removeAll(keepingCapacity: true)
     leadStage.finish(decided: &decided, labels: &labels)
+    quality?.finish(appendingTo: &qualityWindows)
     if origin != nil { updateGaps(leadStage.detector.gaps) }
     queueForLabels()
     takeLabels(events: &events)
     emitDecided(events: &events)
-    let unusable = ECGSignalQuality.unusableStretches(leadStage.qualityWindows).map {
+    let unusable = ECGSignalQuality.unusableStretches(qualityWindows).map {
       $0.lowerBound + (origin ?? 0)..<$0.upperBound + (origin ?? 0)
     }
     let episodes = rhythm.finish(events: &events)
@@ -344,9 +350,8 @@ public struct ECGPipeline: RecordingPipeline {
   }
 }
 
-/// The work of ``ECGPipeline`` on the leads' samples alone: QRS detection, beat classes, and the signal
-/// quality of whole records. ``ECGPipeline/detachStage()`` hands it to ``RecordingAnalyzer`` to run on
-/// another thread.
+/// The work of ``ECGPipeline`` on the leads' samples alone: QRS detection and beat classes.
+/// ``ECGPipeline/detachStage()`` hands it to ``RecordingAnalyzer`` to run on another thread.
 struct ECGLeadStage: PipelineStage {
   /// What the rest of the pipeline takes of a chunk: the beats decided on it, relative to the first sample
   /// fed, the labels of the beats labelled on it, in beat order, and the lead's gaps so far.
@@ -365,25 +370,16 @@ struct ECGLeadStage: PipelineStage {
   /// Storage for the samples of ``classifiedLeads`` of a chunk, empty between chunks, kept so that a
   /// chunk allocates no array of them.
   var leadStorage: [[Float]] = []
-  /// The lead's signal quality (whole records; nil live or when the rate leaves no room for its band) and
-  /// its windows so far.
-  var quality: ECGSignalQuality?
-  var qualityWindows: [ECGSignalQuality.Window] = []
 
-  init(
-    lead: Int, detector: QRSDetector, classifiedLeads: [Int], classifier: BeatClassifier,
-    quality: ECGSignalQuality?
-  ) {
+  init(lead: Int, detector: QRSDetector, classifiedLeads: [Int], classifier: BeatClassifier) {
     self.lead = lead
     self.detector = detector
     self.classifiedLeads = classifiedLeads
     self.classifier = classifier
-    self.quality = quality
   }
 
-  /// Feeds the chunk's lead to the detector, appending the beats decided by now to `decided`, gives them
-  /// and the chunk's leads to the classifier, appending the labels it gives to `labels`, and feeds the lead
-  /// to the signal quality.
+  /// Feeds the chunk's lead to the detector, appending the beats decided by now to `decided`, and gives them
+  /// and the chunk's leads to the classifier, appending the labels it gives to `labels`.
   mutating func process(_ chunk: SignalChunk, decided: inout [Int64], labels: inout [BeatClass]) {
     let first = decided.count
     chunk.channels[lead].withUnsafeBufferPointer { detector.process($0, appendingTo: &decided) }
@@ -394,7 +390,6 @@ struct ECGLeadStage: PipelineStage {
     classifier.process(leads, appendingTo: &labels)
     leads.removeAll(keepingCapacity: true)
     swap(&leads, &leadStorage)
-    quality?.process(chunk.channels[lead], appendingTo: &qualityWindows)
   }
 
   mutating func process(_ chunk: SignalChunk) -> any Sendable {
@@ -404,14 +399,12 @@ struct ECGLeadStage: PipelineStage {
     return output
   }
 
-  /// Ends the record: appends the last beats to `decided` and the last labels to `labels`, and ends the
-  /// signal quality's last window.
+  /// Ends the record: appends the last beats to `decided` and the last labels to `labels`.
   mutating func finish(decided: inout [Int64], labels: inout [BeatClass]) {
     let first = decided.count
     detector.finish(appendingTo: &decided)
     for beat in decided[first...] { classifier.add(beat: beat) }
     classifier.finish(appendingTo: &labels)
-    quality?.finish(appendingTo: &qualityWindows)
   }
 }
 
