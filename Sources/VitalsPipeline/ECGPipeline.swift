@@ -64,8 +64,8 @@ public struct ECGPipeline: RecordingPipeline {
   /// QRS detection and beat classes: the work on the leads alone (``detachStage()``).
   var leadStage: ECGLeadStage
   /// The lead's signal quality (whole records; nil live or when the rate leaves no room for its band) and
-  /// its windows so far. It runs on the calling thread, beside the rhythm, which leaves the detached
-  /// stage less to do than the rest of the pipeline.
+  /// its windows so far. It is the pipeline's own work, not the lead stage's: with the stage detached, the
+  /// lead stage's thread is the busier one while the recording is read.
   var quality: ECGSignalQuality?
   var qualityWindows: [ECGSignalQuality.Window] = []
   /// The detector's latency bound, in samples: every beat up to `sample − latency` is decided once
