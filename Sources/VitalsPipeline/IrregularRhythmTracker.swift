@@ -22,8 +22,8 @@ struct IrregularRhythmTracker: Sendable {
   /// Beats decided per analysis of a live stream: few, since the start event's delay grows with it.
   static let liveBlock = 32
   /// Beats decided per analysis of a whole recording: many, since each analysis also reads at least
-  /// 2 · ``context`` beats of context (6 times the block's beats at ``liveBlock``, 0.75 times here).
-  static let recordingBlock = 256
+  /// 2 · ``context`` beats of context (6 times the block's beats at ``liveBlock``, under a fifth of them here).
+  static let recordingBlock = 1024
   /// Judged intervals (between two normal beats) kept on each side of a block (see the type).
   static let context = 96
   /// The most beats of context on a side, where ectopic or paced beats leave fewer than ``context``

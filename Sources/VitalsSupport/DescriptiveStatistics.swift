@@ -71,8 +71,10 @@ package enum DescriptiveStatistics {
   /// Centered rolling quantiles over `width` (odd) values, windows shortened at the ends
   /// (pandas `rolling(width, center=True, min_periods=1).quantile(q)` for each q of `qs`, linear), written
   /// to `rows`, which they replace: the quantile `qs[k]` of the window centered on `values[i]` at
-  /// `rows[k · n + i]` for the n values. O(n · width): the window is kept sorted by insertion and
-  /// removal. Allocates nothing once `rows` holds `qs.count · n` values (its capacity is kept).
+  /// `rows[k · n + i]` for the n values. NaN values are left out, as pandas does; a window of NaNs alone
+  /// gives NaN. O(n · width) at worst: the window is kept sorted; where one value leaves it and one
+  /// enters, only the values between the two places move. Allocates nothing once `rows` holds
+  /// `qs.count · n` values (its capacity is kept).
   @inlinable package static func rollingQuantiles(
     _ values: [Double], width: Int, _ qs: [Double], into rows: inout [Double]
   ) {
@@ -95,30 +97,62 @@ package enum DescriptiveStatistics {
     let n = values.count
     withUnsafeTemporaryAllocation(of: Double.self, capacity: width + 1) { storage in
       let window = storage.baseAddress!
-      var size = 0  // values[windowStart..<windowEnd], sorted, in window[0..<size]
+      var size = 0  // the values of values[windowStart..<windowEnd] but NaNs, ascending, in window[0..<size]
       var windowEnd = 0
       var windowStart = 0
       for i in values.indices {
         let newEnd = Swift.min(n, i + half + 1)
-        while windowEnd < newEnd {
-          let value = values[windowEnd]
-          let at = lowerBound(UnsafeBufferPointer(start: window, count: size), value)
-          (window + at + 1).update(from: window + at, count: size - at)
-          window[at] = value
-          size += 1
+        let newStart = Swift.max(0, i - half)
+        if windowEnd < newEnd && windowStart < newStart && !values[windowStart].isNaN
+          && !values[windowEnd].isNaN
+        {
+          replace(values[windowStart], with: values[windowEnd], in: window, count: size)
+          windowStart += 1
           windowEnd += 1
         }
-        let newStart = Swift.max(0, i - half)
+        while windowEnd < newEnd {
+          let value = values[windowEnd]
+          if !value.isNaN {
+            let at = lowerBound(UnsafeBufferPointer(start: window, count: size), value)
+            (window + at + 1).update(from: window + at, count: size - at)
+            window[at] = value
+            size += 1
+          }
+          windowEnd += 1
+        }
         while windowStart < newStart {
-          let at = lowerBound(UnsafeBufferPointer(start: window, count: size), values[windowStart])
-          (window + at).update(from: window + at + 1, count: size - at - 1)
-          size -= 1
+          let value = values[windowStart]
+          if !value.isNaN {
+            let at = lowerBound(UnsafeBufferPointer(start: window, count: size), value)
+            (window + at).update(from: window + at + 1, count: size - at - 1)
+            size -= 1
+          }
           windowStart += 1
         }
         let sorted = UnsafeBufferPointer(start: window, count: size)
         for (k, q) in qs.enumerated() { rows[k * n + i] = quantile(sorted: sorted, q) }
       }
     }
+  }
+
+  /// Replaces `outgoing` (one of the `count` ascending values at `window`, none NaN) by `incoming` (not
+  /// NaN), keeping them ascending: the values between the two places move by one.
+  @inlinable static func replace(
+    _ outgoing: Double, with incoming: Double, in window: UnsafeMutablePointer<Double>, count: Int
+  ) {
+    var at = lowerBound(UnsafeBufferPointer(start: window, count: count), outgoing)
+    if incoming > outgoing {
+      while at + 1 < count && window[at + 1] < incoming {
+        window[at] = window[at + 1]
+        at += 1
+      }
+    } else {
+      while at > 0 && window[at - 1] > incoming {
+        window[at] = window[at - 1]
+        at -= 1
+      }
+    }
+    window[at] = incoming
   }
 
   /// The first index of ascending `sorted` whose value is not below `value` (`sorted.count` when none is).

@@ -281,6 +281,36 @@ struct RhythmTests {
     #expect(AtrialFibrillationDetector.coefficientOfSampleEntropy([1, 2], tolerance: 0.1).isNaN)
   }
 
+  @Test("COSEn's template matches slid along a series equal a recount of each window")
+  func slidingTemplateMatches() {
+    var generator = SplitMix64(state: 5)
+    // On a 10-ms grid with r = 20 ms, so that many pairs lie exactly at the tolerance.
+    let series = (0..<400).map { _ in 0.6 + 0.01 * Double(generator.next() % 40) }
+    let r = 0.02
+    func recount(_ window: Range<Int>) -> (a: Int, b: Int) {
+      var (a, b) = (0, 0)
+      for i in window.lowerBound..<(window.upperBound - 1) {
+        for j in (i + 1)..<(window.upperBound - 1) where abs(series[i] - series[j]) <= r {
+          b += 1
+          if abs(series[i + 1] - series[j + 1]) <= r { a += 1 }
+        }
+      }
+      return (a, b)
+    }
+    var matches = TemplateMatches(tolerance: r)
+    // Slides by one, stays, jumps ahead and back, and changes width.
+    let windows =
+      (0..<200).map { $0..<($0 + 16) } + [199..<215, 250..<266, 251..<267, 10..<26, 11..<30, 12..<31]
+    series.withUnsafeBufferPointer { x in
+      for window in windows {
+        matches.slide(to: window, in: x)
+        let expected = recount(window)
+        #expect(matches.a == expected.a && matches.b == expected.b, "window \(window)")
+      }
+    }
+    #expect(windows.contains { recount($0).a > 0 })
+  }
+
   @Test("Linear prediction gain: large for a sampled oscillation, near 1 for independent intervals")
   func predictionGain() {
     // Exact but for the window mean, which over 2 cycles differs from the oscillation's centre.
