@@ -22,9 +22,21 @@ public enum SamplesFile {
 
   /// One line (without its newline) for `sample`, times in `timeZone`.
   public static func line(_ sample: HealthSample, timeZone: TimeZoneRules) -> String {
-    var fields: [String] = []
-    func add(_ key: String, _ json: String) { fields.append("\"\(key)\":\(json)") }
-    func number(_ value: Double?) -> String { value.map { $0.isFinite ? "\($0)" : "null" } ?? "null" }
+    // Written into one string: each value straight after its key, no list of fields to join.
+    var line = "{"
+    func add(_ key: String, _ json: String) {
+      add(key)
+      line += json
+    }
+    func add(_ key: String) {
+      if line.utf8.count > 1 { line += "," }
+      line += "\""
+      line += key
+      line += "\":"
+    }
+    func addNumber(_ value: Double?) {
+      if let value, value.isFinite { value.write(to: &line) } else { line += "null" }
+    }
     add("type", jsonString(sample.typeName))
     add("start", jsonString(sample.start.iso8601(in: timeZone)))
     add("end", jsonString(sample.end.iso8601(in: timeZone)))
@@ -32,28 +44,45 @@ public enum SamplesFile {
     switch sample {
     case .quantity(let q):
       common = (q.source, q.device, q.metadata)
-      add("value", number(q.value))
+      add("value")
+      addNumber(q.value)
       add("unit", jsonString(q.unit.symbol))
     case .category(let c):
       common = (c.source, c.device, c.metadata)
       if let value = c.value { add("value", jsonString(value)) }
     case .heartbeatSeries(let h):
       common = (h.source, h.device, h.metadata)
-      add("beats", "[" + h.beats.map { number($0.timeSinceSeriesStart) }.joined(separator: ",") + "]")
-      let gaps = h.beats.indices.filter { h.beats[$0].precededByGap }
-      add("precededByGap", "[" + gaps.map(String.init).joined(separator: ",") + "]")
+      line.reserveCapacity(line.utf8.count + 20 * h.beats.count + 100)
+      add("beats")
+      line += "["
+      for (index, beat) in h.beats.enumerated() {
+        if index > 0 { line += "," }
+        addNumber(beat.timeSinceSeriesStart)
+      }
+      line += "]"
+      add("precededByGap", "[")
+      var separator = ""
+      for index in h.beats.indices where h.beats[index].precededByGap {
+        line += separator
+        line += String(index)
+        separator = ","
+      }
+      line += "]"
     case .electrocardiogram(let e):
       common = (e.source, e.device, e.metadata)
       add("classification", jsonString(e.classification))
-      add("averageHeartRate", number(e.averageHeartRate))
+      add("averageHeartRate")
+      addNumber(e.averageHeartRate)
       add("lead", jsonString(e.lead))
-      add("samplingFrequency", number(e.samplingFrequency))
+      add("samplingFrequency")
+      addNumber(e.samplingFrequency)
       add("numberOfVoltageMeasurements", "\(e.numberOfVoltageMeasurements)")
     }
     add("source", jsonString(common.source))
     if let device = common.device { add("device", jsonString(device)) }
     if !common.metadata.isEmpty { add("metadata", jsonObject(common.metadata)) }
-    return "{" + fields.joined(separator: ",") + "}"
+    line += "}"
+    return line
   }
 
   /// One line as JSON, decoded.
@@ -279,6 +308,9 @@ extension Timestamp {
 
 /// `text` as a JSON string literal.
 func jsonString(_ text: String) -> String {
+  if text.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+    return "\"" + text + "\""
+  }
   var result = "\""
   for scalar in text.unicodeScalars {
     switch scalar {

@@ -140,19 +140,25 @@ package enum DescriptiveStatistics {
   @inlinable static func replace(
     _ outgoing: Double, with incoming: Double, in window: UnsafeMutablePointer<Double>, count: Int
   ) {
-    var at = lowerBound(UnsafeBufferPointer(start: window, count: count), outgoing)
+    let from = lowerBound(UnsafeBufferPointer(start: window, count: count), outgoing)
     if incoming > outgoing {
-      while at + 1 < count && window[at + 1] < incoming {
-        window[at] = window[at + 1]
-        at += 1
-      }
+      // The values after `from` below `incoming` move down one place.
+      let above = from + 1
+      let to =
+        above + lowerBound(UnsafeBufferPointer(start: window + above, count: count - above), incoming) - 1
+      window.advanced(by: from).update(from: window + above, count: to - from)
+      window[to] = incoming
     } else {
-      while at > 0 && window[at - 1] > incoming {
-        window[at] = window[at - 1]
-        at -= 1
+      // The values before `from` above `incoming` move up one place.
+      var to = from
+      var low = 0
+      while low < to {
+        let mid = (low + to) / 2
+        if window[mid] > incoming { to = mid } else { low = mid + 1 }
       }
+      (window + to + 1).update(from: window + to, count: from - to)
+      window[to] = incoming
     }
-    window[at] = incoming
   }
 
   /// The first index of ascending `sorted` whose value is not below `value` (`sorted.count` when none is).

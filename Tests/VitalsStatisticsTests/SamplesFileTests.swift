@@ -36,6 +36,8 @@ import VitalsIO
         == #"{"type":"irregularHeartRhythmEvent","start":"2024-03-09T23:00:00-05:00","end":"2024-03-10T00:30:00-05:00","source":"Vitals"}"#
     )
     #expect(SamplesFile.line(samples[1], timeZone: utc).contains(#""value":null"#))
+    #expect(jsonString("Watch 6,2 · µ") == #""Watch 6,2 · µ""#)
+    #expect(jsonString("a\u{1}b\\c\td") == #""a\u0001b\\c\td""#)
     #expect(at(0).iso8601(in: try! TimeZoneRules(named: "Asia/Kolkata")) == "1970-01-01T05:30:00+05:30")
   }
 
