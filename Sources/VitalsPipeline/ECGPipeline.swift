@@ -15,7 +15,7 @@ import VitalsIO
 ///    decided yet, so they are left out whatever the chunking): a ``PipelineEvent/Kind/heartRate`` event,
 ///    or none when no such interval exists.
 /// 3. Irregular rhythm: `IrregularRhythmTracker` (Lake & Moorman 2011 COSEn through
-///    `AtrialFibrillationDetector`), in blocks of beats with 48 beats of context on each side.
+///    `AtrialFibrillationDetector`), in blocks of beats with 96 judged intervals of context on each side.
 /// 4. Beat classes: `BeatClassifier` on the lead and every other ECG lead of the recording
 ///    (`ChannelRoles/ecgLeads(named:lead:)`), each beat's EC57 class at most
 ///    `BeatClassifier/labelLatency` after its R peak.
@@ -61,8 +61,15 @@ public struct ECGPipeline: RecordingPipeline {
   let lead: Int
   let leadName: String
   let live: Bool
-  /// QRS detection and beat classes: the work on the leads alone (``detachStage()``).
+  /// QRS detection: the work on the lead alone (``detachStage()``).
   var leadStage: ECGLeadStage
+  /// The beat classifier and the channels it reads: the lead, then the recording's other ECG leads. It is
+  /// the pipeline's own work, not the lead stage's, for the reason the signal quality is.
+  var classifier: BeatClassifier
+  let classifiedLeads: [Int]
+  /// Storage for the samples of ``classifiedLeads`` of a chunk, empty between chunks, kept so that a chunk
+  /// allocates no array of them.
+  var leadStorage: [[Float]] = []
   /// The lead's signal quality (whole records; nil live or when the rate leaves no room for its band) and
   /// its windows so far. It is the pipeline's own work, not the lead stage's: with the stage detached, the
   /// lead stage's thread is the busier one while the recording is read.
@@ -74,7 +81,7 @@ public struct ECGPipeline: RecordingPipeline {
   /// The classifier's latency bound, in samples: every beat up to `sample − labelLatency` is labelled once
   /// `sample` has been fed.
   let labelLatency: Int64
-  /// The labels the lead stage gave the beats of the last chunk.
+  /// The labels the classifier gave the beats of the last chunk.
   var labels: [BeatClass] = []
   /// The class of each beat of ``beats`` labelled so far (batch: of every beat).
   var classes: [BeatClass] = []
@@ -118,12 +125,11 @@ public struct ECGPipeline: RecordingPipeline {
     self.configuration = configuration
     sampleRate = context.sampleRate
     lead = context.channels[0]
-    let classifiedLeads = ChannelRoles.ecgLeads(named: context.signals.map(\.name), lead: lead)
-    let classifier = BeatClassifier(
+    classifiedLeads = ChannelRoles.ecgLeads(named: context.signals.map(\.name), lead: lead)
+    classifier = BeatClassifier(
       sampleRate: context.sampleRate, leadCount: classifiedLeads.count, latency: detector.latencySamples,
       configuration: configuration.classifier)
-    leadStage = ECGLeadStage(
-      lead: lead, detector: detector, classifiedLeads: classifiedLeads, classifier: classifier)
+    leadStage = ECGLeadStage(lead: lead, detector: detector)
     quality = context.live ? nil : try? ECGSignalQuality(sampleRate: context.sampleRate)
     latency = detector.latencySamples
     labelLatency = classifier.labelLatency
@@ -148,28 +154,27 @@ public struct ECGPipeline: RecordingPipeline {
   /// Feeds the next chunk: beats, heart-rate readings, episode events (and, live, HRV events) decided by now.
   public mutating func process(_ chunk: SignalChunk, events: inout [PipelineEvent]) {
     decided.removeAll(keepingCapacity: true)
-    labels.removeAll(keepingCapacity: true)
-    leadStage.process(chunk, decided: &decided, labels: &labels)
+    leadStage.process(chunk, decided: &decided)
     consume(chunk, gaps: leadStage.detector.gaps, events: &events)
   }
 
-  /// Whole records: QRS detection and beat classes, which read the leads alone; live, nil.
+  /// Whole records: QRS detection, which reads the lead alone; live, nil.
   public mutating func detachStage() -> (any PipelineStage)? { live ? nil : leadStage }
 
   public mutating func process(_ chunk: SignalChunk, staged: any Sendable, events: inout [PipelineEvent]) {
     let output = staged as! ECGLeadStage.Output
     decided = output.decided
-    labels = output.labels
     consume(chunk, gaps: output.gaps, events: &events)
   }
 
   public mutating func attach(_ stage: any PipelineStage) { leadStage = stage as! ECGLeadStage }
 
   /// The work of ``process(_:events:)`` after the lead stage, which has put the chunk's beats in `decided`
-  /// and the labels it gave in `labels`, and found the lead's gaps `relative` to the first sample.
+  /// and found the lead's gaps `relative` to the first sample.
   private mutating func consume(
     _ chunk: SignalChunk, gaps relative: [Range<Int64>], events: inout [PipelineEvent]
   ) {
+    label(chunk)
     origin = origin ?? chunk.firstSampleIndex
     samplesFed += Int64(chunk.sampleCount)
     quality?.process(chunk.channels[lead], appendingTo: &qualityWindows)
@@ -179,6 +184,18 @@ public struct ECGPipeline: RecordingPipeline {
     takeLabels(events: &events)
     emitDecided(events: &events)
     keepShortLead(chunk.channels[lead])
+  }
+
+  /// Gives the beats in `decided` and the chunk's leads to the classifier; its labels replace `labels`.
+  private mutating func label(_ chunk: SignalChunk) {
+    labels.removeAll(keepingCapacity: true)
+    for beat in decided { classifier.add(beat: beat) }
+    var leads: [[Float]] = []
+    swap(&leads, &leadStorage)
+    for channel in classifiedLeads { leads.append(chunk.channels[channel]) }
+    classifier.process(leads, appendingTo: &labels)
+    leads.removeAll(keepingCapacity: true)
+    swap(&leads, &leadStorage)
   }
 
   /// Keeps `samples` of the lead while the lead lasts at most the classifier's longest recording.
@@ -318,7 +335,9 @@ public struct ECGPipeline: RecordingPipeline {
   public mutating func finish(events: inout [PipelineEvent]) -> any PipelineSection {
     decided.removeAll(keepingCapacity: true)
     labels.removeAll(keepingCapacity: true)
-    leadStage.finish(decided: &decided, labels: &labels)
+    leadStage.finish(decided: &decided)
+    for beat in decided { classifier.add(beat: beat) }
+    classifier.finish(appendingTo: &labels)
     quality?.finish(appendingTo: &qualityWindows)
     if origin != nil { updateGaps(leadStage.detector.gaps) }
     queueForLabels()
@@ -350,61 +369,35 @@ public struct ECGPipeline: RecordingPipeline {
   }
 }
 
-/// The work of ``ECGPipeline`` on the leads' samples alone: QRS detection and beat classes.
+/// The work of ``ECGPipeline`` on the lead's samples alone: QRS detection.
 /// ``ECGPipeline/detachStage()`` hands it to ``RecordingAnalyzer`` to run on another thread.
 struct ECGLeadStage: PipelineStage {
   /// What the rest of the pipeline takes of a chunk: the beats decided on it, relative to the first sample
-  /// fed, the labels of the beats labelled on it, in beat order, and the lead's gaps so far.
+  /// fed, and the lead's gaps so far.
   struct Output: Sendable {
     var decided: [Int64]
-    var labels: [BeatClass]
     var gaps: [Range<Int64>]
   }
 
   /// The lead's channel in the chunks.
   let lead: Int
   var detector: QRSDetector
-  /// The channels the classifier reads: the lead, then the recording's other ECG leads.
-  let classifiedLeads: [Int]
-  var classifier: BeatClassifier
-  /// Storage for the samples of ``classifiedLeads`` of a chunk, empty between chunks, kept so that a
-  /// chunk allocates no array of them.
-  var leadStorage: [[Float]] = []
 
-  init(lead: Int, detector: QRSDetector, classifiedLeads: [Int], classifier: BeatClassifier) {
-    self.lead = lead
-    self.detector = detector
-    self.classifiedLeads = classifiedLeads
-    self.classifier = classifier
-  }
-
-  /// Feeds the chunk's lead to the detector, appending the beats decided by now to `decided`, and gives them
-  /// and the chunk's leads to the classifier, appending the labels it gives to `labels`.
-  mutating func process(_ chunk: SignalChunk, decided: inout [Int64], labels: inout [BeatClass]) {
-    let first = decided.count
+  /// Feeds the chunk's lead to the detector, appending the beats decided by now to `decided`.
+  mutating func process(_ chunk: SignalChunk, decided: inout [Int64]) {
     chunk.channels[lead].withUnsafeBufferPointer { detector.process($0, appendingTo: &decided) }
-    for beat in decided[first...] { classifier.add(beat: beat) }
-    var leads: [[Float]] = []
-    swap(&leads, &leadStorage)
-    for channel in classifiedLeads { leads.append(chunk.channels[channel]) }
-    classifier.process(leads, appendingTo: &labels)
-    leads.removeAll(keepingCapacity: true)
-    swap(&leads, &leadStorage)
   }
 
   mutating func process(_ chunk: SignalChunk) -> any Sendable {
-    var output = Output(decided: [], labels: [], gaps: [])
-    process(chunk, decided: &output.decided, labels: &output.labels)
+    var output = Output(decided: [], gaps: [])
+    process(chunk, decided: &output.decided)
     output.gaps = detector.gaps
     return output
   }
 
-  /// Ends the record: appends the last beats to `decided` and the last labels to `labels`.
-  mutating func finish(decided: inout [Int64], labels: inout [BeatClass]) {
-    let first = decided.count
+  /// Ends the record: appends the last beats to `decided`.
+  mutating func finish(decided: inout [Int64]) {
     detector.finish(appendingTo: &decided)
-    for beat in decided[first...] { classifier.add(beat: beat) }
-    classifier.finish(appendingTo: &labels)
   }
 }
 

@@ -131,7 +131,7 @@ public enum RecordingAnalyzer {
   /// Analyses the recording at `path`.
   ///
   /// With `threads` ≥ 2, a second thread reads the chunks and runs the pipelines' detached stages on them
-  /// (``RecordingPipeline/detachStage()``: the ECG pipeline's QRS detection and beat classes) up to six
+  /// (``RecordingPipeline/detachStage()``: the ECG pipeline's QRS detection) up to six
   /// chunks ahead of the rest, which runs on the calling thread: the events, their order and the summary
   /// are those of one thread (but `processing_s`).
   ///
