@@ -40,6 +40,9 @@ public final class FFTPlanCache: Sendable {
     try RealFFT(count: count, cache: self)
   }
 
+  /// Whether the cache holds a plan for `key`.
+  package func holdsPlan(for key: FFTPlan.Key) -> Bool { plans.withLock { $0[key] != nil } }
+
   /// How many plans the cache holds.
   public var count: Int { plans.withLock { $0.count } }
 

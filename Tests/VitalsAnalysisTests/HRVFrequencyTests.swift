@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VitalsAnalysis
+import VitalsFFT
 import VitalsTestSupport
 
 /// `Fixtures/hrv/frequency_reference.json`, written by `Fixtures/generate/hrv_frequency.py`.
@@ -60,6 +61,28 @@ private func nkLomb() -> HRVFrequencyOptions {
 struct HRVFrequencyTests {
   /// Welch with NeuroKit2's configuration is the same computation (quadratic spline, same grid, same
   /// segments): equal to 1e-12 relative (measured: 4.5e-14), rounding in the spline solve aside.
+  @Test("Welch's FFT plan, whose length follows the record's, is not kept in the shared cache")
+  func welchPlansAreNotKept() throws {
+    let options = HRVFrequencyOptions()
+    for seconds in [1_201.0, 1_403.0, 1_607.0] {
+      // Beats every 0.8 s with a 0.1-Hz swing, for `seconds`.
+      var times: [Double] = [0]
+      while times.last! < seconds { times.append(times.last! + 0.8 + 0.05 * sin(0.2 * .pi * times.last!)) }
+      let nn = NNSeries(beats: times.map { Int64(($0 * 1000).rounded()) }, sampleRate: 1000)
+      #expect(HRVFrequencyDomain.spectrum(of: nn, options: options) != nil)
+      // Welch's FFT length: half the 4-Hz tachogram, zero-padded by `zeroPadding`.
+      let grid = try #require(
+        TachogramInterpolation.gridTimes(
+          from: nn.endTimes.first!, to: nn.endTimes.last!, rate: options.interpolationRate))
+      let length = options.zeroPadding * (grid.count / 2)
+      let key = FFTPlan.Key(size: length, kind: .realForward, precision: .double)
+      #expect(!FFTPlanCache.shared.holdsPlan(for: key), "a plan of \(length) points is kept")
+      // The check sees such a plan once one is made through the shared cache.
+      _ = try RealFFT<Double>(count: length, directions: .forwardOnly)
+      #expect(FFTPlanCache.shared.holdsPlan(for: key))
+    }
+  }
+
   @Test("Welch equals NeuroKit2 hrv_frequency (interpolation_rate=4, normalize=False)")
   func welchMatchesNeuroKit2() throws {
     for series in try reference.get().series {

@@ -196,7 +196,12 @@ public struct HRVFrequencyDomain: Sendable, Equatable, Codable {
       window: options.window, segmentLength: segment, fftLength: options.zeroPadding * segment, detrend: .none
     )
     do {
-      return (try WelchEstimator(sampleRate: rate, options: welchOptions).estimate(values), minimum)
+      // A plan cache of its own, released with the estimator: the FFT length follows the record's
+      // duration, so the shared cache would keep a plan (4 MB for a day at 4 Hz) for every record of a
+      // batch.
+      let estimator = try WelchEstimator(
+        sampleRate: rate, options: welchOptions, cache: FFTPlanCache(rigor: .estimate))
+      return (try estimator.estimate(values), minimum)
     } catch {
       preconditionFailure("Welch options derived from a valid grid were rejected: \(error)")
     }
