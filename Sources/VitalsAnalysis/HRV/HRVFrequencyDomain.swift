@@ -197,7 +197,7 @@ public struct HRVFrequencyDomain: Sendable, Equatable, Codable {
     )
     do {
       // A plan cache of its own, released with the estimator: the FFT length follows the record's
-      // duration, so the shared cache would keep a plan (4 MB for a day at 4 Hz) for every record of a
+      // duration, so the shared cache would keep a plan (megabytes for a day's record) for every record of a
       // batch.
       let estimator = try WelchEstimator(
         sampleRate: rate, options: welchOptions, cache: FFTPlanCache(rigor: .estimate))
