@@ -74,8 +74,8 @@ package enum DescriptiveStatistics {
   /// `rows[k · n + i]` for the n values. NaN values are left out, as pandas does; a window of NaNs alone
   /// gives NaN. O(n · width): the window is kept sorted, places in it are found by counting (eight
   /// values at a time, without a branch), and where one value leaves it and one enters only the values
-  /// between the two places move. Allocates nothing once `rows` holds
-  /// `qs.count · n` values (its capacity is kept).
+  /// between the two places move. Allocates nothing once `rows` holds `qs.count · n` values (its
+  /// capacity is kept).
   @inlinable package static func rollingQuantiles(
     _ values: [Double], width: Int, _ qs: [Double], into rows: inout [Double]
   ) {
@@ -178,7 +178,7 @@ package enum DescriptiveStatistics {
   @inlinable static func count(
     in values: UnsafeBufferPointer<Double>, below bound: Double, inclusive: Bool = false
   ) -> Int {
-    let start = values.baseAddress!
+    guard let start = values.baseAddress else { return 0 }
     let bounds = SIMD8<Double>(repeating: bound)
     var counts = SIMD8<Int64>()
     var i = 0

@@ -533,7 +533,7 @@ package struct TemplateMatches {
   package init(tolerance: Double) { self.tolerance = tolerance }
 
   /// Counts the matches of `window` (at least 2 intervals) of `series`, sliding from the last window when
-  /// that is one interval before it.
+  /// that is one interval before it: `series` must be the one the last call counted in.
   package mutating func slide(to window: Range<Int>, in series: UnsafeBufferPointer<Double>) {
     let templates = window.lowerBound..<(window.upperBound - 2)  // those of both windows
     if window.lowerBound == self.window.lowerBound + 1 && window.count == self.window.count {
