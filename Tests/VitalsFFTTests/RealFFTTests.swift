@@ -53,6 +53,24 @@ struct RealFFTTests {
     #expect(relativeL2Error(single.map { Double($0) }, reference.real) < 2e-6)
   }
 
+  @Test("A cache with a capacity drops the plan used least recently, and a dropped plan still runs")
+  func cacheCapacity() throws {
+    let cache = FFTPlanCache(rigor: .estimate, capacity: 2)
+    func key(_ size: Int) -> FFTPlan.Key { FFTPlan.Key(size: size, kind: .realForward, precision: .double) }
+    let kept = try RealFFT<Double>(count: 10, directions: .forwardOnly, cache: cache)
+    _ = try cache.plan(key(11))
+    _ = try cache.plan(key(10))  // 10 is now the more recent
+    _ = try cache.plan(key(12))
+    #expect(cache.count == 2)
+    #expect(cache.holdsPlan(for: key(10)) && cache.holdsPlan(for: key(12)) && !cache.holdsPlan(for: key(11)))
+    _ = try cache.plan(key(13))
+    #expect(!cache.holdsPlan(for: key(10)))
+    // The transform made before its plan left the cache still holds it.
+    let x = (0..<10).map { Double($0 * $0 % 7) }
+    let bins = try kept.forward(x)
+    #expect(abs(bins[0].real - x.reduce(0, +)) < 1e-12)
+  }
+
   @Test("inverse(forward(x)) is n·x", arguments: [1, 6, 13, 128, 4096, 65536])
   func roundTrip(n: Int) throws {
     let signal = randomSignal(count: n, seed: 99)

@@ -196,16 +196,17 @@ public struct HRVFrequencyDomain: Sendable, Equatable, Codable {
       window: options.window, segmentLength: segment, fftLength: options.zeroPadding * segment, detrend: .none
     )
     do {
-      // A plan cache of its own, released with the estimator: the FFT length follows the record's
-      // duration, so the shared cache would keep a plan (megabytes for a day's record) for every record of a
-      // batch.
-      let estimator = try WelchEstimator(
-        sampleRate: rate, options: welchOptions, cache: FFTPlanCache(rigor: .estimate))
+      let estimator = try WelchEstimator(sampleRate: rate, options: welchOptions, cache: welchPlans)
       return (try estimator.estimate(values), minimum)
     } catch {
       preconditionFailure("Welch options derived from a valid grid were rejected: \(error)")
     }
   }
+
+  /// The plans of the Welch spectra: their FFT length follows the record's duration, so the shared cache
+  /// would keep one (megabytes for a day's record) for every record of a batch; these few serve runs of
+  /// records, or windows, of one length.
+  private static let welchPlans = FFTPlanCache(rigor: .estimate, capacity: 4)
 
   /// The oversampling of the Lomb–Scargle sums' extirpolation grid.
   private static let lombScargleOversampling = 20
