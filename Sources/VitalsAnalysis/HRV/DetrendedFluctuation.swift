@@ -61,32 +61,46 @@ public enum DetrendedFluctuation {
   }
 
   /// The moments of every aligned power-of-two block of the profile: level ℓ holds blocks
-  /// [j·2^ℓ, (j + 1)·2^ℓ).
+  /// [j·2^ℓ, (j + 1)·2^ℓ), all levels one after the other in one array.
   private struct ProfileBlocks {
-    var levels: [[Moments]]
+    var blocks: [Moments]
+    /// Where each level starts in ``blocks``.
+    var levelStarts: [Int]
     let count: Int
 
     init(_ y: [Double]) {
       count = y.count
-      levels = [y.map { Moments(count: 1, mean: $0, yy: 0, ky: 0) }]
-      while let last = levels.last, last.count >= 2 {
-        levels.append((0..<(last.count / 2)).map { last[2 * $0].merged(with: last[2 * $0 + 1]) })
+      blocks = y.map { Moments(count: 1, mean: $0, yy: 0, ky: 0) }
+      blocks.reserveCapacity(2 * y.count)
+      levelStarts = [0]
+      var levelCount = y.count
+      while levelCount >= 2 {
+        let start = levelStarts.last!
+        levelStarts.append(blocks.count)
+        for j in 0..<(levelCount / 2) {
+          blocks.append(blocks[start + 2 * j].merged(with: blocks[start + 2 * j + 1]))
+        }
+        levelCount /= 2
       }
     }
 
     /// The moments of samples `start ..< end`, merged from the largest aligned blocks, left to right.
-    func moments(_ start: Int, _ end: Int) -> Moments {
+    static func moments(
+      _ start: Int, _ end: Int, blocks: UnsafeBufferPointer<Moments>, levelStarts: UnsafeBufferPointer<Int>
+    ) -> Moments {
+      let top = levelStarts.count - 1
       var position = start
-      var result: Moments?
+      var level = position == 0 ? top : Swift.min(position.trailingZeroBitCount, top)
+      while position + (1 << level) > end { level -= 1 }
+      var result = blocks[levelStarts[level] + (position >> level)]
+      position += 1 << level
       while position < end {
-        var level = position == 0 ? levels.count - 1 : position.trailingZeroBitCount
-        level = Swift.min(level, levels.count - 1)
+        level = Swift.min(position.trailingZeroBitCount, top)
         while position + (1 << level) > end { level -= 1 }
-        let block = levels[level][position >> level]
-        result = result.map { $0.merged(with: block) } ?? block
+        result = result.merged(with: blocks[levelStarts[level] + (position >> level)])
         position += 1 << level
       }
-      return result!
+      return result
     }
 
     /// F(s): root of the mean residual variance over the overlapping windows of size `s`.
@@ -95,15 +109,19 @@ public enum DetrendedFluctuation {
       let kk = length * (length * length - 1) / 12  // Σ (k − k̄)² over s consecutive positions
       var total = 0.0
       var used = 0
-      var start = 0
-      while start < count - s {
-        let window = moments(start, start + s)
-        let variance = (window.yy - window.ky * window.ky / kk) / length
-        if variance > 1e-8 {
-          total += variance
-          used += 1
+      blocks.withUnsafeBufferPointer { blocks in
+        levelStarts.withUnsafeBufferPointer { levelStarts in
+          var start = 0
+          while start < count - s {
+            let window = Self.moments(start, start + s, blocks: blocks, levelStarts: levelStarts)
+            let variance = (window.yy - window.ky * window.ky / kk) / length
+            if variance > 1e-8 {
+              total += variance
+              used += 1
+            }
+            start += s / 2
+          }
         }
-        start += s / 2
       }
       return used == 0 ? .nan : (total / Double(used)).squareRoot()
     }
