@@ -139,21 +139,33 @@ public struct AccelerometerPipeline: RecordingPipeline {
         let index = chunk.firstSampleIndex + Int64(k)
         if index >= windowEnd { closeWindow(events: &events) }
         let last = min(chunk.sampleCount, k + Int(windowEnd - index))
-        // Summed sample by sample into the window's sums: the same level whatever the chunking.
-        for i in k..<last {
-          let magnitude = Double(m[i])
-          if magnitude.isFinite {
-            windowSum += magnitude
-            windowSquares += magnitude * magnitude
-            windowCount += 1
-          }
-        }
+        (windowSum, windowSquares, windowCount) = Self.add(
+          UnsafeBufferPointer(rebasing: m[k..<last]), to: (windowSum, windowSquares, windowCount))
         k = last
       }
     }
     samplesFed += Int64(chunk.sampleCount)
     if chunk.firstSampleIndex + Int64(chunk.sampleCount) >= windowEnd { closeWindow(events: &events) }
     takeSteps(events: &events)
+  }
+
+  /// `sums` (of the magnitudes, of their squares, and their count) with the finite magnitudes of
+  /// `samples` added, sample by sample: the same sums whatever the chunking. (The sums are held in
+  /// registers here, not in the pipeline's memory, which would put a store and a load into every
+  /// addition's wait.)
+  private static func add(
+    _ samples: UnsafeBufferPointer<Float>, to sums: (Double, Double, Int)
+  ) -> (Double, Double, Int) {
+    var (sum, squares, count) = sums
+    for sample in samples {
+      let magnitude = Double(sample)
+      if magnitude.isFinite {
+        sum += magnitude
+        squares += magnitude * magnitude
+        count += 1
+      }
+    }
+    return (sum, squares, count)
   }
 
   /// Ends the window being filled: a motion level when it holds at least half a window of samples.

@@ -171,7 +171,11 @@ public struct PPGPulseDetector: Sendable {
     }
     values.withUnsafeMutableBufferPointer { values in
       squares.withUnsafeMutableBufferPointer { squares in
-        for x in block { step(x, values: values, squares: squares, appendingTo: &pulses) }
+        // Stepped in a local copy, whose running sums stay in registers (in `self`, every sample would
+        // store and reload them), and stored back once per block.
+        var detector = self
+        for x in block { detector.step(x, values: values, squares: squares, appendingTo: &pulses) }
+        self = detector
       }
     }
   }

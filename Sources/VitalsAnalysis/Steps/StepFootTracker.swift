@@ -222,18 +222,25 @@ public struct StepFootTracker: Sendable {
   mutating func accumulate(
     x: UnsafeBufferPointer<Float>, y: UnsafeBufferPointer<Float>, z: UnsafeBufferPointer<Float>
   ) {
-    // Sample by sample into the block's sums: the same sums whatever the chunking.
-    for i in 0..<x.count {
-      if (x[i] + y[i] + z[i]).isFinite { block += SIMD4(Double(x[i]), Double(y[i]), Double(z[i]), 1) }
-      blockCount += 1
-      if blockCount == factor {
-        completed += 1
-        total += block
-        sums[Int(completed & ringMask)] = total
-        block = .zero
-        blockCount = 0
+    // Sample by sample into the block's sums: the same sums whatever the chunking. The running values are
+    // held in locals (registers), not in the tracker's memory, where each addition would wait on a store
+    // and a load.
+    var (block, blockCount, completed, total) = (self.block, self.blockCount, self.completed, self.total)
+    let (factor, ringMask) = (self.factor, self.ringMask)
+    sums.withUnsafeMutableBufferPointer { sums in
+      for i in 0..<x.count {
+        if (x[i] + y[i] + z[i]).isFinite { block += SIMD4(Double(x[i]), Double(y[i]), Double(z[i]), 1) }
+        blockCount += 1
+        if blockCount == factor {
+          completed += 1
+          total += block
+          sums[Int(completed & ringMask)] = total
+          block = .zero
+          blockCount = 0
+        }
       }
     }
+    (self.block, self.blockCount, self.completed, self.total) = (block, blockCount, completed, total)
   }
 
   /// Takes the steps and bouts the detector has just decided, and appends the steps and bouts whose feet
