@@ -482,6 +482,32 @@ public struct PPGHeartRateEstimator: Sendable {
     for i in values.indices { values[i] *= scale }
   }
 
+  /// `score[i] = max(score[i], candidates[i] − cost)` for every bin, eight at a time (`max` as Swift's:
+  /// the candidate where it is not below the score). Written out in vectors because the compiler, not
+  /// knowing that the two buffers are apart, keeps the element-wise loop scalar.
+  static func raise(
+    _ score: UnsafeMutableBufferPointer<Float>, to candidates: UnsafeBufferPointer<Float>, less cost: Float
+  ) {
+    precondition(candidates.count == score.count, "one candidate per bin")
+    guard let scoreStart = score.baseAddress, let candidateStart = candidates.baseAddress else { return }
+    let count = score.count
+    let (scores, offered) = (UnsafeMutableRawPointer(scoreStart), UnsafeRawPointer(candidateStart))
+    var i = 0
+    while i &+ 8 <= count {
+      let current = scores.loadUnaligned(fromByteOffset: 4 &* i, as: SIMD8<Float>.self)
+      let candidate =
+        offered.loadUnaligned(fromByteOffset: 4 &* i, as: SIMD8<Float>.self) - SIMD8(repeating: cost)
+      scores.storeBytes(
+        of: current.replacing(with: candidate, where: candidate .>= current), toByteOffset: 4 &* i,
+        as: SIMD8<Float>.self)
+      i &+= 8
+    }
+    while i < count {
+      score[i] = max(score[i], candidates[i] - cost)
+      i &+= 1
+    }
+  }
+
   /// One forward Viterbi step: `score[i] ← max_o (score[i+o] − penalty[o]) + log(evidence[i] + floor)`,
   /// shifted so that the best score is 0.
   mutating func track() {
@@ -498,13 +524,12 @@ public struct PPGHeartRateEstimator: Sendable {
               for i in 0..<n { score[i] = 0 }
             } else {
               // `padded` holds the last scores between `limit` bins of −∞ on either side, so that every
-              // offset runs over all bins (an element-wise loop the compiler vectorizes).
+              // offset runs over all bins, element-wise.
               _ = UnsafeMutableBufferPointer(rebasing: padded[limit..<limit + n]).update(
                 fromContentsOf: score)
               for i in 0..<n { score[i] = -.infinity }
               for o in 0...2 * limit {
-                let cost = penalty[o]
-                for i in 0..<n { score[i] = max(score[i], padded[i + o] - cost) }
+                Self.raise(score, to: UnsafeBufferPointer(rebasing: padded[o..<o + n]), less: penalty[o])
               }
             }
             for i in 0..<n {
