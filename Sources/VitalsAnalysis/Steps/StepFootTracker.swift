@@ -254,13 +254,14 @@ public struct StepFootTracker: Sendable {
       }
       pending.append(Pending(step: step, strike: strike(near: step.sampleIndex), mean: nil))
     }
+    // Indices, not slices, into `pending`: a slice alive at `removeFirst` would make it copy the whole
+    // array, which in a walk of hours holds every step since the bout began.
     for bout in bouts {
-      let inBout = pending.prefix { $0.step.sampleIndex <= bout.end.sampleIndex }
-      let before = inBout.prefix { $0.step.sampleIndex < bout.start.sampleIndex }
-      output.steps += before.map { FootedStep(step: $0.step, foot: nil) }
-      let steps = Array(inBout.dropFirst(before.count))
-      pending.removeFirst(inBout.count)
-      decide(bout: bout, steps: steps, into: &output)
+      let end = pending.firstIndex { $0.step.sampleIndex > bout.end.sampleIndex } ?? pending.endIndex
+      let start = pending[..<end].firstIndex { $0.step.sampleIndex >= bout.start.sampleIndex } ?? end
+      output.steps.append(contentsOf: pending[..<start].lazy.map { FootedStep(step: $0.step, foot: nil) })
+      decide(bout: bout, steps: pending[start..<end], into: &output)
+      pending.removeFirst(end)
     }
   }
 
@@ -318,12 +319,15 @@ public struct StepFootTracker: Sendable {
 
   /// Decides the feet of one bout's steps and its asymmetry.
   mutating func decide(
-    bout: WalkingBout, steps: [Pending], into output: inout Output
+    bout: WalkingBout, steps: ArraySlice<Pending>, into output: inout Output
   ) {
     // The last step's interval runs past the bout.
-    let evidence = stepEvidence(steps.map(\.mean).dropLast() + [nil])
+    var means = steps.map(\.mean)
+    if !means.isEmpty { means[means.count - 1] = nil }
+    let evidence = stepEvidence(means)
     let feet = evidence.map { Self.alternatingFeet(evidence: $0, weight: configuration.alternationWeight) }
-    output.steps += steps.indices.map { FootedStep(step: steps[$0].step, foot: feet?[$0]) }
+    output.steps.append(
+      contentsOf: steps.enumerated().lazy.map { FootedStep(step: $0.element.step, foot: feet?[$0.offset]) })
     let counts =
       feet.map {
         Self.asymmetry(strikes: steps.map(\.strike), feet: $0, tolerance: configuration.asymmetryTolerance)
