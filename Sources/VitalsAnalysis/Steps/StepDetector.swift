@@ -347,8 +347,10 @@ public struct StepDetector: Sendable {
   mutating func begin(_ chunk: SignalChunk, axes: (Int, Int, Int)) {
     precondition(
       chunk.sampleRate == sampleRate, "chunk rate \(chunk.sampleRate) Hz, detector \(sampleRate) Hz")
+    // Three tests rather than an array of the axes, which would be allocated per chunk.
+    let channels = chunk.channels.indices
     precondition(
-      [axes.0, axes.1, axes.2].allSatisfy(chunk.channels.indices.contains),
+      channels.contains(axes.0) && channels.contains(axes.1) && channels.contains(axes.2),
       "the axes are channels of the chunk")
     if chunkIndexOrigin == nil {
       chunkIndexOrigin = chunk.firstSampleIndex

@@ -259,7 +259,7 @@ public struct StepFootTracker: Sendable {
     for bout in bouts {
       let end = pending.firstIndex { $0.step.sampleIndex > bout.end.sampleIndex } ?? pending.endIndex
       let start = pending[..<end].firstIndex { $0.step.sampleIndex >= bout.start.sampleIndex } ?? end
-      output.steps.append(contentsOf: pending[..<start].lazy.map { FootedStep(step: $0.step, foot: nil) })
+      output.steps += pending[..<start].map { FootedStep(step: $0.step, foot: nil) }
       decide(bout: bout, steps: pending[start..<end], into: &output)
       pending.removeFirst(end)
     }
@@ -326,8 +326,7 @@ public struct StepFootTracker: Sendable {
     if !means.isEmpty { means[means.count - 1] = nil }
     let evidence = stepEvidence(means)
     let feet = evidence.map { Self.alternatingFeet(evidence: $0, weight: configuration.alternationWeight) }
-    output.steps.append(
-      contentsOf: steps.enumerated().lazy.map { FootedStep(step: $0.element.step, foot: feet?[$0.offset]) })
+    output.steps += steps.indices.map { FootedStep(step: steps[$0].step, foot: feet?[$0 - steps.startIndex]) }
     let counts =
       feet.map {
         Self.asymmetry(strikes: steps.map(\.strike), feet: $0, tolerance: configuration.asymmetryTolerance)
