@@ -90,16 +90,16 @@ public enum DetrendedFluctuation {
     ) -> Moments {
       let top = levelStarts.count - 1
       var position = start
-      var level = position == 0 ? top : Swift.min(position.trailingZeroBitCount, top)
-      while position + (1 << level) > end { level -= 1 }
-      var result = blocks[levelStarts[level] + (position >> level)]
-      position += 1 << level
-      while position < end {
-        level = Swift.min(position.trailingZeroBitCount, top)
+      /// The largest aligned block that starts at `position` and ends by `end` (0 has every alignment:
+      /// its trailing zero count is the word's width); `position` moves past it.
+      func nextBlock() -> Moments {
+        var level = Swift.min(position.trailingZeroBitCount, top)
         while position + (1 << level) > end { level -= 1 }
-        result = result.merged(with: blocks[levelStarts[level] + (position >> level)])
-        position += 1 << level
+        defer { position += 1 << level }
+        return blocks[levelStarts[level] + (position >> level)]
       }
+      var result = nextBlock()
+      while position < end { result = result.merged(with: nextBlock()) }
       return result
     }
 
