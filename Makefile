@@ -232,10 +232,17 @@ eval-steps: deps
 	$(EVAL) steps-eval >&2
 	$(EVAL_BIN)/steps-eval --cv
 
+# The trials come from mobgap's source distribution on PyPI (pinned, hash-checked), into .build/external.
+## Steps at the lower back on recordings from outside ../shared/data (Mobilise-D example lab data, INDIP reference).
+eval-steps-mobilised: deps .venv-fixtures/ready
+	.venv-fixtures/bin/python scripts/eval/mobilised_steps.py --cache .build/external --out .build/external/mobilise-d
+	$(EVAL) steps-eval >&2
+	$(EVAL_BIN)/steps-eval --mobilised .build/external/mobilise-d
+
 ## docs/accuracy.md: the eval-* targets' tables, with the commit, date and machine.
 accuracy: deps
 	scripts/docs/measured.sh docs/accuracy.md "Accuracy" eval-ecg eval-rhythm eval-quality eval-classify eval-ppg \
-	  eval-steps
+	  eval-steps eval-steps-mobilised
 
 ## Peak resident memory streaming a 24-hour, 3-channel, 500 Hz recording (EDF and CSV).
 memory: build

@@ -4,15 +4,18 @@
 // walks at every placement against their heel strikes (SimulatedWalks.swift); then counts false steps in
 // simulated non-walking activity (still, typing, vehicle, gestures, shaking) at every placement.
 // With --cv, also chooses the start of a bout (stepsToStartBout, amplitudeRatio, weakStepAmplitude) by
-// leaving one group of walks out (CrossValidation.swift).
+// leaving one group of walks out (CrossValidation.swift). With --mobilised, counts only the Mobilise-D lab
+// trials from outside the shared data (Mobilised.swift).
 //
-// Usage: steps-eval [--data DIR] [--chunk N] [--minutes M] [--rate HZ] [--cv] [--set NAME=VALUE]…
+// Usage: steps-eval [--data DIR] [--chunk N] [--minutes M] [--rate HZ] [--cv] [--mobilised DIR]
+//                   [--set NAME=VALUE]…
 //   --data     the shared data folder (default: ../shared/data beside the repository, or
 //              $VITALS_SHARED_DATA)
 //   --chunk    feed the detector in chunks of N samples (default: the reader's chunks)
 //   --minutes  minutes of each simulated activity and placement (default 10)
 //   --rate     the grid rate the walks' irregular time stamps are resampled to (default: measured)
 //   --cv       also the leave-one-group-out cross-validation
+//   --mobilised  only the Mobilise-D trials that scripts/eval/mobilised_steps.py wrote to DIR
 //   --set NAME=VALUE  a detector option at every placement but the wrist (passbandLow, passbandHigh, threshold, refractoryPeriod,
 //              stepsToStartBout, stepsToResumeBout, resumeWindow, maximumStepInterval, strideRatioLow,
 //              strideRatioHigh, continuationRatio, amplitudeRatio, ringingDecay, weakStepAmplitude,
@@ -32,6 +35,8 @@ struct Options {
   var configuration = StepDetector.Configuration()
   var wrist = StepDetector.Configuration(placement: .wrist)
   var crossValidate = false
+  /// The folder of the Mobilise-D trials, when only they are counted.
+  var mobilised: String?
   /// The foot tracker.
   var feet = StepFootTracker.Configuration()
 
@@ -49,6 +54,7 @@ struct Options {
       case "--chunk": chunk = Int(value) ?? chunk
       case "--minutes": minutes = Double(value) ?? minutes
       case "--rate": rate = Double(value)
+      case "--mobilised": mobilised = value
       case "--set": Self.set(value, in: &configuration)
       case "--set-wrist": Self.set(value, in: &wrist)
       case "--set-feet": Self.set(value, in: &feet)
@@ -199,6 +205,14 @@ func mean(_ values: [Double]) -> Double { values.isEmpty ? .nan : values.reduce(
 func meanAbsolute(_ values: [Double]) -> Double { mean(values.map(abs)) }
 
 let options = Options(arguments: CommandLine.arguments)
+if let directory = options.mobilised {
+  if let (trials, skipped) = try loadMobilisedTrials(directory: directory) {
+    printMobilised(
+      try trials.map { try $0.count(configuration: options.configuration, chunk: options.chunk) },
+      skipped: skipped)
+  }
+  exit(0)
+}
 let folder = URL(fileURLWithPath: options.data).appendingPathComponent("oxford-steps")
 let oxfordWalks = try ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
   .filter { $0.hasSuffix(".csv") }.sorted()
