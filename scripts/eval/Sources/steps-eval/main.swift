@@ -12,7 +12,8 @@
 //   --data     the shared data folder (default: ../shared/data beside the repository, or
 //              $VITALS_SHARED_DATA)
 //   --chunk    feed the detector in chunks of N samples (default: the reader's chunks)
-//   --minutes  minutes of each simulated activity and placement (default 10)
+//   --minutes  minutes of each simulated activity and placement (default 60: bumps in a vehicle come at
+//              random, so a 10-minute ride's false steps depend on its seed)
 //   --rate     the grid rate the walks' irregular time stamps are resampled to (default: measured)
 //   --cv       also the leave-one-group-out cross-validation
 //   --mobilised  only the Mobilise-D trials that scripts/eval/mobilised_steps.py wrote to DIR
@@ -29,7 +30,7 @@ import Vitals
 struct Options {
   var data = sharedDataDirectory
   var chunk = SignalChunk.defaultSampleCount
-  var minutes = 10.0
+  var minutes = 60.0
   var rate: Double?
   /// The detector at every placement but the wrist, and at the wrist.
   var configuration = StepDetector.Configuration()
@@ -232,21 +233,29 @@ func countWalks(body: StepDetector.Configuration, wrist: StepDetector.Configurat
     + clemsonTrials.flatMap { try $0.count(body: body, wrist: wrist, chunk: options.chunk) }
 }
 
+/// The simulated non-walking activities, `options.minutes` of each at every placement at 100 Hz, as chunks
+/// (rows: placements; columns: activities): simulated once, counted with every setting.
+let activities: [Activity] = [.still, .typing, .vehicle, .gestures, .shaking]
+let activityRecordings: [[[SignalChunk]]] = Placement.allCases.enumerated().map { p, placement in
+  activities.enumerated().map { a, activity in
+    var simulator = AccelerometerSimulator(
+      configuration: AccelerometerConfiguration(activity: activity, placement: placement),
+      duration: options.minutes * 60, sampleRate: 100, seed: UInt64(100 * p + a + 1))
+    var chunks: [SignalChunk] = []
+    while let chunk = simulator.next(maxSamples: options.chunk) { chunks.append(chunk.signal) }
+    return chunks
+  }
+}
+
 /// False steps per minute in each simulated non-walking activity (rows: placements; columns: activities),
 /// with `body`, or `wrist` at the wrist.
-let activities: [Activity] = [.still, .typing, .vehicle, .gestures, .shaking]
 func falseStepRates(body: StepDetector.Configuration, wrist: StepDetector.Configuration) throws -> [[Double]]
 {
-  try Placement.allCases.enumerated().map { p, placement in
-    try activities.enumerated().map { a, activity in
-      var simulator = AccelerometerSimulator(
-        configuration: AccelerometerConfiguration(activity: activity, placement: placement),
-        duration: options.minutes * 60, sampleRate: 100, seed: UInt64(100 * p + a + 1))
+  try zip(Placement.allCases, activityRecordings).map { placement, recordings in
+    try recordings.map { chunks in
       var detector = try StepDetector(sampleRate: 100, configuration: placement == .wrist ? wrist : body)
       var output = StepDetector.Output()
-      while let chunk = simulator.next(maxSamples: options.chunk) {
-        detector.process(chunk.signal, into: &output)
-      }
+      for chunk in chunks { detector.process(chunk, into: &output) }
       detector.finish(into: &output)
       return Double(output.steps.count) / options.minutes
     }
