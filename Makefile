@@ -15,8 +15,8 @@ FORMAT_PATHS = Sources Tests Benchmarks/Benchmarks Benchmarks/Support Benchmarks
   scripts/eval/Sources scripts/eval/Package.swift Fuzz
 
 .PHONY: help deps build run example test test-build test-unit test-release-build test-python test-docs python bench-python lint docs fixtures format bench-fftw-c fuzz malformed eval-ecg \
-  eval-rhythm eval-quality eval-classify fit-classify memory compare-readers compare-ecg eval-steps compare-stats check-pipeline eval-ppg \
-  compare-ppg bench bench-check bench-thresholds compare scaling demo-derived accuracy performance slurm-check \
+  eval-rhythm eval-quality eval-classify fit-classify memory compare-readers compare-ecg eval-steps eval-steps-mobilise-d \
+  compare-stats check-pipeline eval-ppg compare-ppg bench bench-check bench-thresholds compare scaling demo-derived accuracy performance slurm-check \
   profile profile-stages
 
 ## Lists the targets with a line each.
@@ -232,17 +232,18 @@ eval-steps: deps
 	$(EVAL) steps-eval >&2
 	$(EVAL_BIN)/steps-eval --cv
 
-# The trials come from mobgap's source distribution on PyPI (pinned, hash-checked), into .build/external.
+# The trials come from mobgap's source distribution on PyPI (pinned, hash-checked), into .build/external;
+# without the network the section says it was skipped.
 ## Steps at the lower back on recordings from outside ../shared/data (Mobilise-D example lab data, INDIP reference).
-eval-steps-mobilised: deps .venv-fixtures/ready
-	.venv-fixtures/bin/python scripts/eval/mobilised_steps.py --cache .build/external --out .build/external/mobilise-d
+eval-steps-mobilise-d: deps .venv-fixtures/ready
+	.venv-fixtures/bin/python scripts/eval/mobilise_d_steps.py --cache .build/external --out .build/external/mobilise-d
 	$(EVAL) steps-eval >&2
-	$(EVAL_BIN)/steps-eval --mobilised .build/external/mobilise-d
+	$(EVAL_BIN)/steps-eval --mobilise-d .build/external/mobilise-d
 
 ## docs/accuracy.md: the eval-* targets' tables, with the commit, date and machine.
 accuracy: deps
 	scripts/docs/measured.sh docs/accuracy.md "Accuracy" eval-ecg eval-rhythm eval-quality eval-classify eval-ppg \
-	  eval-steps eval-steps-mobilised
+	  eval-steps eval-steps-mobilise-d
 
 ## Peak resident memory streaming a 24-hour, 3-channel, 500 Hz recording (EDF and CSV).
 memory: build

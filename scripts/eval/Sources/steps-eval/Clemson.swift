@@ -82,14 +82,9 @@ func printClemson(_ results: [WalkResult]) {
     let members = results.filter { $0.group == group }
     for walk in members {
       let parts = walk.name.split(separator: " ")
-      print(
-        pad(String(parts[0]), 14) + pad(String(parts[1]), 10)
-          + String(format: "%6d %6d %+8.1f %6.3f", walk.truth, walk.detected, walk.error, walk.f1 ?? .nan))
+      print(pad(String(parts[0]), 14) + pad(String(parts[1]), 10) + countColumns(walk))
     }
-    summaries.append(
-      String(
-        format: "%@: mean |error| %.1f %%, mean F1 %.3f", String(group.dropFirst("clemson ".count)),
-        meanAbsolute(members.map(\.error)), mean(members.compactMap(\.f1))))
+    summaries.append(String(group.dropFirst("clemson ".count)) + ": " + countSummary(members))
   }
   for summary in summaries { print(summary) }
 }

@@ -1,14 +1,16 @@
 import Foundation
 import Vitals
 
-/// One lab trial of the Mobilise-D example data, as `scripts/eval/mobilised_steps.py` writes it (see there
+/// One lab trial of the Mobilise-D example data, as `scripts/eval/mobilise_d_steps.py` writes it (see there
 /// for the source, the participants and the tests): `NAME.csv` (the lower-back axes in g at 100 Hz) and
-/// `NAME_steps.txt` (the INDIP reference's initial contacts of every walking bout, a sample index per
-/// line, `nan` for a contact without a time). No detector setting is chosen on these trials.
-struct MobilisedTrial {
+/// `NAME_steps.txt` (the INDIP reference's initial contacts: a sample index per line, `nan` for a contact
+/// without a time). No detector setting is chosen on these trials.
+struct MobiliseDTrial {
   static let sampleRate = 100.0
-  /// The two tests of the example data, as printed.
-  static let tests = ["Test5": "straight walk of about 5 m", "Test11": "simulated daily life, with turns"]
+  /// What each test of the example data is, as printed.
+  static let testDescriptions = [
+    "Test5": "straight walk of about 5 m", "Test11": "simulated daily life, with turns",
+  ]
 
   var name: String
   var path: String
@@ -18,68 +20,84 @@ struct MobilisedTrial {
   /// The test, the middle part of the name (`HA-001_Test5_Trial1`).
   var test: String { name.split(separator: "_").dropFirst().first.map(String.init) ?? name }
 
+  /// Reads the trial `name` in `directory`; throws, naming the file and line, for a line of its reference
+  /// file that is neither a sample index nor `nan`.
   init(directory: String, name: String) throws {
     self.name = name
     path = directory + "/" + name + ".csv"
-    let lines = try String(contentsOfFile: directory + "/" + name + "_steps.txt", encoding: .utf8)
-      .split(whereSeparator: \.isNewline)
-    steps = lines.compactMap { Int64($0) }.sorted()
-    untimedSteps = lines.count - steps.count
+    let referencePath = directory + "/" + name + "_steps.txt"
+    let lines = try String(contentsOfFile: referencePath, encoding: .utf8).split(whereSeparator: \.isNewline)
+    var steps: [Int64] = []
+    var untimed = 0
+    for (number, line) in lines.enumerated() {
+      if let index = Int64(line) {
+        steps.append(index)
+      } else if line == "nan" {
+        untimed += 1
+      } else {
+        throw TrialFileError(description: "\(referencePath): line \(number + 1): not a sample index or nan")
+      }
+    }
+    self.steps = steps.sorted()
+    untimedSteps = untimed
   }
 
-  /// The trial counted with `configuration`, fed in chunks of `chunk`, with the step-timing F1 over the
-  /// timed contacts.
+  /// The trial counted with `configuration`, fed in chunks of `chunk`: the F1 over the timed contacts, and
+  /// as details the untimed contacts and the detections more than ``ClemsonTrial/matchWindow`` before the
+  /// first timed contact and after the last.
   func count(configuration: StepDetector.Configuration, chunk: Int) throws -> WalkResult {
     var reader = try RecordingOpener.open(
       path: path, options: RecordingOptions(csv: CSVOptions(sampleRate: Self.sampleRate)))
     let output = try countSteps(reader: &reader, configuration: configuration, chunk: chunk)
     let detected = output.steps.map(\.sampleIndex)
+    let window = Int64(ClemsonTrial.matchWindow * Self.sampleRate)
+    let early = steps.first.map { first in detected.filter { $0 < first - window }.count } ?? 0
+    let late = steps.last.map { last in detected.filter { $0 > last + window }.count } ?? 0
     return WalkResult(
-      group: "mobilise-d " + test, name: name, truth: steps.count + untimedSteps, detected: detected.count,
+      group: test, name: name, truth: steps.count + untimedSteps, detected: detected.count,
+      details: String(format: " %7d %7d %7d", untimedSteps, early, late),
       f1: stepTimingF1(reference: steps, detected: detected, rate: Self.sampleRate))
   }
 }
 
-/// The trials in `directory` (nil, printed, when it holds none) and the names of those left out for
-/// want of a reference (`skipped.txt`).
-func loadMobilisedTrials(directory: String) throws -> (trials: [MobilisedTrial], skipped: [String])? {
+/// A reference file that cannot be read as one.
+struct TrialFileError: Error, CustomStringConvertible {
+  var description: String
+}
+
+/// The trials in `directory` and the lines of `skipped.txt` (a trial's name and why it has no reference);
+/// nil, having said so, when the folder holds no trial.
+func loadMobiliseDTrials(directory: String) throws -> (trials: [MobiliseDTrial], skipped: [String])? {
   let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
   let names = files.filter { $0.hasSuffix("_steps.txt") }.map { String($0.dropLast("_steps.txt".count)) }
   guard !names.isEmpty else {
-    print("\nno Mobilise-D trials in \(directory) (make eval-steps-mobilised writes them): skipped")
+    print("no Mobilise-D trials in \(directory) (make eval-steps-mobilise-d writes them): skipped")
     return nil
   }
   let skipped = (try? String(contentsOfFile: directory + "/skipped.txt", encoding: .utf8))?
     .split(whereSeparator: \.isNewline).map(String.init)
-  return (try names.sorted().map { try MobilisedTrial(directory: directory, name: $0) }, skipped ?? [])
+  return (try names.sorted().map { try MobiliseDTrial(directory: directory, name: $0) }, skipped ?? [])
 }
 
-/// Prints each trial's reference and detected counts, count error and step-timing F1, then the mean
-/// absolute count error per test and over every trial.
-func printMobilised(_ results: [WalkResult], skipped: [String]) {
+/// Prints each trial's reference contacts (and how many have no time), detected steps, count error,
+/// step-timing F1 and detections outside the reference contacts' span, then each test's summary.
+func printMobiliseD(_ results: [WalkResult], skipped: [String]) {
   print(
-    "\nMobilise-D example lab data, lower back (100 Hz), against the INDIP initial contacts, F1 within ±"
-      + "\(ClemsonTrial.matchWindow) s; no setting chosen on them")
-  print("trial                 truth  steps  error %     F1")
-  for walk in results {
-    print(
-      pad(walk.name, 20) + String(format: "%6d %6d ", walk.truth, walk.detected) + pad(format(walk.error), 8)
-        + String(format: "%6.1f", 100 * (walk.f1 ?? .nan)))
+    "Mobilise-D example lab data, lower back (100 Hz), against the INDIP initial contacts (untimed ones"
+      + " count, F1 over the timed, within ±\(ClemsonTrial.matchWindow) s); no setting chosen on them;"
+      + " early/late: detections over \(ClemsonTrial.matchWindow) s before the first timed contact or after"
+      + " the last")
+  print("trial               contacts  steps  error %     F1 untimed   early    late")
+  for walk in results { print(pad(walk.name, 20) + " " + countColumns(walk) + walk.details) }
+  for line in skipped {
+    let parts = line.split(separator: " ", maxSplits: 1)
+    print(pad(String(parts[0]), 20) + "  left out: " + (parts.count > 1 ? String(parts[1]) : ""))
   }
-  for name in skipped { print(pad(name, 20) + "     -      -  (INDIP found no walking bout: left out)") }
-  let tests = Dictionary(grouping: results) { $0.group }
-  for group in tests.keys.sorted() {
-    let walks = tests[group]!
-    let test = String(group.dropFirst("mobilise-d ".count))
+  for test in MobiliseDTrial.testDescriptions.keys.sorted(by: { ($0.count, $0) < ($1.count, $1) }) {
+    let walks = results.filter { $0.group == test }
+    guard !walks.isEmpty else { continue }
     print(
-      String(
-        format: "%@ (%@): %d trials, mean |error| %.1f %% (worst %.1f %%), mean F1 %.1f %%", test,
-        MobilisedTrial.tests[test] ?? test, walks.count, meanAbsolute(walks.map(\.error)),
-        walks.map { abs($0.error) }.max()!, 100 * mean(walks.compactMap(\.f1))))
+      "\(test) (\(MobiliseDTrial.testDescriptions[test]!)), \(walks.count) trials: " + countSummary(walks))
   }
-  print(
-    String(
-      format: "all %d trials: mean |error| %.1f %%, %d steps against %d", results.count,
-      meanAbsolute(results.map(\.error)), results.map(\.detected).reduce(0, +),
-      results.map(\.truth).reduce(0, +)))
+  print("all \(results.count) trials: " + countSummary(results))
 }

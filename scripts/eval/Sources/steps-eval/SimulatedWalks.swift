@@ -65,13 +65,6 @@ func simulatedShortWalks(
 func printSimulatedWalks(_ results: [WalkResult]) {
   print("\nsimulated short walks (8, 12, 20, 35, 60 steps at 110 steps/min, each after 20 s still; 100 Hz)")
   print("placement     strikes  steps  error %     F1")
-  for walk in results {
-    print(
-      pad(walk.name, 13)
-        + String(format: "%7d %6d %+8.1f %6.3f", walk.truth, walk.detected, walk.error, walk.f1 ?? .nan))
-  }
-  print(
-    String(
-      format: "mean |error| %.1f %% (worst %.1f %%), mean F1 %.3f", meanAbsolute(results.map(\.error)),
-      results.map { abs($0.error) }.max() ?? .nan, mean(results.compactMap(\.f1))))
+  for walk in results { print(pad(walk.name, 13) + " " + countColumns(walk)) }
+  print(countSummary(results))
 }

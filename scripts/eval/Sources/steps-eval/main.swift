@@ -4,19 +4,19 @@
 // walks at every placement against their heel strikes (SimulatedWalks.swift); then counts false steps in
 // simulated non-walking activity (still, typing, vehicle, gestures, shaking) at every placement.
 // With --cv, also chooses the start of a bout (stepsToStartBout, amplitudeRatio, weakStepAmplitude) by
-// leaving one group of walks out (CrossValidation.swift). With --mobilised, counts only the Mobilise-D lab
-// trials from outside the shared data (Mobilised.swift).
+// leaving one group of walks out (CrossValidation.swift). With --mobilise-d, counts only the Mobilise-D lab
+// trials from outside the shared data (MobiliseD.swift).
 //
-// Usage: steps-eval [--data DIR] [--chunk N] [--minutes M] [--rate HZ] [--cv] [--mobilised DIR]
+// Usage: steps-eval [--data DIR] [--chunk N] [--minutes M] [--rate HZ] [--cv] [--mobilise-d DIR]
 //                   [--set NAME=VALUE]…
 //   --data     the shared data folder (default: ../shared/data beside the repository, or
 //              $VITALS_SHARED_DATA)
 //   --chunk    feed the detector in chunks of N samples (default: the reader's chunks)
-//   --minutes  minutes of each simulated activity and placement (default 60: bumps in a vehicle come at
-//              random, so a 10-minute ride's false steps depend on its seed)
+//   --minutes  minutes of each simulated activity and placement (default 60; all of them are held in
+//              memory, about 3 MB a minute)
 //   --rate     the grid rate the walks' irregular time stamps are resampled to (default: measured)
 //   --cv       also the leave-one-group-out cross-validation
-//   --mobilised  only the Mobilise-D trials that scripts/eval/mobilised_steps.py wrote to DIR
+//   --mobilise-d  only the Mobilise-D trials that scripts/eval/mobilise_d_steps.py wrote to DIR
 //   --set NAME=VALUE  a detector option at every placement but the wrist (passbandLow, passbandHigh, threshold, refractoryPeriod,
 //              stepsToStartBout, stepsToResumeBout, resumeWindow, maximumStepInterval, strideRatioLow,
 //              strideRatioHigh, continuationRatio, amplitudeRatio, ringingDecay, weakStepAmplitude,
@@ -37,7 +37,7 @@ struct Options {
   var wrist = StepDetector.Configuration(placement: .wrist)
   var crossValidate = false
   /// The folder of the Mobilise-D trials, when only they are counted.
-  var mobilised: String?
+  var mobiliseD: String?
   /// The foot tracker.
   var feet = StepFootTracker.Configuration()
 
@@ -55,7 +55,7 @@ struct Options {
       case "--chunk": chunk = Int(value) ?? chunk
       case "--minutes": minutes = Double(value) ?? minutes
       case "--rate": rate = Double(value)
-      case "--mobilised": mobilised = value
+      case "--mobilise-d": mobiliseD = value
       case "--set": Self.set(value, in: &configuration)
       case "--set-wrist": Self.set(value, in: &wrist)
       case "--set-feet": Self.set(value, in: &feet)
@@ -136,7 +136,7 @@ struct WalkResult {
   var detected: Int
   /// Oxford: cadence, bouts and the two counters' totals, as printed.
   var details = ""
-  /// Clemson: the step-timing F1.
+  /// Where step times are known (Clemson, simulated and Mobilise-D walks): the step-timing F1.
   var f1: Double?
   var error: Double { percent(detected, truth) }
 }
@@ -197,6 +197,18 @@ func stepTimingF1(reference: [Int64], detected: [Int64], rate: Double) -> Double
   return 2 * Double(pairs) / Double(reference.count + detected.count)
 }
 
+/// A walk's true and detected steps, signed count error (%) and step-timing F1, as the tables print them.
+func countColumns(_ walk: WalkResult) -> String {
+  String(format: "%6d %6d %+8.1f %6.3f", walk.truth, walk.detected, walk.error, walk.f1 ?? .nan)
+}
+
+/// The mean absolute count error of `walks`, the worst walk's and their mean step-timing F1.
+func countSummary(_ walks: [WalkResult]) -> String {
+  String(
+    format: "mean |error| %.1f %% (worst %.1f %%), mean F1 %.3f", meanAbsolute(walks.map(\.error)),
+    walks.map { abs($0.error) }.max() ?? .nan, mean(walks.compactMap(\.f1)))
+}
+
 func percent(_ count: Int, _ truth: Int) -> Double { 100 * Double(count - truth) / Double(truth) }
 func pad(_ text: String, _ width: Int) -> String {
   text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
@@ -206,9 +218,9 @@ func mean(_ values: [Double]) -> Double { values.isEmpty ? .nan : values.reduce(
 func meanAbsolute(_ values: [Double]) -> Double { mean(values.map(abs)) }
 
 let options = Options(arguments: CommandLine.arguments)
-if let directory = options.mobilised {
-  if let (trials, skipped) = try loadMobilisedTrials(directory: directory) {
-    printMobilised(
+if let directory = options.mobiliseD {
+  if let (trials, skipped) = try loadMobiliseDTrials(directory: directory) {
+    printMobiliseD(
       try trials.map { try $0.count(configuration: options.configuration, chunk: options.chunk) },
       skipped: skipped)
   }
