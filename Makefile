@@ -234,7 +234,7 @@ eval-steps: deps
 
 # The trials come from mobgap's source distribution on PyPI (pinned, hash-checked), into .build/external;
 # without the network the section says it was skipped.
-## Steps at the lower back on recordings from outside ../shared/data (Mobilise-D example lab data, INDIP reference).
+## Steps and the step-length model at the lower back on recordings from outside ../shared/data (Mobilise-D lab data).
 eval-steps-mobilise-d: deps .venv-fixtures/ready
 	.venv-fixtures/bin/python scripts/eval/mobilise_d_steps.py --cache .build/external --out .build/external/mobilise-d
 	$(EVAL) steps-eval >&2

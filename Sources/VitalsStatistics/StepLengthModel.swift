@@ -5,10 +5,13 @@
 /// minute the walk ratio grows as walking slows (Murakami & Otaka 2017), so slower cadences take the
 /// step length at 98.
 ///
-/// Expected error: not measured here (no shared recording holds a distance). The model ignores the
-/// person's own walk ratio, which differs between people (with sex and age, as the step length at a
-/// given cadence does), and the ground (slopes, stairs); it does not hold for running, shuffling or
-/// children. A cadence error passes into the step length in proportion, and into the speed twice.
+/// Expected error: `make eval-steps-mobilise-d` measures it at the reference cadence against the stride
+/// lengths of the Mobilise-D example laboratory trials (docs/accuracy.md). It is close on straight walks
+/// at the walker's own pace, and far too long for the short steps of indoor walking with turns. The model
+/// ignores the person's own walk ratio, which differs between people (with sex and age, as the step
+/// length at a given cadence does), and the ground (slopes, stairs); it does not hold for running,
+/// shuffling or children. A cadence error passes into the step length in proportion, and into the speed
+/// twice.
 ///
 /// References: N. Sekiya, H. Nagasaki, H. Ito, T. Furuna, "Optimal walking in terms of variability in step
 /// length", J Orthop Sports Phys Ther 26(5), 1997, 266–272. N. Sekiya, H. Nagasaki, "Reproducibility of

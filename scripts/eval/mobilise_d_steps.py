@@ -15,7 +15,9 @@ the cache folder, empties the output folder of earlier trials and writes, for ea
 reference, `NAME.csv` (acc_x, acc_y, acc_z in g at 100 Hz, a header line) and `NAME_steps.txt`: the
 reference contacts, one per line, each a sample index (`round(time · 100 Hz)`; a contact listed in two
 adjacent bouts once) or `nan` for a contact the INDIP lists without a time (of a stride it could not
-delimit; mobgap's loader drops these from timing, but they are steps). Trials without a contact are
+delimit; mobgap's loader drops these from timing, but they are steps). For the same trials, `NAME_bouts.csv`
+gives each reference bout's start and end (s), cadence (steps/min), mean stride length (m) and walking
+speed (m/s) as the INDIP measured them, and the participant's height (m). Trials without a contact are
 listed with the reason in `skipped.txt`. When the download fails, the script says so and writes no
 trial, so that `steps-eval` reports the section as skipped. Nothing of it enters the repository.
 
@@ -65,13 +67,19 @@ def archive(cache):
     return path
 
 
+BOUT_FIELDS = ["Start", "End", "Cadence", "AverageStrideLength", "WalkingSpeed"]
+
+
 def trials(path):
     """(name, acceleration in g (n × 3), reference contacts as sample indices and NaNs, or the reason there
-    are none) of every lab trial in the archive at `path`."""
+    are none, and the rows of `NAME_bouts.csv`) of every lab trial in the archive at `path`."""
     with tarfile.open(path) as bundle:
         for participant in PARTICIPANTS:
-            member = f"mobgap-{VERSION}/example_data/data/lab/{participant}/data.mat"
+            folder = f"mobgap-{VERSION}/example_data/data/lab/{participant}"
+            member = f"{folder}/data.mat"
             data = scipy.io.loadmat(bundle.extractfile(member), simplify_cells=True)["data"]
+            info = scipy.io.loadmat(bundle.extractfile(f"{folder}/infoForAlgo.mat"), simplify_cells=True)
+            height = info["infoForAlgo"]["TimeMeasure1"]["Height"] / 100
             for test, runs in data["TimeMeasure1"].items():
                 for trial, run in runs.items():
                     name = f"{participant.replace('/', '-')}_{test}_{trial}"
@@ -80,17 +88,18 @@ def trials(path):
                         sys.exit(f"{member}: {test} {trial}: accelerometer at {sensor['Fs']['Acc']} Hz, not {RATE}")
                     reference = run.get("Standards", {}).get("INDIP")
                     if reference is None:
-                        yield name, None, "no INDIP reference"
+                        yield name, None, "no INDIP reference", []
                         continue
                     bouts = reference["ContinuousWalkingPeriod"]
                     bouts = [bouts] if isinstance(bouts, dict) else list(bouts)
                     times = [float(t) for bout in bouts for t in np.atleast_1d(bout["InitialContact_Event"])]
                     if not times:
-                        yield name, None, "the INDIP found no walking bout"
+                        yield name, None, "the INDIP found no walking bout", []
                         continue
                     timed = sorted({round(t * RATE) for t in times if not np.isnan(t)})
                     untimed = sum(1 for t in times if np.isnan(t))
-                    yield name, np.asarray(sensor["Acc"], dtype=float), timed + [float("nan")] * untimed
+                    rows = [[float(bout[field]) for field in BOUT_FIELDS] + [height] for bout in bouts]
+                    yield name, np.asarray(sensor["Acc"], dtype=float), timed + [float("nan")] * untimed, rows
 
 
 def main():
@@ -105,10 +114,13 @@ def main():
     if source is None:
         return
     skipped = []
-    for name, acceleration, reference in trials(source):
+    for name, acceleration, reference, bouts in trials(source):
         if acceleration is None:
             skipped.append(f"{name} {reference}\n")
             continue
+        with open(os.path.join(arguments.out, name + "_bouts.csv"), "w") as file:
+            file.write("start_s,end_s,cadence_spm,stride_length_m,walking_speed_mps,height_m\n")
+            file.writelines(",".join(f"{value:.6g}" for value in row) + "\n" for row in bouts)
         np.savetxt(os.path.join(arguments.out, name + ".csv"), acceleration, delimiter=",",
                    header="acc_x,acc_y,acc_z", comments="", fmt="%.7g")
         with open(os.path.join(arguments.out, name + "_steps.txt"), "w") as file:

@@ -17,11 +17,13 @@ struct MobiliseDTrial {
   /// The timed reference contacts (sample indices, increasing) and how many more have no time.
   var steps: [Int64]
   var untimedSteps: Int
+  /// The reference's walking bouts (`NAME_bouts.csv`).
+  var bouts: [ReferenceBout]
   /// The test, the middle part of the name (`HA-001_Test5_Trial1`).
   var test: String { name.split(separator: "_").dropFirst().first.map(String.init) ?? name }
 
   /// Reads the trial `name` in `directory`; throws, naming the file and line, for a line of its reference
-  /// file that is neither a sample index nor `nan`.
+  /// file that is neither a sample index nor `nan`, or a line of its bouts that is not six numbers.
   init(directory: String, name: String) throws {
     self.name = name
     path = directory + "/" + name + ".csv"
@@ -40,6 +42,16 @@ struct MobiliseDTrial {
     }
     self.steps = steps.sorted()
     untimedSteps = untimed
+    let boutsPath = directory + "/" + name + "_bouts.csv"
+    bouts = try String(contentsOfFile: boutsPath, encoding: .utf8).split(whereSeparator: \.isNewline)
+      .enumerated().dropFirst().map { number, line in
+        let values = line.split(separator: ",").compactMap { Double($0) }
+        guard values.count == 6 else {
+          throw TrialFileError(description: "\(boutsPath): line \(number + 1): not six numbers")
+        }
+        return ReferenceBout(
+          start: values[0], cadence: values[2], strideLength: values[3], speed: values[4], height: values[5])
+      }
   }
 
   /// The trial counted with `configuration`, fed in chunks of `chunk`: the F1 over the timed contacts, and
@@ -59,6 +71,53 @@ struct MobiliseDTrial {
       f1: stepTimingF1(reference: steps, detected: detected, rate: Self.sampleRate))
   }
 }
+
+/// One walking bout as the INDIP measured it: its start (s), cadence (steps/min), mean stride length (m) and
+/// walking speed (m/s), and the walker's height (m).
+struct ReferenceBout {
+  var start: Double
+  var cadence: Double
+  var strideLength: Double
+  var speed: Double
+  var height: Double
+}
+
+/// Prints, for each reference bout, the step length and walking speed of ``StepLengthModel`` (from the
+/// walker's height and the reference cadence) against the reference's (half its stride length, its
+/// speed), then the mean signed and absolute errors per test: the model's error alone, without the
+/// detector's cadence error.
+func printStepLengthModel(_ trials: [MobiliseDTrial]) {
+  print(
+    "\nStepLengthModel against the INDIP's bouts, at the INDIP's cadence and the walker's height (step"
+      + " length: half the mean stride length)")
+  print("trial                start s cadence  step m   model  error %  speed m/s   model  error %")
+  var errors: [String: [(step: Double, speed: Double)]] = [:]
+  for trial in trials {
+    for bout in trial.bouts {
+      let step = bout.strideLength / 2
+      let model = StepLengthModel.stepLength(height: bout.height, cadence: bout.cadence)
+      let speed = model * bout.cadence / 60
+      let error = (step: 100 * (model / step - 1), speed: 100 * (speed / bout.speed - 1))
+      errors[trial.test, default: []].append(error)
+      print(
+        pad(trial.name, 20)
+          + String(
+            format: " %7.1f %7.1f %7.3f %7.3f %+8.1f %10.3f %7.3f %+8.1f", bout.start, bout.cadence, step,
+            model, error.step, bout.speed, speed, error.speed))
+    }
+  }
+  for test in errors.keys.sorted(by: inTestOrder) {
+    let values = errors[test]!
+    print(
+      String(
+        format: "%@, %d bouts: step length %+.1f %% (mean |error| %.1f %%), speed %+.1f %% (%.1f %%)", test,
+        values.count, mean(values.map(\.step)), meanAbsolute(values.map(\.step)), mean(values.map(\.speed)),
+        meanAbsolute(values.map(\.speed))))
+  }
+}
+
+/// Whether test `a` comes before test `b` by number (`Test5` before `Test11`).
+func inTestOrder(_ a: String, _ b: String) -> Bool { (a.count, a) < (b.count, b) }
 
 /// A reference file that cannot be read as one.
 struct TrialFileError: Error, CustomStringConvertible {
@@ -93,7 +152,7 @@ func printMobiliseD(_ results: [WalkResult], skipped: [String]) {
     let parts = line.split(separator: " ", maxSplits: 1)
     print(pad(String(parts[0]), 20) + "  left out: " + (parts.count > 1 ? String(parts[1]) : ""))
   }
-  for test in MobiliseDTrial.testDescriptions.keys.sorted(by: { ($0.count, $0) < ($1.count, $1) }) {
+  for test in MobiliseDTrial.testDescriptions.keys.sorted(by: inTestOrder) {
     let walks = results.filter { $0.group == test }
     guard !walks.isEmpty else { continue }
     print(

@@ -223,6 +223,7 @@ if let directory = options.mobiliseD {
     printMobiliseD(
       try trials.map { try $0.count(configuration: options.configuration, chunk: options.chunk) },
       skipped: skipped)
+    printStepLengthModel(trials)
   }
   exit(0)
 }
