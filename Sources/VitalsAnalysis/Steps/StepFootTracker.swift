@@ -326,7 +326,7 @@ public struct StepFootTracker: Sendable {
     if !means.isEmpty { means[means.count - 1] = nil }
     let evidence = stepEvidence(means)
     let feet = evidence.map { Self.alternatingFeet(evidence: $0, weight: configuration.alternationWeight) }
-    output.steps += steps.indices.map { FootedStep(step: steps[$0].step, foot: feet?[$0 - steps.startIndex]) }
+    output.steps += steps.enumerated().map { FootedStep(step: $1.step, foot: feet?[$0]) }
     let counts =
       feet.map {
         Self.asymmetry(strikes: steps.map(\.strike), feet: $0, tolerance: configuration.asymmetryTolerance)

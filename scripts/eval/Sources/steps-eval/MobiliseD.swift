@@ -37,7 +37,7 @@ struct MobiliseDTrial {
       } else if line == "nan" {
         untimed += 1
       } else {
-        throw TrialFileError(description: "\(referencePath): line \(number + 1): not a sample index or nan")
+        throw InputError(path: referencePath, location: .line(number + 1), "not a sample index or nan")
       }
     }
     self.steps = steps.sorted()
@@ -47,7 +47,7 @@ struct MobiliseDTrial {
       .enumerated().dropFirst().map { number, line in
         let values = line.split(separator: ",").compactMap { Double($0) }
         guard values.count == 6 else {
-          throw TrialFileError(description: "\(boutsPath): line \(number + 1): not six numbers")
+          throw InputError(path: boutsPath, location: .line(number + 1), "not six numbers")
         }
         return ReferenceBout(
           start: values[0], cadence: values[2], strideLength: values[3], speed: values[4], height: values[5])
@@ -118,11 +118,6 @@ func printStepLengthModel(_ trials: [MobiliseDTrial]) {
 
 /// Whether test `a` comes before test `b` by number (`Test5` before `Test11`).
 func inTestOrder(_ a: String, _ b: String) -> Bool { (a.count, a) < (b.count, b) }
-
-/// A reference file that cannot be read as one.
-struct TrialFileError: Error, CustomStringConvertible {
-  var description: String
-}
 
 /// The trials in `directory` and the lines of `skipped.txt` (a trial's name and why it has no reference);
 /// nil, having said so, when the folder holds no trial.
