@@ -31,7 +31,8 @@ Limits, measured in the same run:
     value: IntervalAccumulator reads the ends only for cumulative types), the export reader each byte of
     its file once, so their bounds are the read rate over those bytes;
   - IIR recurrence: scripts/bench/recurrence.c, a band-pass of two second-order sections in direct form
-    I on one signal (each output waits for the previous one) and on four signals interleaved. Each
+    I on one signal (each output waits for the previous one) and on four signals interleaved, compiled
+    for the build's instruction set (AVX2 where the machine has it, as the Makefile builds). Each
     workload runs a known number of such band-passes per frame (WORKLOADS, from the code), so its IIR
     stage is bound by the one-signal rate over that number;
   - FFT: scripts/bench/fftw_rate.c, FFTW's single-precision real transforms of the PPG estimator's size
@@ -172,7 +173,11 @@ def read_rate():
 def recurrence_rates(scratch):
     """Samples per second of recurrence.c's band-pass on one signal and per signal on four."""
     binary = os.path.join(scratch, "recurrence")
-    subprocess.run([os.environ.get("CC", "cc"), "-O3", "-o", binary,
+    # The instruction set of the build (the Makefile's ARCH_FLAGS): without AVX2 the four signals share
+    # 128-bit vectors, which halves their rate.
+    with open("/proc/cpuinfo") as cpuinfo:
+        wide = ["-march=x86-64-v3"] if " avx2" in cpuinfo.read() else []
+    subprocess.run([os.environ.get("CC", "cc"), "-O3", *wide, "-o", binary,
                     os.path.join(ROOT, "scripts", "bench", "recurrence.c")], check=True)
     output = dict(line.split() for line in subprocess.run([binary], capture_output=True, text=True,
                                                            check=True).stdout.splitlines())
