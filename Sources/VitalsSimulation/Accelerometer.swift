@@ -78,6 +78,9 @@ public struct AccelerometerConfiguration: Sendable, Hashable, Codable {
   public var placement: Placement = .wrist
   /// Steps per minute (both feet), possibly changing over the record; used by walking and running.
   public var cadence: Profile = 110
+  /// Factor on the body acceleration of each step (its bounce, sway and impact), possibly changing over the
+  /// record: below 1 for the weaker steps of a turn, an obstacle or soft ground; used by walking and running.
+  public var stepAmplitude: Profile = 1
   /// Coefficient of variation of successive step intervals (stride-to-stride variability; healthy
   /// adults about 2 %, Hausdorff 2007, "Gait dynamics, fractals and falls").
   public var stepVariation: Double = 0.02
@@ -114,8 +117,9 @@ public struct AccelerometerConfiguration: Sendable, Hashable, Codable {
 /// the walker's frame: forward, left, up) is vertical 0.25 cos 2πp + an impact (a Gaussian of the
 /// placement's width right after the strike, 0.5 g), forward 0.15 sin 2πp, lateral 0.08 sin π(k + p)
 /// for step k (sway alternates sides, so it is at half the step frequency), all × the placement's gain
-/// (× 2.5 when running) — the shape of the vertical and antero-posterior trunk accelerations of
-/// Zijlstra & Hof 2003 ("Assessment of spatio-temporal gait parameters from trunk accelerations").
+/// (× 2.5 when running) × ``AccelerometerConfiguration/stepAmplitude`` — the shape of the vertical and
+/// antero-posterior trunk accelerations of Zijlstra & Hof 2003 ("Assessment of spatio-temporal gait
+/// parameters from trunk accelerations").
 /// The limb carrying the device swings at the stride frequency (cadence / 120) by the placement's
 /// angle, rotating gravity between the axes: so a wrist or pocket device shows its largest component at
 /// cadence / 120, while a trunk device shows cadence / 60. Gravity (0, 0, 1 g) is added before the
@@ -200,6 +204,7 @@ struct Vector3: Sendable {
 struct MotionGenerator: Sendable {
   let activity: Activity
   let cadence: Profile
+  let stepAmplitude: Profile
   let stepVariation: Double
   let stepTimeAsymmetry: Double
   let gain: Double
@@ -224,9 +229,11 @@ struct MotionGenerator: Sendable {
   init(configuration: AccelerometerConfiguration, sampleRate: Double, seed: UInt64) {
     precondition(
       configuration.cadence.minimum > 0 || !configuration.activity.isWalking, "cadence must be positive")
+    precondition(configuration.stepAmplitude.minimum >= 0, "step amplitude must not be negative")
     precondition((0...1).contains(configuration.stepTimeAsymmetry), "step-time asymmetry must lie in 0...1")
     activity = configuration.activity
     cadence = configuration.cadence
+    stepAmplitude = configuration.stepAmplitude
     stepVariation = configuration.stepVariation
     stepTimeAsymmetry = configuration.stepTimeAsymmetry
     let parameters = configuration.placement.parameters
@@ -289,9 +296,10 @@ struct MotionGenerator: Sendable {
           -0.5 * (sinceStrike - 1.5 * impactWidth) * (sinceStrike - 1.5 * impactWidth)
             / (impactWidth * impactWidth))
       let stride = Double.pi * (Double(stepNumber) + p)
-      up += gain * (0.25 * cos(2 * Double.pi * p) + impact)
-      forward += gain * 0.15 * sin(2 * Double.pi * p)
-      left += gain * 0.08 * sin(stride)
+      let body = gain * stepAmplitude.value(at: time)
+      up += body * (0.25 * cos(2 * Double.pi * p) + impact)
+      forward += body * 0.15 * sin(2 * Double.pi * p)
+      left += body * 0.08 * sin(stride)
       pitch = swing * sin(stride)
     case .still:
       break

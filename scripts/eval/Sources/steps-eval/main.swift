@@ -1,7 +1,8 @@
 // Counts the steps of the oxford-steps walks in the shared data folder and compares each total with the
 // hand-counted truth and with the dataset's two counters; counts the Clemson trials' steps at the wrist,
 // hip and ankle against the marked steps, with the step-timing F1 (Clemson.swift); counts simulated short
-// walks at every placement against their heel strikes (SimulatedWalks.swift); then counts false steps in
+// walks, and walks there and back with a U-turn, at every placement against their heel strikes
+// (SimulatedWalks.swift); then counts false steps in
 // simulated non-walking activity (still, typing, vehicle, gestures, shaking) at every placement.
 // With --cv, also chooses the start of a bout (stepsToStartBout, amplitudeRatio, weakStepAmplitude) by
 // leaving one group of walks out (CrossValidation.swift). With --mobilise-d, counts only the Mobilise-D lab
@@ -301,6 +302,8 @@ printClemson(walks.filter { $0.group.hasPrefix("clemson") })
 let simulatedWalks = try simulatedShortWalks(
   body: options.configuration, wrist: options.wrist, chunk: options.chunk)
 printSimulatedWalks(simulatedWalks)
+printTurnWalks(
+  try simulatedTurnWalks(body: options.configuration, wrist: options.wrist, chunk: options.chunk))
 
 let tracker = options.feet
 printFeet(
