@@ -4,7 +4,7 @@ import Vitals
 /// `vitals analyze` run: the recordings of the inputs (of one shard, with --shard) analyzed as a batch.
 extension Analyze {
   public func run() throws {
-    var recordings = try recordings(in: inputs)
+    var recordings = try recordings(in: inputs, outputDirectory: out)
     if let (index, count) = shardNumbers {
       let all = recordings.count
       recordings = BatchAnalysis.shard(recordings, index: index, count: count)

@@ -107,7 +107,7 @@ public struct Beats: ParsableCommand {
         try write(signal.detect(path: inputs[0], input: input), to: output)
       }
     }
-    let recordings = try recordings(in: inputs)
+    let recordings = try recordings(in: inputs, outputDirectory: outDir)
     let layout = BatchOutputLayout(directory: outDir)
     let names = BatchOutputLayout.names(for: recordings)
     try refuseOverwritingInputs(outputs: names.map { outputPath(layout, name: $0) }, inputs: recordings)

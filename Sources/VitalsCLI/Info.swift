@@ -17,7 +17,10 @@ public struct Info: ParsableCommand {
   @Flag(help: "One JSON object per input, one per line.")
   public var json = false
 
-  @Flag(help: "Read every sample: per signal the number of invalid (NaN) samples, minimum, maximum and mean.")
+  @Flag(
+    help:
+      "Read every sample: per signal the number of invalid (NaN or infinite) samples, minimum, maximum and mean."
+  )
   public var scan = false
 
   @OptionGroup public var input: InputOptions

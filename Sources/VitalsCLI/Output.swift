@@ -28,10 +28,11 @@ func exitingOneOnFileErrors<Items: Sequence>(of items: Items, _ work: (Items.Ele
   if failed { throw ExitCode(1) }
 }
 
-/// The recordings `inputs` name (files, folders, glob patterns: ``InputExpansion/expand(_:)``); when
-/// there are none, says so on standard error and ends the command with exit code 1.
-func recordings(in inputs: [String]) throws -> [String] {
-  let recordings = InputExpansion.expand(inputs)
+/// The recordings `inputs` name (files, folders, glob patterns: ``InputExpansion/expand(_:outputDirectory:)``,
+/// leaving out the event tables that the command writes to `outputDirectory`); when there are none,
+/// says so on standard error and ends the command with exit code 1.
+func recordings(in inputs: [String], outputDirectory: String? = nil) throws -> [String] {
+  let recordings = InputExpansion.expand(inputs, outputDirectory: outputDirectory)
   if recordings.isEmpty {
     printError("no recordings found in \(inputs.joined(separator: " "))")
     throw ExitCode(1)

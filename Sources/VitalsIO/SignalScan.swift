@@ -5,9 +5,10 @@ import VitalsCore
 public struct SignalScan: Sendable, Equatable, Codable {
   /// Samples read.
   public var count: Int64 = 0
-  /// Samples that were NaN (invalid-sample markers, empty CSV fields, gaps).
+  /// Samples that were NaN or infinite (invalid-sample markers, empty CSV fields, gaps, values beyond
+  /// `Float`'s range).
   public var invalidCount: Int64 = 0
-  /// Smallest and largest valid sample, in the signal's unit (`nil` when there is none).
+  /// Smallest and largest valid (finite) sample, in the signal's unit (`nil` when there is none).
   public var minimum: Float?
   public var maximum: Float?
   /// Sum of the valid samples, in `Double`.
@@ -34,11 +35,12 @@ public struct SignalScan: Sendable, Equatable, Codable {
     var index = 0
     while index + 8 <= samples.count {
       let x = raw.loadUnaligned(fromByteOffset: index * 4, as: SIMD8<Float>.self)
-      let isValid = x .== x
+      // x − x is 0 for a finite x and NaN otherwise.
+      let isValid = x - x .== 0
       // Lane selects as `pointwiseMin`/`pointwiseMax` choose between equal lanes (signed zeros),
-      // which are not inlined; NaN lanes compare false and change nothing.
-      low.replace(with: x, where: x .< low)
-      high.replace(with: x, where: x .>= high)
+      // which are not inlined; invalid lanes change nothing.
+      low.replace(with: x, where: isValid .& (x .< low))
+      high.replace(with: x, where: isValid .& (x .>= high))
       total += SIMD8<Double>(x.replacing(with: 0, where: .!isValid))
       valid &+= SIMD8<Int32>().replacing(with: 1, where: isValid)
       index += 8
@@ -50,7 +52,7 @@ public struct SignalScan: Sendable, Equatable, Codable {
     while index < samples.count {
       let sample = samples[index]
       index += 1
-      guard !sample.isNaN else { continue }
+      guard sample.isFinite else { continue }
       lowest = Swift.min(lowest, sample)
       highest = Swift.max(highest, sample)
       sumOfValid += Double(sample)

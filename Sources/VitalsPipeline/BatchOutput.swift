@@ -15,21 +15,35 @@ public enum InputExpansion {
   /// matching recordings sorted (files with a ``recordingExtensions`` extension, as in directories, so
   /// `mitdb/1*` names each record once and not its `.dat` and `.atr` files); a file named explicitly
   /// is kept as is (reading it reports what is wrong). Duplicates are kept once.
-  public static func expand(_ inputs: [String]) -> [String] {
+  ///
+  /// With `outputDirectory` (where the command writes its results, `--out`), the event tables found
+  /// there by a directory or a pattern (`NAME.beats.csv`, `NAME.pulses.csv`, `NAME.steps.csv`:
+  /// ``BatchOutputLayout/eventTableSuffixes``) are results, not recordings, and are left out, so that a
+  /// run whose output directory lies among its inputs resumes.
+  public static func expand(_ inputs: [String], outputDirectory: String? = nil) -> [String] {
     var result: [String] = []
     var seen: Set<String> = []
+    let results = outputDirectory.map(canonicalPath)
     func add(_ path: String) {
       if seen.insert(path).inserted { result.append(path) }
     }
+    func addFound(_ path: String) {
+      if let results, isEventTable(path),
+        canonicalPath(URL(fileURLWithPath: path).deletingLastPathComponent().path) == results
+      {
+        return
+      }
+      add(path)
+    }
     for input in inputs {
       if FileSystem.exists(input) {
-        if FileSystem.isDirectory(input) { recordings(in: input).forEach(add) } else { add(input) }
+        if FileSystem.isDirectory(input) { recordings(in: input).forEach(addFound) } else { add(input) }
       } else if input.contains(where: { "*?[".contains($0) }) {
         for match in glob(input) {
           if FileSystem.isDirectory(match) {
-            recordings(in: match).forEach(add)
+            recordings(in: match).forEach(addFound)
           } else if let recording = recording(match) {
-            add(recording)
+            addFound(recording)
           }
         }
       } else {
@@ -37,6 +51,16 @@ public enum InputExpansion {
       }
     }
     return result
+  }
+
+  /// Whether `path` is named as an event table of ``BatchOutputLayout`` (`NAME.beats.csv`, …).
+  static func isEventTable(_ path: String) -> Bool {
+    BatchOutputLayout.eventTableSuffixes.contains { path.hasSuffix(".\($0).csv") }
+  }
+
+  /// `path` absolute, with symbolic links resolved.
+  static func canonicalPath(_ path: String) -> String {
+    URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
   }
 
   /// Recordings under `directory`, recursively, sorted.

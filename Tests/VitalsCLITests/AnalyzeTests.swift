@@ -69,6 +69,24 @@ struct AnalyzeTests {
     #expect(try modified(names[0] + ".json") > done)
   }
 
+  /// With the output directory inside an input directory, a second run finds its own event tables
+  /// (`NAME.beats.csv`) there: they are results, not recordings, so it resumes (skips what is done) and
+  /// --force redoes it, instead of refusing to overwrite them as inputs.
+  @Test("an output directory among the inputs: the next run resumes")
+  func outputInsideInputs() throws {
+    let record = try GeneratedRecord(seconds: 30)
+    defer { record.remove() }
+    let out = record.directory + "/out"
+    #expect(runInProcess(["analyze", record.directory, "--out", out]) == 0)
+    #expect(FileManager.default.fileExists(atPath: out + "/ecg.beats.csv"))
+    let done = try modified(out + "/ecg.json")
+    #expect(runInProcess(["analyze", record.directory, "--out", out]) == 0)
+    #expect(try modified(out + "/ecg.json") == done)
+    #expect(runInProcess(["analyze", record.directory, "--out", out, "--force"]) == 0)
+    #expect(runInProcess(["beats", record.directory, "--out-dir", out]) == 0)
+    #expect(runInProcess(["beats", record.directory, "--out-dir", out]) == 0)
+  }
+
   @Test("--jobs 2 writes what --jobs 1 writes")
   func jobsEquality() throws {
     let records = try [GeneratedRecord(seconds: 30), GeneratedRecord(seconds: 40, lead: "II")]

@@ -20,7 +20,7 @@ struct SignalScanTests {
     var long = SignalScan()
     let values: [Float] = (0..<37).map { $0 % 5 == 0 ? .nan : Float($0) - 20 }
     long.add(values)
-    let valid = values.filter { !$0.isNaN }
+    let valid = values.filter(\.isFinite)
     #expect(long.count == 37 && long.invalidCount == 8)
     #expect(long.minimum == valid.min() && long.maximum == valid.max())
     #expect(abs(long.mean! - Double(valid.reduce(0, +)) / Double(valid.count)) < 1e-12)
@@ -28,6 +28,19 @@ struct SignalScanTests {
     var empty = SignalScan()
     empty.add([.nan, .nan])
     #expect(empty.minimum == nil && empty.mean == nil && empty.invalidCount == 2)
+  }
+
+  @Test("infinite samples are invalid, in the vector lanes and in the tail")
+  func infiniteSamplesAreInvalid() {
+    var scan = SignalScan()
+    let values: [Float] = (0..<19).map { k in k == 3 ? .infinity : k == 17 ? -.infinity : Float(k) }
+    scan.add(values)
+    #expect(scan.count == 19 && scan.invalidCount == 2)
+    #expect(scan.minimum == 0 && scan.maximum == 18)
+    #expect(scan.mean!.isFinite)
+    var onlyInfinite = SignalScan()
+    onlyInfinite.add([.infinity, -.infinity])
+    #expect(onlyInfinite.minimum == nil && onlyInfinite.mean == nil && onlyInfinite.invalidCount == 2)
   }
 
   @Test("the same scan whatever the chunking")

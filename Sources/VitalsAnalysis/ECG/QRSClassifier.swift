@@ -75,6 +75,42 @@ struct QRSClassifier: Sendable {
   static let intervalHistory = 8
   static let pendingLimit = 16
 
+  /// What the classifier of a lead has learned, carried over a gap (see ``QRSDetector``): the signal and
+  /// noise levels, the RR history and the last beat.
+  struct Learned: Sendable {
+    var signalLevel, signalLevelFloor, noiseLevel: Double
+    var intervals: [Int64]
+    var intervalSlot: Int
+    var medianInterval: Int64
+    var lastBeat: Candidate?
+  }
+
+  /// What this classifier has learned so far.
+  var learned: Learned {
+    Learned(
+      signalLevel: signalLevel, signalLevelFloor: signalLevelFloor, noiseLevel: noiseLevel,
+      intervals: intervals, intervalSlot: intervalSlot, medianInterval: medianInterval, lastBeat: lastBeat)
+  }
+
+  /// Continues, at rest, what a classifier learned before a gap: its thresholds and RR history, and its
+  /// last beat moved back by `shift` input samples (the distance from the earlier segment's first sample to
+  /// this one's), so that the first peaks after the gap meet the thresholds, the refractory period and the
+  /// T-wave test as any other. The interval across the gap is not an RR interval: it is not recorded. The
+  /// search-back is due one search-back interval after the gap.
+  mutating func resume(from learned: Learned, shift: Int64) {
+    signalLevel = learned.signalLevel
+    signalLevelFloor = learned.signalLevelFloor
+    noiseLevel = learned.noiseLevel
+    intervals = learned.intervals
+    intervalSlot = learned.intervalSlot
+    medianInterval = learned.medianInterval
+    lastBeat = learned.lastBeat.map { Candidate(rPeak: $0.rPeak - shift, height: $0.height, slope: $0.slope) }
+    lastBeatUnconfirmed = lastBeat != nil
+    searchBackSample =
+      lastBeat == nil
+      ? .max : firstSample(reaching: Int64((searchBackInterval * Double(medianInterval)).rounded()))
+  }
+
   /// - Parameters:
   ///   - bandpassDelay: group delay of the band-pass at its center, feature samples.
   ///   - decimatorDelay: group delay of the anti-alias filter, input samples.

@@ -27,8 +27,9 @@ import VitalsSupport
 /// Input: samples of one lead in any unit (mV, adu): every threshold is relative. The first sample is
 /// subtracted from every sample, so the filters start at rest without a step response. NaN and infinite
 /// samples are missing data (a gap, see ``gaps``): the beats before a gap are decided as at the end of a
-/// recording, none is reported inside it, and detection starts afresh after it, with sample indices still
-/// counted from the first sample fed.
+/// recording, none is reported inside it, and after it the filters start afresh while the thresholds, RR
+/// history and last beat learned before it carry on (so that a single missing sample does not make the
+/// next T wave a first beat), with sample indices still counted from the first sample fed.
 ///
 /// Cost: O(1) per sample and no allocation after initialization except the appended beats (and, at each
 /// gap, a fresh copy of the filters and classifier).
@@ -111,6 +112,9 @@ public struct QRSDetector: Sendable {
   let freshSegment: Segment
   /// Index of the first sample of ``segment`` (sample 0 being the first ever fed).
   var segmentStart: Int64 = 0
+  /// What the classifier of the segment before the last gap learned, and that segment's first sample: the
+  /// segment after the gap continues from it.
+  var learnedBeforeGap: (learned: QRSClassifier.Learned, segmentStart: Int64)?
   /// The gaps of the lead.
   var gapTracker = GapTracker()
   /// Record index of the first sample given in a `SignalChunk`; nil before the first chunk.
@@ -185,8 +189,9 @@ public struct QRSDetector: Sendable {
   /// (sample 0 being the first sample ever fed) to `beats`, in increasing order.
   ///
   /// NaN and infinite samples are missing: the detector decides on the beats before a gap as at the end of
-  /// a recording (see ``finish(appendingTo:)``), reports no beat inside it, and starts afresh after it
-  /// (filters at rest, nothing learned), as at the start of a recording.
+  /// a recording (see ``finish(appendingTo:)``), reports no beat inside it, and restarts its filters after
+  /// it (at rest, as at the start of a recording), keeping what it learned before it: the signal and noise
+  /// levels, the RR history and the last beat, so that the peaks after a gap are judged as any other.
   public mutating func process(_ samples: UnsafeBufferPointer<Float>, appendingTo beats: inout [Int64]) {
     precondition(!finished, "the recording was finished: a new one needs a new detector")
     // Block by block, so that the check for missing samples reads what the filters read next from cache.
@@ -216,6 +221,9 @@ public struct QRSDetector: Sendable {
         if segment == nil {
           segment = freshSegment
           segmentStart = first + Int64(run.offsets.lowerBound)
+          if let before = learnedBeforeGap {
+            segment!.classifier.resume(from: before.learned, shift: segmentStart - before.segmentStart)
+          }
         }
         let fed = feed(UnsafeBufferPointer(rebasing: samples[run.offsets]), appendingTo: &beats)
         assert(fed, "a run of present samples holds a missing one")
@@ -239,6 +247,7 @@ public struct QRSDetector: Sendable {
     let firstNew = beats.count
     segment!.finish(holding: Int(latencySamples), appendingTo: &beats)
     for k in firstNew..<beats.count { beats[k] += segmentStart }
+    learnedBeforeGap = (segment!.classifier.learned, segmentStart)
     segment = nil
   }
 
