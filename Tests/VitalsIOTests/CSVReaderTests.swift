@@ -231,3 +231,26 @@ struct CSVReaderTests {
     #expect(try readAll(data3).channels[0].count > 68_000)
   }
 }
+
+@Suite("CSV reader: errors name the cause and the place")
+struct CSVReaderBadInputTests {
+  @Test("a signed sample rate in the preamble is an error naming its line")
+  func negativePreambleRate() throws {
+    for (text, line) in [
+      ("Acquisition frequency: -100 Hz\necg\n1\n2\n3\n", 1),
+      ("\nAcquisition frequency: \u{2212}100 Hz\necg\n1\n2\n3\n", 2),
+    ] {
+      let error = inputError { _ = try CSVSignalReader(contents: Array(text.utf8), name: "negpre.csv") }
+      #expect(error?.path == "negpre.csv")
+      #expect(error?.location == .line(line), "\(text)")
+      #expect(error?.message.contains("expected a sample rate like \"100 Hz\"") == true)
+    }
+    // A dash after a digit is a range, not a sign; a rate option overrides the preamble.
+    let range = try CSVSignalReader(contents: Array("Filter: 0.5-40 Hz\necg\n1\n2\n".utf8))
+    #expect(range.chunkSampleRate == 40)
+    let overridden = try CSVSignalReader(
+      contents: Array("Acquisition frequency: -100 Hz\necg\n1\n2\n".utf8),
+      options: CSVOptions(sampleRate: 100))
+    #expect(overridden.chunkSampleRate == 100)
+  }
+}

@@ -366,12 +366,11 @@ private struct FirstBatchClock {
     var rateSource = (field: "sample rate option", location: InputError.Location.file)
     try parser.fillRaw()
     if layout.timeParse == .none {
-      guard let r = options.sampleRate ?? layout.preambleRate?.value else {
+      let stated = options.sampleRate == nil ? try layout.preambleRate?.get() : nil
+      guard let r = options.sampleRate ?? stated?.value else {
         throw InputError(path: path, "no time column: the sample rate is unknown (pass --rate HZ)")
       }
-      if options.sampleRate == nil, let stated = layout.preambleRate {
-        rateSource = ("rate stated in the preamble", .line(stated.line))
-      }
+      if let stated { rateSource = ("rate stated in the preamble", .line(stated.line)) }
       rate = r
       timing = .fixedRate
     } else {
