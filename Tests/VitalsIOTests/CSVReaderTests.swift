@@ -253,4 +253,17 @@ struct CSVReaderBadInputTests {
       options: CSVOptions(sampleRate: 100))
     #expect(overridden.chunkSampleRate == 100)
   }
+
+  @Test("lines ending in CR alone are named as the cause")
+  func carriageReturnLines() {
+    for text in ["time,ecg\r0,1\r0.004,2\r0.008,3\r", "1\r2\r3\r"] {
+      let error = inputError {
+        _ = try readAll(
+          CSVSignalReader(contents: Array(text.utf8), name: "mac.csv", options: CSVOptions(sampleRate: 250)))
+      }
+      #expect(error?.path == "mac.csv")
+      #expect(error?.location == .line(1))
+      #expect(error?.message.contains("lines end in CR alone") == true, "\(String(describing: error))")
+    }
+  }
 }

@@ -104,6 +104,12 @@ public final class CSVSignalReader: SignalReader {
     let lines = LineBuffer(input: input)
     let probe = try Self.probe(lines)
     guard !probe.isEmpty else { throw InputError(path: input.path, "empty file: expected CSV lines") }
+    // A file whose lines end in CR alone reads as one line: say so rather than what that line lacks.
+    if probe.count == 1, probe[0].bytes.dropLast().contains(0x0D) {
+      throw InputError(
+        path: path, location: .line(probe[0].line),
+        "lines end in CR alone (classic Mac OS): expected lines ending in LF or CRLF")
+    }
     let layout = try CSVLayout.detect(
       probe.map(\.bytes), lineNumbers: probe.map(\.line), options: options, path: path)
     delimiter = layout.delimiter
