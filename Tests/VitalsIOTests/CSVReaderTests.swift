@@ -266,4 +266,27 @@ struct CSVReaderBadInputTests {
       #expect(error?.message.contains("lines end in CR alone") == true, "\(String(describing: error))")
     }
   }
+
+  @Test("control bytes of a cell are escaped in the message, by both kernels")
+  func controlBytesEscaped() throws {
+    let rows = (0..<3000).map { "\(Double($0) * 0.004),\($0)" }
+    var lines = ["time_s,ecg"] + rows
+    lines[1002] = "4.004,\u{1B}]0;pwned\u{07}\u{1B}[31mRED\u{0}\u{7F}\u{85}"
+    let text = Array((lines.joined(separator: "\n") + "\n").utf8)
+    let expected = "expected a number, found \"\\u{1B}]0;pwned\\u{7}\\u{1B}[31mRED\\u{0}\\u{7F}\\u{85}\""
+    let named = inputError { _ = try readAll(CSVSignalReader(contents: text, name: "esc.csv")) }
+    #expect(named?.location == .field(line: 1003, column: 2))
+    #expect(named?.message == expected)
+    #expect(named?.description == "esc.csv:1003: column 2: " + expected)
+    for kernel in CSVRowParser.BlockKernel.available {
+      let error = inputError { _ = try readAll(CSVSignalReader(contents: text, kernel: kernel)) }
+      #expect(error?.location == .field(line: 1003, column: 2), "\(kernel)")
+      #expect(error?.message == expected, "\(kernel)")
+    }
+    // The path is escaped where the error is shown; escaping is idempotent.
+    let shown = InputError(path: "a\u{1B}b.csv", location: .line(2), "found \"\u{0}\"").description
+    #expect(shown == "a\\u{1B}b.csv:2: found \"\\u{0}\"")
+    #expect(!shown.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+    #expect(InputError.escapingControls(InputError.escapingControls("x\u{1B}")) == "x\\u{1B}")
+  }
 }
