@@ -8,7 +8,9 @@ import VitalsCore
 /// selected by name or 0-based index into that list.
 ///
 /// **Timing.** Without a time column the samples are uniform at the given rate. With one, every stamp
-/// is checked: stamps never go backwards (an error naming the line). The rate is measured on the
+/// is checked: stamps never go backwards (an error naming the line). A stamp equal to the one before
+/// is accepted, as coarse timers (a 15.6-ms clock on a 100-Hz stream) and phones write them, and
+/// makes the stamps irregular: the file is resampled, its rows in order. The rate is measured on the
 /// first 8192 stamps, on their longest run without a gap (exactly when the intervals are whole
 /// multiples of one number of nanoseconds, else by least squares:
 /// `UniformGridInterpolator/measuredRate(times:)`, robust to jitter and coarse timers). When every
