@@ -194,13 +194,26 @@ public final class AppleHealthECGReader: SignalReader {
   }
 
   /// Whether `lines` (the first lines of a file) look like an Apple Health ECG export: `key,value`
-  /// lines, one of them a sample rate in `hertz`.
+  /// lines, one of them a number (signed or not) in `hertz`, or, whatever its value, keyed as the
+  /// sample rate (in one of the languages above) beside at least two of the keys `Recorded Date`,
+  /// `Classification`, `Software Version` and `Lead` (so that the reader, not the CSV reader, reports
+  /// a sample rate it cannot read, naming its line).
   static func looksLikeECGExport(_ lines: [[UInt8]]) -> Bool {
-    lines.prefix(40).contains { line in
+    var sampleRateKey = false
+    var otherKeys = Set<Field>()
+    for line in lines.prefix(40) {
       let fields = CSVLayout.splitFields(line, delimiter: 0x2C)
-      guard fields.count >= 2 else { return false }
+      guard fields.count >= 2 else { continue }
       let value = fields.dropFirst().map { CSVLayout.cleanText($0) }.joined(separator: ",").lowercased()
-      return value.hasSuffix("hertz") && value.first?.isNumber == true
+      let number = value.drop { $0 == "-" || $0 == "+" || $0 == "\u{2212}" }
+      if value.hasSuffix("hertz") && number.first?.isNumber == true { return true }
+      switch keys[CSVLayout.cleanText(fields[0]).lowercased()] {
+      case .sampleRate: sampleRateKey = true
+      case let field? where [.recordedDate, .classification, .software, .lead].contains(field):
+        otherKeys.insert(field)
+      default: break
+      }
     }
+    return sampleRateKey && otherKeys.count >= 2
   }
 }
