@@ -151,4 +151,22 @@ struct AppleHealthHeaderErrorTests {
     #expect(error?.location == .line(8))
     #expect(error?.message == "expected a sample rate like \"512 hertz\", found \"\(rate)\"")
   }
+
+  @Test(
+    "a recorded date that cannot be read is an error naming line 3",
+    arguments: [
+      "2021-13-45 99:58:58 +0800", "2021-12-17 12:58:58 +9999", "yesterday",
+    ])
+  func unreadableRecordedDate(date: String) throws {
+    let error = inputError {
+      _ = try AppleHealthECGReader(contents: appleECG(recordedDate: date), name: "ecg.csv")
+    }
+    #expect(error?.path == "ecg.csv")
+    #expect(error?.location == .line(3))
+    #expect(
+      error?.message == "expected a recorded date like \"2021-12-17 12:58:58 +0800\", found \"\(date)\"")
+    // The file as written reads, with its start time.
+    let reader = try AppleHealthECGReader(contents: appleECG())
+    #expect(reader.startTime == Timestamp(nanosecondsSinceEpoch: 1_639_717_138_000_000_000))
+  }
 }
