@@ -18,9 +18,10 @@ import VitalsSupport
 ///   skipped with all they contain (`HeartRateVariabilityMetadataList` inside a record included).
 ///
 /// Dates are `yyyy-MM-dd HH:mm:ss ±hhmm`, as Apple writes them (ISO 8601 forms are accepted too).
-/// Bad input — an unterminated tag, a missing or malformed date or value, a record ending before it
-/// starts, a file ending inside an element — throws `InputError` naming the file and the byte offset
-/// of the tag. Not thread-safe: one reader per thread.
+/// Bad input — an unterminated tag, a missing or malformed date or value (one beyond a `Double`'s
+/// range included, and a negative value of a cumulative type, which HealthKit refuses), a record
+/// ending before it starts, a file ending inside an element — throws `InputError` naming the file
+/// and the byte offset of the tag. Not thread-safe: one reader per thread.
 public final class HealthExportReader {
   private let block: LineBuffer
   /// The unread bytes of `block`: `base[position..<end]`, `base[0]` at input offset `storageOffset`.
@@ -373,17 +374,35 @@ public final class HealthExportReader {
     guard let value, let unit else {
       throw error(at: offset, "expected value and unit attributes in a quantity Record")
     }
-    let number = DecimalNumber.scan(base + value.lowerBound, count: value.count, separator: 0x2E)
-    guard let number else {
-      throw error(
-        at: offset,
-        "expected a number as the value, found '\(fieldText(base + value.lowerBound, count: value.count))'")
-    }
-    let amount = number.doubleValue { fieldText(base + value.lowerBound, count: value.count) }
+    let quantityType = QuantityType(rawValue: typeName)
     return .quantity(
       QuantitySample(
-        type: QuantityType(rawValue: typeName), value: amount, unit: HealthUnit(cachedText(unit, base)),
-        start: start, end: finish, source: sourceName, device: deviceName))
+        type: quantityType, value: try quantity(value, of: quantityType, base, offset: offset),
+        unit: HealthUnit(cachedText(unit, base)), start: start, end: finish, source: sourceName,
+        device: deviceName))
+  }
+
+  /// A quantity record's `value`: a finite decimal number, not negative for a cumulative type
+  /// (HealthKit refuses negative step counts, distances, energies).
+  private func quantity(
+    _ range: Range<Int>, of type: QuantityType, _ base: UnsafePointer<UInt8>, offset: Int64
+  )
+    throws(InputError) -> Double
+  {
+    let written = { fieldText(base + range.lowerBound, count: range.count) }
+    guard let number = DecimalNumber.scan(base + range.lowerBound, count: range.count, separator: 0x2E) else {
+      throw error(at: offset, "expected a number as the value, found '\(written())'")
+    }
+    let amount = number.doubleValue(fallbackText: written)
+    guard amount.isFinite else {
+      throw error(at: offset, "expected a number as the value, found '\(written())', beyond a Double's range")
+    }
+    guard amount >= 0 || type.aggregationStyle != .cumulative else {
+      throw error(
+        at: offset,
+        "expected a value of at least 0 for the cumulative type \(type.rawValue), found '\(written())'")
+    }
+    return amount
   }
 
   private func date(_ range: Range<Int>, _ base: UnsafePointer<UInt8>, offset: Int64) throws(InputError)

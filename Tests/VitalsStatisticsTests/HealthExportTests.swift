@@ -224,6 +224,54 @@ func readXML(_ text: String, blockSize: Int = 1 << 20) throws -> [HealthSample] 
   }
 }
 
+@Suite struct HealthExportCheckingTests {
+  static let record =
+    #"<Record type="HKQuantityTypeIdentifierStepCount" sourceName="A" unit="count" startDate="2024-01-01 00:00:00 +0000" endDate="2024-01-01 00:01:00 +0000" value="200"/>"#
+
+  /// The error reading `HealthExportScannerTests.head`, a space and `body`, with every block size.
+  func error(_ body: String) -> InputError? {
+    var found: [InputError?] = []
+    for blockSize in [7, 64, 1 << 20] {
+      do {
+        _ = try readXML(HealthExportScannerTests.head + " " + body, blockSize: blockSize)
+        found.append(nil)
+      } catch let error as InputError {
+        found.append(error)
+      } catch {
+        Issue.record("\(error)")
+      }
+    }
+    #expect(Set(found.map { "\(String(describing: $0))" }).count == 1, "block sizes disagree")
+    return found[0]
+  }
+
+  @Test func overflowingValueIsAnErrorLikeText() {
+    let recordOffset = Int64(HealthExportScannerTests.head.utf8.count + 1)
+    for (value, message) in [
+      ("1e400", "expected a number as the value, found '1e400', beyond a Double's range"),
+      ("-1e400", "expected a number as the value, found '-1e400', beyond a Double's range"),
+      ("abc", "expected a number as the value, found 'abc'"),
+    ] {
+      let found = error(Self.record.replacingOccurrences(of: "\"200\"", with: "\"\(value)\""))
+      #expect(found?.path == "export.xml")
+      #expect(found?.location == .byteOffset(recordOffset), "\(value)")
+      #expect(found?.message == message)
+    }
+  }
+
+  @Test func negativeCumulativeValueIsAnError() throws {
+    let found = error(Self.record.replacingOccurrences(of: "\"200\"", with: "\"-200\""))
+    #expect(found?.location == .byteOffset(Int64(HealthExportScannerTests.head.utf8.count + 1)))
+    #expect(
+      found?.message == "expected a value of at least 0 for the cumulative type stepCount, found '-200'")
+    // A discrete type may be negative (a temperature in °C).
+    let cold = Self.record.replacingOccurrences(of: "StepCount", with: "BodyTemperature")
+      .replacingOccurrences(of: "\"count\"", with: "\"degC\"").replacingOccurrences(
+        of: "\"200\"", with: "\"-1\"")
+    #expect(try readXML(HealthExportScannerTests.head + cold + "</HealthData>").count == 1)
+  }
+}
+
 /// An export whose step records were copied under a second source, as apps that sync Health data do:
 /// merged by priority, in either order, the copies add nothing.
 @Suite struct DuplicatedSourceExportTests {
