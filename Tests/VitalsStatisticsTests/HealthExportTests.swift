@@ -245,6 +245,12 @@ func readXML(_ text: String, blockSize: Int = 1 << 20) throws -> [HealthSample] 
     return found[0]
   }
 
+  /// The byte offset of the first `fragment` in the text `error(_:)` reads.
+  func offset(of fragment: String, in body: String) -> Int64 {
+    let text = HealthExportScannerTests.head + " " + body
+    return Int64(text[..<text.range(of: fragment)!.lowerBound].utf8.count)
+  }
+
   @Test func overflowingValueIsAnErrorLikeText() {
     let recordOffset = Int64(HealthExportScannerTests.head.utf8.count + 1)
     for (value, message) in [
@@ -269,6 +275,28 @@ func readXML(_ text: String, blockSize: Int = 1 << 20) throws -> [HealthSample] 
       .replacingOccurrences(of: "\"count\"", with: "\"degC\"").replacingOccurrences(
         of: "\"200\"", with: "\"-1\"")
     #expect(try readXML(HealthExportScannerTests.head + cold + "</HealthData>").count == 1)
+  }
+
+  @Test func duplicateAttributeIsAnError() {
+    let body = Self.record.replacingOccurrences(of: "value=\"200\"", with: "value=\"200\" value=\"5000\"")
+    let found = error(body)
+    #expect(found?.location == .byteOffset(offset(of: "value=\"5000\"", in: body)))
+    #expect(found?.message == "expected each attribute once in a tag, found a second 'value'")
+  }
+
+  @Test func mismatchedEndTagIsAnError() {
+    let body = "<Workout><WorkoutEvent></Workout></WorkoutEvent>"
+    let found = error(body)
+    #expect(found?.location == .byteOffset(offset(of: "</Workout>", in: body)))
+    let opened = offset(of: "<WorkoutEvent>", in: body)
+    #expect(
+      found?.message
+        == "expected </WorkoutEvent> closing the element opened at byte \(opened), found </Workout>")
+    let root = error(Self.record + "\n</Health>")
+    #expect(root?.location == .byteOffset(offset(of: "</Health>", in: Self.record + "\n</Health>")))
+    #expect(root?.message.hasPrefix("expected </HealthData> closing the element opened at byte ") == true)
+    // Space before the `>` of an end tag is allowed.
+    #expect(error(Self.record + "\n</HealthData >") == nil)
   }
 }
 
