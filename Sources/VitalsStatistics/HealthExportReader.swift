@@ -18,9 +18,11 @@ import VitalsSupport
 ///   skipped with all they contain (`HeartRateVariabilityMetadataList` inside a record included).
 ///
 /// Dates are `yyyy-MM-dd HH:mm:ss ±hhmm`, as Apple writes them (ISO 8601 forms are accepted too).
-/// Bad input — an unterminated tag, a missing or malformed date or value, a record ending before it
-/// starts, a file ending inside an element — throws `InputError` naming the file and the byte offset
-/// of the tag. Not thread-safe: one reader per thread.
+/// Bad input — an unterminated tag, an attribute given twice in one tag, an end tag that does not
+/// close the innermost open element, a missing or malformed date or value (one beyond a `Double`'s
+/// range included, and a negative value of a cumulative type, which HealthKit refuses), a record
+/// ending before it starts, a file ending inside an element — throws `InputError` naming the file
+/// and the byte offset of the tag. Not thread-safe: one reader per thread.
 public final class HealthExportReader {
   private let block: LineBuffer
   /// The unread bytes of `block`: `base[position..<end]`, `base[0]` at input offset `storageOffset`.
@@ -38,6 +40,10 @@ public final class HealthExportReader {
   private var pending: HealthSample?
   private var pendingOffset: Int64 = 0
   private var strings = StringCache()
+  /// The names of the open elements, end to end, and per element where its name ends in `openNames`
+  /// and the byte offset of its start tag (end tags must match them).
+  private var openNames: [UInt8] = []
+  private var openElements: [(nameEnd: Int, offset: Int64)] = []
 
   /// Records of types that are neither quantities nor categories (`HKDataType…`), skipped so far.
   public private(set) var skippedRecords = 0
@@ -146,12 +152,38 @@ public final class HealthExportReader {
     if second == 0x2F {  // </name>
       guard let close = memchr(base + start, 0x3E, end - start) else { return .incomplete }
       let closeIndex = UnsafePointer(close.assumingMemoryBound(to: UInt8.self)) - base
+      var nameEnd = closeIndex
+      while nameEnd > start + 2, [0x20, 0x0A, 0x09, 0x0D].contains(base[nameEnd - 1]) { nameEnd -= 1 }
+      let name = UnsafeBufferPointer(start: base + start + 2, count: nameEnd - start - 2)
+      try closeElement(name, offset: storageOffset + Int64(start))
       position = closeIndex + 1
-      return try endElement(name: UnsafeBufferPointer(start: base + start + 2, count: closeIndex - start - 2))
+      return try endElement(name: name)
     }
     guard let tag = try parseStartTag(base, at: start) else { return .incomplete }
     position = tag.end
+    if !tag.selfClosing {
+      openNames.append(
+        contentsOf: UnsafeBufferPointer(start: base + tag.name.lowerBound, count: tag.name.count))
+      openElements.append((openNames.count, storageOffset + Int64(start)))
+    }
     return try startElement(tag, base: base, offset: storageOffset + Int64(start))
+  }
+
+  /// Checks that the end tag at `offset` closes the innermost open element (by `name`) and pops it.
+  private func closeElement(_ name: UnsafeBufferPointer<UInt8>, offset: Int64) throws(InputError) {
+    guard let open = openElements.popLast() else {
+      throw error(at: offset, "an end tag without a start tag")
+    }
+    let nameStart = openElements.last?.nameEnd ?? 0
+    let matches = openNames[nameStart..<open.nameEnd].elementsEqual(name)
+    guard matches else {
+      let expected = String(decoding: openNames[nameStart..<open.nameEnd], as: UTF8.self)
+      throw error(
+        at: offset,
+        "expected </\(expected)> closing the element opened at byte \(open.offset), found </\(String(decoding: name, as: UTF8.self))>"
+      )
+    }
+    openNames.removeSubrange(nameStart...)
   }
 
   /// The `>` closing a declaration (`<!DOCTYPE …>`), skipping quoted text and a `[…]` internal subset.
@@ -229,6 +261,15 @@ public final class HealthExportReader {
       }
       guard let close = memchr(base + i + 1, Int32(quote), end - i - 1) else { return nil }
       let closeIndex = UnsafePointer(close.assumingMemoryBound(to: UInt8.self)) - base
+      for earlier in attributeScratch
+      where earlier.name.count == attributeName.count
+        && memcmp(base + earlier.name.lowerBound, base + attributeName.lowerBound, attributeName.count) == 0
+      {
+        throw error(
+          at: storageOffset + Int64(nameStart),
+          "expected each attribute once in a tag, found a second '\(fieldText(base + nameStart, count: attributeName.count))'"
+        )
+      }
       attributeScratch.append((attributeName, (i + 1)..<closeIndex))
       i = closeIndex + 1
     }
@@ -373,17 +414,35 @@ public final class HealthExportReader {
     guard let value, let unit else {
       throw error(at: offset, "expected value and unit attributes in a quantity Record")
     }
-    let number = DecimalNumber.scan(base + value.lowerBound, count: value.count, separator: 0x2E)
-    guard let number else {
-      throw error(
-        at: offset,
-        "expected a number as the value, found '\(fieldText(base + value.lowerBound, count: value.count))'")
-    }
-    let amount = number.doubleValue { fieldText(base + value.lowerBound, count: value.count) }
+    let quantityType = QuantityType(rawValue: typeName)
     return .quantity(
       QuantitySample(
-        type: QuantityType(rawValue: typeName), value: amount, unit: HealthUnit(cachedText(unit, base)),
-        start: start, end: finish, source: sourceName, device: deviceName))
+        type: quantityType, value: try quantity(value, of: quantityType, base, offset: offset),
+        unit: HealthUnit(cachedText(unit, base)), start: start, end: finish, source: sourceName,
+        device: deviceName))
+  }
+
+  /// A quantity record's `value`: a finite decimal number, not negative for a cumulative type
+  /// (HealthKit refuses negative step counts, distances, energies).
+  private func quantity(
+    _ range: Range<Int>, of type: QuantityType, _ base: UnsafePointer<UInt8>, offset: Int64
+  )
+    throws(InputError) -> Double
+  {
+    let written = { fieldText(base + range.lowerBound, count: range.count) }
+    guard let number = DecimalNumber.scan(base + range.lowerBound, count: range.count, separator: 0x2E) else {
+      throw error(at: offset, "expected a number as the value, found '\(written())'")
+    }
+    let amount = number.doubleValue(fallbackText: written)
+    guard amount.isFinite else {
+      throw error(at: offset, "expected a number as the value, found '\(written())', beyond a Double's range")
+    }
+    guard amount >= 0 || type.aggregationStyle != .cumulative else {
+      throw error(
+        at: offset,
+        "expected a value of at least 0 for the cumulative type \(type.rawValue), found '\(written())'")
+    }
+    return amount
   }
 
   private func date(_ range: Range<Int>, _ base: UnsafePointer<UInt8>, offset: Int64) throws(InputError)

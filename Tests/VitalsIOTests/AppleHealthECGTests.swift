@@ -111,3 +111,62 @@ struct AppleHealthFuzzRegressionTests {
     #expect(reader.startTime == nil)
   }
 }
+
+/// An ECG export laid out as the Health app writes it (line 3 the recorded date, line 8 the rate).
+private func appleECG(recordedDate: String = "2021-12-17 12:58:58 +0800", sampleRate: String = "512 hertz")
+  -> [UInt8]
+{
+  Array(
+    """
+    Name,Jane Doe
+    Date of Birth,"Jan 1, 1980"
+    Recorded Date,\(recordedDate)
+    Classification,Sinus Rhythm
+    Symptoms,
+    Software Version,1.90
+    Device,"Watch5,1"
+    Sample Rate,\(sampleRate)
+    Lead,Lead I
+    Unit,µV
+
+
+    12.5
+    13
+
+    """.utf8)
+}
+
+@Suite("Apple Health ECG reader: header values it cannot read are errors naming their line")
+struct AppleHealthHeaderErrorTests {
+  @Test(
+    "a sample rate that is signed or not a number is recognized as this format and named",
+    arguments: [
+      "-512 hertz", "\u{2212}512 hertz", "fast",
+    ])
+  func unreadableSampleRate(rate: String) throws {
+    let bytes = appleECG(sampleRate: rate)
+    #expect(try RecordingOpener.detectKind(head: bytes, path: "ecg.csv") == .appleHealthECG)
+    let error = inputError { _ = try AppleHealthECGReader(contents: bytes, name: "ecg.csv") }
+    #expect(error?.path == "ecg.csv")
+    #expect(error?.location == .line(8))
+    #expect(error?.message == "expected a sample rate like \"512 hertz\", found \"\(rate)\"")
+  }
+
+  @Test(
+    "a recorded date that cannot be read is an error naming line 3",
+    arguments: [
+      "2021-13-45 99:58:58 +0800", "2021-12-17 12:58:58 +9999", "yesterday",
+    ])
+  func unreadableRecordedDate(date: String) throws {
+    let error = inputError {
+      _ = try AppleHealthECGReader(contents: appleECG(recordedDate: date), name: "ecg.csv")
+    }
+    #expect(error?.path == "ecg.csv")
+    #expect(error?.location == .line(3))
+    #expect(
+      error?.message == "expected a recorded date like \"2021-12-17 12:58:58 +0800\", found \"\(date)\"")
+    // The file as written reads, with its start time.
+    let reader = try AppleHealthECGReader(contents: appleECG())
+    #expect(reader.startTime == Timestamp(nanosecondsSinceEpoch: 1_639_717_138_000_000_000))
+  }
+}

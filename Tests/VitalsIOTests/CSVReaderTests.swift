@@ -231,3 +231,62 @@ struct CSVReaderTests {
     #expect(try readAll(data3).channels[0].count > 68_000)
   }
 }
+
+@Suite("CSV reader: errors name the cause and the place")
+struct CSVReaderBadInputTests {
+  @Test("a signed sample rate in the preamble is an error naming its line")
+  func negativePreambleRate() throws {
+    for (text, line) in [
+      ("Acquisition frequency: -100 Hz\necg\n1\n2\n3\n", 1),
+      ("\nAcquisition frequency: \u{2212}100 Hz\necg\n1\n2\n3\n", 2),
+    ] {
+      let error = inputError { _ = try CSVSignalReader(contents: Array(text.utf8), name: "negpre.csv") }
+      #expect(error?.path == "negpre.csv")
+      #expect(error?.location == .line(line), "\(text)")
+      #expect(error?.message.contains("expected a sample rate like \"100 Hz\"") == true)
+    }
+    // A dash after a digit is a range, not a sign; a rate option overrides the preamble.
+    let range = try CSVSignalReader(contents: Array("Filter: 0.5-40 Hz\necg\n1\n2\n".utf8))
+    #expect(range.chunkSampleRate == 40)
+    let overridden = try CSVSignalReader(
+      contents: Array("Acquisition frequency: -100 Hz\necg\n1\n2\n".utf8),
+      options: CSVOptions(sampleRate: 100))
+    #expect(overridden.chunkSampleRate == 100)
+  }
+
+  @Test("lines ending in CR alone are named as the cause")
+  func carriageReturnLines() {
+    for text in ["time,ecg\r0,1\r0.004,2\r0.008,3\r", "1\r2\r3\r"] {
+      let error = inputError {
+        _ = try readAll(
+          CSVSignalReader(contents: Array(text.utf8), name: "mac.csv", options: CSVOptions(sampleRate: 250)))
+      }
+      #expect(error?.path == "mac.csv")
+      #expect(error?.location == .line(1))
+      #expect(error?.message.contains("lines end in CR alone") == true, "\(String(describing: error))")
+    }
+  }
+
+  @Test("control bytes of a cell are escaped in the message, by both kernels")
+  func controlBytesEscaped() throws {
+    let rows = (0..<3000).map { "\(Double($0) * 0.004),\($0)" }
+    var lines = ["time_s,ecg"] + rows
+    lines[1002] = "4.004,\u{1B}]0;pwned\u{07}\u{1B}[31mRED\u{0}\u{7F}\u{85}"
+    let text = Array((lines.joined(separator: "\n") + "\n").utf8)
+    let expected = "expected a number, found \"\\u{1B}]0;pwned\\u{7}\\u{1B}[31mRED\\u{0}\\u{7F}\\u{85}\""
+    let named = inputError { _ = try readAll(CSVSignalReader(contents: text, name: "esc.csv")) }
+    #expect(named?.location == .field(line: 1003, column: 2))
+    #expect(named?.message == expected)
+    #expect(named?.description == "esc.csv:1003: column 2: " + expected)
+    for kernel in CSVRowParser.BlockKernel.available {
+      let error = inputError { _ = try readAll(CSVSignalReader(contents: text, kernel: kernel)) }
+      #expect(error?.location == .field(line: 1003, column: 2), "\(kernel)")
+      #expect(error?.message == expected, "\(kernel)")
+    }
+    // The path is escaped where the error is shown; escaping is idempotent.
+    let shown = InputError(path: "a\u{1B}b.csv", location: .line(2), "found \"\u{0}\"").description
+    #expect(shown == "a\\u{1B}b.csv:2: found \"\\u{0}\"")
+    #expect(!shown.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+    #expect(InputError.escapingControls(InputError.escapingControls("x\u{1B}")) == "x\\u{1B}")
+  }
+}

@@ -102,6 +102,24 @@ struct CSVTimeStampTests {
     #expect(error?.message.contains("backwards") == true)
   }
 
+  @Test("a repeated stamp is accepted, as coarse timers and phones write them, and resamples the file")
+  func repeatedStamp() throws {
+    // Equal stamps are allowed on purpose (UniformGridInterpolator, the reader's timing rules): a
+    // 15.6-ms timer on a 100-Hz stream, or a duplicated row as a phone wrote it.
+    var text = "time_s,value\n"
+    for i in 0..<1000 {
+      text += "\(Double(i) * 0.004),\(i)\n" + (i == 500 ? "\(Double(i) * 0.004),\(i)\n" : "")
+    }
+    let (reader, read) = try values(Array(text.utf8))
+    guard case .resampled = reader.timing else {
+      Issue.record("expected resampling, got \(reader.timing)")
+      return
+    }
+    // Least squares through the repeated stamp: near 250 Hz, not exactly.
+    #expect(abs(reader.chunkSampleRate - 250) < 1)
+    #expect(!read.contains { $0.isNaN })
+  }
+
   @Test("a forward jump longer than a day is an error naming the line")
   func absurdJump() throws {
     let bytes = timedCSV(count: 100) { i in Double(i) * 0.004 + (i >= 50 ? 200_000 : 0) }

@@ -224,6 +224,82 @@ func readXML(_ text: String, blockSize: Int = 1 << 20) throws -> [HealthSample] 
   }
 }
 
+@Suite struct HealthExportCheckingTests {
+  static let record =
+    #"<Record type="HKQuantityTypeIdentifierStepCount" sourceName="A" unit="count" startDate="2024-01-01 00:00:00 +0000" endDate="2024-01-01 00:01:00 +0000" value="200"/>"#
+
+  /// The error reading `HealthExportScannerTests.head`, a space and `body`, with every block size.
+  func error(_ body: String) -> InputError? {
+    var found: [InputError?] = []
+    for blockSize in [7, 64, 1 << 20] {
+      do {
+        _ = try readXML(HealthExportScannerTests.head + " " + body, blockSize: blockSize)
+        found.append(nil)
+      } catch let error as InputError {
+        found.append(error)
+      } catch {
+        Issue.record("\(error)")
+      }
+    }
+    #expect(Set(found.map { "\(String(describing: $0))" }).count == 1, "block sizes disagree")
+    return found[0]
+  }
+
+  /// The byte offset of the first `fragment` in the text `error(_:)` reads.
+  func offset(of fragment: String, in body: String) -> Int64 {
+    let text = HealthExportScannerTests.head + " " + body
+    return Int64(text[..<text.range(of: fragment)!.lowerBound].utf8.count)
+  }
+
+  @Test func overflowingValueIsAnErrorLikeText() {
+    let recordOffset = Int64(HealthExportScannerTests.head.utf8.count + 1)
+    for (value, message) in [
+      ("1e400", "expected a number as the value, found '1e400', beyond a Double's range"),
+      ("-1e400", "expected a number as the value, found '-1e400', beyond a Double's range"),
+      ("abc", "expected a number as the value, found 'abc'"),
+    ] {
+      let found = error(Self.record.replacingOccurrences(of: "\"200\"", with: "\"\(value)\""))
+      #expect(found?.path == "export.xml")
+      #expect(found?.location == .byteOffset(recordOffset), "\(value)")
+      #expect(found?.message == message)
+    }
+  }
+
+  @Test func negativeCumulativeValueIsAnError() throws {
+    let found = error(Self.record.replacingOccurrences(of: "\"200\"", with: "\"-200\""))
+    #expect(found?.location == .byteOffset(Int64(HealthExportScannerTests.head.utf8.count + 1)))
+    #expect(
+      found?.message == "expected a value of at least 0 for the cumulative type stepCount, found '-200'")
+    // A discrete type may be negative (a temperature in °C).
+    let cold = Self.record.replacingOccurrences(of: "StepCount", with: "BodyTemperature")
+      .replacingOccurrences(of: "\"count\"", with: "\"degC\"").replacingOccurrences(
+        of: "\"200\"", with: "\"-1\"")
+    #expect(try readXML(HealthExportScannerTests.head + cold + "</HealthData>").count == 1)
+  }
+
+  @Test func duplicateAttributeIsAnError() {
+    let body = Self.record.replacingOccurrences(of: "value=\"200\"", with: "value=\"200\" value=\"5000\"")
+    let found = error(body)
+    #expect(found?.location == .byteOffset(offset(of: "value=\"5000\"", in: body)))
+    #expect(found?.message == "expected each attribute once in a tag, found a second 'value'")
+  }
+
+  @Test func mismatchedEndTagIsAnError() {
+    let body = "<Workout><WorkoutEvent></Workout></WorkoutEvent>"
+    let found = error(body)
+    #expect(found?.location == .byteOffset(offset(of: "</Workout>", in: body)))
+    let opened = offset(of: "<WorkoutEvent>", in: body)
+    #expect(
+      found?.message
+        == "expected </WorkoutEvent> closing the element opened at byte \(opened), found </Workout>")
+    let root = error(Self.record + "\n</Health>")
+    #expect(root?.location == .byteOffset(offset(of: "</Health>", in: Self.record + "\n</Health>")))
+    #expect(root?.message.hasPrefix("expected </HealthData> closing the element opened at byte ") == true)
+    // Space before the `>` of an end tag is allowed.
+    #expect(error(Self.record + "\n</HealthData >") == nil)
+  }
+}
+
 /// An export whose step records were copied under a second source, as apps that sync Health data do:
 /// merged by priority, in either order, the copies add nothing.
 @Suite struct DuplicatedSourceExportTests {

@@ -101,6 +101,7 @@ public final class AppleHealthECGReader: SignalReader {
       let key = CSVLayout.cleanText(fields[0]).lowercased()
       let value = fields.dropFirst().map { CSVLayout.cleanText($0) }.joined(separator: ",")
       var field = Self.keys[key]
+      let named = field != nil
       if field == nil {
         if value.lowercased().hasSuffix("hertz") || value.lowercased().hasSuffix("hz") {
           field = .sampleRate
@@ -113,9 +114,8 @@ public final class AppleHealthECGReader: SignalReader {
       case .name, .birthDate, nil: break  // personal data: dropped unread
       case .recordedDate:
         metadata.recordedDateText = value
-        metadata.recordedDate = Array(value.utf8).withUnsafeBufferPointer { parseDateTime($0) }.map {
-          Timestamp(nanosecondsSinceEpoch: $0)
-        }
+        metadata.recordedDate = try Self.recordedDate(
+          value, named: named, path: input.path, line: lines.lineNumber)
       case .classification: metadata.classification = value
       case .symptoms: metadata.symptoms = value
       case .software: metadata.softwareVersion = value
@@ -150,6 +150,22 @@ public final class AppleHealthECGReader: SignalReader {
       SignalDescription(
         name: metadata.lead ?? "ECG", unit: metadata.unit ?? "µV", sampleRate: rate, sampleCount: nil)
     ]
+  }
+
+  /// The `Recorded Date` value as an instant; `nil` for a date outside ``Timestamp``'s years
+  /// (1678–2261). Another value is an error naming `line` when its key `named` it (a value taken by
+  /// its position may be another field, and the personal ones must not be echoed): it is nil then.
+  private static func recordedDate(_ value: String, named: Bool, path: String, line: Int)
+    throws(InputError) -> Timestamp?
+  {
+    let bytes = Array(value.utf8)
+    if let nanoseconds = bytes.withUnsafeBufferPointer({ parseDateTime($0) }) {
+      return Timestamp(nanosecondsSinceEpoch: nanoseconds)
+    }
+    guard named, !bytes.withUnsafeBufferPointer({ isDateTimeOutsideTimestampYears($0) }) else { return nil }
+    throw InputError(
+      path: path, location: .line(line),
+      "expected a recorded date like \"2021-12-17 12:58:58 +0800\", found \"\(value)\"")
   }
 
   /// The line's value when it is one number (decimal point or comma, optionally quoted).
@@ -194,13 +210,26 @@ public final class AppleHealthECGReader: SignalReader {
   }
 
   /// Whether `lines` (the first lines of a file) look like an Apple Health ECG export: `key,value`
-  /// lines, one of them a sample rate in `hertz`.
+  /// lines, one of them a number (signed or not) in `hertz`, or, whatever its value, keyed as the
+  /// sample rate (in one of the languages above) beside at least two of the keys `Recorded Date`,
+  /// `Classification`, `Software Version` and `Lead` (so that the reader, not the CSV reader, reports
+  /// a sample rate it cannot read, naming its line).
   static func looksLikeECGExport(_ lines: [[UInt8]]) -> Bool {
-    lines.prefix(40).contains { line in
+    var sampleRateKey = false
+    var otherKeys = Set<Field>()
+    for line in lines.prefix(40) {
       let fields = CSVLayout.splitFields(line, delimiter: 0x2C)
-      guard fields.count >= 2 else { return false }
+      guard fields.count >= 2 else { continue }
       let value = fields.dropFirst().map { CSVLayout.cleanText($0) }.joined(separator: ",").lowercased()
-      return value.hasSuffix("hertz") && value.first?.isNumber == true
+      let number = value.drop { $0 == "-" || $0 == "+" || $0 == "\u{2212}" }
+      if value.hasSuffix("hertz") && number.first?.isNumber == true { return true }
+      switch keys[CSVLayout.cleanText(fields[0]).lowercased()] {
+      case .sampleRate: sampleRateKey = true
+      case let field? where [.recordedDate, .classification, .software, .lead].contains(field):
+        otherKeys.insert(field)
+      default: break
+      }
     }
+    return sampleRateKey && otherKeys.count >= 2
   }
 }

@@ -9,8 +9,9 @@ struct CSVLayout {
   var names: [String]
   var timeColumn: Int?
   var timeParse: CSVRowParser.TimeParse
-  /// A rate stated in the preamble (`Acquisition frequency: 100 Hz`), and its 1-based line.
-  var preambleRate: (value: Double, line: Int)?
+  /// A rate stated in the preamble (`Acquisition frequency: 100 Hz`) and its 1-based line, or the
+  /// error of a signed one (thrown only where the rate is needed: options and time stamps override it).
+  var preambleRate: Result<(value: Double, line: Int), InputError>?
 
   static func detect(_ lines: [[UInt8]], lineNumbers: [Int], options: CSVOptions, path: String)
     throws(InputError)
@@ -45,9 +46,18 @@ struct CSVLayout {
     let timeParse = timeColumn.map { t in
       detectTimeParse(dataFields, column: t, name: names[t], separator: separator, options: options)
     }
-    let preambleRate = lines.prefix(preamble).indices.lazy.compactMap { index in
-      statedRate(lines[index]).map { (value: $0, line: index + 1) }
-    }.first
+    var preambleRate: Result<(value: Double, line: Int), InputError>?
+    for index in lines.prefix(preamble).indices {
+      do {
+        if let rate = try statedRate(lines[index], line: lineNumbers[index], path: path) {
+          preambleRate = .success((rate, lineNumbers[index]))
+          break
+        }
+      } catch {
+        preambleRate = .failure(error)
+        break
+      }
+    }
     return CSVLayout(
       delimiter: delimiter, decimalSeparator: separator, preamble: preamble,
       firstDataLine: firstData, names: names,
@@ -231,8 +241,11 @@ struct CSVLayout {
     } ?? .seconds
   }
 
-  /// A rate stated as `… N Hz` / `N hertz` in a line.
-  static func statedRate(_ line: [UInt8]) -> Double? {
+  /// A rate stated as `… N Hz` / `N hertz` in a line (`line` of `path`, for errors): the number
+  /// before the first `hz`; `nil` when there is none or it is 0. A signed number (`-100 Hz`, a `-` or
+  /// `−` just before the digits, not after a digit as in a range `0.5-40 Hz`) is an error naming the
+  /// line.
+  static func statedRate(_ line: [UInt8], line number: Int, path: String) throws(InputError) -> Double? {
     let lower = line.map { $0 | 0x20 }
     guard
       let unit = lower.indices.first(where: {
@@ -240,8 +253,24 @@ struct CSVLayout {
       })
     else { return nil }
     let before = line[..<unit].reversed().drop { $0 == 0x20 }
-    let digits = before.prefix { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x2C }.reversed()
-    let number = String(decoding: digits, as: UTF8.self)
-    return Double(number.replacingCommas()).flatMap { $0 > 0 ? $0 : nil }
+    let digits = before.prefix { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x2C }
+    let written = String(decoding: digits.reversed(), as: UTF8.self)
+    guard let rate = Double(written.replacingCommas()) else { return nil }
+    // The bytes before the number, nearest first: a sign, unless a digit precedes the dash (a range).
+    var sign = before.dropFirst(digits.count)
+    var signed = false
+    if sign.first == 0x2D {
+      sign = sign.dropFirst()
+      signed = true
+    } else if sign.starts(with: [0x92, 0x88, 0xE2]) {  // U+2212 MINUS SIGN, reversed
+      sign = sign.dropFirst(3)
+      signed = true
+    }
+    if signed && !(sign.first.map { $0 >= 0x30 && $0 <= 0x39 } ?? false) {
+      throw InputError(
+        path: path, location: .line(number),
+        "expected a sample rate like \"100 Hz\", found \"\(cleanText(line))\"")
+    }
+    return rate > 0 ? rate : nil
   }
 }

@@ -8,7 +8,9 @@ import VitalsCore
 /// selected by name or 0-based index into that list.
 ///
 /// **Timing.** Without a time column the samples are uniform at the given rate. With one, every stamp
-/// is checked: stamps never go backwards (an error naming the line). The rate is measured on the
+/// is checked: stamps never go backwards (an error naming the line). A stamp equal to the one before
+/// is accepted, as coarse timers (a 15.6-ms clock on a 100-Hz stream) and phones write them, and
+/// makes the stamps irregular: the file is resampled, its rows in order. The rate is measured on the
 /// first 8192 stamps, on their longest run without a gap (exactly when the intervals are whole
 /// multiples of one number of nanoseconds, else by least squares:
 /// `UniformGridInterpolator/measuredRate(times:)`, robust to jitter and coarse timers). When every
@@ -104,6 +106,12 @@ public final class CSVSignalReader: SignalReader {
     let lines = LineBuffer(input: input)
     let probe = try Self.probe(lines)
     guard !probe.isEmpty else { throw InputError(path: input.path, "empty file: expected CSV lines") }
+    // A file whose lines end in CR alone reads as one line: say so rather than what that line lacks.
+    if probe.count == 1, probe[0].bytes.dropLast().contains(0x0D) {
+      throw InputError(
+        path: path, location: .line(probe[0].line),
+        "lines end in CR alone (classic Mac OS): expected lines ending in LF or CRLF")
+    }
     let layout = try CSVLayout.detect(
       probe.map(\.bytes), lineNumbers: probe.map(\.line), options: options, path: path)
     delimiter = layout.delimiter
@@ -366,12 +374,11 @@ private struct FirstBatchClock {
     var rateSource = (field: "sample rate option", location: InputError.Location.file)
     try parser.fillRaw()
     if layout.timeParse == .none {
-      guard let r = options.sampleRate ?? layout.preambleRate?.value else {
+      let stated = options.sampleRate == nil ? try layout.preambleRate?.get() : nil
+      guard let r = options.sampleRate ?? stated?.value else {
         throw InputError(path: path, "no time column: the sample rate is unknown (pass --rate HZ)")
       }
-      if options.sampleRate == nil, let stated = layout.preambleRate {
-        rateSource = ("rate stated in the preamble", .line(stated.line))
-      }
+      if let stated { rateSource = ("rate stated in the preamble", .line(stated.line)) }
       rate = r
       timing = .fixedRate
     } else {

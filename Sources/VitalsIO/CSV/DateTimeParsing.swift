@@ -74,6 +74,19 @@ package func parseDateTime(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
   return seconds * 1_000_000_000 + nanos
 }
 
+/// Whether `bytes` are a date-time that ``parseDateTime(_:)`` refuses only for its year, one outside
+/// 1678–2261 (`9999-12-31 23:59:59 +0000`): well formed, but not an instant ``Timestamp`` holds.
+package func isDateTimeOutsideTimestampYears(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  var i = 0
+  while i < bytes.count && (bytes[i] == 0x20 || bytes[i] == 0x22) { i += 1 }
+  guard i + 4 <= bytes.count, bytes[i..<i + 4].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return false }
+  let year = bytes[i..<i + 4].reduce(0) { $0 * 10 + Int($1 - 0x30) }
+  guard !(1678...2261).contains(year) else { return false }
+  var inRange = Array(bytes)
+  inRange.replaceSubrange(i..<i + 4, with: Array("2000".utf8))
+  return inRange.withUnsafeBufferPointer { parseDateTime($0) } != nil
+}
+
 extension Timestamp {
   /// The instant an ISO-8601-like date-time names (`2014-05-08T05:05:15Z`, `2014-05-08 05:05:15.25`,
   /// `2021-12-17 12:58:58 +0800`; without a zone, UTC), or `nil` when `text` is not one.
