@@ -1,7 +1,7 @@
 /// A streaming min/max envelope of a signal, for drawing long signals at screen resolution: every bin
 /// keeps the minimum and maximum of its samples, and when the bins reach twice ``columns`` neighboring
-/// pairs are merged and the bin width doubles. Memory is O(columns) whatever the length; NaN samples are
-/// ignored (a bin of NaN only is NaN).
+/// pairs are merged and the bin width doubles. Memory is O(columns) whatever the length; NaN and infinite
+/// samples (missing data) are ignored (a bin of them only is NaN).
 public struct MinMaxEnvelope: Sendable, Equatable {
   /// The number of bins the envelope keeps at least (at most twice that).
   public let columns: Int
@@ -24,7 +24,7 @@ public struct MinMaxEnvelope: Sendable, Equatable {
   /// Appends samples.
   public mutating func append(_ samples: some Sequence<Float>) {
     for value in samples {
-      if !value.isNaN {
+      if value.isFinite {
         currentMin = currentMin.isNaN ? value : Swift.min(currentMin, value)
         currentMax = currentMax.isNaN ? value : Swift.max(currentMax, value)
       }

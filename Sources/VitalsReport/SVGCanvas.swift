@@ -45,11 +45,12 @@ struct SVGCanvas {
     )
   }
 
-  /// A polyline; runs are broken where a point is nil.
+  /// A polyline; runs are broken where a point is nil or not finite (an SVG coordinate is a finite
+  /// number).
   mutating func polyline(_ points: [(Double, Double)?], stroke: String, width: Double = 1) {
     var runs: [[(Double, Double)]] = [[]]
     for point in points {
-      if let point {
+      if let point, point.0.isFinite && point.1.isFinite {
         runs[runs.count - 1].append(point)
       } else if !runs[runs.count - 1].isEmpty {
         runs.append([])
