@@ -135,32 +135,59 @@ struct EDFDeviationTests {
     #expect(try readAll(reader).channels == declared)
   }
 
-  @Test("bytes after the last whole record are left unread, with a note; missing records are an error")
+  @Test(
+    "data beyond the declared records, a partial record under a count of -1, missing records: errors at the byte"
+  )
   func fileSize() throws {
     var file = GeneratedEDF()
-    let whole = try readAll(EDFReader(contents: file.bytes)).channels
+    // Records of 4 samples (8 bytes) after a 512-byte header: record 3 would start at byte 536.
     file.trailing = [1, 2, 3, 4, 5]
-    let partial = try EDFReader(contents: file.bytes)
-    let partialChannels = try readAll(partial).channels
-    #expect(partial.header.recordCount == 3 && partialChannels == whole)
-    #expect(partial.header.notes.contains { $0.contains("5 bytes after the 3 data records") })
+    let partial = try #require(inputError { _ = try EDFReader(contents: file.bytes, name: "t.edf") })
+    #expect(partial.path == "t.edf" && partial.location == .byteOffset(536), "\(partial)")
+    #expect(partial.message.contains("5 bytes after the 3 data records the header declares"), "\(partial)")
+    file.trailing = []
+    file.recordCountField = "2"
+    let extra = try #require(inputError { _ = try EDFReader(contents: file.bytes, name: "t.edf") })
+    #expect(extra.location == .byteOffset(528), "\(extra)")
+    #expect(extra.message.contains("8 bytes after the 2 data records the header declares (1 whole records"))
     file.recordCountField = "-1"
     file.trailing = [0, 0, 0]
+    let cut = try #require(inputError { _ = try EDFReader(contents: file.bytes, name: "t.edf") })
+    #expect(cut.location == .byteOffset(536), "\(cut)")
+    #expect(cut.message.contains("the file ends inside data record 3: 3 of its 8 bytes"), "\(cut)")
+    file.trailing = [UInt8](repeating: 0, count: 8)
     let counted = try EDFReader(contents: file.bytes)
-    #expect(counted.header.recordCount == 3 && counted.header.notes.count == 2)
+    #expect(counted.header.recordCount == 4 && counted.header.notes.count == 1)
+    file.trailing = []
     file.recordCountField = "4"
     let error = try #require(inputError { _ = try EDFReader(contents: file.bytes, name: "t.edf") })
     #expect(error.path == "t.edf" && error.message.contains("truncated data"))
     #expect(error.location == .byteOffset(Int64(file.bytes.count)))
   }
 
-  @Test("physical minimum = maximum: samples read as digital values, with a note")
+  @Test("physical minimum = maximum: an error naming the signal and the physical maximum's byte (as edflib)")
   func noPhysicalRange() throws {
     var file = GeneratedEDF()
-    (file.physicalMinimum, file.physicalMaximum) = ("0", "0")
-    let reader = try EDFReader(contents: file.bytes)
-    #expect(reader.header.notes.contains { $0.contains("physical minimum = maximum") })
-    #expect(try readAll(reader).channels[0] == (1...12).map(Float.init))
+    (file.physicalMinimum, file.physicalMaximum) = ("-3276.8", "-3276.8")
+    let error = try #require(inputError { _ = try EDFReader(contents: file.bytes, name: "p.edf") })
+    // The physical maximum of signal 0 of 1: 256 + 16 + 80 + 8 + 8.
+    #expect(error.path == "p.edf" && error.location == .byteOffset(368), "\(error)")
+    #expect(error.message.contains("signal 0 (ECG): expected the physical maximum to differ"), "\(error)")
+    // The annotation signal's limits are not a scale: only the ordinary signal's are checked.
+    file.annotations = GeneratedEDF.timeKeeping(["", "", ""])
+    let plus = try #require(inputError { _ = try EDFReader(contents: file.bytes, name: "p.edf") })
+    #expect(plus.location == .byteOffset(256 + 2 * 112), "\(plus)")
+  }
+
+  @Test(
+    "digital limits outside the 16-bit range: an error naming the signal and the field's byte offset",
+    arguments: [("-32768", "99999", 128, "maximum"), ("-40000", "32767", 120, "minimum")])
+  func digitalLimits(minimum: String, maximum: String, field: Int, name: String) throws {
+    var file = GeneratedEDF()
+    (file.digitalMinimum, file.digitalMaximum) = (minimum, maximum)
+    let error = try #require(inputError { _ = try EDFReader(contents: file.bytes, name: "d.edf") })
+    #expect(error.path == "d.edf" && error.location == .byteOffset(Int64(256 + field)), "\(error)")
+    #expect(error.message.contains("signal 0 (ECG): expected the digital \(name) within the 16-bit range"))
   }
 
   @Test(
