@@ -190,6 +190,50 @@ struct EDFDeviationTests {
     #expect(error.message.contains("signal 0 (ECG): expected the digital \(name) within the 16-bit range"))
   }
 
+  /// Record onsets (TALs of 1-s records) that contradict the variant, and the record that errs.
+  static let contradictingOnsets: [(variant: String, onsets: [String], record: Int, message: String)] = [
+    ("EDF+D", ["+0", "+1", "+1.5"], 2, "record 2 starts at 1.5 s, before record 1 ends (2.0 s)"),
+    ("EDF+D", ["+0", "+5", "+1"], 2, "record 2 starts at 1.0 s, before record 1 ends (6.0 s)"),
+    ("EDF+D", ["+10", "+3", "+20"], 1, "record 1 starts at 3.0 s, before record 0 ends (11.0 s)"),
+    ("EDF+C", ["+0", "+1", "+3"], 2, "record 2 starts at 3.0 s: expected 2.0 s"),
+    ("EDF+C", ["+0.5", "+2.5", "+3.5"], 1, "record 1 starts at 2.5 s: expected 1.5 s"),
+  ]
+
+  @Test(
+    "contradicting record onsets (EDF+D overlap or going back, EDF+C not contiguous): errors at the TAL's byte",
+    arguments: contradictingOnsets)
+  func contradictingOnset(_ example: (variant: String, onsets: [String], record: Int, message: String)) throws
+  {
+    var file = GeneratedEDF()
+    file.reserved = example.variant
+    file.annotations = example.onsets.map { $0 + "\u{14}\u{14}\u{0}" }
+    // Header 768 bytes, records of 8 + 40 bytes, the annotation signal after the 8 bytes of ECG.
+    let position = Int64(768 + 48 * example.record + 8)
+    let reading = try #require(inputError { _ = try readAll(EDFReader(contents: file.bytes, name: "o.edf")) })
+    let indexing = try #require(
+      inputError { _ = try EDFReader(contents: file.bytes, name: "o.edf").readAnnotations() })
+    for error in [reading, indexing] {
+      #expect(error.path == "o.edf" && error.location == .byteOffset(position), "\(error)")
+      #expect(error.message.contains(example.message), "\(error)")
+    }
+    // Chunk by chunk too.
+    let small = try #require(
+      inputError { _ = try readAll(EDFReader(contents: file.bytes, name: "o.edf"), maxSamples: 3) })
+    #expect(small.location == .byteOffset(position), "\(small)")
+  }
+
+  @Test("EDF+C records may start after the header's time; EDF+D records may leave gaps")
+  func consistentOnsets() throws {
+    var file = GeneratedEDF()
+    file.annotations = ["+0.5", "+1.5", "+2.5"].map { $0 + "\u{14}\u{14}\u{0}" }
+    #expect(try readAll(EDFReader(contents: file.bytes)).chunks.count == 1)
+    file.reserved = "EDF+D"
+    file.annotations = ["+0", "+1", "+20"].map { $0 + "\u{14}\u{14}\u{0}" }
+    let reader = try EDFReader(contents: file.bytes)
+    #expect(try reader.readAnnotations().gaps.count == 1)
+    #expect(try readAll(reader).chunks.count == 2)
+  }
+
   @Test(
     "digital minimum not below the maximum: an error naming the signal and the field's byte offset",
     arguments: [("100", "100"), ("200", "100")])
