@@ -324,8 +324,9 @@ public final class WFDBRecordReader: SignalReader {
   private func verifyChecksums() throws(InputError) {
     guard throwsOnChecksum else { return }
     for file in files {
-      guard let (signal, sum) = file.mismatchedChecksums(frameCount: frameCount, onlyVerifiable: true).first
-      else { continue }
+      guard let (signal, sum) = file.firstMismatch(frameCount: frameCount, onlyVerifiable: true) else {
+        continue
+      }
       let spec = header.signals[signal]
       let line: InputError.Location =
         header.signalLineNumbers.indices.contains(signal) ? .line(header.signalLineNumbers[signal]) : .file
@@ -535,14 +536,31 @@ private struct SignalFile {
   /// checksum, with that sum; with `onlyVerifiable`, only when the frames span the file and for
   /// checksums other than 0 (see ``WFDBRecordReader``'s checksum rule).
   func mismatchedChecksums(frameCount: Int64, onlyVerifiable: Bool) -> [(signal: Int, sum: Int16)] {
-    guard summedFrames == frameCount, spansFile || !onlyVerifiable else { return [] }
-    return members.compactMap { member in
-      guard member.isSummed, let checksum = member.checksum, checksum != 0 || !onlyVerifiable else {
-        return nil
-      }
-      let sum = Int16(truncatingIfNeeded: member.sum)
-      return sum == Int16(truncatingIfNeeded: checksum) ? nil : (member.signal, sum)
+    members.indices.compactMap {
+      mismatch(member: $0, frameCount: frameCount, onlyVerifiable: onlyVerifiable)
     }
+  }
+
+  /// The first of ``mismatchedChecksums(frameCount:onlyVerifiable:)``, without allocating (it runs at
+  /// the end of every read).
+  func firstMismatch(frameCount: Int64, onlyVerifiable: Bool) -> (signal: Int, sum: Int16)? {
+    for index in members.indices {
+      if let found = mismatch(member: index, frameCount: frameCount, onlyVerifiable: onlyVerifiable) {
+        return found
+      }
+    }
+    return nil
+  }
+
+  private func mismatch(member index: Int, frameCount: Int64, onlyVerifiable: Bool) -> (
+    signal: Int, sum: Int16
+  )? {
+    let member = members[index]
+    guard summedFrames == frameCount, spansFile || !onlyVerifiable, member.isSummed,
+      let checksum = member.checksum, checksum != 0 || !onlyVerifiable
+    else { return nil }
+    let sum = Int16(truncatingIfNeeded: member.sum)
+    return sum == Int16(truncatingIfNeeded: checksum) ? nil : (member.signal, sum)
   }
 
   /// Adds the stored samples of frames `[start, start + count)`, held in `samples` from flat index
