@@ -135,32 +135,103 @@ struct EDFDeviationTests {
     #expect(try readAll(reader).channels == declared)
   }
 
-  @Test("bytes after the last whole record are left unread, with a note; missing records are an error")
+  @Test(
+    "data beyond the declared records, a partial record under a count of -1, missing records: errors at the byte"
+  )
   func fileSize() throws {
     var file = GeneratedEDF()
-    let whole = try readAll(EDFReader(contents: file.bytes)).channels
+    // Records of 4 samples (8 bytes) after a 512-byte header: record 3 would start at byte 536.
     file.trailing = [1, 2, 3, 4, 5]
-    let partial = try EDFReader(contents: file.bytes)
-    let partialChannels = try readAll(partial).channels
-    #expect(partial.header.recordCount == 3 && partialChannels == whole)
-    #expect(partial.header.notes.contains { $0.contains("5 bytes after the 3 data records") })
+    let partial = try #require(inputError { _ = try EDFReader(contents: file.bytes, name: "t.edf") })
+    #expect(partial.path == "t.edf" && partial.location == .byteOffset(536), "\(partial)")
+    #expect(partial.message.contains("5 bytes after the 3 data records the header declares"), "\(partial)")
+    file.trailing = []
+    file.recordCountField = "2"
+    let extra = try #require(inputError { _ = try EDFReader(contents: file.bytes, name: "t.edf") })
+    #expect(extra.location == .byteOffset(528), "\(extra)")
+    #expect(extra.message.contains("8 bytes after the 2 data records the header declares (1 whole records"))
     file.recordCountField = "-1"
     file.trailing = [0, 0, 0]
+    let cut = try #require(inputError { _ = try EDFReader(contents: file.bytes, name: "t.edf") })
+    #expect(cut.location == .byteOffset(536), "\(cut)")
+    #expect(cut.message.contains("the file ends inside data record 3: 3 of its 8 bytes"), "\(cut)")
+    file.trailing = [UInt8](repeating: 0, count: 8)
     let counted = try EDFReader(contents: file.bytes)
-    #expect(counted.header.recordCount == 3 && counted.header.notes.count == 2)
+    #expect(counted.header.recordCount == 4 && counted.header.notes.count == 1)
+    file.trailing = []
     file.recordCountField = "4"
     let error = try #require(inputError { _ = try EDFReader(contents: file.bytes, name: "t.edf") })
     #expect(error.path == "t.edf" && error.message.contains("truncated data"))
     #expect(error.location == .byteOffset(Int64(file.bytes.count)))
   }
 
-  @Test("physical minimum = maximum: samples read as digital values, with a note")
+  @Test("physical minimum = maximum: an error naming the signal and the physical maximum's byte (as edflib)")
   func noPhysicalRange() throws {
     var file = GeneratedEDF()
-    (file.physicalMinimum, file.physicalMaximum) = ("0", "0")
+    (file.physicalMinimum, file.physicalMaximum) = ("-3276.8", "-3276.8")
+    let error = try #require(inputError { _ = try EDFReader(contents: file.bytes, name: "p.edf") })
+    // The physical maximum of signal 0 of 1: 256 + 16 + 80 + 8 + 8.
+    #expect(error.path == "p.edf" && error.location == .byteOffset(368), "\(error)")
+    #expect(error.message.contains("signal 0 (ECG): expected the physical maximum to differ"), "\(error)")
+    // The annotation signal's limits are not a scale: only the ordinary signal's are checked.
+    file.annotations = GeneratedEDF.timeKeeping(["", "", ""])
+    let plus = try #require(inputError { _ = try EDFReader(contents: file.bytes, name: "p.edf") })
+    #expect(plus.location == .byteOffset(256 + 2 * 112), "\(plus)")
+  }
+
+  @Test(
+    "digital limits outside the 16-bit range: an error naming the signal and the field's byte offset",
+    arguments: [("-32768", "99999", 128, "maximum"), ("-40000", "32767", 120, "minimum")])
+  func digitalLimits(minimum: String, maximum: String, field: Int, name: String) throws {
+    var file = GeneratedEDF()
+    (file.digitalMinimum, file.digitalMaximum) = (minimum, maximum)
+    let error = try #require(inputError { _ = try EDFReader(contents: file.bytes, name: "d.edf") })
+    #expect(error.path == "d.edf" && error.location == .byteOffset(Int64(256 + field)), "\(error)")
+    #expect(error.message.contains("signal 0 (ECG): expected the digital \(name) within the 16-bit range"))
+  }
+
+  /// Record onsets (TALs of 1-s records) that contradict the variant, and the record that errs.
+  static let contradictingOnsets: [(variant: String, onsets: [String], record: Int, message: String)] = [
+    ("EDF+D", ["+0", "+1", "+1.5"], 2, "record 2 starts at 1.5 s, before record 1 ends (2.0 s)"),
+    ("EDF+D", ["+0", "+5", "+1"], 2, "record 2 starts at 1.0 s, before record 1 ends (6.0 s)"),
+    ("EDF+D", ["+10", "+3", "+20"], 1, "record 1 starts at 3.0 s, before record 0 ends (11.0 s)"),
+    ("EDF+C", ["+0", "+1", "+3"], 2, "record 2 starts at 3.0 s: expected 2.0 s"),
+    ("EDF+C", ["+0.5", "+2.5", "+3.5"], 1, "record 1 starts at 2.5 s: expected 1.5 s"),
+  ]
+
+  @Test(
+    "contradicting record onsets (EDF+D overlap or going back, EDF+C not contiguous): errors at the TAL's byte",
+    arguments: contradictingOnsets)
+  func contradictingOnset(_ example: (variant: String, onsets: [String], record: Int, message: String)) throws
+  {
+    var file = GeneratedEDF()
+    file.reserved = example.variant
+    file.annotations = example.onsets.map { $0 + "\u{14}\u{14}\u{0}" }
+    // Header 768 bytes, records of 8 + 40 bytes, the annotation signal after the 8 bytes of ECG.
+    let position = Int64(768 + 48 * example.record + 8)
+    let reading = try #require(inputError { _ = try readAll(EDFReader(contents: file.bytes, name: "o.edf")) })
+    let indexing = try #require(
+      inputError { _ = try EDFReader(contents: file.bytes, name: "o.edf").readAnnotations() })
+    for error in [reading, indexing] {
+      #expect(error.path == "o.edf" && error.location == .byteOffset(position), "\(error)")
+      #expect(error.message.contains(example.message), "\(error)")
+    }
+    // Chunk by chunk too.
+    let small = try #require(
+      inputError { _ = try readAll(EDFReader(contents: file.bytes, name: "o.edf"), maxSamples: 3) })
+    #expect(small.location == .byteOffset(position), "\(small)")
+  }
+
+  @Test("EDF+C records may start after the header's time; EDF+D records may leave gaps")
+  func consistentOnsets() throws {
+    var file = GeneratedEDF()
+    file.annotations = ["+0.5", "+1.5", "+2.5"].map { $0 + "\u{14}\u{14}\u{0}" }
+    #expect(try readAll(EDFReader(contents: file.bytes)).chunks.count == 1)
+    file.reserved = "EDF+D"
+    file.annotations = ["+0", "+1", "+20"].map { $0 + "\u{14}\u{14}\u{0}" }
     let reader = try EDFReader(contents: file.bytes)
-    #expect(reader.header.notes.contains { $0.contains("physical minimum = maximum") })
-    #expect(try readAll(reader).channels[0] == (1...12).map(Float.init))
+    #expect(try reader.readAnnotations().gaps.count == 1)
+    #expect(try readAll(reader).chunks.count == 2)
   }
 
   @Test(

@@ -85,9 +85,12 @@ struct FileValueBoundsTests {
     let recordBytes = 8 + file.annotationBytes
     #expect(error.location == .byteOffset(Int64(file.headerBytes + record * recordBytes + 8)), "\(error)")
     #expect(error.message.contains("onset") && error.message.contains("366 days"), "\(error)")
-    // 366 days itself is read.
+    // 366 days itself is read: in an EDF+D file whose records up to this one keep time order (EDF+C
+    // records must follow one another).
     tals[record] = "+31622400\u{14}\u{14}\u{0}"
-    file.annotations = tals
+    file.reserved = "EDF+D"
+    file.annotations = Array(tals.prefix(record + 1))
+    file.records = Array(file.records.prefix(record + 1))
     #expect(throws: Never.self) { _ = try EDFReader(contents: file.bytes).readAnnotations() }
   }
 

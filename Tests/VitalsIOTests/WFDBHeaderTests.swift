@@ -46,6 +46,14 @@ struct WFDBHeaderTests {
     #expect(header.segments.map(\.name) == ["big_layout", "~", "big_0001"])
     #expect(header.segments.map(\.frameCount) == [0, 10, 20])
     #expect(header.segments[1].isNull && !header.segments[2].isNull)
+    #expect(header.recordLineNumber == 1 && header.segmentLineNumbers == [2, 3, 4])
+  }
+
+  @Test("the lines of the record line and of each signal line are kept for errors")
+  func lineNumbers() throws {
+    let header = try WFDBHeader.parse(
+      Array("# a\n\nr 2 360\n# b\nr.dat 16\n\nr.dat 16\n".utf8), path: "r.hea")
+    #expect(header.recordLineNumber == 3 && header.signalLineNumbers == [5, 7])
   }
 
   @Test("defaults: no frequency means 250 Hz, no length means unknown, no date means the epoch")
@@ -77,6 +85,20 @@ struct WFDBHeaderTests {
     ("r/2 2 360\nseg 10\n", 2, "declares 2 segments but 1"),
     ("r/1 1 360\nseg ten\n", 2, "segment line"),
     ("r 2 360\nr.dat 16\n", 2, "declares 2 signals but 1"),
+    // More lines than declared: the first line beyond them (it was ignored, and 2 interleaved signals read
+    // as 1).
+    (
+      "r 1 360\nr.dat 212 200 11 1024 0 0 0 MLII\nr.dat 212 200 11 1024 0 0 0 V1\n", 3,
+      "declares 1 signals but 2"
+    ),
+    ("# comment\nr 0 360\nr.dat 16\n", 3, "declares 0 signals but 1"),
+    ("r/1 1 360\nseg 10\nseg 5\n", 3, "declares 1 segments but 2"),
+    // A multi-segment record line's length must be its segments' sum (it was ignored).
+    (
+      "m/2 2 360 9999\nseg1 1200\nseg2 1200\n", 1,
+      "declares 9999 samples per signal but its segments hold 2400"
+    ),
+    ("# comment\nm/2 2 360 100\nseg1 1200\nseg2 1200\n", 2, "its segments hold 2400"),
     ("r 1 360\nr.dat\n", 2, "storage format"),
     ("r 1 360\nr.dat abc\n", 2, "numeric storage format"),
     ("r 1 360\nr.dat 516\n", 2, "FLAC"),

@@ -232,6 +232,79 @@ struct WFDBRecordReaderTests {
     #expect(try altered.mismatchedChecksums() == [1])
   }
 
+  @Test(
+    "a whole read throws at the end when a signal's samples do not sum to its checksum, naming the header line",
+    arguments: ["fmt212", "fmt16", "fmt8", "fmt310", "mixed"])
+  func checksumReadsThrow(name: String) throws {
+    let path = TestData.fixture("wfdb/records/\(name).hea").path
+    let header = try WFDBHeader.parse(Array(try Data(contentsOf: URL(fileURLWithPath: path))), path: path)
+    var files: [String: [UInt8]] = [:]
+    for signal in header.signals {
+      files[signal.fileName] = try [UInt8](
+        Data(contentsOf: TestData.fixture("wfdb/records/" + signal.fileName)))
+    }
+    // As stated, every chunking and both paths read to the end.
+    _ = try readAll(try WFDBRecordReader(header: header, files: files, path: path), maxSamples: 7)
+    let digital = try WFDBRecordReader(header: header, files: files, path: path)
+    while try digital.nextDigitalChunk(maxFrames: 100) != nil {}
+    var altered = header
+    altered.signals[1].checksum = (header.signals[1].checksum ?? 0) + 1
+    let expected =
+      "\(path):3: checksum mismatch in signal 1 (\(header.signals[1].description)): the header states "
+    for size in [7, 1 << 20] {
+      let error = try #require(throws: InputError.self) {
+        _ = try readAll(try WFDBRecordReader(header: altered, files: files, path: path), maxSamples: size)
+      }
+      #expect(error.description.hasPrefix(expected), "\(error)")
+    }
+    let error = try #require(throws: InputError.self) {
+      let reader = try WFDBRecordReader(header: altered, files: files, path: path)
+      while try reader.nextDigitalChunk(maxFrames: 100) != nil {}
+    }
+    #expect(error.description.hasPrefix(expected), "\(error)")
+    // Signal 1 alone is checked only when it is read.
+    _ = try readAll(try WFDBRecordReader(header: altered, files: files, path: path, selecting: [.index(0)]))
+    // A stated 0 is not computed; a length short of the file's end (an excerpt) keeps the file's sums.
+    altered.signals[1].checksum = 0
+    _ = try readAll(try WFDBRecordReader(header: altered, files: files, path: path))
+    altered.signals[1].checksum = (header.signals[1].checksum ?? 0) + 1
+    altered.frameCount = (altered.frameCount ?? 0) - 2
+    _ = try readAll(try WFDBRecordReader(header: altered, files: files, path: path))
+  }
+
+  @Test(
+    "shared checksums hold, a skewed signal's too; a changed one throws naming the header, line and signal",
+    .enabled(if: TestData.hasSharedData, "needs ../shared/data"))
+  func sharedChecksums() throws {
+    // A skewed signal's checksum is of its samples as stored (03700181's RESP is skewed by 4 frames).
+    let skewed = try WFDBRecordReader(path: TestData.sharedData("wfdb-formats/03700181").path)
+    #expect(try skewed.mismatchedChecksums() == [])
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "wfdb-checksums-\(getpid())-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let mitdb = TestData.sharedData("mitdb")
+    try FileManager.default.createSymbolicLink(
+      at: directory.appendingPathComponent("101.dat"),
+      withDestinationURL: mitdb.appendingPathComponent("101.dat"))
+    let text = try String(contentsOf: mitdb.appendingPathComponent("101.hea"), encoding: .utf8)
+    #expect(text.contains(" 29832 "))  // MLII's checksum
+    try Data(
+      text.replacingOccurrences(of: "101 ", with: "ck ").replacingOccurrences(of: " 29832 ", with: " 12345 ")
+        .utf8
+    )
+    .write(to: directory.appendingPathComponent("ck.hea"))
+    let ck = directory.appendingPathComponent("ck").path
+    let error = try #require(throws: InputError.self) {
+      _ = try RecordingOpener.summarize(path: ck, scanning: true)
+    }
+    #expect(error.path == ck + ".hea" && error.location == .line(2), "\(error)")
+    #expect(
+      error.message.hasPrefix("checksum mismatch in signal 0 (MLII): the header states 12345, "), "\(error)")
+    // Every other shared record is read to its end, so checked, by `shared(name:)` and, for CinC 2017
+    // (whose headers state 0), by WFDBHeaderTests' `cinc2017()`.
+  }
+
   @Test("MIT-BIH fast path equals the general decoder")
   func fastPath() throws {
     // 2 signals of format 212 take the direct path; the same bytes read as one signal at two
@@ -265,6 +338,24 @@ struct WFDBRecordReaderTests {
       (
         "offset past the end", "r 1 100 2\nr.dat 16+8 200\n", [0, 0, 0, 0], .byteOffset(4), "needing 12 bytes"
       ),
+      // No length in the header: a file that ends inside a frame was read without its partial frame.
+      (
+        "format 212 pair, no length, partial frame", "r 2 360\nr.dat 212\nr.dat 212\n",
+        [UInt8](repeating: 0, count: 17), .byteOffset(15), "the file ends inside frame 5"
+      ),
+      (
+        "format 16, no length, odd byte count", "r 1 360\nr.dat 16\n", [UInt8](repeating: 0, count: 11),
+        .byteOffset(10), "the file ends inside frame 5"
+      ),
+      (
+        "format 212, one signal, no length, a stray byte", "r 1 360\nr.dat 212\n",
+        [UInt8](repeating: 0, count: 7), .byteOffset(6), "the file ends inside frame 4"
+      ),
+      (
+        "format 16, no length, offset, partial frame of 3 signals",
+        "r 3 360\nr.dat 16+4\nr.dat 16+4\nr.dat 16+4\n",
+        [UInt8](repeating: 0, count: 4 + 12 + 4), .byteOffset(16), "the file ends inside frame 2"
+      ),
     ]
 
   @Test("data problems throw InputError naming the place", arguments: broken)
@@ -293,13 +384,99 @@ struct WFDBRecordReaderTests {
     #expect(error.message.contains("more than a record can hold"), "\(error)")
   }
 
-  @Test("a record without signals has nothing to read (found by WFDBSignalFuzz: it yielded empty chunks)")
+  @Test("a length from the file's size: whole frames, and a last packing group's padding, are read")
+  func lengthFromFileSize() throws {
+    // 5 samples of one 212 signal take 8 bytes (2 whole groups and a group of 2 bytes); 9 bytes are
+    // 3 whole groups (6 samples, the last one padding).
+    for (bytes, frames) in [(8, 5), (9, 6)] {
+      let header = try WFDBHeader.parse(Array("r 1 360\nr.dat 212\n".utf8), path: "r.hea")
+      let reader = try WFDBRecordReader(header: header, files: ["r.dat": [UInt8](repeating: 0, count: bytes)])
+      #expect(reader.frameCount == Int64(frames))
+    }
+  }
+
+  @Test(
+    "a record without signals is refused naming its record line (it yielded empty chunks, and convert trapped)"
+  )
   func noSignals() throws {
-    let header = try WFDBHeader.parse(Array("r 0 2 57639653\n".utf8), path: "r.hea")
-    let reader = try WFDBRecordReader(header: header, files: [:])
-    #expect(reader.signals.isEmpty)
-    #expect(try reader.nextChunk(maxSamples: 10) == nil)
-    #expect(try reader.nextDigitalChunk(maxFrames: 10) == nil)
+    let header = try WFDBHeader.parse(Array("# no signals\nr 0 2 57639653\n".utf8), path: "r.hea")
+    let error = try #require(throws: InputError.self) {
+      _ = try WFDBRecordReader(header: header, files: [:], path: "r.hea")
+    }
+    #expect(error.path == "r.hea" && error.location == .line(2), "\(error)")
+    #expect(error.message == "the record declares no signals")
+    let directory = try temporaryRecords(["nsig0.hea": "nsig0 0 360 3600\n"])
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("nsig0").path
+    let opened = try #require(throws: InputError.self) { _ = try RecordingOpener.open(path: path) }
+    #expect(opened.description == path + ".hea:1: the record declares no signals")
+  }
+
+  /// A fresh directory holding the fixture segments `seg1` (II, V; 10 frames) and `seg2` (V; 5 frames)
+  /// and the files `texts` (name → content).
+  private func temporaryRecords(_ texts: [String: String]) throws -> URL {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "wfdb-records-\(getpid())-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    for file in ["seg1.hea", "seg1.dat", "seg2.hea", "seg2.dat"] {
+      try FileManager.default.copyItem(
+        at: TestData.fixture("wfdb/records/\(file)"), to: directory.appendingPathComponent(file))
+    }
+    for (name, text) in texts { try Data(text.utf8).write(to: directory.appendingPathComponent(name)) }
+    return directory
+  }
+
+  /// The error reading the record at `directory/name` to its end throws.
+  private func readError(_ directory: URL, _ name: String) throws -> InputError {
+    try #require(throws: InputError.self) {
+      let reader = try WFDBRecordReader(path: directory.appendingPathComponent(name).path)
+      while try reader.nextChunk(maxSamples: 64) != nil {}
+    }
+  }
+
+  @Test("a multi-segment record whose segment is the master or has no signals throws naming the line")
+  func segmentWithoutSignals() throws {
+    let directory = try temporaryRecords([
+      // The first segment (the layout of a fixed layout) is the master itself: no signal lines (trapped).
+      "mself.hea": "mself/2 2 100 15\nmself 10\nseg2 5\n",
+      // A variable layout whose layout segment declares no signals.
+      "mnone.hea": "mnone/2 2 100 10\nnone 0\nseg1 10\n", "none.hea": "# layout\nnone 0 100 0\n",
+      // A master that declares no signals.
+      "mzero.hea": "mzero/1 0 100 10\nseg1 10\n",
+    ])
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let own = try readError(directory, "mself")
+    #expect(own.path.hasSuffix("/mself.hea") && own.location == .line(2), "\(own)")
+    #expect(own.message.contains("segment 'mself' is a multi-segment record"), "\(own)")
+    let none = try readError(directory, "mnone")
+    #expect(none.path.hasSuffix("/none.hea") && none.location == .line(2), "\(none)")
+    #expect(none.message == "the record declares no signals")
+    let zero = try readError(directory, "mzero")
+    #expect(zero.path.hasSuffix("/mzero.hea") && zero.location == .line(1), "\(zero)")
+    #expect(zero.message == "the record declares no signals")
+  }
+
+  @Test("a fixed-layout segment whose signals differ from the first segment's throws naming its line")
+  func fixedLayoutSignalsDiffer() throws {
+    let directory = try temporaryRecords([
+      // seg2 holds 1 signal (V) where seg1 holds II and V: V's data was read as II.
+      "count.hea": "count/2 2 100 15\nseg1 10\nseg2 5\n",
+      // The same signals in another order.
+      "order.hea": "order/2 2 100 20\nseg1 10\nswap 10\n",
+      "swap.hea": "swap 2 100 10\nseg1.dat 16 100/mV 16 0 0 0 0 V\nseg1.dat 16 200/mV 16 0 0 0 0 II\n",
+      // Signals without descriptions match any name; named ones must match.
+      "plain.hea": "plain/2 2 100 20\nseg1 10\nunnamed 10\n",
+      "unnamed.hea": "unnamed 2 100 10\nseg1.dat 16 200/mV\nseg1.dat 16 100/mV\n",
+    ])
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let count = try readError(directory, "count")
+    #expect(count.path.hasSuffix("/seg2.hea") && count.location == .line(1), "\(count)")
+    #expect(count.message.contains("declares 1 signals, the first segment 'seg1' 2"), "\(count)")
+    let order = try readError(directory, "order")
+    #expect(order.path.hasSuffix("/swap.hea") && order.location == .line(2), "\(order)")
+    #expect(order.message.contains("signal 0 is 'V' where the first segment 'seg1' has 'II'"), "\(order)")
+    let plain = try readAll(try WFDBRecordReader(path: directory.appendingPathComponent("plain").path))
+    #expect(plain.channels.map(\.count) == [20, 20])
   }
 
   private struct MultiSegmentDigest: Decodable {

@@ -8,11 +8,13 @@ import VitalsSupport
 /// with trailing spaces, two-digit years (`01.01.11`: 1985–2084, the spec's clipping rule; `yy` and
 /// years after 2084 from the EDF+ `Startdate`), date and time separators other than `.`, anonymised
 /// `Startdate X X X X`, `,` as a decimal separator, integers written as `1.0`, a record count of `-1`
-/// (recording not closed: counted from the file size), bytes after the last whole record (ignored),
-/// a physical minimum equal to the maximum (samples read as digital values: gain 1, offset 0), and a
-/// reserved field holding something other than `EDF+C`/`EDF+D` (read as plain EDF). A digital
-/// minimum not below the maximum, a size that does not match the signal count, a count of records
-/// the file does not hold and unreadable fields are refused with the byte offset of the field.
+/// (recording not closed: counted from the file size), and a reserved field holding something other
+/// than `EDF+C`/`EDF+D` (read as plain EDF). Refused with the byte offset of the field, as edflib
+/// refuses them: a digital minimum not below the maximum, a digital limit outside the 16-bit range
+/// (−32768…32767), a physical minimum equal to the maximum (no scale), a size that does not match
+/// the signal count and unreadable fields; with the byte offset where the data departs from the
+/// header: a count of records the file does not hold, bytes after the declared records, and, for a
+/// count of `-1`, a file that ends inside a record.
 public struct EDFHeader: Sendable, Equatable {
   /// One signal's declaration.
   public struct Signal: Sendable, Equatable {
@@ -93,7 +95,7 @@ public struct EDFHeader: Sendable, Equatable {
     variant = Self.variant(reserved: fixed.reserved, notes: &notes)
     let countsOffset: Int
     (signals, countsOffset) = try Self.readSignals(&reader, count: fixed.signalCount)
-    try Self.checkSignals(signals, path: path, countsOffset: countsOffset, notes: &notes)
+    try Self.checkSignals(signals, path: path, countsOffset: countsOffset)
     if variant != "EDF", !signals.contains(where: \.isAnnotation) {
       notes.append("\(variant) without an \"EDF Annotations\" signal: records taken to follow one another")
     }
@@ -152,36 +154,50 @@ public struct EDFHeader: Sendable, Equatable {
     return (signals, countsOffset)
   }
 
-  /// Refuses a sample count outside 1–10⁷ and a digital minimum not below the maximum (annotation
-  /// signals excepted); notes the signals without a physical range.
+  /// Refuses a sample count outside 1–10⁷ and, annotation signals excepted, digital limits outside
+  /// the 16-bit range, a digital minimum not below the maximum and a physical minimum equal to the
+  /// maximum, each naming its field's byte offset.
   private static func checkSignals(
-    _ signals: [Signal], path: String, countsOffset: Int, notes: inout [String]
+    _ signals: [Signal], path: String, countsOffset: Int
   ) throws(InputError) {
     let ns = signals.count
     for (i, s) in signals.enumerated() {
+      func fail(_ field: Int, _ message: String) -> InputError {
+        InputError(
+          path: path, location: .byteOffset(Int64(256 + ns * field + 8 * i)),
+          "signal \(i) (\(s.label)): " + message)
+      }
       guard s.samplesPerRecord >= 1, s.samplesPerRecord <= 10_000_000 else {
         throw InputError(
           path: path, location: .byteOffset(Int64(countsOffset + 8 * i)),
           "signal \(i) (\(s.label)): expected 1 to 10000000 samples per record, found \(s.samplesPerRecord)")
       }
       if s.isAnnotation { continue }
-      guard s.digitalMinimum < s.digitalMaximum else {
-        throw InputError(
-          path: path, location: .byteOffset(Int64(256 + ns * 120 + 8 * i)),
-          "signal \(i) (\(s.label)): expected the digital minimum (\(s.digitalMinimum)) below the digital "
-            + "maximum (\(s.digitalMaximum))")
+      // The signal part's fields start at 256 + ns × (16, 96, 104, 112, 120, 128) bytes.
+      for (value, field, name) in [(s.digitalMinimum, 120, "minimum"), (s.digitalMaximum, 128, "maximum")]
+      where !(-32768...32767).contains(value) {
+        throw fail(
+          field, "expected the digital \(name) within the 16-bit range -32768...32767, found \(value)")
       }
-      if !s.hasPhysicalRange {
-        notes.append(
-          "signal \(i) (\(s.label)): physical minimum = maximum (\(s.physicalMinimum)): samples are read as "
-            + "their digital values (gain 1, offset 0)")
+      guard s.digitalMinimum < s.digitalMaximum else {
+        throw fail(
+          120,
+          "expected the digital minimum (\(s.digitalMinimum)) below the digital maximum (\(s.digitalMaximum))"
+        )
+      }
+      guard s.hasPhysicalRange else {
+        throw fail(
+          112,
+          "expected the physical maximum to differ from the physical minimum (both \(s.physicalMinimum)): "
+            + "the samples have no scale")
       }
     }
   }
 
   /// The number of data records: the declared count (`-1`: counted from the file size, with a
-  /// note), refused when negative or more than the file holds; bytes after the last record are noted.
-  /// Without a file size, the declared count (0 for `-1`).
+  /// note), refused when negative or more than the file holds, and when bytes follow the last record
+  /// (a partial record for `-1`), naming the byte where they start. Without a file size, the declared
+  /// count (0 for `-1`).
   private static func recordCount(
     declared: Int, at recordsOffset: Int, headerBytes: Int, recordBytes: Int, fileSize: Int64?,
     path: String, notes: inout [String]
@@ -209,11 +225,20 @@ public struct EDFHeader: Sendable, Equatable {
       }
       recordCount = declared
     }
+    let end = Int64(headerBytes) + Int64(recordCount) * Int64(recordBytes)
     let extra = dataBytes - Int64(recordCount) * Int64(recordBytes)
+    if extra > 0 && declared == -1 {
+      throw InputError(
+        path: path, location: .byteOffset(end),
+        "the file ends inside data record \(recordCount): \(extra) of its \(recordBytes) bytes (the record count "
+          + "is -1: the file's size gives it)")
+    }
     if extra > 0 {
-      notes.append(
-        "\(extra) bytes after the \(recordCount) data records (\(extra / Int64(recordBytes)) whole records "
-          + "and \(extra % Int64(recordBytes)) bytes) are not read")
+      throw InputError(
+        path: path, location: .byteOffset(end),
+        "\(extra) bytes after the \(recordCount) data records the header declares (\(extra / Int64(recordBytes)) "
+          + "whole records of \(recordBytes) bytes and \(extra % Int64(recordBytes)) bytes): expected the file "
+          + "to end there")
     }
     return recordCount
   }

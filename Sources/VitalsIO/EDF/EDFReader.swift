@@ -16,6 +16,9 @@ import VitalsCore
 /// onset; chunks never span a discontinuity of an EDF+D file: a chunk ends before a gap and the next
 /// starts at the later record's onset. `firstSampleIndex` counts the samples stored before the chunk
 /// (gaps hold no samples). ``readAnnotations()`` returns the annotations, record onsets and gaps.
+/// An onset that contradicts the variant throws, naming the record and the byte of its TAL: in
+/// EDF+C, record k must start k record durations after record 0; in EDF+D, no record may start
+/// before the previous one ends (within 1 µs).
 ///
 /// Memory is bounded: records are read in batches of at most 4 MiB (one record when larger).
 public struct EDFReader: SignalReader {
@@ -42,6 +45,10 @@ public struct EDFReader: SignalReader {
   private var samplesYielded: Int64 = 0
   /// Seconds from the file start at which the next sample to yield lies.
   private var expectedOnset: Double?
+  /// The last record whose onset was checked, that onset and record 0's.
+  private var checkedRecord = -1
+  private var previousOnset: Double?
+  private var firstOnset: Double?
   private var buffer: [UInt8] = []
 
   /// Opens an EDF/EDF+ file.
@@ -171,6 +178,8 @@ public struct EDFReader: SignalReader {
           path: input.path, location: .byteOffset(position),
           "expected a time-keeping TAL at the start of record \(r)")
       }
+      try Self.checkOnset(
+        r, onset, previous: onsets.last, first: onsets.first, header: header, path: input.path, at: position)
       if let previous = onsets.last, onset - (previous + header.recordDuration) > 1e-6 {
         let end = previous + header.recordDuration
         gaps.append(EDFGap(record: r, start: end, duration: onset - end))
@@ -178,6 +187,58 @@ public struct EDFReader: SignalReader {
       onsets.append(onset)
     }
     return EDFAnnotationIndex(annotations: annotations, recordOnsets: onsets, gaps: gaps)
+  }
+
+  /// Refuses the onset of record `r` (after `previous`, record `r − 1`'s, and `first`, record 0's) when
+  /// it contradicts the variant: EDF+C records follow one another (record `r` at `first + r ×`
+  /// duration), EDF+D records do not overlap or go back (at or after `previous +` duration); 1 µs of
+  /// rounding is allowed. `position` is the byte of the record's TAL.
+  private static func checkOnset(
+    _ r: Int, _ onset: Double, previous: Double?, first: Double?, header: EDFHeader, path: String,
+    at position: Int64
+  ) throws(InputError) {
+    let duration = header.recordDuration
+    if header.variant == "EDF+C", let first {
+      let expected = first + Double(r) * duration
+      guard abs(onset - expected) <= 1e-6 else {
+        throw InputError(
+          path: path, location: .byteOffset(position),
+          "record \(r) starts at \(onset) s: expected \(expected) s, \(r) records of \(duration) s after record 0 "
+            + "(EDF+C records follow one another)")
+      }
+    } else if header.variant == "EDF+D", let previous, onset < previous + duration - 1e-6 {
+      throw InputError(
+        path: path, location: .byteOffset(position),
+        "record \(r) starts at \(onset) s, before record \(r - 1) ends (\(previous + duration) s): expected "
+          + "EDF+D records in time order, without overlap")
+    }
+  }
+
+  /// The onset of record ``nextRecord`` from the time-keeping TAL of annotation signal `a` at
+  /// `buffer[talOffset...]` (the file's byte `batchStart + talOffset`), checked against the records
+  /// before it (``checkOnset(_:_:previous:first:header:path:at:)``) the first time the record is met.
+  private mutating func timeKeepingOnset(at talOffset: Int, of a: Int, batchStart: Int64) throws(InputError)
+    -> Double
+  {
+    let position = batchStart + Int64(talOffset)
+    let talCount = 2 * header.signals[a].samplesPerRecord
+    let parsed = try TALParser.parse(
+      buffer[talOffset..<talOffset + talCount], path: input.path, byteOffset: position
+    ) { _, _, _ in }
+    guard let onset = parsed else {
+      throw InputError(
+        path: input.path, location: .byteOffset(position),
+        "expected a time-keeping TAL at the start of record \(nextRecord)")
+    }
+    if checkedRecord != nextRecord {
+      try Self.checkOnset(
+        nextRecord, onset, previous: previousOnset, first: firstOnset, header: header, path: input.path,
+        at: position)
+      checkedRecord = nextRecord
+      previousOnset = onset
+      if firstOnset == nil { firstOnset = onset }
+    }
+    return onset
   }
 
   public mutating func nextChunk(maxSamples: Int) throws(InputError) -> SignalChunk? {
@@ -208,18 +269,7 @@ public struct EDFReader: SignalReader {
         let recordStart = k * recordBytes
         var onset = Double(nextRecord) * header.recordDuration
         if let a = annotationSignal {
-          let talOffset = recordStart + signalOffsets[a]
-          let talCount = 2 * header.signals[a].samplesPerRecord
-          let parsed = try TALParser.parse(
-            buffer[talOffset..<talOffset + talCount], path: input.path,
-            byteOffset: position + Int64(talOffset)
-          ) { _, _, _ in }
-          guard let parsed else {
-            throw InputError(
-              path: input.path, location: .byteOffset(position + Int64(talOffset)),
-              "expected a time-keeping TAL at the start of record \(nextRecord)")
-          }
-          onset = parsed
+          onset = try timeKeepingOnset(at: recordStart + signalOffsets[a], of: a, batchStart: position)
         }
         let sampleOnset = onset + Double(sampleInRecord) / chunkSampleRate
         if discontinuous, let expected = expectedOnset, abs(sampleOnset - expected) > 1e-6, produced > 0 {

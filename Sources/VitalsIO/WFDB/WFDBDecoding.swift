@@ -96,20 +96,24 @@ extension WFDBStorageFormat {
 ///
 /// `physical = (digital − baseline) · (1 / gain)`; the invalid marker −2048 becomes NaN.
 /// Reads whole 32-bit words (one byte past each group) for all but the last group, so the
-/// loop body is branch-free shifts and masks.
+/// loop body is branch-free shifts and masks. Returns the wrapping sums of the two signals'
+/// digital values (0 for a signal not decoded), for the header's checksums.
 @inlinable
 func decode212Pairs(
   _ bytes: UnsafeRawPointer, frames: Int,
   first: UnsafeMutablePointer<Float>?, second: UnsafeMutablePointer<Float>?,
   baselines: (Float, Float), scales: (Float, Float)
-) {
+) -> (Int32, Int32) {
+  var sums: (Int32, Int32) = (0, 0)
   @inline(__always) func firstValue(_ word: UInt32) -> Float {
     let a = Int32(bitPattern: word << 20) >> 20
+    sums.0 &+= a
     let x = (Float(a) - baselines.0) * scales.0
     return a == -2048 ? .nan : x
   }
   @inline(__always) func secondValue(_ word: UInt32) -> Float {
     let b = Int32(bitPattern: (word >> 4 & 0xF00 | word >> 16 & 0xFF) << 20) >> 20
+    sums.1 &+= b
     let y = (Float(b) - baselines.1) * scales.1
     return b == -2048 ? .nan : y
   }
@@ -136,4 +140,5 @@ func decode212Pairs(
   case (nil, let second?): forEachFrame { word, i in second[i] = secondValue(word) }
   case (nil, nil): break
   }
+  return sums
 }

@@ -168,8 +168,15 @@ public struct WFDBHeader: Sendable, Equatable {
   /// without a time, no sample count before the time, …), one sentence each, for `vitals info`;
   /// empty for a header that follows the manual page.
   public var notes: [String]
+  /// The 1-based line of the record line in the header file (after any leading comments), for errors.
+  public var recordLineNumber: Int = 1
+  /// The 1-based line of each signal line, parallel to ``signals``, for errors.
+  public var signalLineNumbers: [Int] = []
+  /// The 1-based line of each segment line, parallel to ``segments``, for errors.
+  public var segmentLineNumbers: [Int] = []
 
-  /// Field-by-field equality (the base date is a tuple, so it is spelled out).
+  /// Field-by-field equality of what the header declares (the base date is a tuple, so it is spelled
+  /// out); the line numbers, where the declarations stand in the file, are not compared.
   public static func == (lhs: WFDBHeader, rhs: WFDBHeader) -> Bool {
     lhs.recordName == rhs.recordName && lhs.frameRate == rhs.frameRate
       && lhs.counterFrequency == rhs.counterFrequency && lhs.baseCounter == rhs.baseCounter
@@ -202,7 +209,10 @@ public struct WFDBHeader: Sendable, Equatable {
   /// `05:05:15 2014-05-08`), one ISO date-time field (`2014-05-08T05:05:15`, optionally ending in
   /// `Z`), a date without a time (midnight), a time without the sample count before it, and
   /// `MM/DD/YYYY` when the middle number cannot be a month. Every malformed field throws an
-  /// ``InputError`` naming its line.
+  /// ``InputError`` naming its line, as do more or fewer signal (or segment) lines than the record
+  /// line declares and a multi-segment record line whose sample count differs from the sum of its
+  /// segments' lengths. A record line may declare no signals (a record of annotations only); the
+  /// signal reader refuses such a record.
   public static func parse(_ bytes: some Collection<UInt8>, path: String) throws(InputError) -> WFDBHeader {
     if bytes.isEmpty { throw InputError(path: path, "empty header file: expected a WFDB record line") }
     var comments: [String] = []
@@ -226,11 +236,14 @@ public struct WFDBHeader: Sendable, Equatable {
     }
     var (header, segmentCount) = try parseRecordLine(recordLine.text, line: recordLine.number, path: path)
     header.comments = comments
+    header.recordLineNumber = recordLine.number
     if let segmentCount {
       let segmentLines = lines.dropFirst()
-      guard segmentLines.count >= segmentCount else {
+      guard segmentLines.count == segmentCount else {
+        // Too few: the last line; too many: the first line beyond the declared ones.
+        let line = segmentLines.count < segmentCount ? lines.last! : lines[1 + segmentCount]
         throw InputError(
-          path: path, location: .line(lines.last!.number),
+          path: path, location: .line(line.number),
           "the record line declares \(segmentCount) segments but \(segmentLines.count) segment lines follow")
       }
       var totalFrames: Int64 = 0
@@ -248,20 +261,29 @@ public struct WFDBHeader: Sendable, Equatable {
             "the segments up to this line hold \(totalFrames) frames: expected at most 2^48 in all")
         }
         header.segments.append(WFDBSegment(name: String(fields[0]), frameCount: frames))
+        header.segmentLineNumbers.append(line.number)
+      }
+      if let stated = header.frameCount, stated != totalFrames {
+        throw InputError(
+          path: path, location: .line(recordLine.number),
+          "the record line declares \(stated) samples per signal but its segments hold \(totalFrames)")
       }
       return header
     }
     let signalCount = header.signalCount
     let signalLines = lines.dropFirst()
-    guard signalLines.count >= signalCount else {
+    guard signalLines.count == signalCount else {
+      // Too few: the last line; too many: the first line beyond the declared ones.
+      let line = signalLines.count < signalCount ? lines.last! : lines[1 + signalCount]
       throw InputError(
-        path: path, location: .line(lines.last!.number),
+        path: path, location: .line(line.number),
         "the record line declares \(signalCount) signals but \(signalLines.count) signal lines follow")
     }
-    for (index, line) in signalLines.prefix(signalCount).enumerated() {
+    for (index, line) in signalLines.enumerated() {
       header.signals.append(
         try parseSignalLine(
           line.text, line: line.number, path: path, recordName: header.recordName, index: index))
+      header.signalLineNumbers.append(line.number)
     }
     return header
   }

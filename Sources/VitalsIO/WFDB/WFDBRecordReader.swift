@@ -14,10 +14,17 @@ import VitalsCore
 ///
 /// Multi-segment records (`name/nseg`) are read segment after segment, one open at a time, as
 /// wfdb-python's `rdrecord` joins them: a variable layout's signals are those of its layout
-/// segment, matched by name in each segment; a fixed layout's are the first segment's, matched
-/// by position. Signals a segment lacks, and null segments (`~`), are NaN. Chunks end at segment
+/// segment, matched by name in each segment; a fixed layout's are the first segment's, and every
+/// segment must declare the same signals in the same order (an error names the segment's line).
+/// Signals a segment lacks, and null segments (`~`), are NaN. Chunks end at segment
 /// boundaries. Digital access (``nextDigitalChunk(maxFrames:)``, ``mismatchedChecksums()``) is
 /// per segment: open the segment records for it.
+///
+/// Refused with an ``InputError`` naming the file and line or byte: a record without signals, a
+/// segment that is itself multi-segment, a signal file that ends inside a frame when the header
+/// states no length, and — when the last frame is read, after the whole record from frame 0 —
+/// a signal whose samples do not sum to its header's checksum (see ``mismatchedChecksums()``; a
+/// checksum of 0, or a header length short of its file's end, is not checked).
 ///
 /// A reader opened with channel selectors reads only those signals (``signals``, chunks, digital
 /// access and checksums hold them alone, in the selectors' order): in a single-segment record the
@@ -49,6 +56,11 @@ public final class WFDBRecordReader: SignalReader {
   public private(set) var position: Int64 = 0
 
   private var files: [SignalFile]
+  /// The header file, named by checksum errors.
+  private var headerPath = ""
+  /// Whether a checksum that differs throws when the last frame is read (off while
+  /// ``mismatchedChecksums()`` reads).
+  private var throwsOnChecksum = true
   /// The segments of a multi-segment record (`nil` for a single-segment one).
   private let segments: SegmentCursor?
   /// The arrays of the chunk handed out last, written over in place when its holder has let go of them
@@ -108,23 +120,26 @@ public final class WFDBRecordReader: SignalReader {
   private init(
     multiSegment header: WFDBHeader, directory: String, headerPath: String, selectors: [ChannelSelector]?
   ) throws(InputError) {
+    try Self.checkSignalsDeclared(header, path: headerPath)
     var segments = header.segments
-    let layoutName: String
     let variableLayout = segments[0].frameCount == 0 && !segments[0].isNull
-    if variableLayout {
-      layoutName = segments.removeFirst().name
-    } else {
-      guard let first = segments.first(where: { !$0.isNull }) else {
-        throw InputError(path: headerPath, "a multi-segment record of null segments only holds no signals")
-      }
-      layoutName = first.name
+    guard let layoutIndex = variableLayout ? 0 : segments.firstIndex(where: { !$0.isNull }) else {
+      throw InputError(path: headerPath, "a multi-segment record of null segments only holds no signals")
     }
+    let layoutName = segments[layoutIndex].name
+    if variableLayout { segments.removeFirst() }
     let layoutPath = directory + layoutName + ".hea"
     let layout = try WFDBHeader.parse(try ByteInput(path: layoutPath).readAll(), path: layoutPath)
+    guard layout.segments.isEmpty else {
+      throw InputError(
+        path: headerPath, location: .line(header.segmentLineNumbers[layoutIndex]),
+        "segment '\(layoutName)' is a multi-segment record: expected a single-segment record")
+    }
+    try Self.checkSignalsDeclared(layout, path: layoutPath)
     self.header = header
     files = []
     self.segments = SegmentCursor(
-      directory: directory, segments: segments, names: layout.signals.map(\.description),
+      directory: directory, segments: segments, layout: layout, layoutName: layoutName,
       variableLayout: variableLayout, frameRate: header.frameRate)
     let frames = segments.reduce(0) { $0 + $1.frameCount }
     try Self.checkLength(frames, frameSize: 1, header: header, path: headerPath)
@@ -139,7 +154,9 @@ public final class WFDBRecordReader: SignalReader {
   private init(
     header: WFDBHeader, sources: [String: ByteInput], headerPath: String, selectors: [ChannelSelector]?
   ) throws(InputError) {
+    try Self.checkSignalsDeclared(header, path: headerPath)
     self.header = header
+    self.headerPath = headerPath
     segments = nil
     var files: [SignalFile] = []
     for (index, signal) in header.signals.enumerated() {
@@ -159,15 +176,14 @@ public final class WFDBRecordReader: SignalReader {
     let frames: Int64
     if let stated = header.frameCount {
       frames = stated
-    } else if let first = files.first {
-      let stored = first.format.sampleCount(forBytes: max(0, (first.source.size ?? 0) - first.byteOffset))
-      frames = stored / Int64(first.frameSize)
     } else {
-      frames = 0
+      for file in files { try file.checkWholeFrames() }
+      frames = files[0].wholeFrames
     }
     try Self.checkLength(
       frames, frameSize: files.map(\.frameSize).max() ?? 1, header: header, path: headerPath)
-    for file in files {
+    for index in files.indices {
+      let file = files[index]
       let needed = file.byteOffset + file.format.byteCount(forSamples: frames * Int64(file.frameSize))
       if (file.source.size ?? 0) < needed {
         throw InputError(
@@ -176,6 +192,8 @@ public final class WFDBRecordReader: SignalReader {
             + ": the header declares \(frames) frames, needing \(needed) bytes, but the file holds "
             + "\(file.source.size ?? 0)")
       }
+      // The record is the whole file (up to the padding of a last packing group): its checksums hold.
+      files[index].spansFile = (file.source.size ?? 0) - needed < Int64(file.format.bytesPerGroup)
     }
     let indices = try Self.indices(selectors, names: header.signals.map(\.description), path: headerPath)
     for (output, signal) in indices.enumerated() {
@@ -200,6 +218,14 @@ public final class WFDBRecordReader: SignalReader {
     indices.map {
       SignalDescription(
         name: specs[$0].description, unit: specs[$0].units, sampleRate: frameRate, sampleCount: frames)
+    }
+  }
+
+  /// Refuses a record without signals (nothing to read), naming its record line.
+  private static func checkSignalsDeclared(_ header: WFDBHeader, path: String) throws(InputError) {
+    let none = header.segments.isEmpty ? header.signals.isEmpty : header.signalCount == 0
+    if none {
+      throw InputError(path: path, location: .line(header.recordLineNumber), "the record declares no signals")
     }
   }
 
@@ -240,6 +266,7 @@ public final class WFDBRecordReader: SignalReader {
     for index in files.indices where files[index].isRead {
       try files[index].physical(frames: position, count: count, frameCount: frameCount, into: &channels)
     }
+    if position + Int64(count) == frameCount { try verifyChecksums() }
     recycled = channels
     let chunk = SignalChunk(
       channels: channels, sampleRate: header.frameRate,
@@ -266,27 +293,48 @@ public final class WFDBRecordReader: SignalReader {
     for index in files.indices where files[index].isRead {
       try files[index].digital(frames: position, count: count, frameCount: frameCount, into: &channels)
     }
+    if position + Int64(count) == frameCount { try verifyChecksums() }
     position += Int64(count)
     return channels
   }
 
   /// Reads the whole record (from frame 0, in bounded memory) and compares each signal's 16-bit
-  /// sum of stored samples with the header's checksum; returns the header indices of the signals
-  /// read that differ (signals without a checksum are not checked). Leaves ``position`` at the end.
+  /// sum of stored samples (`header(5)`'s checksum: the samples of frames 0 to ``frameCount`` − 1 as
+  /// the file stores them, before skew) with the header's checksum; returns the header indices of the
+  /// signals read that differ (signals without a checksum are not checked), without throwing for them.
+  /// Leaves ``position`` at the end.
   public func mismatchedChecksums() throws(InputError) -> [Int] {
     precondition(segments == nil, "checksums are per segment: open the segment records")
     position = 0
     for index in files.indices { files[index].resetDifferences() }
-    var sums = [Int32](repeating: 0, count: signals.count)
-    while let chunk = try nextDigitalChunk(maxFrames: 1 << 16) {
-      for (output, samples) in chunk.enumerated() {
-        sums[output] = samples.reduce(sums[output], &+)
+    throwsOnChecksum = false
+    defer { throwsOnChecksum = true }
+    while try nextDigitalChunk(maxFrames: 1 << 16) != nil {}
+    let mismatched = Set(
+      files.flatMap { $0.mismatchedChecksums(frameCount: frameCount, onlyVerifiable: false).map(\.signal) })
+    return signalIndices.filter { mismatched.contains($0) }
+  }
+
+  /// After the last frame: throws for the first signal read whose stored samples' 16-bit sum
+  /// differs from the checksum its header line states, when the record's frames were read from the
+  /// first and span the whole signal file. A stated checksum of 0 is taken as not computed (writers
+  /// that compute none write 0, as the CinC 2017 headers do; a true sum is 0 once in 65 536), and a
+  /// header whose length stops short of its file's end (an excerpt) keeps the file's checksum, so
+  /// neither is checked.
+  private func verifyChecksums() throws(InputError) {
+    guard throwsOnChecksum else { return }
+    for file in files {
+      guard let (signal, sum) = file.firstMismatch(frameCount: frameCount, onlyVerifiable: true) else {
+        continue
       }
+      let spec = header.signals[signal]
+      let line: InputError.Location =
+        header.signalLineNumbers.indices.contains(signal) ? .line(header.signalLineNumbers[signal]) : .file
+      throw InputError(
+        path: headerPath, location: line,
+        "checksum mismatch in signal \(signal) (\(spec.description)): the header states \(spec.checksum ?? 0), "
+          + "the samples of \(file.name) sum to \(sum) (16-bit)")
     }
-    return signalIndices.indices.filter { output in
-      guard let checksum = header.signals[signalIndices[output]].checksum else { return false }
-      return Int16(truncatingIfNeeded: sums[output]) != Int16(truncatingIfNeeded: checksum)
-    }.map { signalIndices[$0] }
   }
 }
 
@@ -294,6 +342,9 @@ public final class WFDBRecordReader: SignalReader {
 private final class SegmentCursor {
   let directory: String
   let segments: [WFDBSegment]
+  /// The header whose signals the record's are (the layout segment, or a fixed layout's first segment).
+  let layout: WFDBHeader
+  let layoutName: String
   let names: [String]
   let variableLayout: Bool
   let frameRate: Double
@@ -303,10 +354,15 @@ private final class SegmentCursor {
   /// For each record signal, its channel in the open segment (`nil`: absent, NaN).
   private var mapping: [Int?] = []
 
-  init(directory: String, segments: [WFDBSegment], names: [String], variableLayout: Bool, frameRate: Double) {
+  init(
+    directory: String, segments: [WFDBSegment], layout: WFDBHeader, layoutName: String, variableLayout: Bool,
+    frameRate: Double
+  ) {
     self.directory = directory
     self.segments = segments
-    self.names = names
+    self.layout = layout
+    self.layoutName = layoutName
+    names = layout.signals.map(\.description)
     self.variableLayout = variableLayout
     self.frameRate = frameRate
   }
@@ -345,12 +401,36 @@ private final class SegmentCursor {
         "a segment must be a single-segment record at the master's \(frameRate) Hz")
     }
     let segmentNames = opened.signals.map(\.name)
+    if !variableLayout { try checkSameSignals(opened.header, path: directory + segment.name + ".hea") }
     mapping = names.indices.map { signal in
       variableLayout
         ? segmentNames.firstIndex(of: names[signal]) : (signal < segmentNames.count ? signal : nil)
     }
     reader = opened
     return opened
+  }
+
+  /// A fixed layout's segments hold the first segment's signals, in its order: refuses another count
+  /// (naming the segment's record line) or another name at a position (naming the signal line). A
+  /// signal without a description (named `record NAME, signal N` after its own record) matches any.
+  private func checkSameSignals(_ header: WFDBHeader, path: String) throws(InputError) {
+    guard header.signals.count == layout.signals.count else {
+      throw InputError(
+        path: path, location: .line(header.recordLineNumber),
+        "the segment declares \(header.signals.count) signals, the first segment '\(layoutName)' "
+          + "\(layout.signals.count): the segments of a fixed-layout record hold the same signals")
+    }
+    func named(_ header: WFDBHeader, _ index: Int) -> String? {
+      let name = header.signals[index].description
+      return name == "record \(header.recordName), signal \(index)" ? nil : name
+    }
+    for index in header.signals.indices {
+      guard let ours = named(header, index), let first = named(layout, index), ours != first else { continue }
+      throw InputError(
+        path: path, location: .line(header.signalLineNumbers[index]),
+        "signal \(index) is '\(ours)' where the first segment '\(layoutName)' has '\(first)': the segments "
+          + "of a fixed-layout record hold the same signals in the same order")
+    }
   }
 }
 
@@ -365,8 +445,16 @@ private struct SignalFile {
     var baseline: Float
     var scale: Float
     var initialValue: Int32
+    /// The checksum the header line states, if any.
+    var checksum: Int?
+    /// Running 16-bit sum (in 32 bits, wrapping) of the stored samples of frames
+    /// `0..<SignalFile.summedFrames`, kept for a signal that is read and has a checksum.
+    var sum: Int32 = 0
     /// The output channels this signal goes to (none: not read).
     var outputs: [Int] = []
+
+    /// Whether the running sum is kept.
+    var isSummed: Bool { checksum != nil && !outputs.isEmpty }
   }
 
   let name: String
@@ -382,6 +470,11 @@ private struct SignalFile {
   /// Format 8: each member's value at the end of the last frame handed out.
   private var differenceState: [Int32] = []
   private var nextFrame: Int64 = 0
+  /// Stored frames summed into the members' checksums, from frame 0 in order.
+  private var summedFrames: Int64 = 0
+  /// Whether the record's frames are the whole file (set by the reader): only then do the header's
+  /// checksums describe them.
+  var spansFile = false
 
   init(name: String, source: ByteInput, spec: WFDBSignalSpec) {
     self.name = name
@@ -395,7 +488,7 @@ private struct SignalFile {
       Member(
         signal: signal, column: frameSize, samplesPerFrame: spec.samplesPerFrame, skew: spec.skew,
         baseline: Float(spec.baseline), scale: Float(1 / spec.gain),
-        initialValue: Int32(truncatingIfNeeded: spec.initialValue)))
+        initialValue: Int32(truncatingIfNeeded: spec.initialValue), checksum: spec.checksum))
     frameSize += spec.samplesPerFrame
     maxSkew = max(maxSkew, spec.skew)
     differenceState.append(Int32(truncatingIfNeeded: spec.initialValue))
@@ -415,6 +508,78 @@ private struct SignalFile {
   mutating func resetDifferences() {
     differenceState = members.map(\.initialValue)
     nextFrame = 0
+    summedFrames = 0
+    for index in members.indices { members[index].sum = 0 }
+  }
+
+  /// Whole frames the file holds after its byte offset.
+  var wholeFrames: Int64 {
+    format.sampleCount(forBytes: max(0, (source.size ?? 0) - byteOffset)) / Int64(frameSize)
+  }
+
+  /// For a record whose length is the file's: refuses a file that ends inside a frame (bytes that
+  /// hold part of a frame, beyond what a last packing group needs), naming the byte the partial
+  /// frame starts at.
+  func checkWholeFrames() throws(InputError) {
+    guard let size = source.size else { return }
+    let frames = wholeFrames
+    let used = byteOffset + format.byteCount(forSamples: frames * Int64(frameSize))
+    guard size > used else { return }
+    throw InputError(
+      path: source.path, location: .byteOffset(used),
+      "the file ends inside frame \(frames): \(size - used) bytes after \(frames) whole frames of "
+        + "\(frameSize) samples in format \(format.rawValue) (the header states no length: the file's size "
+        + "gives it)")
+  }
+
+  /// The signals read whose running sum, after all `frameCount` frames, differs from the stated
+  /// checksum, with that sum; with `onlyVerifiable`, only when the frames span the file and for
+  /// checksums other than 0 (see ``WFDBRecordReader``'s checksum rule).
+  func mismatchedChecksums(frameCount: Int64, onlyVerifiable: Bool) -> [(signal: Int, sum: Int16)] {
+    members.indices.compactMap {
+      mismatch(member: $0, frameCount: frameCount, onlyVerifiable: onlyVerifiable)
+    }
+  }
+
+  /// The first of ``mismatchedChecksums(frameCount:onlyVerifiable:)``, without allocating (it runs at
+  /// the end of every read).
+  func firstMismatch(frameCount: Int64, onlyVerifiable: Bool) -> (signal: Int, sum: Int16)? {
+    for index in members.indices {
+      if let found = mismatch(member: index, frameCount: frameCount, onlyVerifiable: onlyVerifiable) {
+        return found
+      }
+    }
+    return nil
+  }
+
+  private func mismatch(member index: Int, frameCount: Int64, onlyVerifiable: Bool) -> (
+    signal: Int, sum: Int16
+  )? {
+    let member = members[index]
+    guard summedFrames == frameCount, spansFile || !onlyVerifiable, member.isSummed,
+      let checksum = member.checksum, checksum != 0 || !onlyVerifiable
+    else { return nil }
+    let sum = Int16(truncatingIfNeeded: member.sum)
+    return sum == Int16(truncatingIfNeeded: checksum) ? nil : (member.signal, sum)
+  }
+
+  /// Adds the stored samples of frames `[start, start + count)`, held in `samples` from flat index
+  /// `first`, to the running sums, when they continue the frames summed so far.
+  private mutating func sum(start: Int64, count: Int, first: Int64) {
+    guard start == summedFrames else { return }
+    summedFrames += Int64(count)
+    for index in members.indices where members[index].isSummed {
+      let (column, perFrame) = (members[index].column, members[index].samplesPerFrame)
+      var total = members[index].sum
+      samples.withUnsafeBufferPointer { samples in
+        var base = Int(start * Int64(frameSize) - first) + column
+        for _ in 0..<count {
+          for sub in 0..<perFrame { total &+= samples[base + sub] }
+          base += frameSize
+        }
+      }
+      members[index].sum = total
+    }
   }
 
   /// Decodes stored frames `[start, min(start + count + maxSkew, frameCount))` into `samples`;
@@ -461,6 +626,7 @@ private struct SignalFile {
     throws(InputError)
   {
     let first = try decodeWindow(start: start, count: count, frameCount: frameCount)
+    sum(start: start, count: count, first: first)
     let invalid = format.invalidSample ?? 0
     for member in members where !member.outputs.isEmpty {
       let perFrame = member.samplesPerFrame
@@ -517,6 +683,7 @@ private struct SignalFile {
     start: Int64, count: Int, offset: Int, frameCount: Int64, into channels: inout [[Float]]
   ) throws(InputError) {
     let first = try decodeWindow(start: start, count: count, frameCount: frameCount)
+    sum(start: start, count: count, first: first)
     // Format 8 has no invalid marker: Int64.min never equals a decoded Int32.
     let invalid = format.invalidSample.map(Int64.init) ?? Int64.min
     for member in members {
@@ -564,7 +731,7 @@ private struct SignalFile {
     var second: [Float] = []
     if let output = a.outputs.first { swap(&first, &channels[output]) }
     if let output = b.outputs.first { swap(&second, &channels[output]) }
-    first.withUnsafeMutableBufferPointer { first in
+    let sums = first.withUnsafeMutableBufferPointer { first in
       second.withUnsafeMutableBufferPointer { second in
         bytes.withUnsafeBytes { raw in
           decode212Pairs(
@@ -573,6 +740,11 @@ private struct SignalFile {
             baselines: (a.baseline, b.baseline), scales: (a.scale, b.scale))
         }
       }
+    }
+    if start == summedFrames {
+      summedFrames += Int64(count)
+      members[0].sum &+= sums.0
+      members[1].sum &+= sums.1
     }
     if let output = a.outputs.first { swap(&first, &channels[output]) }
     if let output = b.outputs.first { swap(&second, &channels[output]) }
