@@ -23,8 +23,8 @@ import VitalsSupport
 /// - EDF+: the onsets of the annotation signal's annotations. When the texts differ, only the
 ///   beat-like ones count: `QRS`, `R`, `R-peak`, `beat`, `heartbeat` (any case) and the MIT beat
 ///   mnemonics (`N`, `V`, …); a file with several texts and none of these is refused. An onset
-///   becomes the nearest sample of the chosen signal, counted from the first data record (EDF+D:
-///   stored samples, as ``EDFReader`` counts them).
+///   becomes the nearest sample of the chosen signal, counted from the first data record (EDF+D: on the
+///   grid of the first record, gaps included, as ``EDFReader`` yields them).
 ///
 /// **Rate.** EDF: the rate of the signal `channels` selects (by default the first rate group, as
 /// ``EDFReader`` opens it). Otherwise the record header beside the file (`dir/100.atr` →
@@ -218,14 +218,16 @@ public struct BeatFile: Sendable {
         if onsets[middle] <= annotation.onset + 1e-9 { low = middle + 1 } else { high = middle }
       }
       let within = low == 0 ? -1 : ((annotation.onset - onsets[low - 1]) * sampleRate).rounded()
-      guard low > 0, within <= Double(samplesPerRecord),
-        Int64(low - 1) * samplesPerRecord + Int64(within) < recordLength ?? .max
+      // Record r's first sample: EDFReader puts the records of an EDF+D file on one grid from record 0
+      // (the gaps read as missing samples); contiguous records give r × samples per record.
+      let recordStart = low == 0 ? 0 : Int64(((onsets[low - 1] - onsets[0]) * sampleRate).rounded())
+      guard low > 0, within <= Double(samplesPerRecord), recordStart + Int64(within) < recordLength ?? .max
       else {
         throw InputError(
           path: path,
           "the annotation \"\(annotation.text)\" at \(annotation.onset) s lies outside the data records")
       }
-      let sample = Int64(low - 1) * samplesPerRecord + Int64(within)
+      let sample = recordStart + Int64(within)
       if let previous = samples.last, sample <= previous {
         throw InputError(
           path: path,

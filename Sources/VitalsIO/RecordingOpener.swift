@@ -210,7 +210,8 @@ public struct RecordingSummary: Sendable, Equatable {
   public var signals: [SignalDescription]
   /// Number of annotations (EDF+), `nil` when the format has none.
   public var annotationCount: Int?
-  /// Discontinuities: EDF+D's, or a time-stamped CSV file's gaps.
+  /// Discontinuities: EDF+D's gaps between records, or a time-stamped CSV file's gaps (both read as
+  /// missing samples).
   public var gapCount: Int?
   /// Other facts, by name (Apple Health classification, lead, device; CSV timing; `notes`: what the
   /// WFDB or EDF header reader assumed, joined by `; `). Never personal data.

@@ -114,8 +114,10 @@ struct CLITests {
     #expect(result.status == 0)
     let lines = try String(contentsOf: output, encoding: .utf8).split(separator: "\n")
     #expect(lines.first == "time_s,ECG")
-    #expect(lines.count == 81)
-    #expect(lines[41].hasPrefix("5,"))  // after the gap: the record at 5 s
+    // Four records of 20 samples at 0, 1, 5 and 6 s: the 3-s gap is 60 missing samples.
+    #expect(lines.count == 141)
+    #expect(lines[41] == "2,NaN" && lines[100] == "4.95,NaN")
+    #expect(lines[101].hasPrefix("5,"))  // after the gap: the record at 5 s
     let piped = try run(
       ["convert", "-", "-o", "-", "--rate", "4"], stdin: Data("v\n1.5\n2\n-3\n".utf8))
     #expect(piped.status == 0)

@@ -148,9 +148,10 @@ struct BeatFileTests {
     // The Pleth signal's rate instead.
     let pleth = try BeatFile(path: ioFixture("edf/mixed.edf"), channels: [.name("Pleth")])
     #expect(pleth.sampleRate == 100 && pleth.samples == [70, 290])
-    // EDF+D: a beat at 5.5 s lies in record 2 (onset 5 s) of 20 samples: stored sample 50.
+    // EDF+D: a beat at 5.5 s lies in record 2 (onset 5 s, after a 3-s gap) of 20 samples: sample 110 on
+    // the grid of record 0, as the reader yields the record with its gap.
     let discontinuous = try BeatFile(path: ioFixture("edf/discontinuous.edf"))
-    #expect(discontinuous.samples == [50] && discontinuous.labels == nil)
+    #expect(discontinuous.samples == [110] && discontinuous.labels == nil)
     // Its header says 02.03.99, its Startdate 02-MAR-2099.
     #expect(discontinuous.notes.count == 1 && discontinuous.notes[0].contains("Startdate is used"))
 

@@ -231,7 +231,11 @@ struct EDFDeviationTests {
     file.annotations = ["+0", "+1", "+20"].map { $0 + "\u{14}\u{14}\u{0}" }
     let reader = try EDFReader(contents: file.bytes)
     #expect(try reader.readAnnotations().gaps.count == 1)
-    #expect(try readAll(reader).chunks.count == 2)
+    // Records of 1 s from 0, 1 and 20 s: 21 s of samples, the 18 s between the second and the third
+    // missing.
+    let samples = try readAll(reader).channels[0]
+    let rate = reader.chunkSampleRate
+    #expect(samples.count == Int(21 * rate) && samples.filter(\.isNaN).count == Int(18 * rate))
   }
 
   @Test(

@@ -45,9 +45,13 @@ struct EDFReaderTests {
     #expect(reader.signals.map(\.name) == sameRate.map { expected.labels[$0] })
     let result = try readAll(reader)
     for (c, i) in sameRate.enumerated() {
-      #expect(result.channels[c].count == expected.values[i].count)
+      // EDF+D gaps read as missing samples, a sample period each.
+      let missing = expected.gaps.reduce(0) { $0 + Int(($1.duration * expected.rates[i]).rounded()) }
+      #expect(result.channels[c].count == expected.values[i].count + missing)
+      #expect(reader.signals[c].sampleCount == Int64(result.channels[c].count))
+      #expect(result.channels[c].filter(\.isNaN).count == missing)
       expectApproximatelyEqual(
-        result.channels[c].map(Double.init), expected.values[i], absoluteTolerance: 1e-5,
+        result.channels[c].filter { !$0.isNaN }.map(Double.init), expected.values[i], absoluteTolerance: 1e-5,
         relativeTolerance: 1e-5)
     }
     let index = try reader.readAnnotations()
@@ -78,15 +82,23 @@ struct EDFReaderTests {
       samples.map(\.bits) == whole.channels[0].indices.map { k in whole.channels.map { $0[k].bitPattern } })
   }
 
-  @Test("EDF+D chunks stop at gaps and restart at the next record's onset")
-  func discontinuousChunks() throws {
+  /// The fixture's four 1-s records at 20 Hz start at 0, 1, 5 and 6 s: the 3-s gap reads as 60 missing
+  /// samples, the records after it on the grid of the first, and each chunk starts at its first sample's
+  /// time, in chunks of any size.
+  @Test("EDF+D gaps are missing samples on the grid of the first record")
+  func discontinuousGaps() throws {
     let expected = expectations["discontinuous"]!
-    let result = try readAll(EDFReader(path: ioFixture("edf/discontinuous.edf")), maxSamples: 1000)
-    #expect(result.chunks.map(\.sampleCount) == [40, 40])
     let start = Timestamp(nanosecondsSinceEpoch: expected.start_ns)
-    #expect(result.chunks[0].startTime == start)
-    #expect(result.chunks[1].startTime == start.advanced(byNanoseconds: 5_000_000_000))
-    #expect(result.chunks[1].firstSampleIndex == 40)
+    for maxSamples in [1000, 30, 7] {
+      let result = try readAll(EDFReader(path: ioFixture("edf/discontinuous.edf")), maxSamples: maxSamples)
+      let samples = result.channels[0]
+      #expect(samples.count == 140)
+      #expect(samples[..<40].allSatisfy(\.isFinite) && samples[100...].allSatisfy(\.isFinite))
+      #expect(samples[40..<100].allSatisfy { $0.isNaN })
+      for chunk in result.chunks {
+        #expect(chunk.startTime == start.advanced(byNanoseconds: chunk.firstSampleIndex * 50_000_000))
+      }
+    }
   }
 
   @Test("mixed rates: a selection picks one rate group")

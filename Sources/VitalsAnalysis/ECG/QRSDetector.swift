@@ -121,7 +121,7 @@ public struct QRSDetector: Sendable {
   var chunkIndexOrigin: Int64?
   /// Where beat times are counted from: the record index and time of the first `SignalChunk`'s first
   /// sample, and of each later chunk's that lies more than half a sample period from where the samples
-  /// before it lead (a discontinuity, as between the data records of an EDF+D file). Counting from these
+  /// before it lead (a discontinuity, from a reader that yields one). Counting from these
   /// alone, not from every chunk's rounded start, gives a beat the same time however the recording is
   /// cut into chunks. Anchors no beat still to be decided can refer to are dropped.
   var timeAnchors: [(index: Int64, time: Timestamp)] = []

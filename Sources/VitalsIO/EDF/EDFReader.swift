@@ -13,9 +13,12 @@ import VitalsCore
 /// one pyedflib `readSignal` applies), computed in `Float`.
 ///
 /// **Time.** The header's date and time are read as UTC. In EDF+ each record's first TAL gives its
-/// onset; chunks never span a discontinuity of an EDF+D file: a chunk ends before a gap and the next
-/// starts at the later record's onset. `firstSampleIndex` counts the samples stored before the chunk
-/// (gaps hold no samples). ``readAnnotations()`` returns the annotations, record onsets and gaps.
+/// onset. The gaps between the records of an EDF+D file are missing data: they are yielded as NaN
+/// samples, as many as the gap holds sample periods (rounded), so that the samples lie on one grid from
+/// the first and every sample is within half a period of its time; the signals' `sampleCount` spans the
+/// gaps too, and a file whose last record starts more than ``SignalChunk/longestRecordingSeconds`` after
+/// its first throws.
+/// ``readAnnotations()`` returns the annotations, record onsets and gaps.
 /// An onset that contradicts the variant throws, naming the record and the byte of its TAL: in
 /// EDF+C, record k must start k record durations after record 0; in EDF+D, no record may start
 /// before the previous one ends (within 1 µs).
@@ -45,6 +48,8 @@ public struct EDFReader: SignalReader {
   private var samplesYielded: Int64 = 0
   /// Seconds from the file start at which the next sample to yield lies.
   private var expectedOnset: Double?
+  /// Seconds from the file start of the first sample: EDF+D samples lie on its grid.
+  private var gridOnset: Double?
   /// The last record whose onset was checked, that onset and record 0's.
   private var checkedRecord = -1
   private var previousOnset: Double?
@@ -102,11 +107,14 @@ public struct EDFReader: SignalReader {
     }
     let allSignals = header.signals
     let rate = { (i: Int) in Double(allSignals[i].samplesPerRecord) / duration }
+    let span = try Self.discontinuousSpan(
+      header: header, input: input, annotationSignal: annotationSignal, offsets: offsets)
     let available = ordinary.map { i in
       let s = header.signals[i]
+      let stored = Int64(s.samplesPerRecord) * Int64(header.recordCount)
       return SignalDescription(
         name: s.label, unit: s.physicalDimension, sampleRate: rate(i),
-        sampleCount: Int64(s.samplesPerRecord) * Int64(header.recordCount))
+        sampleCount: span.map { Int64(($0 * rate(i)).rounded()) + Int64(s.samplesPerRecord) } ?? stored)
     }
     let firstRate = header.signals[ordinary[0]].samplesPerRecord
     // Indices into `available`.
@@ -152,6 +160,30 @@ public struct EDFReader: SignalReader {
     let position = Int64(header.headerBytes) + Int64(r) * Int64(header.recordBytes) + Int64(offsets[a])
     let bytes = try input.bytes(at: position, count: 2 * header.signals[a].samplesPerRecord)
     return try TALParser.parse(bytes[...], path: input.path, byteOffset: position) { _, _, _ in }
+  }
+
+  /// EDF+D: seconds from record 0's onset to the last record's, which the samples span with their gaps
+  /// (see the type's description); nil for other files and a single record. Throws when it exceeds
+  /// ``SignalChunk/longestRecordingSeconds``, naming the last record's TAL.
+  private static func discontinuousSpan(
+    header: EDFHeader, input: ByteInput, annotationSignal: Int?, offsets: [Int]
+  ) throws(InputError) -> Double? {
+    guard header.variant == "EDF+D", header.recordCount > 1, let a = annotationSignal,
+      let first = try recordOnset(0, header: header, input: input, annotationSignal: a, offsets: offsets),
+      let last = try recordOnset(
+        header.recordCount - 1, header: header, input: input, annotationSignal: a, offsets: offsets),
+      last > first
+    else { return nil }
+    guard last - first <= SignalChunk.longestRecordingSeconds else {
+      throw InputError(
+        path: input.path,
+        location: .byteOffset(
+          Int64(header.headerBytes) + Int64(header.recordCount - 1) * Int64(header.recordBytes)
+            + Int64(offsets[a])),
+        "the last record starts \(last - first) s after the first: expected at most "
+          + "\(SignalChunk.longestRecordingSeconds) s (366 days)")
+    }
+    return last - first
   }
 
   /// Reads the whole annotation signal: annotations, record onsets and EDF+D gaps (empty for plain
@@ -272,10 +304,14 @@ public struct EDFReader: SignalReader {
           onset = try timeKeepingOnset(at: recordStart + signalOffsets[a], of: a, batchStart: position)
         }
         let sampleOnset = onset + Double(sampleInRecord) / chunkSampleRate
-        if discontinuous, let expected = expectedOnset, abs(sampleOnset - expected) > 1e-6, produced > 0 {
-          break readLoop
+        if discontinuous, sampleInRecord == 0, let expected = expectedOnset,
+          fillGap(before: sampleOnset, into: &channels, produced: &produced, maxSamples: maxSamples)
+        {
+          if chunkOnset == nil { chunkOnset = expected }
+          if produced == maxSamples { break readLoop }
         }
-        if chunkOnset == nil { chunkOnset = sampleOnset }
+        if gridOnset == nil { gridOnset = sampleOnset }
+        if chunkOnset == nil { chunkOnset = discontinuous ? expectedOnset ?? sampleOnset : sampleOnset }
         let take = min(samplesPerRecord - sampleInRecord, maxSamples - produced)
         buffer.withUnsafeBytes { raw in
           for (c, s) in selectedSignals.enumerated() {
@@ -293,7 +329,12 @@ public struct EDFReader: SignalReader {
         }
         produced += take
         sampleInRecord += take
-        expectedOnset = onset + Double(sampleInRecord) / chunkSampleRate
+        // EDF+D samples lie on one grid from the first, so after a gap at most half a sample from their
+        // onset; the others follow their record's onset.
+        expectedOnset =
+          discontinuous
+          ? gridOnset! + Double(samplesYielded + Int64(produced)) / chunkSampleRate
+          : onset + Double(sampleInRecord) / chunkSampleRate
         if sampleInRecord == samplesPerRecord {
           sampleInRecord = 0
           nextRecord += 1
@@ -306,6 +347,23 @@ public struct EDFReader: SignalReader {
     let start = header.startTime.advanced(byNanoseconds: Int64(saturating: (chunkOnset ?? 0) * 1e9))
     return SignalChunk(
       channels: channels, sampleRate: chunkSampleRate, startTime: start, firstSampleIndex: firstIndex)
+  }
+}
+
+extension EDFReader {
+  /// An EDF+D gap before a record starting at `onset` (seconds from the file's start): appends to every
+  /// channel the missing samples (NaN) up to the grid sample nearest `onset`, at most as many as bring
+  /// `produced` to `maxSamples`, and advances ``expectedOnset``; returns whether there were any.
+  fileprivate mutating func fillGap(
+    before onset: Double, into channels: inout [[Float]], produced: inout Int, maxSamples: Int
+  ) -> Bool {
+    let missing = Int(((onset - expectedOnset!) * chunkSampleRate).rounded())
+    guard missing > 0 else { return false }
+    let fill = min(missing, maxSamples - produced)
+    for c in channels.indices { channels[c].append(contentsOf: repeatElement(.nan, count: fill)) }
+    produced += fill
+    expectedOnset = gridOnset! + Double(samplesYielded + Int64(produced)) / chunkSampleRate
+    return true
   }
 }
 

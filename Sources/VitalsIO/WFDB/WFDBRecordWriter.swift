@@ -14,7 +14,7 @@ import VitalsSupport
 /// invalid-sample marker) becomes the format's invalid marker (−32768 in format 16); any other value
 /// the format cannot hold (outside ±32767 in format 16, infinite) throws ``OutputError`` naming the
 /// signal and the sample — never clipped. A chunk that starts more than 1.5 sample periods after the
-/// end of the previous one (a gap, as in EDF+D) is preceded by invalid samples that fill the gap, so
+/// end of the previous one (a gap in the source's time) is preceded by invalid samples that fill the gap, so
 /// that every sample keeps its time. Streams: each append writes its samples and keeps nothing.
 public final class WFDBRecordWriter {
   /// How one signal is written: name, unit and the digital scale (a header signal line).
