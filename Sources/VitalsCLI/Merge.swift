@@ -28,6 +28,9 @@ public struct Merge: ParsableCommand {
 
   public func validate() throws {
     if partials.isEmpty { throw ValidationError("give at least one PARTIAL file (vitals stats --partial)") }
+    if let twice = partials.first(where: { path in partials.filter { $0 == path }.count > 1 }) {
+      throw ValidationError("\(twice) is given twice: its samples would be counted twice")
+    }
   }
 
   public func run() throws {

@@ -132,15 +132,29 @@ public struct BeatFile: Sendable {
           error.message + " (the file looks like text: a CSV beat file needs a .csv, .tsv or .txt name)")
       }
       let beats = annotations.filter(\.isBeat)
-      let longest = Self.longestRecordingSamples(at: sampleRate)
-      if let beyond = beats.firstIndex(where: { $0.sample > longest }) {
-        throw InputError(
-          path: path,
-          "beat \(beyond + 1) lies at sample \(beats[beyond].sample), beyond the longest recording read "
-            + "(\(longest) samples: 366 days at \(sampleRate) Hz)")
-      }
+      try Self.checkRange(of: beats, recordLength: self.recordLength, sampleRate: sampleRate, path: path)
       samples = beats.map(\.sample)
       labels = beats.map(\.symbol)
+    }
+  }
+
+  /// Refuses the first of the WFDB annotation file's `beats` at or beyond `recordLength` (when given) or
+  /// beyond the longest recording read at `sampleRate` Hz, naming the beat.
+  private static func checkRange(
+    of beats: [WFDBAnnotation], recordLength: Int64?, sampleRate: Double, path: String
+  ) throws(InputError) {
+    if let recordLength, let beyond = beats.firstIndex(where: { $0.sample >= recordLength }) {
+      throw InputError(
+        path: path,
+        "beat \(beyond + 1) lies at sample \(beats[beyond].sample), beyond the record's end (\(recordLength) "
+          + "samples)")
+    }
+    let longest = longestRecordingSamples(at: sampleRate)
+    if let beyond = beats.firstIndex(where: { $0.sample > longest }) {
+      throw InputError(
+        path: path,
+        "beat \(beyond + 1) lies at sample \(beats[beyond].sample), beyond the longest recording read "
+          + "(\(longest) samples: 366 days at \(sampleRate) Hz)")
     }
   }
 

@@ -28,7 +28,11 @@ package final class ByteInput {
     do {
       file = try FileDescriptor.open(FilePath(path), .readOnly)
     } catch {
-      throw InputError(path: path, "cannot open: \(error)")
+      // The command line replaces bytes that are not UTF-8 by U+FFFD, so such a path names no file.
+      let encoding =
+        path.contains("\u{FFFD}")
+        ? " (the path holds bytes that are not UTF-8, which Vitals cannot pass on)" : ""
+      throw InputError(path: path, "cannot open: \(error)\(encoding)")
     }
     if (try? file.stat())?.type == .directory {
       try? file.close()

@@ -99,7 +99,7 @@ public struct BatchAnalysis: Sendable {
   /// The processors this process may run on: the default number of jobs.
   public static var processorCount: Int { ProcessInfo.processInfo.activeProcessorCount }
 
-  /// A batch of `inputs` (see ``InputExpansion/expand(_:)``) on `jobs` threads (≥ 1).
+  /// A batch of `inputs` (see ``InputExpansion/expand(_:outputDirectory:)``) on `jobs` threads (≥ 1).
   public init(
     inputs: [String], options: AnalysisOptions = AnalysisOptions(), output: BatchOutputLayout? = nil,
     jobs: Int = processorCount, force: Bool = false

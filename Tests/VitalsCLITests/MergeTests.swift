@@ -43,6 +43,14 @@ struct MergeTests {
     try #require(try VitalsCommand.parseAsRoot(["merge"] + arguments) as? Merge).report(note: { _ in })
   }
 
+  @Test("a partial given twice is refused: its samples would count twice")
+  func partialGivenTwice() {
+    #expect(throws: (any Error).self) {
+      _ = try VitalsCommand.parseAsRoot(["merge", "p.json", "q.json", "p.json"])
+    }
+    #expect(throws: Never.self) { _ = try VitalsCommand.parseAsRoot(["merge", "p.json", "q.json"]) }
+  }
+
   @Test(
     "each file's partial, merged, is the table of all the files",
     arguments: [

@@ -96,6 +96,15 @@ struct BeatFileTests {
     let beyond = try scratch.write("r.txt", "sample\n10\n1000\n")
     let error = try #require(throws: InputError.self) { _ = try BeatFile(path: beyond) }
     #expect(error.location == .field(line: 3, column: 1) && error.message.contains("beyond the record's end"))
+    // The same for a WFDB annotation file: a beat at the record's length lies beyond its end.
+    let annotations = scratch.directory + "/r.atr"
+    try Data(
+      WFDBAnnotationFile.encode([WFDBAnnotation(sample: 10, code: 1), WFDBAnnotation(sample: 1000, code: 1)])
+    )
+    .write(to: URL(fileURLWithPath: annotations))
+    let late = try #require(throws: InputError.self) { _ = try BeatFile(path: annotations) }
+    #expect(
+      late.message.contains("beat 2 lies at sample 1000, beyond the record's end (1000 samples)"), "\(late)")
     let alone = try scratch.write("other.csv", "sample\n1\n")
     #expect(throws: InputError.self) { _ = try BeatFile(path: alone) }  // no rate at all
   }

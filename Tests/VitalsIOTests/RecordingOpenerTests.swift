@@ -27,6 +27,9 @@ struct RecordingOpenerTests {
     #expect(
       inputError { _ = try RecordingOpener.detectKind(path: "/nonexistent/x.edf") }?.message.hasPrefix(
         "cannot open") == true)
+    // A path whose bytes were not UTF-8 reaches Vitals with U+FFFD in their place: the message says so.
+    let mangled = inputError { _ = try RecordingOpener.detectKind(path: "/tmp/bad\u{FFFD}name.csv") }
+    #expect(mangled?.message.contains("bytes that are not UTF-8") == true, "\(String(describing: mangled))")
   }
 
   @Test("open applies channel and CSV options")

@@ -16,7 +16,7 @@ import VitalsCore
 /// onset. The gaps between the records of an EDF+D file are missing data: they are yielded as NaN
 /// samples, as many as the gap holds sample periods (rounded), so that the samples lie on one grid from
 /// the first and every sample is within half a period of its time; the signals' `sampleCount` spans the
-/// gaps too, and a file whose last record starts more than ``SignalChunk/longestRecordingSeconds`` after
+/// gaps too, and a file whose last record starts more than `SignalChunk.longestRecordingSeconds` after
 /// its first throws.
 /// ``readAnnotations()`` returns the annotations, record onsets and gaps.
 /// An onset that contradicts the variant throws, naming the record and the byte of its TAL: in
@@ -164,7 +164,7 @@ public struct EDFReader: SignalReader {
 
   /// EDF+D: seconds from record 0's onset to the last record's, which the samples span with their gaps
   /// (see the type's description); nil for other files and a single record. Throws when it exceeds
-  /// ``SignalChunk/longestRecordingSeconds``, naming the last record's TAL.
+  /// `SignalChunk.longestRecordingSeconds`, naming the last record's TAL.
   private static func discontinuousSpan(
     header: EDFHeader, input: ByteInput, annotationSignal: Int?, offsets: [Int]
   ) throws(InputError) -> Double? {
