@@ -153,7 +153,7 @@ public final class HealthExportReader {
       guard let close = memchr(base + start, 0x3E, end - start) else { return .incomplete }
       let closeIndex = UnsafePointer(close.assumingMemoryBound(to: UInt8.self)) - base
       var nameEnd = closeIndex
-      while nameEnd > start + 2, [0x20, 0x0A, 0x09, 0x0D].contains(base[nameEnd - 1]) { nameEnd -= 1 }
+      while nameEnd > start + 2, Self.isSpace(base[nameEnd - 1]) { nameEnd -= 1 }
       let name = UnsafeBufferPointer(start: base + start + 2, count: nameEnd - start - 2)
       try closeElement(name, offset: storageOffset + Int64(start))
       position = closeIndex + 1
@@ -219,9 +219,14 @@ public final class HealthExportReader {
 
   private var attributeScratch: [(name: Range<Int>, value: Range<Int>)] = []
 
+  /// Whether `c` is XML white space (space, tab, line feed, carriage return).
+  @inline(__always) private static func isSpace(_ c: UInt8) -> Bool {
+    c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D
+  }
+
   /// Parses `<name attr="v" …>` or `…/>` at `start`; `nil` when the buffer ends first.
   private func parseStartTag(_ base: UnsafePointer<UInt8>, at start: Int) throws(InputError) -> StartTag? {
-    @inline(__always) func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D }
+    @inline(__always) func isSpace(_ c: UInt8) -> Bool { Self.isSpace(c) }
     @inline(__always) func isNameEnd(_ c: UInt8) -> Bool { isSpace(c) || c == 0x3E || c == 0x2F || c == 0x3D }
     var i = start + 1
     while i < end && !isNameEnd(base[i]) { i += 1 }
@@ -429,18 +434,25 @@ public final class HealthExportReader {
   )
     throws(InputError) -> Double
   {
-    let written = { fieldText(base + range.lowerBound, count: range.count) }
+    // The text is made only for a message or a number the fast path cannot convert: one closure per
+    // call would allocate a context per record.
     guard let number = DecimalNumber.scan(base + range.lowerBound, count: range.count, separator: 0x2E) else {
-      throw error(at: offset, "expected a number as the value, found '\(written())'")
+      throw error(
+        at: offset,
+        "expected a number as the value, found '\(fieldText(base + range.lowerBound, count: range.count))'")
     }
-    let amount = number.doubleValue(fallbackText: written)
+    let amount = number.doubleValue { fieldText(base + range.lowerBound, count: range.count) }
     guard amount.isFinite else {
-      throw error(at: offset, "expected a number as the value, found '\(written())', beyond a Double's range")
+      throw error(
+        at: offset,
+        "expected a number as the value, found '\(fieldText(base + range.lowerBound, count: range.count))', "
+          + "beyond a Double's range")
     }
     guard amount >= 0 || type.aggregationStyle != .cumulative else {
       throw error(
         at: offset,
-        "expected a value of at least 0 for the cumulative type \(type.rawValue), found '\(written())'")
+        "expected a value of at least 0 for the cumulative type \(type.rawValue), found "
+          + "'\(fieldText(base + range.lowerBound, count: range.count))'")
     }
     return amount
   }
