@@ -571,15 +571,37 @@ private struct SignalFile {
     for index in members.indices where members[index].isSummed {
       let (column, perFrame) = (members[index].column, members[index].samplesPerFrame)
       var total = members[index].sum
+      let stride = frameSize
       samples.withUnsafeBufferPointer { samples in
-        var base = Int(start * Int64(frameSize) - first) + column
-        for _ in 0..<count {
-          for sub in 0..<perFrame { total &+= samples[base + sub] }
-          base += frameSize
+        let base = samples.baseAddress! + Int(start * Int64(stride) - first) + column
+        if stride == 1 {
+          total &+= Self.wrappingSum(base, count: count)
+        } else {
+          for frame in 0..<count {
+            for sub in 0..<perFrame { total &+= base[frame &* stride &+ sub] }
+          }
         }
       }
       members[index].sum = total
     }
+  }
+
+  /// The sum of `count` values at `values`, wrapping, eight lanes at a time (a wrapping sum does not
+  /// depend on the order of its terms).
+  private static func wrappingSum(_ values: UnsafePointer<Int32>, count: Int) -> Int32 {
+    var lanes = SIMD8<Int32>()
+    let raw = UnsafeRawPointer(values)
+    var i = 0
+    while i &+ 8 <= count {
+      lanes &+= raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<Int32>.self)
+      i &+= 8
+    }
+    var total = lanes.wrappedSum()
+    while i < count {
+      total &+= values[i]
+      i &+= 1
+    }
+    return total
   }
 
   /// Decodes stored frames `[start, min(start + count + maxSkew, frameCount))` into `samples`;
