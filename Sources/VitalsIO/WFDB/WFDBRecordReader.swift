@@ -568,27 +568,34 @@ private struct SignalFile {
   private mutating func sum(start: Int64, count: Int, first: Int64) {
     guard start == summedFrames else { return }
     summedFrames += Int64(count)
-    for index in members.indices where members[index].isSummed {
-      let (column, perFrame) = (members[index].column, members[index].samplesPerFrame)
-      var total = members[index].sum
-      let stride = frameSize
-      samples.withUnsafeBufferPointer { samples in
-        let base = samples.baseAddress! + Int(start * Int64(stride) - first) + column
-        if stride == 1 {
-          total &+= Self.wrappingSum(base, count: count)
-        } else {
-          for frame in 0..<count {
-            for sub in 0..<perFrame { total &+= base[frame &* stride &+ sub] }
+    let width = frameSize
+    samples.withUnsafeBufferPointer { samples in
+      let frames = samples.baseAddress! + Int(start * Int64(width) - first)
+      // Frames of 1, 2, 4 or 8 samples, one per signal: every value of lane l (index mod 8) belongs to
+      // the column l mod width, so one pass sums every column.
+      if 8 % width == 0 && members.allSatisfy({ !$0.isSummed || $0.samplesPerFrame == 1 }) {
+        let lanes = Self.wrappingLaneSums(frames, count: count * width)
+        for index in members.indices where members[index].isSummed {
+          for lane in Swift.stride(from: members[index].column, to: 8, by: width) {
+            members[index].sum &+= lanes[lane]
           }
         }
+        return
       }
-      members[index].sum = total
+      for index in members.indices where members[index].isSummed {
+        let (column, perFrame) = (members[index].column, members[index].samplesPerFrame)
+        var total = members[index].sum
+        for frame in 0..<count {
+          for sub in 0..<perFrame { total &+= frames[frame &* width &+ column &+ sub] }
+        }
+        members[index].sum = total
+      }
     }
   }
 
-  /// The sum of `count` values at `values`, wrapping, eight lanes at a time (a wrapping sum does not
-  /// depend on the order of its terms).
-  private static func wrappingSum(_ values: UnsafePointer<Int32>, count: Int) -> Int32 {
+  /// Per lane `l` of eight, the wrapping sum of the `count` values at `values` whose index is `l` mod 8
+  /// (a wrapping sum does not depend on the order of its terms).
+  private static func wrappingLaneSums(_ values: UnsafePointer<Int32>, count: Int) -> SIMD8<Int32> {
     var lanes = SIMD8<Int32>()
     let raw = UnsafeRawPointer(values)
     var i = 0
@@ -596,12 +603,11 @@ private struct SignalFile {
       lanes &+= raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<Int32>.self)
       i &+= 8
     }
-    var total = lanes.wrappedSum()
     while i < count {
-      total &+= values[i]
+      lanes[i % 8] &+= values[i]
       i &+= 1
     }
-    return total
+    return lanes
   }
 
   /// Decodes stored frames `[start, min(start + count + maxSkew, frameCount))` into `samples`;
