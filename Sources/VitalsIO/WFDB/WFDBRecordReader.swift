@@ -571,13 +571,16 @@ private struct SignalFile {
     let width = frameSize
     samples.withUnsafeBufferPointer { samples in
       let frames = samples.baseAddress! + Int(start * Int64(width) - first)
-      // Frames of 1, 2, 4 or 8 samples, one per signal: every value of lane l (index mod 8) belongs to
-      // the column l mod width, so one pass sums every column.
-      if 8 % width == 0 && members.allSatisfy({ !$0.isSummed || $0.samplesPerFrame == 1 }) {
-        let lanes = Self.wrappingLaneSums(frames, count: count * width)
-        for index in members.indices where members[index].isSummed {
-          for lane in Swift.stride(from: members[index].column, to: 8, by: width) {
-            members[index].sum &+= lanes[lane]
+      // Frames of at most 16 samples, one per signal: over a period of lcm(8, width) values, the value at
+      // position p belongs to column p mod width, so one pass of SIMD8 lanes sums every column.
+      if width <= 16 && members.allSatisfy({ !$0.isSummed || $0.samplesPerFrame == 1 }) {
+        let period = 8 / Self.gcd(8, width) * width
+        withUnsafeTemporaryAllocation(of: SIMD8<Int32>.self, capacity: period / 8) { lanes in
+          Self.wrappingPeriodSums(frames, count: count * width, into: lanes)
+          for index in members.indices where members[index].isSummed {
+            for position in Swift.stride(from: members[index].column, to: period, by: width) {
+              members[index].sum &+= lanes[position / 8][position % 8]
+            }
           }
         }
         return
@@ -593,22 +596,31 @@ private struct SignalFile {
     }
   }
 
-  /// Per lane `l` of eight, the wrapping sum of the `count` values at `values` whose index is `l` mod 8
-  /// (a wrapping sum does not depend on the order of its terms).
-  private static func wrappingLaneSums(_ values: UnsafePointer<Int32>, count: Int) -> SIMD8<Int32> {
-    var lanes = SIMD8<Int32>()
+  /// The wrapping sums of the `count` values at `values` by their index modulo `lanes.count · 8` (a
+  /// multiple of 8): the sum of index p mod that period in `lanes[p / 8][p % 8]`. A wrapping sum does not
+  /// depend on the order of its terms.
+  private static func wrappingPeriodSums(
+    _ values: UnsafePointer<Int32>, count: Int, into lanes: UnsafeMutableBufferPointer<SIMD8<Int32>>
+  ) {
+    let period = lanes.count &* 8
+    for v in lanes.indices { lanes[v] = SIMD8() }
     let raw = UnsafeRawPointer(values)
     var i = 0
-    while i &+ 8 <= count {
-      lanes &+= raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<Int32>.self)
-      i &+= 8
+    while i &+ period <= count {
+      for v in lanes.indices {
+        lanes[v] &+= raw.loadUnaligned(fromByteOffset: (i &+ v &* 8) &* 4, as: SIMD8<Int32>.self)
+      }
+      i &+= period
     }
     while i < count {
-      lanes[i % 8] &+= values[i]
+      let position = i % period
+      lanes[position / 8][position % 8] &+= values[i]
       i &+= 1
     }
-    return lanes
   }
+
+  /// The greatest common divisor of two positive numbers.
+  private static func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
 
   /// Decodes stored frames `[start, min(start + count + maxSkew, frameCount))` into `samples`;
   /// returns the flat sample index held by `samples[0]`.
