@@ -596,12 +596,32 @@ private struct SignalFile {
     }
   }
 
+  /// Per lane `l` of eight, the wrapping sum of the `count` values at `values` whose index is `l` mod 8.
+  private static func wrappingLaneSums(_ values: UnsafePointer<Int32>, count: Int) -> SIMD8<Int32> {
+    var lanes = SIMD8<Int32>()
+    let raw = UnsafeRawPointer(values)
+    var i = 0
+    while i &+ 8 <= count {
+      lanes &+= raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<Int32>.self)
+      i &+= 8
+    }
+    while i < count {
+      lanes[i % 8] &+= values[i]
+      i &+= 1
+    }
+    return lanes
+  }
+
   /// The wrapping sums of the `count` values at `values` by their index modulo `lanes.count · 8` (a
   /// multiple of 8): the sum of index p mod that period in `lanes[p / 8][p % 8]`. A wrapping sum does not
   /// depend on the order of its terms.
   private static func wrappingPeriodSums(
     _ values: UnsafePointer<Int32>, count: Int, into lanes: UnsafeMutableBufferPointer<SIMD8<Int32>>
   ) {
+    if lanes.count == 1 {  // a period of 8 (frames of 1, 2, 4 or 8): the sums stay in one register
+      lanes[0] = wrappingLaneSums(values, count: count)
+      return
+    }
     let period = lanes.count &* 8
     for v in lanes.indices { lanes[v] = SIMD8() }
     let raw = UnsafeRawPointer(values)
