@@ -234,7 +234,8 @@ public struct BeatFile: Sendable {
       let within = low == 0 ? -1 : ((annotation.onset - onsets[low - 1]) * sampleRate).rounded()
       // Record r's first sample: EDFReader puts the records of an EDF+D file on one grid from record 0
       // (the gaps read as missing samples); contiguous records give r × samples per record.
-      let recordStart = low == 0 ? 0 : Int64(((onsets[low - 1] - onsets[0]) * sampleRate).rounded())
+      let recordStart =
+        low == 0 ? 0 : EDFReader.gridIndex(of: onsets[low - 1], from: onsets[0], rate: sampleRate)
       guard low > 0, within <= Double(samplesPerRecord), recordStart + Int64(within) < recordLength ?? .max
       else {
         throw InputError(

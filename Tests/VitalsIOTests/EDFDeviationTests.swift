@@ -238,6 +238,33 @@ struct EDFDeviationTests {
     #expect(samples.count == Int(21 * rate) && samples.filter(\.isNaN).count == Int(18 * rate))
   }
 
+  /// Gaps of an odd number of half sample periods (1.126 s and 1.134 s at 250 Hz), where rounding could go
+  /// either way: the count of missing samples does not depend on the chunking, `sampleCount` is the
+  /// number of samples read, and a beat annotated at record 1's onset lands on record 1's first sample.
+  @Test("EDF+D gaps round alike in every chunking, in sampleCount and in beat annotations")
+  func gapRounding() throws {
+    for onset in ["1.126", "1.134"] {
+      var file = GeneratedEDF()
+      file.samplesPerRecord = 250
+      file.records = [[Int16](repeating: 1, count: 250), [Int16](repeating: 2, count: 250)]
+      file.reserved = "EDF+D"
+      file.annotationBytes = 60
+      file.annotations = ["+0\u{14}\u{14}\u{0}", "+\(onset)\u{14}\u{14}\u{0}+\(onset)\u{14}R\u{14}\u{0}"]
+      let reader = try EDFReader(contents: file.bytes)
+      let whole = try readAll(reader).channels[0]
+      #expect(Int64(whole.count) == reader.signals[0].sampleCount, "\(onset)")
+      for maxSamples in [1, 7, 251, 282, 283] {
+        let split = try readAll(EDFReader(contents: file.bytes), maxSamples: maxSamples).channels[0]
+        #expect(split.count == whole.count && split.filter(\.isNaN).count == whole.filter(\.isNaN).count)
+      }
+      let path = FileManager.default.temporaryDirectory.appendingPathComponent("gap-\(UUID()).edf").path
+      try Data(file.bytes).write(to: URL(fileURLWithPath: path))
+      defer { try? FileManager.default.removeItem(atPath: path) }
+      let firstOfRecord1 = try #require(whole.firstIndex { $0 != whole[0] && !$0.isNaN })
+      #expect(try BeatFile(path: path).samples == [Int64(firstOfRecord1)], "\(onset)")
+    }
+  }
+
   @Test(
     "digital minimum not below the maximum: an error naming the signal and the field's byte offset",
     arguments: [("100", "100"), ("200", "100")])

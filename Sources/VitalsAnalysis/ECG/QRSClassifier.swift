@@ -85,6 +85,12 @@ struct QRSClassifier: Sendable {
     var lastBeat: Candidate?
   }
 
+  /// While the end of a segment is held (`QRSDetector.Segment.finish(holding:appendingTo:)`): beats from
+  /// this input sample on are dropped, and ``learnedAtLastKeptBeat`` is what the classifier had learned
+  /// when it took the last beat before it.
+  var keptBeatCut: Int64?
+  var learnedAtLastKeptBeat: Learned?
+
   /// What this classifier has learned so far.
   var learned: Learned {
     Learned(
@@ -96,7 +102,8 @@ struct QRSClassifier: Sendable {
   /// last beat moved back by `shift` input samples (the distance from the earlier segment's first sample to
   /// this one's), so that the first peaks after the gap meet the thresholds, the refractory period and the
   /// T-wave test as any other. The interval across the gap is not an RR interval: it is not recorded. The
-  /// search-back is due one search-back interval after the gap.
+  /// search-back is due a search-back interval after the last beat, as without the gap (at the gap's end
+  /// when that has passed), so that a QRS complex a short gap cut is taken as a missed beat is.
   mutating func resume(from learned: Learned, shift: Int64) {
     signalLevel = learned.signalLevel
     signalLevelFloor = learned.signalLevelFloor
@@ -106,9 +113,13 @@ struct QRSClassifier: Sendable {
     medianInterval = learned.medianInterval
     lastBeat = learned.lastBeat.map { Candidate(rPeak: $0.rPeak - shift, height: $0.height, slope: $0.slope) }
     lastBeatUnconfirmed = lastBeat != nil
+    // The search-back stays due where the last beat put it (a QRS cut by a short gap is found by it, as a
+    // missed beat is), but not before the gap's end.
     searchBackSample =
-      lastBeat == nil
-      ? .max : firstSample(reaching: Int64((searchBackInterval * Double(medianInterval)).rounded()))
+      lastBeat.map {
+        firstSample(
+          reaching: max(0, $0.rPeak + Int64((searchBackInterval * Double(medianInterval)).rounded())))
+      } ?? .max
   }
 
   /// - Parameters:
@@ -608,6 +619,7 @@ struct QRSClassifier: Sendable {
     searchBackSample = firstSample(
       reaching: candidate.rPeak + Int64((searchBackInterval * Double(medianInterval)).rounded()))
     beats.append(candidate.rPeak)
+    if let cut = keptBeatCut, candidate.rPeak < cut { learnedAtLastKeptBeat = learned }
   }
 
   private mutating func recordInterval(_ interval: Int64) {

@@ -245,9 +245,9 @@ public struct QRSDetector: Sendable {
   private mutating func endSegment(appendingTo beats: inout [Int64]) {
     guard segment != nil else { return }
     let firstNew = beats.count
-    segment!.finish(holding: Int(latencySamples), appendingTo: &beats)
+    let learned = segment!.finish(holding: Int(latencySamples), appendingTo: &beats)
     for k in firstNew..<beats.count { beats[k] += segmentStart }
-    learnedBeforeGap = (segment!.classifier.learned, segmentStart)
+    learnedBeforeGap = learned.map { ($0, segmentStart) } ?? learnedBeforeGap
     segment = nil
   }
 
@@ -522,10 +522,16 @@ extension QRSDetector {
     }
 
     /// Ends the segment as a recording ends (see ``QRSDetector/finish(appendingTo:)``), holding its last
-    /// sample for `holdCount` samples, and appends the beats decided last, as segment indices.
-    mutating func finish(holding holdCount: Int, appendingTo beats: inout [Int64]) {
-      guard origin != nil else { return }
+    /// sample for `holdCount` samples, and appends the beats decided last, as segment indices. Returns
+    /// what the classifier had learned when it took the last beat kept (before the hold when it took none
+    /// during it): the beats dropped at the end, and what the held value taught it, are not carried over a
+    /// gap; nil when the segment took no sample.
+    mutating func finish(holding holdCount: Int, appendingTo beats: inout [Int64]) -> QRSClassifier.Learned? {
+      guard origin != nil else { return nil }
       let end = classifier.rawCount
+      let cut = end - classifier.placementHalfWidth
+      let beforeHold = classifier.learned
+      classifier.keptBeatCut = cut
       let hold = [Float](repeating: lastSample, count: QRSDetector.blockSize)
       let first = beats.count
       hold.withUnsafeBufferPointer { block in
@@ -535,8 +541,8 @@ extension QRSDetector {
           left -= block.count
         }
       }
-      let cut = end - classifier.placementHalfWidth
       beats.removeSubrange((beats[first...].firstIndex { $0 >= cut } ?? beats.endIndex)...)
+      return classifier.learnedAtLastKeptBeat ?? beforeHold
     }
   }
 }

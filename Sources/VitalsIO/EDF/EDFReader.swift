@@ -114,7 +114,9 @@ public struct EDFReader: SignalReader {
       let stored = Int64(s.samplesPerRecord) * Int64(header.recordCount)
       return SignalDescription(
         name: s.label, unit: s.physicalDimension, sampleRate: rate(i),
-        sampleCount: span.map { Int64(($0 * rate(i)).rounded()) + Int64(s.samplesPerRecord) } ?? stored)
+        sampleCount: span.map {
+          Self.gridIndex(of: $0.last, from: $0.first, rate: rate(i)) + Int64(s.samplesPerRecord)
+        } ?? stored)
     }
     let firstRate = header.signals[ordinary[0]].samplesPerRecord
     // Indices into `available`.
@@ -162,12 +164,12 @@ public struct EDFReader: SignalReader {
     return try TALParser.parse(bytes[...], path: input.path, byteOffset: position) { _, _, _ in }
   }
 
-  /// EDF+D: seconds from record 0's onset to the last record's, which the samples span with their gaps
-  /// (see the type's description); nil for other files and a single record. Throws when it exceeds
-  /// `SignalChunk.longestRecordingSeconds`, naming the last record's TAL.
+  /// EDF+D: the onsets (seconds) of record 0 and of the last record, which the samples span with their
+  /// gaps (see the type's description); nil for other files and a single record. Throws when they lie
+  /// more than `SignalChunk.longestRecordingSeconds` apart, naming the last record's TAL.
   private static func discontinuousSpan(
     header: EDFHeader, input: ByteInput, annotationSignal: Int?, offsets: [Int]
-  ) throws(InputError) -> Double? {
+  ) throws(InputError) -> (first: Double, last: Double)? {
     guard header.variant == "EDF+D", header.recordCount > 1, let a = annotationSignal,
       let first = try recordOnset(0, header: header, input: input, annotationSignal: a, offsets: offsets),
       let last = try recordOnset(
@@ -183,7 +185,7 @@ public struct EDFReader: SignalReader {
         "the last record starts \(last - first) s after the first: expected at most "
           + "\(SignalChunk.longestRecordingSeconds) s (366 days)")
     }
-    return last - first
+    return (first, last)
   }
 
   /// Reads the whole annotation signal: annotations, record onsets and EDF+D gaps (empty for plain
@@ -351,13 +353,22 @@ public struct EDFReader: SignalReader {
 }
 
 extension EDFReader {
+  /// The sample of the grid that starts at `first` (seconds) with `rate` Hz nearest to `onset`: where an
+  /// EDF+D record starting at `onset` begins among the samples read (``BeatFile`` places annotations
+  /// with it too, so that both round alike).
+  static func gridIndex(of onset: Double, from first: Double, rate: Double) -> Int64 {
+    Int64(((onset - first) * rate).rounded())
+  }
+
   /// An EDF+D gap before a record starting at `onset` (seconds from the file's start): appends to every
-  /// channel the missing samples (NaN) up to the grid sample nearest `onset`, at most as many as bring
-  /// `produced` to `maxSamples`, and advances ``expectedOnset``; returns whether there were any.
+  /// channel the missing samples (NaN) up to the record's grid sample (``gridIndex(of:from:rate:)``), at
+  /// most as many as bring `produced` to `maxSamples`, and advances ``expectedOnset``; returns whether
+  /// there were any. The count is an integer difference, so it does not depend on the chunking.
   fileprivate mutating func fillGap(
     before onset: Double, into channels: inout [[Float]], produced: inout Int, maxSamples: Int
   ) -> Bool {
-    let missing = Int(((onset - expectedOnset!) * chunkSampleRate).rounded())
+    let yielded = samplesYielded + Int64(produced)
+    let missing = Int(Self.gridIndex(of: onset, from: gridOnset!, rate: chunkSampleRate) - yielded)
     guard missing > 0 else { return false }
     let fill = min(missing, maxSamples - produced)
     for c in channels.indices { channels[c].append(contentsOf: repeatElement(.nan, count: fill)) }
