@@ -116,12 +116,12 @@ public enum InputProtection {
 }
 
 /// A file's device and inode (links followed).
-struct FileIdentity: Hashable {
+package struct FileIdentity: Hashable {
   var device: UInt64
   var inode: UInt64
 
   /// The identity of the file at `path`, nil when there is none.
-  init?(_ path: String) {
+  package init?(_ path: String) {
     guard let status = try? Stat(FilePath(path)) else { return nil }
     device = UInt64(status.deviceID.rawValue)
     inode = UInt64(status.inode.rawValue)

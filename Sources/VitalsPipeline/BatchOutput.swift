@@ -23,13 +23,13 @@ public enum InputExpansion {
   public static func expand(_ inputs: [String], outputDirectory: String? = nil) -> [String] {
     var result: [String] = []
     var seen: Set<String> = []
-    let results = outputDirectory.map(canonicalPath)
+    let results = outputDirectory.flatMap(FileIdentity.init)
     func add(_ path: String) {
       if seen.insert(path).inserted { result.append(path) }
     }
     func addFound(_ path: String) {
       if let results, isEventTable(path),
-        canonicalPath(URL(fileURLWithPath: path).deletingLastPathComponent().path) == results
+        FileIdentity(URL(fileURLWithPath: path).deletingLastPathComponent().path) == results
       {
         return
       }
@@ -56,11 +56,6 @@ public enum InputExpansion {
   /// Whether `path` is named as an event table of ``BatchOutputLayout`` (`NAME.beats.csv`, …).
   static func isEventTable(_ path: String) -> Bool {
     BatchOutputLayout.eventTableSuffixes.contains { path.hasSuffix(".\($0).csv") }
-  }
-
-  /// `path` absolute, with symbolic links resolved.
-  static func canonicalPath(_ path: String) -> String {
-    URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
   }
 
   /// Recordings under `directory`, recursively, sorted.

@@ -226,8 +226,9 @@ public final class HealthExportReader {
 
   /// Parses `<name attr="v" …>` or `…/>` at `start`; `nil` when the buffer ends first.
   private func parseStartTag(_ base: UnsafePointer<UInt8>, at start: Int) throws(InputError) -> StartTag? {
-    @inline(__always) func isSpace(_ c: UInt8) -> Bool { Self.isSpace(c) }
-    @inline(__always) func isNameEnd(_ c: UInt8) -> Bool { isSpace(c) || c == 0x3E || c == 0x2F || c == 0x3D }
+    @inline(__always) func isNameEnd(_ c: UInt8) -> Bool {
+      Self.isSpace(c) || c == 0x3E || c == 0x2F || c == 0x3D
+    }
     var i = start + 1
     while i < end && !isNameEnd(base[i]) { i += 1 }
     let name = (start + 1)..<i
@@ -236,7 +237,7 @@ public final class HealthExportReader {
     }
     attributeScratch.removeAll(keepingCapacity: true)
     while true {
-      while i < end && isSpace(base[i]) { i += 1 }
+      while i < end && Self.isSpace(base[i]) { i += 1 }
       guard i < end else { return nil }
       let c = base[i]
       if c == 0x3E {
@@ -252,13 +253,13 @@ public final class HealthExportReader {
       let nameStart = i
       while i < end && !isNameEnd(base[i]) { i += 1 }
       let attributeName = nameStart..<i
-      while i < end && isSpace(base[i]) { i += 1 }
+      while i < end && Self.isSpace(base[i]) { i += 1 }
       guard i < end else { return nil }
       guard base[i] == 0x3D, !attributeName.isEmpty else {
         throw error(at: storageOffset + Int64(i), "expected name=\"value\" in a tag")
       }
       i += 1
-      while i < end && isSpace(base[i]) { i += 1 }
+      while i < end && Self.isSpace(base[i]) { i += 1 }
       guard i < end else { return nil }
       let quote = base[i]
       guard quote == 0x22 || quote == 0x27 else {
