@@ -6,7 +6,10 @@ extension UniformGridInterpolator.Method: ExpressibleByArgument {}
 
 /// The input options every signal-reading command shares (README, "The command line").
 public struct InputOptions: ParsableArguments {
-  @Option(help: "Signals by name or 0-based index, comma-separated (e.g. MLII or 0,2).")
+  @Option(
+    help:
+      "Signals by name (exact, else ignoring case; a name two signals share needs the index) or 0-based index, comma-separated (e.g. MLII or 0,2)."
+  )
   public var channel: String?
 
   @Option(

@@ -103,6 +103,11 @@ package final class ByteInput {
         n = try descriptor.read(
           fromAbsoluteOffset: offset + Int64(total),
           into: UnsafeMutableRawBufferPointer(rebasing: buffer[total...]))
+      } catch  where (error as? Errno) == .illegalSeek {
+        throw InputError(
+          path: path,
+          "is a pipe or FIFO, which cannot be read by path (files are read at byte offsets): save it to a"
+            + " file, or give CSV on standard input as -")
       } catch {
         throw InputError(path: path, location: .byteOffset(offset + Int64(total)), "read failed: \(error)")
       }

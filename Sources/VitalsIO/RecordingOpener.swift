@@ -21,7 +21,8 @@ public enum ChannelSelector: Sendable, Equatable, Hashable {
     text.split(separator: ",").map { ChannelSelector(String($0).trimmingSpaces()) }
   }
 
-  /// Indices into `names` of `selectors`, in their order. Names match exactly, then ignoring case; a rule
+  /// Indices into `names` of `selectors`, in their order. Names match exactly, then ignoring case; a name
+  /// that several signals share is an error (the file does not say which is meant). A rule
   /// picks among the names at `defaults` (indices into `names` of the reader's default signals; all of
   /// them when `nil`).
   public static func resolve(
@@ -49,12 +50,18 @@ public enum ChannelSelector: Sendable, Equatable, Hashable {
         }
         result.append(i)
       case .name(let name):
-        guard
-          let i = names.firstIndex(of: name)
-            ?? names.firstIndex(where: { $0.lowercased() == name.lowercased() })
-        else {
+        let exact = names.indices.filter { names[$0] == name }
+        let matches =
+          exact.isEmpty ? names.indices.filter { names[$0].lowercased() == name.lowercased() } : exact
+        guard let i = matches.first else {
           throw InputError(
             path: path, "no channel named \"\(name)\" (channels: \(names.joined(separator: ", ")))")
+        }
+        guard matches.count == 1 else {
+          throw InputError(
+            path: path,
+            "\(matches.count) channels are named \"\(name)\" (\(matches.map { "\($0)" }.joined(separator: ", "))):"
+              + " select one by its index")
         }
         result.append(i)
       }

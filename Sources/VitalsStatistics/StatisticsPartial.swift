@@ -90,13 +90,71 @@ public struct StatisticsPartial: Codable, Sendable, Equatable {
     do {
       self = try JSONDecoder().decode(Self.self, from: Data(bytes))
     } catch {
-      throw InputError(path: name, "not a statistics partial (\(Self.formatName) JSON): \(error)")
+      let location = Self.structuralError(bytes)
+      throw InputError(
+        path: name, location: location.map { .byteOffset($0.offset) } ?? .file,
+        "not a statistics partial (\(Self.formatName) JSON): \(location?.problem ?? Self.reason(error))")
     }
     guard format == Self.formatName, version == Self.currentVersion else {
       throw InputError(
         path: name,
         "a partial of format \(format) version \(version); this version reads \(Self.formatName) version "
           + "\(Self.currentVersion)")
+    }
+  }
+
+  /// Where the brackets of `bytes` fail as JSON's do (strings skipped): data after the value's closing
+  /// bracket, a closing bracket without an opening one, or the end of the bytes inside an open object,
+  /// array or string (a file cut short); nil when they balance.
+  static func structuralError(_ bytes: [UInt8]) -> (offset: Int64, problem: String)? {
+    var depth = 0
+    var inString = false
+    var escaped = false
+    var closed = false
+    for (offset, byte) in bytes.enumerated() {
+      if inString {
+        if escaped {
+          escaped = false
+        } else if byte == UInt8(ascii: "\\") {
+          escaped = true
+        } else if byte == UInt8(ascii: "\"") {
+          inString = false
+        }
+        continue
+      }
+      let isSpace = byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+      if closed && !isSpace { return (Int64(offset), "data after the end of the JSON value") }
+      switch byte {
+      case UInt8(ascii: "\""): inString = true
+      case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+      case UInt8(ascii: "}"), UInt8(ascii: "]"):
+        guard depth > 0 else { return (Int64(offset), "a closing bracket without an opening one") }
+        depth -= 1
+        closed = depth == 0
+      default: break
+      }
+    }
+    guard depth > 0 || inString else { return nil }
+    return (Int64(bytes.count), "the file ends inside the JSON value (cut short?)")
+  }
+
+  /// What a decoding `error` found wrong, and where: the field's path, or the JSON parser's position.
+  private static func reason(_ error: any Error) -> String {
+    guard let error = error as? DecodingError else { return "\(error)" }
+    func field(_ context: DecodingError.Context, _ key: CodingKey? = nil) -> String {
+      let path = (context.codingPath + (key.map { [$0] } ?? [])).map {
+        $0.intValue.map(String.init) ?? $0.stringValue
+      }
+      return path.isEmpty ? "the top level" : "field \"\(path.joined(separator: "."))\""
+    }
+    switch error {
+    case .keyNotFound(let key, let context): return "\(field(context, key)) is missing"
+    case .valueNotFound(let type, let context): return "\(field(context)) is null, expected \(type)"
+    case .typeMismatch(let type, let context): return "\(field(context)): expected \(type)"
+    case .dataCorrupted(let context):
+      let cause = (context.underlyingError.map { "\($0)" }).map { " (\($0))" } ?? ""
+      return "\(field(context)): \(context.debugDescription)\(cause)"
+    @unknown default: return "\(error)"
     }
   }
 

@@ -32,6 +32,23 @@ struct RecordingOpenerTests {
     #expect(mangled?.message.contains("bytes that are not UTF-8") == true, "\(String(describing: mangled))")
   }
 
+  @Test("a FIFO is refused with the reason, not with the system's 'Illegal seek'")
+  func fifo() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("vitals-fifo-\(getpid())").path
+    #expect(mkfifo(path, 0o600) == 0)
+    defer { unlink(path) }
+    // The writer's open waits for the reader's; it then closes without writing (no SIGPIPE).
+    let writer = Thread {
+      let descriptor = Glibc.open(path, O_WRONLY)
+      if descriptor >= 0 { close(descriptor) }
+    }
+    writer.start()
+    let error = inputError { _ = try RecordingOpener.detectKind(path: path) }
+    #expect(
+      error?.message == "is a pipe or FIFO, which cannot be read by path (files are read at byte offsets):"
+        + " save it to a file, or give CSV on standard input as -", "\(String(describing: error))")
+  }
+
   @Test("open applies channel and CSV options")
   func open() throws {
     var edf = try RecordingOpener.open(
@@ -70,6 +87,20 @@ struct RecordingOpenerTests {
     #expect(ChannelSelector.rule(last) != .rule(none))
   }
 
+  @Test("a name matches exactly, then ignoring case; a name several signals share is refused")
+  func names() throws {
+    func resolve(_ name: String, _ names: [String]) throws(InputError) -> [Int] {
+      try ChannelSelector.resolve([.name(name)], names: names, path: "r.edf")
+    }
+    #expect(try resolve("ecg", ["ECG", "ecg", "Resp"]) == [1])
+    #expect(try resolve("resp", ["ECG", "ecg", "Resp"]) == [2])
+    let twice = inputError { _ = try resolve("ECG", ["ECG", "Resp", "ECG"]) }
+    #expect(
+      twice?.description == "r.edf: 2 channels are named \"ECG\" (0, 2): select one by its index",
+      "\(String(describing: twice))")
+    let folded = inputError { _ = try resolve("ecg", ["ECG", "Ecg"]) }
+    #expect(folded?.message == "2 channels are named \"ecg\" (0, 1): select one by its index")
+  }
   @Test("summaries count samples and annotations")
   func summary() throws {
     let edf = try RecordingOpener.summarize(path: ioFixture("edf/mixed.edf"))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VitalsCore
+import VitalsIO
 import VitalsTestSupport
 
 @testable import VitalsStatistics
@@ -685,5 +686,41 @@ extension IntervalStatistics {
         #expect(x.duration == y.duration && abs(x.average! - y.average!) <= 1e-12 * y.average!)
       }
     }
+  }
+}
+
+@Suite("Statistics partials read from bytes")
+struct StatisticsPartialReadingTests {
+  /// The message (and byte, when one is named) of the error reading `text` as a partial.
+  static func failure(_ text: String) -> InputError? {
+    do {
+      _ = try StatisticsPartial(bytes: Array(text.utf8), name: "p.json")
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  @Test("a partial cut short, with data after it, or with a field missing or mistyped names the place")
+  func corrupt() throws {
+    let partial = StatisticsPartial(
+      type: "stepCount", option: .cumulativeSum, unit: "count", interval: "day", anchor: nil, timeZone: "UTC",
+      sourcePriority: [], perSource: false, span: nil, result: nil)
+    let text = String(decoding: partial.encoded(), as: UTF8.self)
+    #expect(try StatisticsPartial(bytes: Array(text.utf8), name: "p.json") == partial)
+    let cut = Self.failure(String(text.prefix(40)))
+    #expect(
+      cut?.description
+        == "p.json: byte 40: not a statistics partial (vitals-statistics-partial JSON): the file ends inside the"
+        + " JSON value (cut short?)", "\(String(describing: cut))")
+    let trailing = Self.failure(text + "}")
+    #expect(trailing?.location == .byteOffset(Int64(text.utf8.count)))
+    #expect(trailing?.message.hasSuffix("data after the end of the JSON value") == true)
+    #expect(Self.failure(" ]")?.location == .byteOffset(1))
+    #expect(Self.failure(" ]")?.message.hasSuffix("a closing bracket without an opening one") == true)
+    let missing = Self.failure(text.replacingOccurrences(of: "\"type\":\"stepCount\",", with: ""))
+    #expect(missing?.message.hasSuffix("field \"type\" is missing") == true, "\(String(describing: missing))")
+    let mistyped = Self.failure(text.replacingOccurrences(of: "\"stepCount\"", with: "5"))
+    #expect(mistyped?.message.hasSuffix("field \"type\": expected String") == true)
   }
 }
