@@ -110,6 +110,8 @@ struct WFDBHeaderTests {
     ("r 1 360\n\nr.dat 16 nan\n", 3, "gain"),
     ("r 1 360\nr.dat 16 200(1.5)\n", 2, "baseline"),
     ("r 1 360\nr.dat 16 200 12 zero\n", 2, "ADC zero"),
+    ("r 1 360\nr.dat 16 200 64 0\n", 2, "ADC resolution in bits, 0 (unknown) to 32, found 64"),
+    ("r 1 360\nr.dat 16 200 -12 0\n", 2, "found -12"),
     ("r 1 360\nr.dat 16 200 12 0 0 sum\n", 2, "checksum"),
   ]
 

@@ -464,6 +464,9 @@ public struct WFDBHeader: Sendable, Equatable {
       return value
     }
     let adcResolution = try integer(3, "ADC resolution") ?? 0
+    guard (0...32).contains(adcResolution) else {
+      throw fail("expected the ADC resolution in bits, 0 (unknown) to 32, found \(adcResolution)")
+    }
     let adcZero = try integer(4, "ADC zero") ?? 0
     let initialValue = try integer(5, "initial value") ?? adcZero
     let checksum = try integer(6, "checksum")
