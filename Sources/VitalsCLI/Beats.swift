@@ -7,11 +7,15 @@ public enum BeatSignal: String, ExpressibleByArgument, Sendable, CaseIterable {
   case ppg
 
   /// The beats of this signal in the recording at `path`: the QRS detector's R peaks on the ECG lead, or the
-  /// pulse detector's systolic peaks on the PPG channel (see ``PPGRecording``). Throws `InputError` for
+  /// pulse detector's systolic peaks on the PPG channel (see ``PPGRecording``); with `assessingQuality`,
+  /// the ECG lead's unusable stretches too (`RecordingBeats/unusableStretches`). Throws `InputError` for
   /// unreadable input and a rate the detector does not support.
-  public func detect(path: String, input: InputOptions) throws(InputError) -> RecordingBeats {
+  public func detect(path: String, input: InputOptions, assessingQuality: Bool = false) throws(InputError)
+    -> RecordingBeats
+  {
     switch self {
-    case .ecg: try RecordingBeats(ecgPath: path, options: input.recordingOptions)
+    case .ecg:
+      try RecordingBeats(ecgPath: path, options: input.recordingOptions, assessingQuality: assessingQuality)
     case .ppg:
       try RecordingBeats(
         ppgPath: path, options: input.recordingOptions, accelerometer: input.accel.map(ChannelSelector.list))

@@ -20,7 +20,9 @@ public struct HRV: ParsableCommand {
       --beats may be repeated, with no INPUT or one INPUT per beat file. Artifact beats (Lipponen & \
       Tarvainen 2019, and the runs of premature beats next to them) are found from the RR series and the \
       intervals around them dropped (--no-artifacts keeps every interval); with an annotation file, only intervals between two N beats count \
-      (PhysioNet HRV Toolkit).
+      (PhysioNet HRV Toolkit). Detected ECG beats count as in `vitals analyze`: only intervals between \
+      two N beats, none across a gap or a 10-s window of unusable signal (signal quality pSQI, Li et al. \
+      2008).
 
       Indices, as NeuroKit2 0.2.13 names them (intervals in ms, powers in ms², frequencies in Hz, rates \
       in beats per minute): time MeanNN SDNN SDANN1 SDNNI1 SDANN2 SDNNI2 SDANN5 SDNNI5 RMSSD SDSD CVNN \
@@ -134,7 +136,8 @@ public struct HRV: ParsableCommand {
         detectArtifacts: detectArtifacts, frequencyOptions: frequencyOptions)
     }
     return try RecordingHRV(
-      beats: signal.detect(path: path!, input: input), detectArtifacts: detectArtifacts,
+      beats: signal.detect(path: path!, input: input, assessingQuality: true),
+      detectArtifacts: detectArtifacts,
       frequencyOptions: frequencyOptions)
   }
 }

@@ -14,7 +14,8 @@ public enum InputExpansion {
   /// The recordings of `inputs`, in order: each directory's recordings sorted by path; a pattern's
   /// matching recordings sorted (files with a ``recordingExtensions`` extension, as in directories, so
   /// `mitdb/1*` names each record once and not its `.dat` and `.atr` files); a file named explicitly
-  /// is kept as is (reading it reports what is wrong). Duplicates are kept once.
+  /// is kept as is (reading it reports what is wrong), and so is a pattern that matches no recording (it
+  /// fails as a missing file does). A file named twice, by any spelling or link, is kept once.
   ///
   /// With `outputDirectory` (where the command writes its results, `--out`), the event tables found
   /// there by a directory or a pattern (`NAME.beats.csv`, `NAME.pulses.csv`, `NAME.steps.csv`:
@@ -22,10 +23,13 @@ public enum InputExpansion {
   /// run whose output directory lies among its inputs resumes.
   public static func expand(_ inputs: [String], outputDirectory: String? = nil) -> [String] {
     var result: [String] = []
-    var seen: Set<String> = []
+    var seenFiles: Set<FileIdentity> = []
+    var seenPaths: Set<String> = []
     let results = outputDirectory.flatMap(FileIdentity.init)
     func add(_ path: String) {
-      if seen.insert(path).inserted { result.append(path) }
+      // A file named twice (`a.csv`, `./a.csv`, a link to it) is one recording.
+      let new = FileIdentity(path).map { seenFiles.insert($0).inserted } ?? seenPaths.insert(path).inserted
+      if new { result.append(path) }
     }
     func addFound(_ path: String) {
       if let results, isEventTable(path),
@@ -39,7 +43,10 @@ public enum InputExpansion {
       if FileSystem.exists(input) {
         if FileSystem.isDirectory(input) { recordings(in: input).forEach(addFound) } else { add(input) }
       } else if input.contains(where: { "*?[".contains($0) }) {
-        for match in glob(input) {
+        let matches = glob(input)
+        // A pattern that matches nothing stays an input, so that it fails as a missing file does.
+        if matches.isEmpty { add(input) }
+        for match in matches {
           if FileSystem.isDirectory(match) {
             recordings(in: match).forEach(addFound)
           } else if let recording = recording(match) {

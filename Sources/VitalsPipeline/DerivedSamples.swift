@@ -10,6 +10,19 @@ extension RecordingAnalysis {
     ppg.beats.map { ppg.uncleanStretches.overlapCount(with: $0..<$0 + 1) == 0 }
   }
 
+  /// Per beat of `ecg`, whether its interval from the beat before may count, as in the section's
+  /// variability: the beat is of class N (when every beat has a class) and neither it nor the time since
+  /// the beat before touches an excluded stretch (``ECGSection/excludedStretches``: the lead's gaps and
+  /// the windows `ECGSignalQuality` marks unusable).
+  static func normalBeats(_ ecg: ECGSection) -> [Bool] {
+    let classified = ecg.classes.count == ecg.beats.count
+    return ecg.beats.indices.map { k in
+      let previous = k > 0 ? ecg.beats[k - 1] : ecg.beats[k]
+      return (!classified || ecg.classes[k] == .normal)
+        && ecg.excludedStretches.overlapCount(with: previous..<ecg.beats[k] + 1) == 0
+    }
+  }
+
   /// The HealthKit-style samples `DerivedMetrics` derives from this recording, in time order (ties by
   /// type): `heartRate` and `heartRateVariabilitySDNN` per window, `restingHeartRate` and
   /// `walkingHeartRateAverage` per day, `stepCount` per minute, with the walker's height
@@ -21,7 +34,9 @@ extension RecordingAnalysis {
   /// (``ECGSection/heartbeatSeries(in:recordStart:source:device:)``), and an `electrocardiogram` when
   /// the ECG section classified a short record (``ECGSection/electrocardiogram``).
   ///
-  /// The beats are the ECG section's (``ECGSection/beats``), or without an ECG the PPG section's systolic
+  /// The beats are the ECG section's (``ECGSection/beats``), of which only the intervals between two
+  /// beats of class N outside the excluded stretches count (``ECGSection/excludedStretches``: gaps and
+  /// unusable signal), as in the section's variability; or without an ECG the PPG section's systolic
   /// peaks (``PPGSection/beats``): then the `heartRate` samples come from the reliable heart-rate
   /// windows (``PPGSection/reliableRates``) rather than from pulse intervals, and only the pulses of
   /// clean stretches (``PPGSection/cleanStretches``) give intervals, as in the section's variability;
@@ -50,7 +65,7 @@ extension RecordingAnalysis {
         time: startTime.advanced(bySamples: $0.sample, rate: sampleRate), beatsPerMinute: $0.beatsPerMinute)
     }
     let metrics = DerivedMetrics(
-      beats: beats, normal: ppg.map(Self.insideCleanStretches), rates: rates,
+      beats: beats, normal: ecg.map(Self.normalBeats) ?? ppg.map(Self.insideCleanStretches), rates: rates,
       steps: motion?.steps.map(\.time) ?? [],
       walking: (motion?.walking.bouts ?? []).map { ActivityInterval(start: $0.start.time, end: $0.end.time) },
       motion: motion?.motion ?? [], parameters: parameters)

@@ -28,16 +28,21 @@ public struct RecordingBeats: Sendable, Encodable {
   public var sampleCount: Int64
   /// The signal's gaps (missing samples), as record sample ranges: no interval across one is measured.
   public var gaps: [Range<Int64>]
+  /// The record sample ranges of the ECG lead's windows that `ECGSignalQuality` marks unusable, as
+  /// `vitals analyze` leaves them out of the variability; empty unless asked for
+  /// (``init(ecgPath:options:configuration:chunkSize:assessingQuality:)``) and for PPG.
+  public var unusableStretches: [Range<Int64>] = []
 
   /// Reads the recording at `path`, detects the R peaks of its ECG lead and classifies them on every
   /// ECG lead: the lead is the first channel `options.channels` gives (the classification reads every
   /// channel given), else ``ecgLeadRule``'s (the classification reads it and every other signal that
-  /// `ChannelRoles/ecgLeads(named:lead:)` names a lead). Throws `InputError` for unreadable input and
-  /// for a rate the detector does not support.
+  /// `ChannelRoles/ecgLeads(named:lead:)` names a lead). With `assessingQuality`, also judges the lead's
+  /// signal quality (``unusableStretches``). Throws `InputError` for unreadable input and for a rate the
+  /// detector does not support.
   public init(
     ecgPath path: String, options: RecordingOptions,
     configuration: QRSDetector.Configuration = QRSDetector.Configuration(),
-    chunkSize: Int = SignalChunk.defaultSampleCount
+    chunkSize: Int = SignalChunk.defaultSampleCount, assessingQuality: Bool = false
   ) throws(InputError) {
     var reader = try RecordingOpener.open(path: path, options: options)
     let names = reader.signals.map(\.name)
@@ -53,15 +58,20 @@ public struct RecordingBeats: Sendable, Encodable {
     } catch {
       throw InputError(path: path, error.description)
     }
+    var quality = assessingQuality ? try? ECGSignalQuality(sampleRate: reader.chunkSampleRate) : nil
+    var windows: [ECGSignalQuality.Window] = []
     var sampleCount: Int64 = 0
     while let chunk = try reader.nextChunk(maxSamples: chunkSize) {
       stage.process(leads.map { chunk.channels[$0] })
+      quality?.process(chunk.channels[leads[0]], appendingTo: &windows)
       sampleCount += Int64(chunk.sampleCount)
     }
     stage.finish()
+    quality?.finish(appendingTo: &windows)
     self.init(
       path: path, lead: names[leads[0]], sampleRate: reader.chunkSampleRate, beats: stage.beats,
       sampleCount: sampleCount, gaps: stage.detector.gaps)
+    unusableStretches = ECGSignalQuality.unusableStretches(windows)
     self.classes = stage.classes
     classificationLeads = leads.map { names[$0] }
   }

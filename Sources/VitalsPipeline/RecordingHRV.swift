@@ -17,14 +17,16 @@ public struct RecordingHRV: Sendable {
   public var frequencyMethod: HRVFrequencyOptions.Method
 
   /// The variability of `beats`, detected in a recording: only N→N intervals when the beats carry their
-  /// classes, artifacts dropped when `detectArtifacts`, no interval across the signal's gaps.
+  /// classes, artifacts dropped when `detectArtifacts`, no interval across the signal's gaps or its
+  /// unusable stretches (``RecordingBeats/unusableStretches``), as `vitals analyze` computes it.
   public init(
     beats: RecordingBeats, detectArtifacts: Bool = true, frequencyOptions: HRVFrequencyOptions = .init()
   ) throws(InputError) {
     try self.init(
       input: beats.path, lead: beats.lead, sampleRate: beats.sampleRate, beats: beats.beats,
       labels: beats.classes?.map(\.mitCode),
-      gaps: beats.gaps, detectArtifacts: detectArtifacts, frequencyOptions: frequencyOptions)
+      gaps: beats.gaps.union(beats.unusableStretches), detectArtifacts: detectArtifacts,
+      frequencyOptions: frequencyOptions)
   }
 
   /// The variability of the beats of the file `beatFile` (`BeatFile.init(beatsAt:rate:recordLength:channels:)`

@@ -106,6 +106,15 @@ struct QRSDetectorTests {
   }
 
   @Test(
+    "gives the same beats for the signal scaled from 10⁻⁶ to 10¹⁴ (the feature's products stay finite)",
+    arguments: [1e-6, 1e6, 1e9, 1e14] as [Float])
+  func scaleInvariance(scale: Float) throws {
+    let ecg = SyntheticECG(sampleRate: 360)
+    let beats = try QRSDetector.detect(ecg.samples, sampleRate: 360)
+    #expect(try QRSDetector.detect(ecg.samples.map { $0 * scale }, sampleRate: 360) == beats)
+  }
+
+  @Test(
     "holds up under noise, baseline wander, ectopic and paced beats and amplitude steps",
     arguments: [
       SyntheticECG.Options(noise: 0.08, wander: 0.8, seed: 2),

@@ -61,6 +61,12 @@ struct BatchAnalysisTests {
     // A pattern matching every file names each recording once, not its signal files.
     #expect(InputExpansion.expand([study.directory + "/*"]) == expanded)
     #expect(InputExpansion.expand(["missing.csv", "missing.csv"]) == ["missing.csv"])
+    // One file by two spellings is one recording; a pattern matching nothing stays, to fail as a missing
+    // file does (it was dropped without a word beside other inputs).
+    let respelled = study.directory + "/." + study.corrupt.dropFirst(study.directory.count)
+    #expect(InputExpansion.expand([study.corrupt, respelled]) == [study.corrupt])
+    let nothing = study.directory + "/*.nomatch"
+    #expect(InputExpansion.expand([nothing, study.corrupt]) == [nothing, study.corrupt])
     let link = study.directory + "-link"
     try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: study.directory)
     defer { try? FileManager.default.removeItem(atPath: link) }

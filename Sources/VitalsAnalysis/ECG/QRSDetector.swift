@@ -24,7 +24,8 @@ import VitalsSupport
 /// 32(3):230–236, 1985. P. S. Hamilton, W. J. Tompkins, "Quantitative investigation of QRS detection rules
 /// using the MIT/BIH arrhythmia database", IEEE Trans. Biomed. Eng. 33(12):1157–1165, 1986.
 ///
-/// Input: samples of one lead in any unit (mV, adu): every threshold is relative. The first sample is
+/// Input: samples of one lead in any unit (mV, adu) up to about 10¹⁴ in magnitude (the feature's squared
+/// slopes stay within `Float`): every threshold is relative. The first sample is
 /// subtracted from every sample, so the filters start at rest without a step response. NaN and infinite
 /// samples are missing data (a gap, see ``gaps``): the beats before a gap are decided as at the end of a
 /// recording, none is reported inside it, and after it the filters start afresh while the thresholds, RR
@@ -586,18 +587,25 @@ struct FeatureStages: Sendable {
       UnsafeBufferPointer(scratch), into: scratch, scale: 1 / Double(stages.integrator.length))
     // The geometric-mean step, four samples at a time where SSE is at hand (`minps` picks as `min(_:_:)`
     // does, `sqrtps` rounds as `squareRoot()`: the same bits; Swift's own vector square root is scalar).
+    // A product beyond `Float`'s range (inputs of about 10⁹ units and more) is taken as the product of the
+    // square roots instead, so that a large input gives a scaled feature, not an infinite one.
     var i = 0
     #if arch(x86_64)
       let lowBase = feature.baseAddress!
       let highBase = UnsafeMutablePointer(mutating: scratch.baseAddress!)
+      let largest = _mm_set1_ps(.greatestFiniteMagnitude)
       while i &+ 4 <= feature.count {
         let low = _mm_loadu_ps(lowBase + i)
-        _mm_storeu_ps(lowBase + i, _mm_sqrt_ps(_mm_mul_ps(low, _mm_min_ps(low, _mm_loadu_ps(highBase + i)))))
+        let product = _mm_mul_ps(low, _mm_min_ps(low, _mm_loadu_ps(highBase + i)))
+        guard _mm_movemask_ps(_mm_cmpgt_ps(product, largest)) == 0 else { break }
+        _mm_storeu_ps(lowBase + i, _mm_sqrt_ps(product))
         i &+= 4
       }
     #endif
     while i < feature.count {
-      feature[i] = (feature[i] * min(scratch[i], feature[i])).squareRoot()
+      let smaller = min(scratch[i], feature[i])
+      let product = feature[i] * smaller
+      feature[i] = product.isFinite ? product.squareRoot() : feature[i].squareRoot() * smaller.squareRoot()
       i &+= 1
     }
   }

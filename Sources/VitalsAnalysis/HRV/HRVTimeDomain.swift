@@ -93,7 +93,8 @@ public struct HRVTimeDomain: Sendable, Equatable, Codable {
     sdrmssd = sdnn / rmssd
     prc20NN = DescriptiveStatistics.quantile(sorted: sorted, 0.20)
     prc80NN = DescriptiveStatistics.quantile(sorted: sorted, 0.80)
-    let denominator = Double(differences.count + 1)
+    // NeuroKit2 divides by the number of intervals; with none, the shares are undefined, not 0.
+    let denominator = rri.isEmpty ? .nan : Double(differences.count + 1)
     pnn50 = Double(differences.count { abs($0) > 50 }) / denominator * 100
     pnn20 = Double(differences.count { abs($0) > 20 }) / denominator * 100
     minNN = sorted.first ?? .nan
