@@ -54,11 +54,11 @@ func reporting(_ message: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _
 }
 
 /// The options of `Command` parsed from `words` as the command line parses them (validation included);
-/// a parse or validation error is an argument error with ArgumentParser's full message.
+/// a parse or validation error is an argument error with ArgumentParser's message (without the usage text).
 func parse<Command: ParsableArguments>(_: Command.Type, _ words: [String]) throws(CallFailure) -> Command {
   do {
     return try Command.parse(words)
   } catch {
-    throw .argument(Command.fullMessage(for: error))
+    throw .argument(Command.message(for: error))
   }
 }

@@ -26,7 +26,7 @@ public struct Analyze: ParsableCommand {
       Output: one JSON object per recording and line, in input order, on standard output; with --out DIR, \
       DIR/NAME.json (the same line), DIR/NAME.beats.csv, DIR/NAME.pulses.csv and DIR/NAME.steps.csv (sample,time_s) and \
       DIR/NAME.samples.jsonl, each written atomically, and recordings whose DIR/NAME.json is newer than the input are skipped (--force redoes them), so an \
-      interrupted run resumes. A progress bar goes to standard error when it is a terminal. A recording \
+      interrupted run resumes; the skip compares times, not options: after changing an option, give --force. A progress bar goes to standard error when it is a terminal. A recording \
       that fails is reported on standard error (file and place) and the others complete; the exit code is \
       then 1.
 

@@ -111,6 +111,7 @@ public struct HRV: ParsableCommand {
     try exitingOneOnFileErrors(of: reports()) { result in
       let report = try result.get()
       print(json ? report.jsonLine() : report.text())
+      if let note = report.shortSeriesNote { printError(note) }
     }
   }
 

@@ -83,8 +83,8 @@ public final class WelchEstimator {
   public let sampleRate: Double
   /// Resolved segment step, `segmentLength − overlap`.
   public let step: Int
-  /// The frequency of each output bin, Hz: `k·fs/nfft`, in `numpy.fft.rfftfreq` order when
-  /// one-sided, `numpy.fft.fftfreq` order when two-sided.
+  /// The frequency of each output bin, Hz: `k·fs/nfft`, rounded as `numpy.fft.rfftfreq` rounds it, in its
+  /// order when one-sided, in `numpy.fft.fftfreq` order when two-sided.
   public let frequencies: [Double]
 
   private let nfft: Int
@@ -136,9 +136,12 @@ public final class WelchEstimator {
       scale = 1 / (sum * sum)
     }
     let binCount = options.onesided ? nfft / 2 + 1 : nfft
+    // As NumPy's `rfftfreq` / `fftfreq(nfft, 1/fs)` round them, `k · (1 / (nfft · (1/fs)))`, so that a bin on
+    // a band's edge (0.4 Hz) falls on the same side of it as in SciPy.
+    let binWidth = 1 / (Double(nfft) * (1 / sampleRate))
     frequencies = (0..<binCount).map { k in
       let signed = options.onesided || k < (nfft + 1) / 2 ? k : k - nfft
-      return Double(signed) * sampleRate / Double(nfft)
+      return Double(signed) * binWidth
     }
     // fftw_alloc_*: FFTW-aligned scratch, so every segment runs through the aligned plan.
     segment = UnsafeMutableBufferPointer(start: fftw_alloc_real(nfft), count: nfft)

@@ -119,15 +119,31 @@ public enum RecordingOpener {
     case appleHealthECG = "Apple Health ECG"
   }
 
+  /// Extensions (with the dot, lower-cased) of files that are recordings of their own even beside a WFDB
+  /// header of the same stem (``detectKind(path:)``).
+  public static let recordingExtensions: Set<String> = [".csv", ".tsv", ".txt", ".edf", ".bdf"]
+
   /// The kind of the recording at `path` (`-`: CSV on standard input): WFDB for a header path
   /// (`dir/100.hea`) or a record path with a header beside it (`dir/100`); otherwise from the first
   /// bytes: `0` + spaces and a 256-byte header for EDF, a `… hertz` header line for Apple Health ECG,
-  /// text for CSV/TSV.
+  /// text for CSV/TSV. A file with a header of its stem beside it (`dir/100.dat`, `dir/100.atr`) is
+  /// refused as a part of that record unless its extension is one of ``recordingExtensions``.
   public static func detectKind(path: String) throws(InputError) -> Kind {
     if path == "-" { return .csv }
     if path.hasSuffix(".hea") || (!FileSystem.isRegularFile(path) && FileSystem.isRegularFile(path + ".hea"))
     {
       return .wfdb
+    }
+    let stem = FileSystem.deletingPathExtension(path)
+    let fileExtension = path.dropFirst(stem.count).lowercased()
+    if stem != path, !Self.recordingExtensions.contains(fileExtension),
+      FileSystem.isRegularFile(stem + ".hea")
+    {
+      // `101.dat` beside `101.hea` is a signal (or annotation) file of a record, not a recording of its own.
+      throw InputError(
+        path: path,
+        "is a file of the WFDB record \(stem) (its header \(stem).hea is beside it): give the record"
+          + " (\(stem)) or its header")
     }
     let input = try ByteInput(path: path)
     let head = try input.bytes(at: 0, count: 4096)

@@ -50,6 +50,18 @@ public struct RecordingHRV: Sendable {
       gaps: [], detectArtifacts: detectArtifacts, frequencyOptions: frequencyOptions)
   }
 
+  /// NN intervals under which ``shortSeriesNote`` warns: the Task Force of the ESC and NASPE (1996) asks for
+  /// recordings of 5 minutes for short-term indices (at least 2 for HF), about 150 intervals or more.
+  public static let fewestIntervals = 30
+
+  /// A note for standard error when the indices rest on fewer than ``fewestIntervals`` NN intervals.
+  public var shortSeriesNote: String? {
+    let count = analysis.intervals.intervals.count
+    guard count < Self.fewestIntervals else { return nil }
+    return "\(input): only \(count) NN interval\(count == 1 ? "" : "s"): the indices rest on too few"
+      + " intervals to compare (the Task Force of 1996 asks for 5 minutes)"
+  }
+
   /// Checks that `beats` increase strictly and give at least one NN interval; throws `InputError`
   /// naming `input` otherwise.
   private init(

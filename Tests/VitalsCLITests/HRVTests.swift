@@ -70,6 +70,18 @@ struct HRVTests {
       text.contains("\n  RMSSD       ") && text.contains(" ms2") && text.contains("\n  SDANN5      nan ms"))
   }
 
+  @Test("a report on fewer than 30 NN intervals carries a note; one on a few minutes of beats does not")
+  func shortSeries() throws {
+    let record = try GeneratedRecord(seconds: 180)
+    defer { record.remove() }
+    let beats = try record.write("few.csv", "sample\n" + (1...10).map { "\($0 * 250)\n" }.joined())
+    let few = try #require(try VitalsCommand.parseAsRoot(["hrv", "--beats", beats, "--rate", "250"]) as? HRV)
+    let note = try few.reports()[0].get().shortSeriesNote
+    #expect(note?.hasPrefix("\(beats): only 9 NN intervals:") == true, "\(String(describing: note))")
+    let long = try #require(try VitalsCommand.parseAsRoot(["hrv", record.path]) as? HRV).reports()
+    #expect(try long[0].get().shortSeriesNote == nil)
+  }
+
   @Test("a bad input among good ones: exit 1, the others still analysed")
   func partialFailure() throws {
     let record = try GeneratedRecord(seconds: 60)

@@ -49,6 +49,23 @@ struct RecordingOpenerTests {
         + " save it to a file, or give CSV on standard input as -", "\(String(describing: error))")
   }
 
+  @Test("a WFDB record's signal file given for the record is refused, naming the record")
+  func signalFileOfRecord() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vitals-dat-\(UUID())").path
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    for name in ["r.hea", "r.dat", "r.csv"] {
+      try Data("1,2\n3,4\n".utf8).write(to: URL(fileURLWithPath: directory + "/" + name))
+    }
+    let error = inputError { _ = try RecordingOpener.detectKind(path: directory + "/r.dat") }
+    #expect(
+      error?.message
+        == "is a file of the WFDB record \(directory)/r (its header \(directory)/r.hea is beside it): give the"
+        + " record (\(directory)/r) or its header", "\(String(describing: error))")
+    // A CSV file of the same name is a recording of its own (`vitals convert r r.csv`).
+    #expect(try RecordingOpener.detectKind(path: directory + "/r.csv") == .csv)
+  }
+
   @Test("open applies channel and CSV options")
   func open() throws {
     var edf = try RecordingOpener.open(

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import numpy as np
 import pandas as pd
@@ -115,3 +116,12 @@ def test_merge_refuses_partials_of_different_queries(samples_directory):
     hourly = vitals.stats_partial(file, "heartRate", "hour", timezone="UTC")
     with pytest.raises(vitals.InputError, match="1"):
         vitals.merge_partials([daily, hourly])
+
+
+def test_bytes_paths_work_as_str_paths_do(recordings, samples_directory):
+    # A single bytes path was iterated as integers, and a list of them reached the library as "b'...'".
+    frame = vitals.analyze(os.fsencode(recordings[0]))
+    assert frame["path"].tolist() == [str(recordings[0])] and frame["ecg.beats"][0] > 100
+    files = sorted(samples_directory.glob("*.samples.jsonl"))
+    by_bytes = vitals.stats([os.fsencode(file) for file in files], "heartRate", "15min", timezone="UTC")
+    pd.testing.assert_frame_equal(by_bytes, vitals.stats(files, "heartRate", "15min", timezone="UTC"))

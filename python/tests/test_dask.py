@@ -167,6 +167,14 @@ def test_stats_equals_one_machine(client, recordings, one_machine, type, option,
     assert_same_table(frame, one_machine_table(one_machine[1], type, option, interval), option)
 
 
+def test_stats_arguments_are_checked_before_any_task(client, few):
+    # No file: it said that none states a start time; split_every was checked after every task ran.
+    with pytest.raises(vitals.ArgumentError, match="no file given"):
+        vitals_dask.stats_files([], "heartRate", "day", client)
+    with pytest.raises(vitals.ArgumentError, match="split_every: at least 2"):
+        vitals_dask.stats(few, "heartRate", "day", client, split_every=1, options={"start": START})
+
+
 @pytest.mark.parametrize(("type", "option", "interval"), QUERIES, ids=lambda value: str(value))
 def test_stats_files_equals_one_machine(client, one_machine, type, option, interval):
     files = sorted(one_machine[1].glob("*.samples.jsonl"))

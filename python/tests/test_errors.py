@@ -108,3 +108,30 @@ def test_a_two_dimensional_array_holds_one_lead_per_row(ecg):
     by_list = vitals.ecg_beats([leads[0], leads[1]], 250)
     assert by_rows.equals(by_list)
     np.testing.assert_array_equal(by_rows["sample"], vitals.ecg_peaks(ecg, 250))
+
+
+def test_samples_by_channels_is_refused_not_read_as_thousands_of_channels(ecg):
+    # DataFrame.to_numpy() and np.column_stack give (samples, channels); read by rows, that was
+    # thousands of two-sample leads and no beat, without an error.
+    columns = np.column_stack([ecg, -ecg])
+    with pytest.raises(vitals.ArgumentError, match=r"\.T"):
+        vitals.ecg_beats(columns, 250)
+    with pytest.raises(vitals.ArgumentError, match="one channel per row"):
+        vitals.ppg_rate(np.column_stack([ecg, ecg, ecg, ecg]), 250)
+    assert vitals.ecg_beats(columns.T, 250).equals(vitals.ecg_beats(np.stack([ecg, -ecg]), 250))
+
+
+def test_a_float64_lead_on_a_large_offset_keeps_its_beats(ecg):
+    # float32 keeps 24 bits: 1e7 + an ECG in mV lost the ECG before it reached the detector (346 beats).
+    expected = vitals.ecg_peaks(ecg, 250)
+    np.testing.assert_array_equal(vitals.ecg_peaks(ecg.astype(np.float64) + 1e7, 250), expected)
+    both = vitals.ecg_beats([ecg.astype(np.float64) + 1e7, -ecg.astype(np.float64) - 5e6], 250)
+    assert both.equals(vitals.ecg_beats([ecg, -ecg], 250))
+
+
+def test_non_numeric_rates_name_the_argument(ecg):
+    for bad in ("250", True, None):
+        with pytest.raises(vitals.ArgumentError, match="sampling_rate: expected a number"):
+            vitals.ecg_peaks(ecg, bad)
+    with pytest.raises(vitals.ArgumentError, match="window: expected a number"):
+        vitals.ppg_rate(ecg, 250, window="8")

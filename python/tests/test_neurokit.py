@@ -99,3 +99,9 @@ def test_uncovered_arguments_are_refused(peaks):
     with pytest.raises(vitals.ArgumentError, match="Peak"):
         vnk.hrv_time({"RSP_Troughs": peaks})
     assert not hasattr(vnk, "ecg_clean")
+
+
+def test_a_signals_column_without_beats_is_no_peaks_not_indices():
+    # ecg_peaks' signals for a flat lead: a column of zeros, read before as the indices 0, 0, 0, ...
+    flat = pd.DataFrame({"ECG_R_Peaks": np.zeros(5000, dtype=np.int64)})
+    assert vnk.hrv_time(flat, sampling_rate=250)["HRV_MeanNN"].isna().all()

@@ -7,7 +7,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-_Path = str | os.PathLike[str]
+_Path = str | bytes | os.PathLike[str]
 _Paths = _Path | Iterable[_Path]
 _Samples = npt.ArrayLike
 _Channels = npt.ArrayLike | pd.DataFrame | Mapping[str, npt.ArrayLike] | Sequence[npt.ArrayLike]

@@ -13,14 +13,14 @@ import pandas as pd
 from . import _native
 from ._errors import InputError
 
-PathLike = Union[str, "os.PathLike[str]"]
+PathLike = Union[str, bytes, "os.PathLike[str]"]
 TIMING_FIELDS = ("processing_s", "samples_per_s")
 """Summary fields that measure the run rather than the recording (they differ between runs)."""
 
 
-def path_list(paths: PathLike | Iterable[PathLike]) -> list[str]:
-    """One path, or an iterable of them, as a list of strings."""
-    if isinstance(paths, (str, os.PathLike)):
+def path_list(paths: PathLike | Iterable[PathLike]) -> list[str | bytes]:
+    """One path (a str, bytes or path object), or an iterable of them, as a list of str or bytes."""
+    if isinstance(paths, (str, bytes, os.PathLike)):
         return [os.fspath(paths)]
     return [os.fspath(path) for path in paths]
 
@@ -46,7 +46,7 @@ def summary_or_error(path: PathLike, words: Sequence[str]) -> dict[str, Any]:
     try:
         return analyze_recording(path, words)[0]
     except InputError as error:
-        return {"path": os.fspath(path), "error": str(error)}
+        return {"path": os.fsdecode(path), "error": str(error)}
 
 
 def summaries_frame(summaries: Sequence[dict[str, Any]]) -> pd.DataFrame:

@@ -50,13 +50,14 @@ def ecg_peaks(signal: Any, sampling_rate: float, jobs: int = 1) -> np.ndarray:
     Returns:
         The sample indices (0-based, int64) of the R peaks.
     """
-    lead = _native.float32_vector(signal, "signal")
+    lead = _native.centered_float32_vector(signal, "signal")
     if jobs is not _ONE:  # the default passes as it is; anything else (True included) is checked
         jobs = _native.positive_int32(jobs, "jobs")
+    rate = _native.number(sampling_rate, "sampling_rate")
     outputs = _Outputs()
     base = ctypes.addressof(outputs)
     status = _native.lib.vitals_ecg_peaks(
-        _native.address(lead), len(lead), float(sampling_rate), jobs, base + _PEAKS, base + _COUNT, base + _ERROR
+        _native.address(lead), len(lead), rate, jobs, base + _PEAKS, base + _COUNT, base + _ERROR
     )
     return _peaks(outputs, status)
 
@@ -76,14 +77,14 @@ def ecg_beats(leads: Any, sampling_rate: float) -> pd.DataFrame:
         A DataFrame with columns ``sample`` (int64 R-peak index, in samples) and ``label`` (N, S, V,
         F or Q).
     """
-    arrays = _native.channels(leads, "leads")
+    arrays = _native.channels(leads, "leads", centered=True)
     outputs = _Outputs()
     base = ctypes.addressof(outputs)
     status = _native.lib.vitals_ecg_beats(
         _native.pointers(arrays),
         len(arrays),
         len(arrays[0]),
-        float(sampling_rate),
+        _native.number(sampling_rate, "sampling_rate"),
         base + _PEAKS,
         base + _LABELS,
         base + _COUNT,

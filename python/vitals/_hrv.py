@@ -15,14 +15,18 @@ from ._errors import ArgumentError
 def hrv_values(peaks: Any, sampling_rate: float, labels: Any = None) -> dict[str, float]:
     """The HRV indices as the library returns them (NeuroKit2's names and order, NaN for undefined)."""
     indices = _native.int64_vector(peaks, "peaks")
+    rate = _native.number(sampling_rate, "sampling_rate")
     letters = None
     if labels is not None:
-        letters = "".join(labels).encode("ascii")
+        try:
+            letters = "".join(labels).encode("ascii")
+        except (TypeError, UnicodeEncodeError) as error:
+            raise ArgumentError(f"labels: expected MIT beat symbols such as N and V, one per peak ({error})") from None
         if len(letters) != len(indices):
             raise ArgumentError(f"labels: {len(letters)} letters for {len(indices)} peaks; give one per beat")
     with _native.returned(1) as (result,):
         _native.call(
-            _native.lib.vitals_hrv, _native.address(indices), len(indices), float(sampling_rate), letters, byref(result)
+            _native.lib.vitals_hrv, _native.address(indices), len(indices), rate, letters, byref(result)
         )
         values = _native.json_value(result)
     return {name: np.nan if value is None else float(value) for name, value in values.items()}

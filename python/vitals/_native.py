@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ctypes
 import json
+import numbers
 import os
 import pathlib
 from collections.abc import Mapping, Sequence
@@ -169,6 +170,22 @@ def float32_vector(values: Any, name: str) -> np.ndarray:
     return np.ascontiguousarray(array, dtype=np.float32)
 
 
+def centered_float32_vector(values: Any, name: str) -> np.ndarray:
+    """As ``float32_vector``, but an array of another type is first moved by its first finite value
+    in float64, as the QRS detector moves every lead (so that a float64 ECG on a large offset keeps
+    its detail instead of losing it to float32's 24 bits)."""
+    if type(values) is np.ndarray and values.dtype is _FLOAT32:
+        return float32_vector(values, name)
+    array = np.asarray(values)
+    if array.ndim == 1 and array.dtype != _FLOAT32 and np.issubdtype(array.dtype, np.number):
+        wide = array.astype(np.float64)
+        finite = np.flatnonzero(np.isfinite(wide))
+        if finite.size:
+            wide -= wide[finite[0]]
+        array = wide
+    return float32_vector(array, name)
+
+
 def int64_vector(values: Any, name: str) -> np.ndarray:
     """`values` as a 1-D C-contiguous int64 array (no copy when it already is one)."""
     array = np.asarray(values)
@@ -179,10 +196,11 @@ def int64_vector(values: Any, name: str) -> np.ndarray:
     return np.ascontiguousarray(array, dtype=np.int64)
 
 
-def channels(values: Any, name: str) -> list[np.ndarray]:
+def channels(values: Any, name: str, centered: bool = False) -> list[np.ndarray]:
     """Channels of equal length as float32 vectors: a 1-D array or Series (one channel), a 2-D array
-    (one channel per row), a DataFrame (one per column), a mapping name → 1-D array (such as
-    ``Recording.signals``) or a list or tuple of 1-D arrays."""
+    (one channel per row; more rows than columns is refused, as it is most likely samples by channels),
+    a DataFrame (one per column), a mapping name → 1-D array (such as ``Recording.signals``) or a list or
+    tuple of 1-D arrays. With `centered`, as ``centered_float32_vector``."""
     if hasattr(values, "columns"):
         rows = [values[column].to_numpy() for column in values.columns]
     elif isinstance(values, Mapping):
@@ -191,8 +209,16 @@ def channels(values: Any, name: str) -> list[np.ndarray]:
         rows = list(values)
     else:
         array = np.asarray(values)
+        if array.ndim == 2 and array.shape[0] > array.shape[1]:
+            # (samples, channels), as DataFrame.to_numpy() and np.column_stack give, would be read as
+            # thousands of channels of a few samples each.
+            raise ArgumentError(
+                f"{name}: a 2-D array holds one channel per row, and this one has {array.shape[0]} rows of "
+                f"{array.shape[1]} samples; for samples in rows and channels in columns pass its transpose (.T)"
+            )
         rows = list(array) if array.ndim == 2 else [array]
-    vectors = [float32_vector(row, f"{name}[{index}]") for index, row in enumerate(rows)]
+    convert = centered_float32_vector if centered else float32_vector
+    vectors = [convert(row, f"{name}[{index}]") for index, row in enumerate(rows)]
     if not vectors:
         raise ArgumentError(f"{name}: no channel given")
     same_length(vectors, name)
@@ -239,6 +265,14 @@ def strings(words: Sequence[str]) -> tuple[ctypes.Array | None, int]:
     return (c_char_p * len(words))(*(str(word).encode("utf-8") for word in words)), len(words)
 
 
+def paths(files: Sequence[Any]) -> tuple[ctypes.Array | None, int]:
+    """A C array of file paths (str, bytes or path objects) as the library takes them
+    (``encoded_path``), and its length (None and 0 when empty)."""
+    if not files:
+        return None, 0
+    return (c_char_p * len(files))(*(encoded_path(file) for file in files)), len(files)
+
+
 def byte_buffers(buffers: Sequence[bytes]) -> ctypes.Array:
     """A C array of pointers to the contents of `buffers` (not copied; the array keeps them alive)."""
     return (c_char_p * len(buffers))(*buffers)
@@ -261,6 +295,16 @@ def option_words(options: Mapping[str, Any]) -> list[str]:
             value = ",".join(str(item) for item in value)
         words.append(f"{flag}={os.fspath(value) if isinstance(value, os.PathLike) else value}")
     return words
+
+
+def number(value: Any, name: str) -> float:
+    """`value` (an int, a float or a NumPy number, not a bool or a string) as a float; ArgumentError naming
+    `name` for anything else (the library checks the range)."""
+    if type(value) is float or type(value) is int:
+        return float(value)
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise ArgumentError(f"{name}: expected a number, got {value!r}")
+    return float(value)
 
 
 def encoded_path(path: Any) -> bytes:

@@ -46,9 +46,9 @@ def ppg_rate(
             _native.pointers(axes) if axes else None,
             len(axes),
             length,
-            float(sampling_rate),
-            float(window),
-            float(step),
+            _native.number(sampling_rate, "sampling_rate"),
+            _native.number(window, "window"),
+            _native.number(step, "step"),
             byref(result),
         )
         windows = _native.json_value(result)["windows"]

@@ -44,7 +44,7 @@ def query_words(
 
 def partial_of(inputs: Sequence[PathLike], words: Sequence[str]) -> bytes:
     """The statistics partial of `inputs` for the query `words` (``vitals stats --partial`` bytes)."""
-    files, file_count = _native.strings([str(path) for path in inputs])
+    files, file_count = _native.paths(inputs)
     options, option_count = _native.strings(words)
     length = c_int64()
     with _native.returned(1) as (result,):

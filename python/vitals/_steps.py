@@ -45,7 +45,7 @@ def steps(
             _native.address(axes[1]),
             _native.address(axes[2]),
             length,
-            float(sampling_rate),
+            _native.number(sampling_rate, "sampling_rate"),
             unit.encode(),
             placement.encode(),
             byref(indices),

@@ -148,10 +148,18 @@ def merge_available(partials: Sequence[bytes | None]) -> bytes | None:
     return _statistics.merge_partials(present)
 
 
-def _tree_merge(client: distributed.Client, futures: list[distributed.Future], split_every: int) -> bytes:
-    """Merges the partials of `futures` by a tree of tasks, `split_every` partials each."""
+def _files(paths: PathLike | Iterable[PathLike], split_every: int) -> list[str | bytes]:
+    """The files of a statistics call, its arguments checked before any task is submitted."""
     if split_every < 2:
         raise ArgumentError(f"split_every: at least 2, got {split_every}")
+    files = _analysis.path_list(paths)
+    if not files:
+        raise ArgumentError("paths: no file given")
+    return files
+
+
+def _tree_merge(client: distributed.Client, futures: list[distributed.Future], split_every: int) -> bytes:
+    """Merges the partials of `futures` by a tree of tasks, `split_every` partials each."""
     while len(futures) > 1:
         groups = [futures[start : start + split_every] for start in range(0, len(futures), split_every)]
         futures = [client.submit(merge_available, group, pure=True) for group in groups]
@@ -195,7 +203,7 @@ def stats(
     connection = _client(client)
     words = _statistics.query_words(type, interval, **query)
     analyze_words = _native.option_words(options or {})
-    groups = task_groups(_analysis.path_list(paths), connection, per_task)
+    groups = task_groups(_files(paths, split_every), connection, per_task)
     futures = connection.map(recordings_partial, groups, analyze_words=analyze_words, query=words, pure=True)
     return _statistics.stats_table(_tree_merge(connection, futures, split_every), "frame")
 
@@ -214,6 +222,6 @@ def stats_files(
     ``stats``; returns the DataFrame ``vitals.stats`` returns over the same files."""
     connection = _client(client)
     words = _statistics.query_words(type, interval, **query)
-    groups = task_groups(_analysis.path_list(paths), connection, per_task)
+    groups = task_groups(_files(paths, split_every), connection, per_task)
     futures = connection.map(files_partial, groups, query=words, pure=True)
     return _statistics.stats_table(_tree_merge(connection, futures, split_every), "frame")

@@ -6,7 +6,7 @@ import dask.bag
 import distributed
 import pandas as pd
 
-_Path = str | os.PathLike[str]
+_Path = str | bytes | os.PathLike[str]
 _Paths = _Path | Iterable[_Path]
 
 QUIET_CONFIG: dict[str, Any]
