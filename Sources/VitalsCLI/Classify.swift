@@ -14,7 +14,8 @@ public struct Classify: ParsableCommand {
       fitted on the PhysioNet/CinC 2017 recordings (the ECG classification article of the documentation). \
       Each result gives the average heart rate, the deciding rule, the models' probabilities and every \
       feature measured; an Apple Health ECG export also shows Apple's classification. The lead is the \
-      first channel --channel gives, else the ECG lead `vitals beats` takes. Not a medical device. Exits 1 \
+      first channel --channel gives, else the ECG lead `vitals beats` takes, sampled at \
+      \(optionRange(SupportedRates.electrocardiogramClassifier.range)) Hz. Not a medical device. Exits 1 \
       when some input could not be classified (the others still are).
       """)
 
@@ -28,6 +29,10 @@ public struct Classify: ParsableCommand {
   @OptionGroup public var input: InputOptions
 
   public init() {}
+
+  public func validate() throws {
+    try input.checkRate(.electrocardiogramClassifier)
+  }
 
   public func run() throws {
     try exitingOneOnFileErrors(of: inputs) { path in

@@ -147,6 +147,9 @@ public struct SupportedRates: Sendable {
   public static let ppgAnalysis = SupportedRates(
     range: PPGHeartRateEstimator.minimumSampleRate...OptionRange.signalRate.upperBound,
     source: "the PPG analysis's supported rates")
+  /// The ECG classifier's rates (``ElectrocardiogramClassifier/supportedSampleRates``).
+  public static let electrocardiogramClassifier = SupportedRates(
+    range: ElectrocardiogramClassifier.supportedSampleRates, source: "the ECG classifier's supported rates")
   /// The step detector's rates (``StepDetector/supportedSampleRates``).
   public static let stepDetector = SupportedRates(
     range: StepDetector.supportedSampleRates, source: "the step detector's supported rates")

@@ -32,5 +32,9 @@ struct ClassifyTests {
     #expect(abs((object["average_heart_rate"] as? Double ?? 0) - 64) < 3)
     #expect((object["features"] as? [[String: Any]])?.isEmpty == false)
     #expect(object["apple"] == nil)
+    // A --rate the classifier does not take is a usage error (exit 2) naming its range, as in `beats`.
+    let slow = try run(["classify", path, "--rate", "100"])
+    #expect(slow.status == 2)
+    #expect(slow.err.contains("125–1000"), "\(slow.err)")
   }
 }
