@@ -23,7 +23,8 @@ public struct HeartRate: ParsableCommand {
 
       ECG: beats as `vitals beats` finds them; the rate is 60 / the mean RR interval of the beats inside the \
       window, intervals more than 20 % from the window's median left out; quality is the share of those \
-      within, reliable from 0.8. A window with no usable signal has bpm nan and quality 0.
+      within, reliable from 0.8. A window with no usable signal, or whose median RR interval lies \
+      outside 30–220 BPM, has bpm nan and quality 0.
 
       On stderr, a line with the share of reliable windows: `INPUT: K of N windows reliable (P %)`.
       """)

@@ -217,6 +217,15 @@ private func meanError(_ windows: [HeartRateWindow], _ recording: SimulatedRecor
     let empty = BeatRateWindows.windows(beats: [10], sampleRate: 100, duration: 9)
     #expect(empty.count == 1 && empty[0].beatsPerMinute.isNaN && !empty[0].isReliable)
   }
+
+  /// Beats 5 s apart (a 1 Hz sine read as an ECG) or 0.2 s apart are no heart rate: NaN, quality 0.
+  @Test(arguments: [500, 20])
+  func medianIntervalOutsideTheRateRangeIsNoReading(period: Int) {
+    let beats = stride(from: 50, to: 3000, by: period).map(Int64.init)
+    let windows = BeatRateWindows.windows(beats: beats, sampleRate: 100, duration: 30)
+    #expect(windows.count == 12)
+    #expect(windows.allSatisfy { $0.beatsPerMinute.isNaN && $0.quality == 0 && !$0.isReliable })
+  }
 }
 
 @Suite struct PPGSharedDataTests {
