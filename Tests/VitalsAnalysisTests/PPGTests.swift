@@ -131,6 +131,17 @@ private func meanError(_ windows: [HeartRateWindow], _ recording: SimulatedRecor
     #expect(random.map(\.quality).max()! < 0.5)
   }
 
+  /// A lone spike leaves the band-pass ringing down after it: its normalized spectrum has a line near the
+  /// band's lower edge, but no window holds a pulse (quality 0).
+  @Test func aLoneSpikeIsNoPulse() throws {
+    var samples = [Float](repeating: 0, count: 3000)
+    samples[1500] = 1
+    var estimator = try PPGHeartRateEstimator(sampleRate: 100)
+    let windows = estimator.process(ppg: [samples])
+    #expect(windows.count == 12)
+    #expect(windows.allSatisfy { !$0.isReliable && $0.quality < 0.1 }, "\(windows.map(\.quality))")
+  }
+
   @Test func rejectsLowRatesAndBadOptions() {
     #expect(throws: PPGAnalysisError.unsupportedSampleRate(20)) { try PPGHeartRateEstimator(sampleRate: 20) }
     var configuration = PPGHeartRateEstimator.Configuration()
