@@ -16,14 +16,15 @@ public struct HeartRate: ParsableCommand {
       recording's only signal that is not an accelerometer axis, unless it is an ECG lead; the \
       accelerometer axes given with --accel, else those `vitals analyze` recognizes (--accel's default), \
       subtracted from the PPG spectrum. Rates are searched in 36–210 BPM. Quality in 0–1 is the share of \
-      the cleaned spectrum near the estimate; below 0.3 the window is not reliable (the tracked rate is \
-      still given); an estimate on a strong accelerometer line has its quality halved (the pulse may be \
+      the cleaned spectrum near the estimate, 0 when the pulse does not last through the window (a \
+      transient such as one spike); below 0.3 the window is not reliable (the tracked rate is still given); an estimate on a strong accelerometer line has its quality halved (the pulse may be \
       locked to the cadence). Without accelerometer axes the quality is scaled by 0.75: motion cannot be \
       told from pulse. The rate must be at least 25 Hz.
 
       ECG: beats as `vitals beats` finds them; the rate is 60 / the mean RR interval of the beats inside the \
       window, intervals more than 20 % from the window's median left out; quality is the share of those \
-      within, reliable from 0.8. A window with no usable signal has bpm nan and quality 0.
+      within, reliable from 0.8. A window with no usable signal, or whose median RR interval lies \
+      outside 30–220 BPM, has bpm nan and quality 0.
 
       On stderr, a line with the share of reliable windows: `INPUT: K of N windows reliable (P %)`.
       """)

@@ -69,6 +69,16 @@ struct ElectrocardiogramClassifierTests {
     #expect(report.feature("powerRatio")! < 0.5)
   }
 
+  @Test(
+    "A 10-s lead-off stretch in sinus rhythm at 70/min is no slow rate: the intervals across it are left out")
+  func leadOffStretch() throws {
+    var samples = Self.simulated(RhythmConfiguration(heartRate: 70))
+    for i in Int(10 * Self.rate)..<Int(20 * Self.rate) { samples[i] = 0 }
+    let report = try Self.classify(samples)
+    #expect(report.classification != .inconclusiveLowHeartRate)
+    #expect(abs(try #require(report.averageHeartRate) - 70) < 3)
+  }
+
   @Test("A flat lead has no beats: a poor reading without a rate or scores")
   func flat() throws {
     let report = try Self.classify([Float](repeating: 0.5, count: 30 * Int(Self.rate)))

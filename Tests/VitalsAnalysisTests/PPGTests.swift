@@ -131,6 +131,17 @@ private func meanError(_ windows: [HeartRateWindow], _ recording: SimulatedRecor
     #expect(random.map(\.quality).max()! < 0.5)
   }
 
+  /// A lone spike leaves the band-pass ringing down after it: its normalized spectrum has a line near the
+  /// band's lower edge, but no window holds a pulse (quality 0).
+  @Test func aLoneSpikeIsNoPulse() throws {
+    var samples = [Float](repeating: 0, count: 3000)
+    samples[1500] = 1
+    var estimator = try PPGHeartRateEstimator(sampleRate: 100)
+    let windows = estimator.process(ppg: [samples])
+    #expect(windows.count == 12)
+    #expect(windows.allSatisfy { !$0.isReliable && $0.quality < 0.1 }, "\(windows.map(\.quality))")
+  }
+
   @Test func rejectsLowRatesAndBadOptions() {
     #expect(throws: PPGAnalysisError.unsupportedSampleRate(20)) { try PPGHeartRateEstimator(sampleRate: 20) }
     var configuration = PPGHeartRateEstimator.Configuration()
@@ -216,6 +227,15 @@ private func meanError(_ windows: [HeartRateWindow], _ recording: SimulatedRecor
     #expect(windows[2].quality < 1)
     let empty = BeatRateWindows.windows(beats: [10], sampleRate: 100, duration: 9)
     #expect(empty.count == 1 && empty[0].beatsPerMinute.isNaN && !empty[0].isReliable)
+  }
+
+  /// Beats 5 s apart (a 1 Hz sine read as an ECG) or 0.2 s apart are no heart rate: NaN, quality 0.
+  @Test(arguments: [500, 20])
+  func medianIntervalOutsideTheRateRangeIsNoReading(period: Int) {
+    let beats = stride(from: 50, to: 3000, by: period).map(Int64.init)
+    let windows = BeatRateWindows.windows(beats: beats, sampleRate: 100, duration: 30)
+    #expect(windows.count == 12)
+    #expect(windows.allSatisfy { $0.beatsPerMinute.isNaN && $0.quality == 0 && !$0.isReliable })
   }
 }
 

@@ -128,6 +128,38 @@ struct StepDetectorTests {
     #expect(detector.resolvedUnit == .metersPerSecondSquared)
   }
 
+  /// A 3.3 g jolt as the first sample of a walk in g, or a 3.0 m/s² first sample of one in m/s²: the unit
+  /// is decided from the first second, so the steps are those with the unit given, whatever the chunking.
+  @Test(
+    "one outlying first sample does not decide the unit",
+    arguments: [(AccelerationUnit.g, Float(3.3)), (.metersPerSecondSquared, 3.0)])
+  func unitFromTheFirstSecond(unit: AccelerationUnit, first: Float) throws {
+    var recording = simulate(.walking, .hand, seconds: 40, rate: 50, unit: unit)
+    (recording.channels[0][0], recording.channels[1][0], recording.channels[2][0]) = (first, 0, 0)
+    var configuration = StepDetector.Configuration()
+    configuration.unit = unit == .g ? .g : .metersPerSecondSquared
+    let given = try detect(recording, configuration: configuration)
+    #expect(given.steps.count > 50)
+    let outputs = try expectChunkInvariant(
+      count: recording.channels[0].count, chunkings: Chunking.standard + [7, 49, 51].map(Chunking.fixed)
+    ) {
+      (detector: try StepDetector(sampleRate: 50), output: StepDetector.Output())
+    } feed: { stage, range in
+      let chunk = SignalChunk(
+        channels: recording.channels.map { Array($0[range]) }, sampleRate: 50,
+        startTime: recording.startTime.advanced(bySamples: Int64(range.lowerBound), rate: 50),
+        firstSampleIndex: Int64(range.lowerBound))
+      stage.detector.process(chunk, into: &stage.output)
+      return [StepDetector.InputUnit?]()
+    } finish: { stage in
+      stage.detector.finish(into: &stage.output)
+      let same = stage.output == given
+      #expect(same, "\(stage.output.steps.count) steps, \(given.steps.count) with the unit given")
+      return [stage.detector.resolvedUnit]
+    }
+    #expect(outputs == [configuration.unit])
+  }
+
   @Test("irregular time stamps, resampled onto a uniform grid, keep the count", arguments: [25.0, 50, 100])
   func irregularTiming(rate: Double) throws {
     let recording = simulate(.walking, .armband, rate: rate, jitter: 0.3 / rate)

@@ -113,6 +113,35 @@ struct AccelerometerPipelineTests {
     #expect(try run(chunkSize: 333).section.motion == levels)
   }
 
+  @Test("motion levels in g from a walk in g whose first sample is a 3.3 g jolt")
+  func motionAfterAFirstJolt() throws {
+    var simulator = AccelerometerSimulator(
+      configuration: AccelerometerConfiguration(activity: .walking, placement: .hand), duration: 40,
+      sampleRate: 50, seed: 7)
+    let clean = simulator.generateAll().channels
+    var jolted = clean
+    (jolted[0][0], jolted[1][0], jolted[2][0]) = (3.3, 0, 0)
+    /// The steps section of `channels`, fed whole.
+    func section(_ channels: [[Float]]) throws -> StepsSection {
+      let signals = ["x", "y", "z"].map {
+        SignalDescription(name: $0, unit: "g", sampleRate: 50, sampleCount: nil)
+      }
+      var pipeline = try AccelerometerPipeline(
+        context: PipelineContext(
+          path: "x", signals: signals, sampleRate: 50, channels: [0, 1, 2], live: false))
+      var events: [PipelineEvent] = []
+      pipeline.process(
+        SignalChunk(channels: channels, sampleRate: 50, startTime: .epoch, firstSampleIndex: 0),
+        events: &events)
+      return try #require(pipeline.finish(events: &events) as? StepsSection)
+    }
+    let expected = try section(clean)
+    let found = try section(jolted)
+    #expect(found.unit == .g)
+    #expect(expected.motionMean > 0.05)
+    #expect(abs(found.motionMean - expected.motionMean) < 0.05 * expected.motionMean)
+  }
+
   @Test("live: counts without lists")
   func live() throws {
     let batch = try run(chunkSize: 4096).section

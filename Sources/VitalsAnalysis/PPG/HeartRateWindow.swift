@@ -39,6 +39,8 @@ public struct HeartRateWindow: Sendable, Hashable, Codable {
 public enum BeatRateWindows {
   /// Largest relative distance from the window's median interval of a regular interval (0.2: ±20 %).
   public static let regularTolerance = 0.2
+  /// The median beat-to-beat intervals that are a heart rate, seconds: 60/220 to 2 (220 to 30 BPM).
+  public static let plausibleInterval: ClosedRange<Double> = 60.0 / 220...2
 
   /// The windows `[j·step, j·step + window)` seconds, `j = 0, 1, …`, that end within `duration` seconds.
   ///
@@ -49,8 +51,9 @@ public enum BeatRateWindows {
   ///   the regular intervals (within ``regularTolerance`` of the window's median interval, so that a
   ///   missed or an extra beat does not bias it) and, as quality, the share of intervals that are regular;
   ///   reliable when the quality is at least 0.8 with at least two regular intervals and a median
-  ///   between 0.27 and 2 s (220 and 30 BPM). A window with fewer than two beats has a NaN rate and
-  ///   quality 0. An irregular rhythm (atrial fibrillation) gives low quality, too.
+  ///   within ``plausibleInterval``. A window with fewer than two beats, or whose median interval lies
+  ///   outside ``plausibleInterval`` (no heart rate), has a NaN rate and quality 0. An irregular rhythm
+  ///   (atrial fibrillation) gives low quality, too.
   ///   - gaps: the signal's gaps (missing samples), as sample ranges on the beats' scale, increasing and
   ///     disjoint (e.g. ``QRSDetector/gaps``): an interval across a gap is no interval; a window more than
   ///     ``PPGHeartRateEstimator/maximumMissingShare`` missing has a NaN rate and quality 0, and one with
@@ -80,8 +83,14 @@ public enum BeatRateWindows {
         }
         k += 1
       }
+      intervals.sort()
+      let middle = intervals.count / 2
+      let median =
+        intervals.isEmpty
+        ? .nan
+        : intervals.count % 2 == 1 ? intervals[middle] : (intervals[middle - 1] + intervals[middle]) / 2
       guard
-        !intervals.isEmpty
+        plausibleInterval.contains(median)
           && Double(missing) <= PPGHeartRateEstimator.maximumMissingShare * Double(span.count)
       else {
         result.append(
@@ -89,18 +98,13 @@ public enum BeatRateWindows {
         )
         continue
       }
-      intervals.sort()
-      let middle = intervals.count / 2
-      let median =
-        intervals.count % 2 == 1 ? intervals[middle] : (intervals[middle - 1] + intervals[middle]) / 2
       let regular = intervals.filter { abs($0 - median) <= regularTolerance * median }
       let quality = Double(regular.count) / Double(intervals.count)
       result.append(
         HeartRateWindow(
           startTime: start, endTime: end, beatsPerMinute: 60 * Double(regular.count) / regular.reduce(0, +),
           quality: quality,
-          isReliable: quality >= 0.8 && regular.count >= 2 && (60.0 / 220...2).contains(median)
-            && missing == 0))
+          isReliable: quality >= 0.8 && regular.count >= 2 && missing == 0))
     }
     return result
   }

@@ -57,8 +57,10 @@ extension PPGAnalysisError {
 ///
 /// Quality is the share of the cleaned spectrum's power (in locomotion, weighted by the rate floor's
 /// prior) within one main-lobe width of the estimate, scaled by ``unverifiedQualityScale`` without an
-/// accelerometer and by ``motionCoincidenceScale`` on a strong motion line; a window is reliable when it
-/// reaches ``Configuration/reliableQuality``.
+/// accelerometer and by ``motionCoincidenceScale`` on a strong motion line; it is 0 when the band-passed
+/// PPG does not last through the window (a quarter of it holds under ``sustainedPowerRatio`` of the
+/// variance of another: a transient, no pulse). A window is reliable when its quality reaches
+/// ``Configuration/reliableQuality``.
 /// Windows whose PPG is flat have a NaN rate, quality 0, and leave the tracker as it was.
 ///
 /// Gaps: a sample that is NaN or infinite in any channel is missing (see ``gaps``). A window more than
@@ -123,6 +125,10 @@ public struct PPGHeartRateEstimator: Sendable {
   /// reliable): a quarter, so that three quarters of the window (6 s of the default 8 s) still hold the
   /// periodicity the spectrum measures.
   public static let maximumMissingShare = 0.25
+  /// Smallest ratio of a window quarter's band-passed PPG variance to the largest quarter's for the window
+  /// to hold a pulse (30 dB): a transient, such as the ringing of the band-pass after a lone spike, decays
+  /// far faster (its spectrum, normalized, would pass for a periodicity).
+  public static let sustainedPowerRatio: Float = 1e-3
   /// Floor added to the evidence before its logarithm (bounds the cost of a bin with
   /// no power).
   static let emissionFloor: Float = 1e-2
@@ -173,6 +179,9 @@ public struct PPGHeartRateEstimator: Sendable {
   var score: [Float]
   /// The largest periodicity weight of the accelerometer axes in the current window.
   var periodicMotion: Float = 0
+  /// Whether every PPG channel that adds to the current window's spectrum lasts through the window
+  /// (``isSustained(_:)``).
+  var ppgSustained = true
   /// The scores before the last step, with ``jumpLimit`` bins of −∞ on either side (scratch).
   var previous: [Float]
   var tracking = false
@@ -388,6 +397,7 @@ public struct PPGHeartRateEstimator: Sendable {
     } else {
       let scale = 1 / largest
       for i in 0..<bandCount { ppgSpectrum[i] += fftOutput[bandStart + i].magnitudeSquared * scale }
+      ppgSustained = ppgSustained && Self.isSustained(samples)
     }
     return true
   }
@@ -408,6 +418,7 @@ public struct PPGHeartRateEstimator: Sendable {
       motionSpectrum[i] = 0
     }
     var ppgValid = false
+    ppgSustained = true
     for k in 0..<ppgChannelCount { ppgValid = addSpectrum(channel: k, motion: false) || ppgValid }
     guard ppgValid else {
       return HeartRateWindow(
@@ -445,6 +456,27 @@ public struct PPGHeartRateEstimator: Sendable {
     track()
     var best = 0
     for i in 1..<bandCount where score[i] > score[best] { best = i }
+    let quality =
+      ppgSustained ? spectralQuality(at: best, locomotion: locomotion, motionValid: motionValid) : 0
+    // Sub-bin position: the vertex of the parabola through a local maximum of the evidence and
+    // its two neighbors (Smith & Serra 1987, quadratic peak interpolation).
+    var offset = 0.0
+    if best > 0 && best < bandCount - 1 {
+      let (a, b, c) = (Double(evidence[best - 1]), Double(evidence[best]), Double(evidence[best + 1]))
+      if b >= a && b >= c && a - 2 * b + c < 0 { offset = 0.5 * (a - c) / (a - 2 * b + c) }
+    }
+    let rate = (Double(bandStart + best) + offset) * binRate
+    return HeartRateWindow(
+      startTime: start, endTime: end, beatsPerMinute: rate, quality: quality,
+      isReliable: quality >= configuration.reliableQuality && missing == 0,
+      periodicMotion: motionValid ? Double(periodicMotion) : nil)
+  }
+
+  /// The quality of an estimate at bin `best`: the share of the cleaned spectrum's power (times the
+  /// locomotion prior in `locomotion`) within ``qualityHalfWidth`` bins of it, scaled by
+  /// ``unverifiedQualityScale`` without motion spectrum and by ``motionCoincidenceScale`` on a strong
+  /// motion line.
+  func spectralQuality(at best: Int, locomotion: Bool, motionValid: Bool) -> Double {
     var near: Float = 0
     var total: Float = 0
     for i in 0..<bandCount {
@@ -459,18 +491,26 @@ public struct PPGHeartRateEstimator: Sendable {
       // The rate coincides with a strong motion line: the pulse may be locked to the cadence.
       quality *= Self.motionCoincidenceScale
     }
-    // Sub-bin position: the vertex of the parabola through a local maximum of the evidence and
-    // its two neighbors (Smith & Serra 1987, quadratic peak interpolation).
-    var offset = 0.0
-    if best > 0 && best < bandCount - 1 {
-      let (a, b, c) = (Double(evidence[best - 1]), Double(evidence[best]), Double(evidence[best + 1]))
-      if b >= a && b >= c && a - 2 * b + c < 0 { offset = 0.5 * (a - c) / (a - 2 * b + c) }
+    return quality
+  }
+
+  /// Whether band-passed `samples` last through their window: each quarter's variance is at least
+  /// ``sustainedPowerRatio`` times the largest quarter's (false for a flat quarter).
+  static func isSustained(_ samples: [Float]) -> Bool {
+    let quarter = samples.count / 4
+    var smallest = Float.infinity
+    var largest: Float = 0
+    for q in 0..<4 {
+      let part = samples[q * quarter..<(q + 1) * quarter]
+      var mean: Float = 0
+      for x in part { mean += x }
+      mean /= Float(quarter)
+      var variance: Float = 0
+      for x in part { variance += (x - mean) * (x - mean) }
+      smallest = min(smallest, variance)
+      largest = max(largest, variance)
     }
-    let rate = (Double(bandStart + best) + offset) * binRate
-    return HeartRateWindow(
-      startTime: start, endTime: end, beatsPerMinute: rate, quality: quality,
-      isReliable: quality >= configuration.reliableQuality && missing == 0,
-      periodicMotion: motionValid ? Double(periodicMotion) : nil)
+    return smallest > 0 && smallest >= sustainedPowerRatio * largest
   }
 
   /// Scales `values` to a maximum of 1 (left alone when the maximum is 0).

@@ -38,7 +38,8 @@ public enum StepDetectorError: Error, Sendable, Equatable, CustomStringConvertib
 ///
 /// Latency: a step inside a bout is reported about 0.5 s after its peak; the first steps of a bout wait
 /// for the bout to be recognized, at most 21.3 s by default after the first of its starting run, and a
-/// back-filled step at most 45.3 s (<doc:StepDetection>).
+/// back-filled step at most 45.3 s (<doc:StepDetection>); with ``InputUnit/automatic``, nothing is decided
+/// before ``unitDecisionTime`` seconds from the first valid sample, from which the unit is decided.
 ///
 /// Input: samples in g or m/s² with gravity. A sample with a NaN or infinite axis is missing (a gap, see
 /// ``gaps``): at a gap the detector ends as at ``finish(into:)``, reports nothing inside it, and starts
@@ -59,11 +60,16 @@ public struct StepDetector: Sendable {
   static let internalRate = 25.0
   /// A magnitude at or under this (in the input's unit) is no valid reading before the first valid one.
   static let validMagnitude: Float = 0.1
-  /// A first valid magnitude under this is taken for g, else for m/s², with ``InputUnit/automatic``.
+  /// With ``InputUnit/automatic``, the unit is g when the median of the first valid magnitudes is under
+  /// this, else m/s² (between gravity in g, 1, and in m/s², 9.81).
   static let unitBoundary: Float = 3.2
+  /// With ``InputUnit/automatic``, how long a stretch of magnitudes, from the first valid one, decides the
+  /// unit, seconds.
+  public static let unitDecisionTime = 1.0
   /// The unit of the input acceleration.
   public enum InputUnit: String, Sendable, Hashable, CaseIterable, Codable {
-    /// Recognized from the gravity level: a first valid magnitude under 3.2 is g, else m/s².
+    /// Recognized from the gravity level: g when the median magnitude of the first
+    /// ``StepDetector/unitDecisionTime`` seconds from the first valid sample is under 3.2, else m/s².
     case automatic
     /// Standard gravity, 9.80665 m/s².
     case g
@@ -147,8 +153,9 @@ public struct StepDetector: Sendable {
   public let sampleRate: Double
   /// Input samples averaged into one sample of the band-passed signal.
   public let decimationFactor: Int
-  /// The unit the input was found to be in (the configured one unless ``InputUnit/automatic``); nil while
-  /// no valid sample has come.
+  /// The unit the input was found to be in (the configured one unless ``InputUnit/automatic``); nil until
+  /// it is decided: ``unitDecisionTime`` after the first valid sample, or at the first gap or the finish
+  /// when these come sooner (from the samples before them).
   public private(set) var resolvedUnit: InputUnit?
 
   /// The step band-pass (first) and the vibration band (second: 3.5–8 Hz, at most 0.45 × the internal
@@ -170,9 +177,14 @@ public struct StepDetector: Sendable {
   /// yet begun).
   var gapTracker = GapTracker()
   var inGap = false
-  /// The first valid magnitude (input unit) and the factor to g.
+  /// The segment's first valid magnitude and the factor to g.
   var origin: Float = 0
   var scale: Float = 1
+  /// While the unit is being decided, the magnitudes from the first valid one on (input unit; held, not
+  /// yet filtered), how many of them lie under ``unitBoundary``, and how many decide.
+  var unitSamples: [Float] = []
+  var unitSamplesBelow = 0
+  let unitSampleCount: Int
   /// The boxcar's running sum and sample count.
   var boxSum: Float = 0
   var boxCount = 0
@@ -237,6 +249,9 @@ public struct StepDetector: Sendable {
     self.sampleRate = sampleRate
     self.decimationFactor = factor
     self.resolvedUnit = c.unit == .automatic ? nil : c.unit
+    self.scale = c.unit == .metersPerSecondSquared ? Float(1 / PhysicalConstants.standardGravity) : 1
+    self.unitSampleCount = max(1, Int((Self.unitDecisionTime * sampleRate).rounded()))
+    if c.unit == .automatic { unitSamples.reserveCapacity(unitSampleCount) }
     do {
       self.restingBands = SOSFilterPair(
         design,
@@ -368,8 +383,10 @@ public struct StepDetector: Sendable {
     gapTracker.finish()
   }
 
-  /// Ends the signal before a gap or at the end: confirms a pending peak, closes an open bout.
+  /// Ends the signal before a gap or at the end: decides the unit from the magnitudes held, if any, and
+  /// filters them; confirms a pending peak, closes an open bout.
   mutating func endSegment(into output: inout Output) {
+    if resolvedUnit == nil && !unitSamples.isEmpty { decideUnit(into: &output) }
     if let c = candidate {
       candidate = nil
       rhythm.accept(c.index, amplitude: c.value, steps: &peakScratch, bouts: &boutScratch)
@@ -441,8 +458,8 @@ public struct StepDetector: Sendable {
     candidate = nil
   }
 
-  /// Runs one block of finite magnitudes (input unit) through the validity check, the boxcar, the band-pass
-  /// and the peak and rhythm logic.
+  /// Runs one block of finite magnitudes (input unit) through the validity check and, once the unit is
+  /// known, ``filter(_:into:)``; while it is being decided, the magnitudes are held.
   mutating func processMagnitudes(_ block: UnsafeBufferPointer<Float>, into output: inout Output) {
     var start = 0
     if !hasValidSample {
@@ -452,13 +469,36 @@ public struct StepDetector: Sendable {
       }
       start = first
       skipped += Int64(first)
-      let value = block[first]
-      if resolvedUnit == nil { resolvedUnit = value < Self.unitBoundary ? .g : .metersPerSecondSquared }
-      scale = resolvedUnit == .g ? 1 : Float(1 / PhysicalConstants.standardGravity)
-      origin = value * scale
+      origin = block[first] * scale
       hasValidSample = true
     }
-    let body = UnsafeBufferPointer(rebasing: block[start...])
+    if resolvedUnit == nil {
+      let taken = min(block.count - start, unitSampleCount - unitSamples.count)
+      for value in block[start..<start + taken] {
+        unitSamples.append(value)
+        if value < Self.unitBoundary { unitSamplesBelow += 1 }
+      }
+      start += taken
+      guard unitSamples.count == unitSampleCount else { return }
+      decideUnit(into: &output)
+    }
+    filter(UnsafeBufferPointer(rebasing: block[start...]), into: &output)
+  }
+
+  /// Decides the unit from the held magnitudes, g when their median is under ``unitBoundary`` (more than
+  /// half of them are), sets the origin from the first, and filters them.
+  mutating func decideUnit(into output: inout Output) {
+    resolvedUnit = 2 * unitSamplesBelow > unitSamples.count ? .g : .metersPerSecondSquared
+    scale = resolvedUnit == .g ? 1 : Float(1 / PhysicalConstants.standardGravity)
+    origin = unitSamples[0] * scale
+    var held: [Float] = []
+    swap(&held, &unitSamples)
+    held.withUnsafeBufferPointer { filter($0, into: &output) }
+  }
+
+  /// Runs finite magnitudes (input unit, at most ``blockSize``) of the current segment, from its first
+  /// valid one on, through the boxcar, the band-pass and the peak and rhythm logic.
+  mutating func filter(_ body: UnsafeBufferPointer<Float>, into output: inout Output) {
     var decimated: [Float] = []
     swap(&decimated, &self.decimated)
     defer { swap(&decimated, &self.decimated) }

@@ -10,7 +10,8 @@ import VitalsSupport
 /// "Abductive reasoning as a basis to reproduce expert criteria in ECG atrial fibrillation
 /// identification", Physiol Meas 39:084006), restricted to what 5–60 s of one lead allow.
 enum ClassificationFeature: Int, CaseIterable, Sendable {
-  /// Average heart rate, bpm.
+  /// Average heart rate, bpm: 60 over the mean RR interval, intervals that hold a lead-off run
+  /// (``ClassificationFeatures/leadOffDuration``) left out.
   case heartRate
   /// Share of beats that ``BeatClassifier`` calls S, V or F.
   case ectopicBeatShare
@@ -89,11 +90,45 @@ struct ClassificationFeatures {
     guard beats.count >= 2 else { return }
     let duration = Double(samples.count) / sampleRate
     let span = Double(beats.last! - beats.first!) / sampleRate
-    self[.heartRate] = 60 * Double(beats.count - 1) / span
+    self[.heartRate] = Self.heartRate(beats: beats, sampleRate: sampleRate, samples: samples)
     self[.beatCoverage] = span / duration
     let classes = BeatClassifier.classify(beats, leads: [samples], sampleRate: sampleRate)
     measureRhythm(sampleRate: sampleRate, beats: beats, classes: classes)
     measureMorphology(filtered: filtered, sampleRate: sampleRate, beats: beats, classes: classes)
+  }
+
+  /// Shortest flat or missing run that is a lead-off stretch (no rhythm in it), seconds: even at 30 bpm
+  /// a live ECG changes within half a second.
+  static let leadOffDuration = 0.5
+
+  /// 60 over the mean of the RR intervals of `beats` that hold no flat or missing run of `samples` of
+  /// ``leadOffDuration`` or more (so that a lead-off stretch is not read as a slow rate), bpm; NaN when
+  /// every interval holds one.
+  static func heartRate(beats: [Int64], sampleRate: Double, samples: [Float]) -> Double {
+    let leadOff = flatRuns(samples, shortest: max(2, Int((leadOffDuration * sampleRate).rounded())))
+    var count = 0
+    var total: Int64 = 0
+    for k in beats.indices.dropFirst() where leadOff.overlapCount(with: beats[k - 1]..<beats[k]) == 0 {
+      count += 1
+      total += beats[k] - beats[k - 1]
+    }
+    return count > 0 ? 60 * Double(count) / (Double(total) / sampleRate) : .nan
+  }
+
+  /// The runs of at least `shortest` samples that are missing or equal to the one before, sample ranges in
+  /// increasing order.
+  static func flatRuns(_ samples: [Float], shortest: Int) -> [Range<Int64>] {
+    var runs: [Range<Int64>] = []
+    var start = 0
+    for i in samples.indices.dropFirst() {
+      let same = !samples[i].isFinite || samples[i] == samples[i - 1]
+      if !same {
+        if i - start >= shortest { runs.append(Int64(start)..<Int64(i)) }
+        start = i
+      }
+    }
+    if samples.count - start >= shortest { runs.append(Int64(start)..<Int64(samples.count)) }
+    return runs
   }
 
   /// pSQI per 5-s window, flat and missing samples.
