@@ -3,8 +3,9 @@ import VitalsCore
 import VitalsIO
 
 /// The beats found in one signal of a recording file, read chunk by chunk: the QRS detector's R peaks
-/// on the ECG lead with their EC57 classes (``init(ecgPath:options:configuration:chunkSize:)``), or the
-/// pulse detector's systolic peaks on the first PPG channel
+/// on the ECG lead with their EC57 classes
+/// (``init(ecgPath:options:configuration:chunkSize:assessingQuality:)``), or the pulse detector's
+/// systolic peaks on the first PPG channel
 /// (``init(ppgPath:options:accelerometer:chunkSize:)``).
 ///
 /// Open → pick the signal → detect → classify → finish: the detector's `QRSDetector/finish(appendingTo:)`
@@ -78,9 +79,9 @@ public struct RecordingBeats: Sendable, Encodable {
 
   /// The R peaks of `leads[0]` and the EC57 class of each beat from its morphology on every lead of
   /// `leads` (at least one, all equally long, at `sampleRate` Hz), as
-  /// ``init(ecgPath:options:configuration:chunkSize:)`` finds them in a file: `beats` are sample
-  /// indices from the first sample, `classes` one per beat, `gaps` the runs of NaN or infinite samples
-  /// of `leads[0]`. Throws `QRSDetectorError` for a rate the detector does not support.
+  /// ``init(ecgPath:options:configuration:chunkSize:assessingQuality:)`` finds them in a file: `beats` are
+  /// sample indices from the first sample, `classes` one per beat, `gaps` the runs of NaN or infinite
+  /// samples of `leads[0]`. Throws `QRSDetectorError` for a rate the detector does not support.
   public static func detect(
     leads: [[Float]], sampleRate: Double,
     configuration: QRSDetector.Configuration = QRSDetector.Configuration()
