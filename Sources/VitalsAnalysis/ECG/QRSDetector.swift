@@ -24,7 +24,7 @@ import VitalsSupport
 /// 32(3):230–236, 1985. P. S. Hamilton, W. J. Tompkins, "Quantitative investigation of QRS detection rules
 /// using the MIT/BIH arrhythmia database", IEEE Trans. Biomed. Eng. 33(12):1157–1165, 1986.
 ///
-/// Input: samples of one lead in any unit (mV, adu) up to about 10¹⁴ in magnitude (the feature's squared
+/// Input: samples of one lead in any unit (mV, adu) up to about 10¹³ in magnitude (the feature's squared
 /// slopes stay within `Float`): every threshold is relative. The first sample is
 /// subtracted from every sample, so the filters start at rest without a step response. NaN and infinite
 /// samples are missing data (a gap, see ``gaps``): the beats before a gap are decided as at the end of a
