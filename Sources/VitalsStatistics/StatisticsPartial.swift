@@ -138,7 +138,8 @@ public struct StatisticsPartial: Codable, Sendable, Equatable {
     return (Int64(bytes.count), "the file ends inside the JSON value (cut short?)")
   }
 
-  /// What a decoding `error` found wrong, and where: the field's path, or the JSON parser's position.
+  /// What a decoding `error` found wrong: the field's path and the problem, or the decoder's own message
+  /// for text that is not JSON.
   private static func reason(_ error: any Error) -> String {
     guard let error = error as? DecodingError else { return "\(error)" }
     func field(_ context: DecodingError.Context, _ key: CodingKey? = nil) -> String {
