@@ -17,8 +17,8 @@ import VitalsStatistics
 ///    in g: the RMS of the dynamic acceleration, gravity and the sensor's offset removed as the window's
 ///    mean. A ``PipelineEvent/Kind/motion`` event per window holding at least half its samples, at the
 ///    window's first sample, once the window has ended, in the unit `StepDetector` decides (no level for
-///    a window that ends before it has decided, within the first second from the first valid sample). Still wear reads about the sensor noise (0.005 g
-///    in the simulator), walking 0.1–0.4 g. NaN magnitudes are left out of the window; a window of NaN
+///    a window that ends before it has decided, within the first second from the first valid sample).
+///    Still wear reads about the sensor noise (0.005 g in the simulator), walking 0.1–0.4 g. NaN magnitudes are left out of the window; a window of NaN
 ///    only gives no level. These levels gate resting heart rate and heart-rate events
 ///    (`DerivedMetrics`: a minute is quiet when no level in it exceeds 0.05 g).
 /// 3. Whole records: `StepFootTracker` (the feet of the steps, from the sway of the three axes) and each

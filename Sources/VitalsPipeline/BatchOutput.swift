@@ -27,8 +27,9 @@ public enum InputExpansion {
     var seenPaths: Set<String> = []
     let results = outputDirectory.flatMap(FileIdentity.init)
     func add(_ path: String) {
-      // A file named twice (`a.csv`, `./a.csv`, a link to it) is one recording.
-      let new = FileIdentity(path).map { seenFiles.insert($0).inserted } ?? seenPaths.insert(path).inserted
+      // A file named twice (`a.csv`, `./a.csv`, a link to it) is one recording; a WFDB record is its header.
+      let identity = FileIdentity(path) ?? FileIdentity(path + ".hea")
+      let new = identity.map { seenFiles.insert($0).inserted } ?? seenPaths.insert(path).inserted
       if new { result.append(path) }
     }
     func addFound(_ path: String) {
@@ -43,16 +44,12 @@ public enum InputExpansion {
       if FileSystem.exists(input) {
         if FileSystem.isDirectory(input) { recordings(in: input).forEach(addFound) } else { add(input) }
       } else if input.contains(where: { "*?[".contains($0) }) {
-        let matches = glob(input)
-        // A pattern that matches nothing stays an input, so that it fails as a missing file does.
-        if matches.isEmpty { add(input) }
-        for match in matches {
-          if FileSystem.isDirectory(match) {
-            recordings(in: match).forEach(addFound)
-          } else if let recording = recording(match) {
-            addFound(recording)
-          }
+        let found = glob(input).flatMap { match in
+          FileSystem.isDirectory(match) ? recordings(in: match) : recording(match).map { [$0] } ?? []
         }
+        // A pattern that matches no recording stays an input, so that it fails as a missing file does.
+        if found.isEmpty { add(input) }
+        found.forEach(addFound)
       } else {
         add(input)
       }

@@ -10,17 +10,18 @@ extension RecordingAnalysis {
     ppg.beats.map { ppg.uncleanStretches.overlapCount(with: $0..<$0 + 1) == 0 }
   }
 
-  /// Per beat of `ecg`, whether its interval from the beat before may count, as in the section's
-  /// variability: the beat is of class N (when every beat has a class) and neither it nor the time since
-  /// the beat before touches an excluded stretch (``ECGSection/excludedStretches``: the lead's gaps and
-  /// the windows `ECGSignalQuality` marks unusable).
-  static func normalBeats(_ ecg: ECGSection) -> [Bool] {
+  /// Per beat of `ecg`, whether it is of class N (every beat when the classes are not those of every
+  /// beat), and whether the time since the beat before holds no excluded stretch
+  /// (``ECGSection/excludedStretches``: the lead's gaps and the windows `ECGSignalQuality` marks
+  /// unusable): the intervals the section's variability measures.
+  static func normalAndMeasured(_ ecg: ECGSection) -> (normal: [Bool], measured: [Bool]) {
     let classified = ecg.classes.count == ecg.beats.count
-    return ecg.beats.indices.map { k in
+    let normal = ecg.beats.indices.map { !classified || ecg.classes[$0] == .normal }
+    let measured = ecg.beats.indices.map { k in
       let previous = k > 0 ? ecg.beats[k - 1] : ecg.beats[k]
-      return (!classified || ecg.classes[k] == .normal)
-        && ecg.excludedStretches.overlapCount(with: previous..<ecg.beats[k] + 1) == 0
+      return ecg.excludedStretches.overlapCount(with: previous..<ecg.beats[k] + 1) == 0
     }
+    return (normal, measured)
   }
 
   /// The HealthKit-style samples `DerivedMetrics` derives from this recording, in time order (ties by
@@ -64,8 +65,11 @@ extension RecordingAnalysis {
       RateReading(
         time: startTime.advanced(bySamples: $0.sample, rate: sampleRate), beatsPerMinute: $0.beatsPerMinute)
     }
+    let ecgFlags = ecg.map(Self.normalAndMeasured)
     let metrics = DerivedMetrics(
-      beats: beats, normal: ecg.map(Self.normalBeats) ?? ppg.map(Self.insideCleanStretches), rates: rates,
+      beats: beats, normal: ecgFlags?.normal ?? ppg.map(Self.insideCleanStretches),
+      measured: ecgFlags?.measured,
+      rates: rates,
       steps: motion?.steps.map(\.time) ?? [],
       walking: (motion?.walking.bouts ?? []).map { ActivityInterval(start: $0.start.time, end: $0.end.time) },
       motion: motion?.motion ?? [], parameters: parameters)

@@ -149,6 +149,9 @@ public struct DerivedMetrics: Sendable {
   /// - Parameters:
   ///   - beats: beat times, strictly increasing.
   ///   - normal: per beat, whether it is normal (sinus); `nil` takes every beat as normal.
+  ///   - measured: per beat `k`, whether the time since beat `k − 1` was measured (no gap or unusable
+  ///     signal in it); `nil` takes every interval as measured. An interval counts when both its beats are
+  ///     normal and it was measured.
   ///   - rates: windowed heart-rate readings, for the `heartRate` samples in place of the beats (the
   ///     reliable windows of PPG spectral tracking, where pulse intervals during motion are not to be
   ///     trusted), even when empty; nil to use the beats.
@@ -156,15 +159,18 @@ public struct DerivedMetrics: Sendable {
   ///   - walking: walking bouts.
   ///   - motion: motion levels; empty when unknown (then only steps decide whether a minute is quiet).
   public init(
-    beats: [Timestamp], normal: [Bool]? = nil, rates: [RateReading]? = nil, steps: [Timestamp] = [],
-    walking: [ActivityInterval] = [], motion: [MotionLevel] = [], parameters: Parameters = Parameters()
+    beats: [Timestamp], normal: [Bool]? = nil, measured: [Bool]? = nil, rates: [RateReading]? = nil,
+    steps: [Timestamp] = [], walking: [ActivityInterval] = [], motion: [MotionLevel] = [],
+    parameters: Parameters = Parameters()
   ) {
     precondition(normal == nil || normal!.count == beats.count, "one normal flag per beat")
+    precondition(measured == nil || measured!.count == beats.count, "one measured flag per beat")
     precondition(
       beats.indices.dropFirst().allSatisfy { beats[$0 - 1] < beats[$0] }, "beats must be strictly increasing")
     var intervals: [(Int64, Double)] = []
     intervals.reserveCapacity(beats.count)
-    for k in beats.indices.dropFirst() where normal.map({ $0[k - 1] && $0[k] }) ?? true {
+    for k in beats.indices.dropFirst()
+    where (normal.map { $0[k - 1] && $0[k] } ?? true) && (measured.map { $0[k] } ?? true) {
       let rr = beats[k - 1].seconds(to: beats[k])
       if Self.beatInterval.contains(rr) { intervals.append((beats[k].nanosecondsSinceEpoch, rr)) }
     }

@@ -104,10 +104,10 @@ public struct StatisticsPartial: Codable, Sendable, Equatable {
   }
 
   /// Where the brackets of `bytes` fail as JSON's do (strings skipped): data after the value's closing
-  /// bracket, a closing bracket without an opening one, or the end of the bytes inside an open object,
-  /// array or string (a file cut short); nil when they balance.
+  /// bracket, a closing bracket without an opening one or of another kind, or the end of the bytes inside
+  /// an open object, array or string (a file cut short); nil when they balance.
   static func structuralError(_ bytes: [UInt8]) -> (offset: Int64, problem: String)? {
-    var depth = 0
+    var open: [UInt8] = []
     var inString = false
     var escaped = false
     var closed = false
@@ -126,15 +126,20 @@ public struct StatisticsPartial: Codable, Sendable, Equatable {
       if closed && !isSpace { return (Int64(offset), "data after the end of the JSON value") }
       switch byte {
       case UInt8(ascii: "\""): inString = true
-      case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+      case UInt8(ascii: "{"), UInt8(ascii: "["): open.append(byte)
       case UInt8(ascii: "}"), UInt8(ascii: "]"):
-        guard depth > 0 else { return (Int64(offset), "a closing bracket without an opening one") }
-        depth -= 1
-        closed = depth == 0
+        guard let last = open.popLast() else {
+          return (Int64(offset), "a closing bracket without an opening one")
+        }
+        // `{` + 2 is `}` and `[` + 2 is `]` in ASCII.
+        guard last + 2 == byte else {
+          return (Int64(offset), "a closing bracket of another kind than the open one")
+        }
+        closed = open.isEmpty
       default: break
       }
     }
-    guard depth > 0 || inString else { return nil }
+    guard !open.isEmpty || inString else { return nil }
     return (Int64(bytes.count), "the file ends inside the JSON value (cut short?)")
   }
 

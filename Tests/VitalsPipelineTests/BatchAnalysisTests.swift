@@ -67,6 +67,10 @@ struct BatchAnalysisTests {
     #expect(InputExpansion.expand([study.corrupt, respelled]) == [study.corrupt])
     let nothing = study.directory + "/*.nomatch"
     #expect(InputExpansion.expand([nothing, study.corrupt]) == [nothing, study.corrupt])
+    // A record by its path and by its header is one recording; a pattern of signal files names none.
+    #expect(InputExpansion.expand([study.records[0], study.records[0] + ".hea"]) == [study.records[0]])
+    let signalFiles = study.directory + "/*.dat"
+    #expect(InputExpansion.expand([signalFiles]) == [signalFiles])
     let link = study.directory + "-link"
     try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: study.directory)
     defer { try? FileManager.default.removeItem(atPath: link) }

@@ -188,6 +188,18 @@ struct SyntheticDays {
     #expect(DerivedMetrics(beats: Self.days.beats, normal: normal).heartRate().isEmpty)
   }
 
+  @Test func unmeasuredIntervalsAloneAreLeftOut() throws {
+    // Every other interval unmeasured (a gap in it): the beats stay normal, so the measured intervals
+    // after each gap still count; per-beat flags would have lost them all.
+    var measured = [Bool](repeating: true, count: Self.days.beats.count)
+    for k in stride(from: 1, to: measured.count, by: 2) { measured[k] = false }
+    let halved = DerivedMetrics(beats: Self.days.beats, measured: measured).heartRate()
+    #expect(halved.count == metrics.heartRate().count)
+    let night = try #require(halved.first { $0.start == at(day: 0, hour: 2) })
+    #expect(abs(night.value - 55) < 0.5)
+    #expect(DerivedMetrics(beats: Self.days.beats, measured: measured.map { _ in false }).heartRate().isEmpty)
+  }
+
   @Test func derivedSamplesAggregateByDay() throws {
     let samples = metrics.stepCount() + metrics.restingHeartRate()
     let days = IntervalCollection(calendarDaysIn: utc, covering: at(day: 0, hour: 0)..<at(day: 2, hour: 0))

@@ -130,6 +130,11 @@ def test_a_float64_lead_on_a_large_offset_keeps_its_beats(ecg):
 
 
 def test_non_numeric_rates_name_the_argument(ecg):
+    import decimal
+
+    expected = vitals.ecg_peaks(ecg, 250)
+    for good in (np.float32(250), np.int64(250), np.array(250.0), decimal.Decimal("250")):
+        np.testing.assert_array_equal(vitals.ecg_peaks(ecg, good), expected)
     for bad in ("250", True, None):
         with pytest.raises(vitals.ArgumentError, match="sampling_rate: expected a number"):
             vitals.ecg_peaks(ecg, bad)

@@ -101,6 +101,11 @@ def test_uncovered_arguments_are_refused(peaks):
     assert not hasattr(vnk, "ecg_clean")
 
 
+def test_a_column_of_indices_stays_indices(peaks):
+    expected = vnk.hrv_time(peaks, sampling_rate=1000)
+    pd.testing.assert_frame_equal(vnk.hrv_time(pd.DataFrame({"ECG_R_Peaks": peaks}), sampling_rate=1000), expected)
+
+
 def test_a_signals_column_without_beats_is_no_peaks_not_indices():
     # ecg_peaks' signals for a flat lead: a column of zeros, read before as the indices 0, 0, 0, ...
     flat = pd.DataFrame({"ECG_R_Peaks": np.zeros(5000, dtype=np.int64)})

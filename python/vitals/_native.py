@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import ctypes
 import json
-import numbers
 import os
 import pathlib
 from collections.abc import Mapping, Sequence
@@ -298,13 +297,17 @@ def option_words(options: Mapping[str, Any]) -> list[str]:
 
 
 def number(value: Any, name: str) -> float:
-    """`value` (an int, a float or a NumPy number, not a bool or a string) as a float; ArgumentError naming
-    `name` for anything else (the library checks the range)."""
+    """`value` (an int, a float, a NumPy number or 0-d array, a Decimal: anything ``float()`` takes but a
+    string or a bool) as a float; ArgumentError naming `name` for anything else (the library checks the
+    range)."""
     if type(value) is float or type(value) is int:
         return float(value)
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise ArgumentError(f"{name}: expected a number, got {value!r}")
-    return float(value)
+    if not isinstance(value, (str, bytes, bool, np.bool_)):
+        try:
+            return float(value)
+        except (TypeError, ValueError):
+            pass
+    raise ArgumentError(f"{name}: expected a number, got {value!r}")
 
 
 def encoded_path(path: Any) -> bytes:

@@ -83,7 +83,7 @@ def read(path: str | os.PathLike[str], **options: Any) -> Recording:
         start_time=_start_time(info.get("start_time")),
         format=info["format"],
         annotations=annotations(path) if "atr" in info.get("annotation_files", []) else None,
-        path=os.fspath(path),
+        path=os.fsdecode(path),
     )
 
 

@@ -99,10 +99,11 @@ def _peak_indices(peaks: Any, sampling_rate: float) -> tuple[np.ndarray, float]:
             raise _ArgumentError("peaks: no column or key with 'Peak' in its name (e.g. ECG_R_Peaks)")
         if isinstance(peaks, dict) and "sampling_rate" in peaks:
             sampling_rate = peaks["sampling_rate"]
-        if isinstance(peaks, pd.DataFrame):
+        column = np.asarray(peaks[names[0]])
+        if isinstance(peaks, pd.DataFrame) and column.size and np.isin(column, (0, 1)).all():
             # A signals column marks each peak with 1 (all zeros when no beat was found).
-            return np.flatnonzero(peaks[names[0]].to_numpy()), sampling_rate
-        peaks = peaks[names[0]]
+            return np.flatnonzero(column), sampling_rate
+        peaks = column
     values = np.asarray(peaks)
     if values.size and np.array_equal(np.unique(values), [0, 1]):
         values = np.flatnonzero(values)

@@ -58,8 +58,8 @@ extension PPGAnalysisError {
 /// Quality is the share of the cleaned spectrum's power (in locomotion, weighted by the rate floor's
 /// prior) within one main-lobe width of the estimate, scaled by ``unverifiedQualityScale`` without an
 /// accelerometer and by ``motionCoincidenceScale`` on a strong motion line; it is 0 when the band-passed
-/// PPG does not last through the window (a quarter of it holds under ``sustainedPowerRatio`` of the
-/// variance of another: a transient, no pulse). A window is reliable when its quality reaches
+/// PPG of a window without missing samples does not last through it (a quarter of it holds under
+/// ``sustainedPowerRatio`` of the variance of another: a transient, no pulse). A window is reliable when its quality reaches
 /// ``Configuration/reliableQuality``.
 /// Windows whose PPG is flat have a NaN rate, quality 0, and leave the tracker as it was.
 ///
@@ -456,8 +456,10 @@ public struct PPGHeartRateEstimator: Sendable {
     track()
     var best = 0
     for i in 1..<bandCount where score[i] > score[best] { best = i }
+    // A window with missing samples (zero-filled, never reliable) keeps its spectral quality.
     let quality =
-      ppgSustained ? spectralQuality(at: best, locomotion: locomotion, motionValid: motionValid) : 0
+      ppgSustained || missing > 0
+      ? spectralQuality(at: best, locomotion: locomotion, motionValid: motionValid) : 0
     // Sub-bin position: the vertex of the parabola through a local maximum of the evidence and
     // its two neighbors (Smith & Serra 1987, quadratic peak interpolation).
     var offset = 0.0

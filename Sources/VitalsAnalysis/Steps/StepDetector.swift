@@ -181,9 +181,11 @@ public struct StepDetector: Sendable {
   var origin: Float = 0
   var scale: Float = 1
   /// While the unit is being decided, the magnitudes from the first valid one on (input unit; held, not
-  /// yet filtered), how many of them lie under ``unitBoundary``, and how many decide.
+  /// yet filtered), how many valid ones lie under ``unitBoundary``, how many are readings of nothing (at
+  /// most ``validMagnitude``, which do not vote), and how many decide.
   var unitSamples: [Float] = []
   var unitSamplesBelow = 0
+  var unitSamplesVoid = 0
   let unitSampleCount: Int
   /// The boxcar's running sum and sample count.
   var boxSum: Float = 0
@@ -476,7 +478,9 @@ public struct StepDetector: Sendable {
       let taken = min(block.count - start, unitSampleCount - unitSamples.count)
       for value in block[start..<start + taken] {
         unitSamples.append(value)
-        if value < Self.unitBoundary { unitSamplesBelow += 1 }
+        // Readings of nothing (dropouts after the first valid sample) do not vote.
+        if value > Self.validMagnitude && value < Self.unitBoundary { unitSamplesBelow += 1 }
+        if value <= Self.validMagnitude { unitSamplesVoid += 1 }
       }
       start += taken
       guard unitSamples.count == unitSampleCount else { return }
@@ -485,10 +489,10 @@ public struct StepDetector: Sendable {
     filter(UnsafeBufferPointer(rebasing: block[start...]), into: &output)
   }
 
-  /// Decides the unit from the held magnitudes, g when their median is under ``unitBoundary`` (more than
-  /// half of them are), sets the origin from the first, and filters them.
+  /// Decides the unit from the held magnitudes, g when more than half of the valid ones (over
+  /// ``validMagnitude``) are under ``unitBoundary``, sets the origin from the first, and filters them.
   mutating func decideUnit(into output: inout Output) {
-    resolvedUnit = 2 * unitSamplesBelow > unitSamples.count ? .g : .metersPerSecondSquared
+    resolvedUnit = 2 * unitSamplesBelow > unitSamples.count - unitSamplesVoid ? .g : .metersPerSecondSquared
     scale = resolvedUnit == .g ? 1 : Float(1 / PhysicalConstants.standardGravity)
     origin = unitSamples[0] * scale
     var held: [Float] = []

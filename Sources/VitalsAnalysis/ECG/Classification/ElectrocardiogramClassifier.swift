@@ -9,7 +9,8 @@
 /// Challenge 2017 recordings (Clifford et al. 2017) and 30-s pieces of MIT-BIH and CPSC 2021. The decision
 /// is taken in this order, the first rule that applies deciding (``ElectrocardiogramRule``):
 ///
-/// 1. fewer than ``minimumBeatCount`` beats: ``ElectrocardiogramClassification/inconclusivePoorReading``;
+/// 1. fewer than ``minimumBeatCount`` beats, or no RR interval free of a lead-off run (no rate):
+///    ``ElectrocardiogramClassification/inconclusivePoorReading``;
 /// 2. the quality model's probability of a poor reading above 1/2: `inconclusivePoorReading` (a noisy
 ///    recording's rate and rhythm are not to be trusted, so quality comes first);
 /// 3. average heart rate below ``lowHeartRateLimit``: `inconclusiveLowHeartRate`; above
@@ -65,7 +66,10 @@ public enum ElectrocardiogramClassifier {
         classification: classification, averageHeartRate: rate.isNaN ? nil : rate, beatCount: beatCount,
         decidingRule: rule, scores: scores, features: reported)
     }
-    guard beatCount >= minimumBeatCount else { return report(.inconclusivePoorReading, .tooFewBeats, nil) }
+    // No rate: every RR interval holds a lead-off run (`ClassificationFeatures.heartRate`).
+    guard beatCount >= minimumBeatCount, !rate.isNaN else {
+      return report(.inconclusivePoorReading, .tooFewBeats, nil)
+    }
     let scores = ElectrocardiogramModel.scores(features)
     if scores.poorReading > 0.5 { return report(.inconclusivePoorReading, .poorReadingScore, scores) }
     if rate < lowHeartRateLimit { return report(.inconclusiveLowHeartRate, .lowHeartRate, scores) }
