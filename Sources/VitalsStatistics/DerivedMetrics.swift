@@ -55,14 +55,13 @@ public struct RateReading: Hashable, Sendable, Codable {
 /// `[60 m, 60 m + 60)` s; local minutes in every zone with whole-minute offsets) and into calendar
 /// days of ``Parameters/timeZone``.
 /// - **Intervals**: the interval between consecutive beats `k − 1` and `k` counts when both beats are
-///   normal (when flags are given) and it lasts 0.3–2 s (30–200 beats per minute); it belongs to the
-///   time of beat `k`. The heart rate of a set of intervals is `60 · n / Σ RR` beats per minute (the
-///   reciprocal of the mean interval).
+///   normal and it was measured (when flags are given) and it lasts 0.3–2 s (30–200 beats per minute); it
+///   belongs to the time of beat `k`. The heart rate of a set of intervals is `60 · n / Σ RR` beats per
+///   minute (the reciprocal of the mean interval).
 /// - ``heartRate()``: one `heartRate` sample per window of ``Parameters/heartRateWindow`` seconds
 ///   (aligned to the epoch) holding at least ``Parameters/minimumIntervals`` intervals, spanning the
-///   window. When rate readings are given (``init(beats:normal:rates:steps:walking:motion:parameters:)``),
-///   the samples come from them instead, even when there are none: the mean of the readings of each
-///   window holding at least ``Parameters/minimumIntervals`` of them.
+///   window; with rate readings, the mean of the readings of each window holding at least
+///   ``Parameters/minimumIntervals`` of them (even when there are none).
 /// - ``heartRateVariability()``: one `heartRateVariabilitySDNN` sample (ms) per window of
 ///   ``Parameters/hrvWindow`` seconds holding at least ``Parameters/minimumHRVIntervals`` intervals:
 ///   the SDNN (sample standard deviation, `ddof = 1`, as `HRVTimeDomain/sdnn`) of the window's
