@@ -1,3 +1,5 @@
+import VitalsSupport
+
 /// One windowed heart-rate estimate: the rate over `[startTime, endTime)` seconds from the record's first
 /// sample, how much it can be trusted, and whether it clears the estimator's bar.
 public struct HeartRateWindow: Sendable, Hashable, Codable {
@@ -84,11 +86,7 @@ public enum BeatRateWindows {
         k += 1
       }
       intervals.sort()
-      let middle = intervals.count / 2
-      let median =
-        intervals.isEmpty
-        ? .nan
-        : intervals.count % 2 == 1 ? intervals[middle] : (intervals[middle - 1] + intervals[middle]) / 2
+      let median = intervals.isEmpty ? .nan : DescriptiveStatistics.median(sorted: intervals)
       guard
         plausibleInterval.contains(median)
           && Double(missing) <= PPGHeartRateEstimator.maximumMissingShare * Double(span.count)

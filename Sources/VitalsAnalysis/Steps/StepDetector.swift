@@ -181,11 +181,8 @@ public struct StepDetector: Sendable {
   var origin: Float = 0
   var scale: Float = 1
   /// While the unit is being decided, the magnitudes from the first valid one on (input unit; held, not
-  /// yet filtered), how many valid ones lie under ``unitBoundary``, how many are readings of nothing (at
-  /// most ``validMagnitude``, which do not vote), and how many decide.
+  /// yet filtered), and how many decide.
   var unitSamples: [Float] = []
-  var unitSamplesBelow = 0
-  var unitSamplesVoid = 0
   let unitSampleCount: Int
   /// The boxcar's running sum and sample count.
   var boxSum: Float = 0
@@ -476,12 +473,7 @@ public struct StepDetector: Sendable {
     }
     if resolvedUnit == nil {
       let taken = min(block.count - start, unitSampleCount - unitSamples.count)
-      for value in block[start..<start + taken] {
-        unitSamples.append(value)
-        // Readings of nothing (dropouts after the first valid sample) do not vote.
-        if value > Self.validMagnitude && value < Self.unitBoundary { unitSamplesBelow += 1 }
-        if value <= Self.validMagnitude { unitSamplesVoid += 1 }
-      }
+      unitSamples.append(contentsOf: block[start..<start + taken])
       start += taken
       guard unitSamples.count == unitSampleCount else { return }
       decideUnit(into: &output)
@@ -492,7 +484,10 @@ public struct StepDetector: Sendable {
   /// Decides the unit from the held magnitudes, g when more than half of the valid ones (over
   /// ``validMagnitude``) are under ``unitBoundary``, sets the origin from the first, and filters them.
   mutating func decideUnit(into output: inout Output) {
-    resolvedUnit = 2 * unitSamplesBelow > unitSamples.count - unitSamplesVoid ? .g : .metersPerSecondSquared
+    // Readings of nothing (dropouts after the first valid sample) do not vote.
+    let valid = unitSamples.count { $0 > Self.validMagnitude }
+    let below = unitSamples.count { $0 > Self.validMagnitude && $0 < Self.unitBoundary }
+    resolvedUnit = 2 * below > valid ? .g : .metersPerSecondSquared
     scale = resolvedUnit == .g ? 1 : Float(1 / PhysicalConstants.standardGravity)
     origin = unitSamples[0] * scale
     var held: [Float] = []

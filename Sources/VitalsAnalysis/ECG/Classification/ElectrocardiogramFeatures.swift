@@ -144,13 +144,7 @@ struct ClassificationFeatures {
       self[.unusableShare] = Double(unusable) / Double(samples.count)
     }
     let shortestRun = max(2, Int((0.05 * sampleRate).rounded()))
-    var flat = 0
-    var run = 1
-    for i in samples.indices.dropFirst() {
-      let same = !samples[i].isFinite || samples[i] == samples[i - 1]
-      run = same ? run + 1 : 1
-      if run == shortestRun { flat += shortestRun } else if run > shortestRun { flat += 1 }
-    }
+    let flat = Self.flatRuns(samples, shortest: shortestRun).reduce(0) { $0 + $1.count }
     self[.flatShare] = Double(flat + (samples.first?.isFinite == false ? 1 : 0)) / Double(samples.count)
   }
 
