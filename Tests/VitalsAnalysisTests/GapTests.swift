@@ -246,7 +246,8 @@ struct QRSDetectorGapTests {
 
   @Test("chunks: beat times follow a jump of the chunks' start times, whatever the chunking")
   func timeDiscontinuity() throws {
-    let samples = simulatedECG(seconds: 30).channels[0]
+    let recording = simulatedECG(seconds: 30)
+    let samples = recording.channels[0]
     let jumpIndex = samples.count / 2
     let jump: Int64 = 10_000_000_000  // the second half starts 10 s later than its samples lead
     func time(of index: Int) -> Timestamp {
@@ -266,7 +267,7 @@ struct QRSDetectorGapTests {
       return beats + detector.finishChunks()
     }
     let twoChunks = try beats(cuts: [jumpIndex])
-    #expect(twoChunks.count > 30)
+    #expect(twoChunks.count == recording.events.count)
     for beat in twoChunks { #expect(beat.time == time(of: Int(beat.sampleIndex))) }
     #expect(try beats(cuts: [1000, 2345, jumpIndex, jumpIndex + 77, jumpIndex + 5000]) == twoChunks)
   }

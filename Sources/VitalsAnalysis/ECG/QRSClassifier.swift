@@ -67,8 +67,9 @@ struct QRSClassifier: Sendable {
   /// Peaks since the last beat that were not taken for beats, oldest first.
   var pending: [Candidate] = []
   /// A premature, weak peak above the threshold whose decision waits for the next beat (the interloper
-  /// check), and the first feature sample at which it is decided (``firstSample(reaching:)`` of its
-  /// deadline).
+  /// check), or the first peak of a segment that starts with nothing learned when it lies within the
+  /// T-wave window of the start (``resolveFirst(_:now:history:beats:)``), and the first feature sample at
+  /// which it is decided (``firstSample(reaching:)`` of its deadline).
   var deferred: Candidate?
   var deferredSample = Int64.max
 
@@ -148,8 +149,9 @@ struct QRSClassifier: Sendable {
     self.searchBackInterval = c.searchBackInterval
     // A feature sample `n` is decided when the last input sample it decimates has come, up to `factor − 1`
     // samples after `n·factor`, and deadlines fall on the first feature sample that reaches them, up to
-    // `factor − 1` samples late: the bound the decisions use leaves room for both.
-    self.maximumLatency = samples(c.maximumLatency) - 2 * Int64(decimationFactor - 1)
+    // `factor − 1` samples late: the bound the decisions use leaves room for both, and is rounded down.
+    self.maximumLatency =
+      Int64((c.maximumLatency * sampleRate).rounded(.down)) - 2 * Int64(decimationFactor - 1)
     self.interloperPrematurity = c.interloperPrematurity
     self.interloperHeightRatio = c.interloperHeightRatio
     self.interloperRegularity = c.interloperRegularity
@@ -385,7 +387,16 @@ struct QRSClassifier: Sendable {
     let candidate = candidate(peak: peak, now: nowInput, history: history, rawOldest: rawOldest)
     pruneStalePending(now: nowInput)
     guard let last = lastBeat else {
-      accept(candidate, learningRate: 1, beats: &beats)
+      // Within a placement half-width of the start the QRS complex is cut off, as at the end (see
+      // `QRSDetector.finish(appendingTo:)`).
+      if candidate.rPeak < placementHalfWidth {
+        reject(candidate)
+      } else if candidate.rPeak < tWaveWindow {
+        deferred = candidate
+        deferredSample = firstSample(reaching: candidate.rPeak + maximumLatency)
+      } else {
+        accept(candidate, learningRate: 1, beats: &beats)
+      }
       return
     }
     if candidate.height >= primaryThreshold && candidate.rPeak - last.rPeak >= refractory
@@ -480,9 +491,12 @@ struct QRSClassifier: Sendable {
   /// primary threshold whose band-passed slope is at least `tWaveSlopeRatio` of the last beat's. A peak
   /// accepted before that window has passed is unconfirmed (see `lastBeatUnconfirmed`).
   private mutating func resolveDeferred(now: Int64, history: History, beats: inout [Int64]) {
-    guard let candidate = deferred, let last = lastBeat else { return }
+    guard let candidate = deferred else { return }
     deferred = nil
     deferredSample = .max
+    guard let last = lastBeat else {
+      return resolveFirst(candidate, now: now, history: history, beats: &beats)
+    }
     let median = Double(medianInterval)
     let qrsDelay = placementOffset + qrsSpan * factor
     let first = max(
@@ -497,6 +511,33 @@ struct QRSClassifier: Sendable {
       reject(candidate)
     } else {
       accept(candidate, learningRate: 0.125, unconfirmed: expectedEnd > now, beats: &beats)
+    }
+  }
+
+  /// Decides, at feature sample `now`, on the held first peak of a segment that starts with nothing
+  /// learned, `candidate`, whose R peak lies within the T-wave window of the start. Such a peak may be the
+  /// T wave, or the end, of a QRS complex before the start, which the T-wave test cannot see: it is no beat
+  /// (and counts into the noise level) when the band-passed signal from a refractory period after it to
+  /// `now` is at least 1/`tWaveSlopeRatio` times as steep as its QRS (the T-wave test of Pan & Tompkins
+  /// 1985 turned forward: the QRS complex after a T wave is the steeper one); otherwise it is the first beat
+  /// and sets the signal level.
+  private mutating func resolveFirst(
+    _ candidate: Candidate, now: Int64, history: History, beats: inout [Int64]
+  ) {
+    var steepest: Float = 0
+    let from = (candidate.rPeak + refractory) / factor
+    if from <= now {
+      var previous = history.band(from - 1)
+      for k in from...now {
+        let value = history.band(k)
+        steepest = max(steepest, abs(value - previous))
+        previous = value
+      }
+    }
+    if candidate.slope < tWaveSlopeRatio * steepest {
+      reject(candidate)
+    } else {
+      accept(candidate, learningRate: 1, beats: &beats)
     }
   }
 

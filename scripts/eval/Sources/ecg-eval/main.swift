@@ -160,6 +160,7 @@ struct FalseAFCount {
 /// Per method, per reference rhythm (the rhythm covering more than half of the segment, else "mixed").
 var falseAF: [String: [String: FalseAFCount]] = [:]
 var detectSeconds = 0.0
+var startErrors = StartOfRecordErrors()
 var detectSamples = 0
 if options.costOnly {
   printClassificationCost(try loadClassRecords(recordList))
@@ -203,6 +204,9 @@ for record in recordList {
   detectSamples += signal.count
   let score = BeatComparison.scoreRecord(record, reference: reference, test: beats, sampleRate: rate)
   scores.append(score)
+  try startErrors.add(record: record, signal: signal, reference: reference, beats: beats, rate: rate) {
+    try detect($0, sampleRate: rate)
+  }
   let pairs = BeatMatching(
     reference: reference, test: beats,
     window: BeatComparison.windowSamples(BeatComparison.standardMatchWindow, sampleRate: rate)
@@ -302,6 +306,7 @@ if !sortedOffsets.isEmpty {
       1000 * sortedOffsets[sortedOffsets.count / 2], 1000 * sortedOffsets[sortedOffsets.count / 20],
       1000 * sortedOffsets[sortedOffsets.count * 19 / 20]))
 }
+startErrors.report()
 func afLine(_ name: String, _ rows: [AFRow]) -> String {
   var onReference = RhythmSegments.Score(reference: [], detected: [])
   var onDetected = onReference
