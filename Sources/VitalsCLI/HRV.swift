@@ -1,10 +1,6 @@
 import ArgumentParser
 import Vitals
 
-extension HRVFrequencyOptions.Method: ExpressibleByArgument {}
-extension HRVFrequencyOptions.LombScaling: ExpressibleByArgument {}
-extension TachogramInterpolation: ExpressibleByArgument {}
-
 /// `vitals hrv INPUT… [--signal ecg] [--beats FILE]… [--json]`: heart-rate variability by domain, of
 /// each recording or beat file in one process.
 public struct HRV: ParsableCommand {
@@ -59,52 +55,19 @@ public struct HRV: ParsableCommand {
   @Flag(help: "One JSON object per input, one per line.")
   public var json = false
 
-  @Flag(name: .customLong("no-artifacts"), help: "Keep the intervals around RR artifact beats.")
-  public var keepArtifacts = false
-
-  /// `--no-artifacts`, the former spelling of `--no-artifacts`, still accepted.
-  @Flag(name: .customLong("no-artefacts"), help: .hidden)
-  public var keepArtifactsFormerSpelling = false
-
-  @Option(help: "Spectral estimate: welch or lombScargle.")
-  public var psd: HRVFrequencyOptions.Method = .welch
-
-  @Option(
-    name: .customLong("interpolation-rate"),
-    help: "Welch: tachogram grid rate, \(optionRange(OptionRange.interpolationRate)) Hz.")
-  public var interpolationRate = 4.0
-
-  @Option(
-    name: .customLong("tachogram-interpolation"),
-    help: "Welch: tachogram interpolation (linear, quadratic, cubic spline).")
-  public var tachogramInterpolation: TachogramInterpolation = .quadratic
-
-  @Option(
-    name: .customLong("lomb-scaling"),
-    help: "Lomb–Scargle: density (ms²/Hz, band powers in ms²) or astropyPSD (NeuroKit2's values).")
-  public var lombScaling: HRVFrequencyOptions.LombScaling = .density
+  @OptionGroup public var analysis: HRVOptions
 
   @OptionGroup public var input: InputOptions
 
   public init() {}
 
   public func validate() throws {
-    try checkOption("--interpolation-rate", interpolationRate, in: OptionRange.interpolationRate, unit: "Hz")
     // With --beats, --rate is the beat file's rate; without, the rate of the signal beats are found in.
     try input.checkRate(beats.isEmpty ? signal.supportedRates : .signal)
     if beats.isEmpty && inputs.isEmpty { throw ValidationError("give an INPUT recording or --beats FILE") }
     if !beats.isEmpty && !inputs.isEmpty && inputs.count != beats.count {
       throw ValidationError("--beats goes with no INPUT or with one INPUT per beat file")
     }
-  }
-
-  var frequencyOptions: HRVFrequencyOptions {
-    var options = HRVFrequencyOptions()
-    options.method = psd
-    options.interpolationRate = interpolationRate
-    options.interpolation = tachogramInterpolation
-    options.lombScaling = lombScaling
-    return options
   }
 
   public func run() throws {
@@ -130,15 +93,13 @@ public struct HRV: ParsableCommand {
 
   /// Beats of one input (detected, or from the beat file) and their HRV.
   func analyze(path: String?, beatFile: String?) throws(InputError) -> RecordingHRV {
-    let detectArtifacts = !(keepArtifacts || keepArtifactsFormerSpelling)
     if let beatFile {
       return try RecordingHRV(
         beatFile: beatFile, recording: path, rate: input.rate, options: input.recordingOptions,
-        detectArtifacts: detectArtifacts, frequencyOptions: frequencyOptions)
+        detectArtifacts: analysis.detectArtifacts, frequencyOptions: analysis.frequencyOptions)
     }
     return try RecordingHRV(
       beats: signal.detect(path: path!, input: input, assessingQuality: true),
-      detectArtifacts: detectArtifacts,
-      frequencyOptions: frequencyOptions)
+      detectArtifacts: analysis.detectArtifacts, frequencyOptions: analysis.frequencyOptions)
   }
 }

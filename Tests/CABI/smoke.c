@@ -65,6 +65,11 @@ int main(int argc, char **argv) {
   char *hrv = NULL;
   status = vitals_hrv(peaks, beats, rate, NULL, &hrv, &error);
   if (status != VITALS_OK) return fail("vitals_hrv", status, error);
+  const char *keep_artifacts[1] = {"--no-artifacts"};
+  char *hrv_every_interval = NULL;
+  status = vitals_hrv_with_options(peaks, beats, rate, NULL, keep_artifacts, 1, &hrv_every_interval, &error);
+  if (status != VITALS_OK) return fail("vitals_hrv_with_options", status, error);
+  vitals_free(hrv_every_interval);
 
   int64_t ventricular = 0;
   for (int64_t k = 0; k < beats; k++) ventricular += classes[k] == 'V';

@@ -15,10 +15,12 @@ struct HRVTests {
         "hrv", "a", "b", "--psd", "lombScargle", "--interpolation-rate", "10", "--tachogram-interpolation",
         "cubic", "--no-artifacts", "--lomb-scaling", "astropyPSD", "--json",
       ]) as? HRV)
-    #expect(hrv.inputs == ["a", "b"] && hrv.json && hrv.keepArtifacts)
+    #expect(hrv.inputs == ["a", "b"] && hrv.json && hrv.analysis.keepArtifacts)
     let formerSpelling = try #require(try VitalsCommand.parseAsRoot(["hrv", "a", "--no-artefacts"]) as? HRV)
-    #expect(formerSpelling.keepArtifactsFormerSpelling && !formerSpelling.keepArtifacts)
-    let options = hrv.frequencyOptions
+    #expect(
+      formerSpelling.analysis.keepArtifactsFormerSpelling && !formerSpelling.analysis.keepArtifacts
+        && !formerSpelling.analysis.detectArtifacts)
+    let options = hrv.analysis.frequencyOptions
     #expect(
       options.method == .lombScargle && options.interpolationRate == 10 && options.interpolation == .cubic)
     #expect(options.lombScaling == .astropyPSD)

@@ -110,9 +110,28 @@ struct FailureTests {
     }
   }
 
-  @Test("HRV: beats out of order, negative, labels of another length")
+  @Test("HRV: beats out of order, negative, labels of another length, NULL or negatively counted options")
   func badBeats() {
     var json: UnsafeMutablePointer<CChar>?
+    let options = ["--no-artifacts"]
+    expectFailure(
+      call { vitals_hrv_with_options(nil, 3, 250, nil, nil, 0, &json, $0) }, argumentError, naming: "peaks")
+    expectFailure(
+      call { vitals_hrv_with_options([0, 250, 500], 3, 250, nil, nil, 1, &json, $0) }, argumentError,
+      naming: "options")
+    expectFailure(
+      withCStrings(options) { words, _ in
+        call { vitals_hrv_with_options([0, 250], 2, 250, nil, words, -1, &json, $0) }
+      },
+      argumentError, naming: "options")
+    expectFailure(
+      withCStrings(options) { words, count in
+        call { vitals_hrv_with_options([0, 250], 2, 250, nil, words, count, nil, $0) }
+      }, argumentError, naming: "json")
+    expectFailure(
+      withCStrings(options) { words, count in
+        call { vitals_hrv_with_options([0, 300, 200], 3, 250, nil, words, count, &json, $0) }
+      }, argumentError, naming: "peaks[2]")
     expectFailure(
       call { vitals_hrv([0, 300, 200], 3, 250, nil, &json, $0) }, argumentError, naming: "peaks[2]",
       "increasing")
@@ -141,6 +160,15 @@ struct FailureTests {
         (["--out", "/tmp/x"], { vitals_analyze(Self.fixture, $0, $1, &summary, nil, $2) }, "--out"),
         (["--jobs=2"], { vitals_analyze(Self.fixture, $0, $1, &summary, nil, $2) }, "--jobs"),
         (["--shard", "1/2"], { vitals_analyze(Self.fixture, $0, $1, &summary, nil, $2) }, "--shard"),
+        (["--json"], { vitals_hrv_with_options([0, 250, 500], 3, 250, nil, $0, $1, &json, $2) }, "--json"),
+        (
+          ["--psd", "burg"], { vitals_hrv_with_options([0, 250, 500], 3, 250, nil, $0, $1, &json, $2) },
+          "burg"
+        ),
+        (
+          ["--interpolation-rate", "0.5"],
+          { vitals_hrv_with_options([0, 250, 500], 3, 250, nil, $0, $1, &json, $2) }, "--interpolation-rate"
+        ),
       ]
     for (words, function, named) in cases {
       expectFailure(

@@ -153,6 +153,73 @@ struct SignalTests {
     }
   }
 
+  /// 300 beats at 250 Hz, RR intervals of about 800 ms on a slow wave, with an ectopic-like short–long
+  /// pair (520 ms, 1080 ms) and a missed beat (an interval of two).
+  static let beatsWithArtifacts: [Int64] = {
+    var intervals = (0..<300).map { 200 + Int64((12 * sin(Double($0) / 5)).rounded()) }
+    intervals[100] = 130
+    intervals[101] = 270
+    let missed = intervals.remove(at: 201)
+    intervals[200] += missed
+    return intervals.reduce(into: [500]) { beats, interval in beats.append(beats.last! + interval) }
+  }()
+
+  /// The HRV values `vitals_hrv` (`options` nil) or `vitals_hrv_with_options` gives for `beats`.
+  static func hrvValues(_ beats: [Int64], options: [String]?) throws -> [String: Double?] {
+    var json: UnsafeMutablePointer<CChar>?
+    let outcome = beats.withUnsafeBufferPointer { peaks in
+      withCStrings(options ?? []) { words, count in
+        call { error in
+          guard let options else {
+            return vitals_hrv(peaks.baseAddress, Int64(peaks.count), 250, nil, &json, error)
+          }
+          return vitals_hrv_with_options(
+            peaks.baseAddress, Int64(peaks.count), 250, nil, options.isEmpty ? nil : words, count, &json,
+            error)
+        }
+      }
+    }
+    try #require(outcome.status == 0, "\(outcome.message ?? "")")
+    return try JSONDecoder().decode([String: Double?].self, from: Data(try #require(take(json)).utf8))
+  }
+
+  @Test("HRV with --no-artifacts keeps every interval as vitals hrv --no-artifacts; no options is vitals_hrv")
+  func hrvWithOptions() throws {
+    let beats = Self.beatsWithArtifacts
+    #expect(HRVAnalysis(beats: beats, sampleRate: 250).artifacts.allBeats.count >= 2)
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let file = directory + "/beats.csv"
+    try ("sample\n" + beats.map(String.init).joined(separator: "\n") + "\n")
+      .write(toFile: file, atomically: true, encoding: .utf8)
+    /// What `vitals hrv --beats FILE --rate 250 OPTIONS` computes, keyed as the C interface keys it.
+    func commandLine(_ options: [String]) throws -> [String: Double?] {
+      let words = ["hrv", "--beats", file, "--rate", "250"] + options
+      let command = try #require(try VitalsCommand.parseAsRoot(words) as? HRV)
+      let analysis = try #require(command.reports().first).get().analysis
+      return Dictionary(
+        uniqueKeysWithValues: HRVMetric.all.map { metric in
+          let value = analysis.value(of: metric)
+          return ("HRV_" + metric.name, value.isFinite ? value : nil)
+        })
+    }
+    let defaults = try Self.hrvValues(beats, options: nil)
+    #expect(try Self.hrvValues(beats, options: []) == defaults)
+    #expect(try commandLine([]) == defaults)
+    let everyInterval = try Self.hrvValues(beats, options: ["--no-artifacts"])
+    #expect(try commandLine(["--no-artifacts"]) == everyInterval)
+    #expect(try Self.hrvValues(beats, options: ["--no-artefacts"]) == everyInterval)
+    // The premature beat's 520 ms interval and the missed beat's double one count only with --no-artifacts.
+    let shortest = try #require(everyInterval["HRV_MinNN"] ?? nil)
+    let longest = try #require(everyInterval["HRV_MaxNN"] ?? nil)
+    #expect(abs(shortest - 520) < 1e-9 && longest > 1500)
+    #expect(
+      try #require(defaults["HRV_MinNN"] ?? nil) > 700 && (try #require(defaults["HRV_MaxNN"] ?? nil)) < 900)
+    #expect(try #require(everyInterval["HRV_RMSSD"] ?? nil) > (try #require(defaults["HRV_RMSSD"] ?? nil)))
+    let lombScargle = try Self.hrvValues(beats, options: ["--no-artifacts", "--psd", "lombScargle"])
+    #expect(try commandLine(["--no-artifacts", "--psd", "lombScargle"]) == lombScargle)
+  }
+
   @Test("PPG heart rate equals the estimator vitals hr --signal ppg runs")
   func ppgRateEqualsEstimator() throws {
     var configuration = PPGConfiguration(rhythm: RhythmConfiguration(), channelCount: 1)

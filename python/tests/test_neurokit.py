@@ -61,8 +61,12 @@ def test_domains_have_neurokit_column_names(peaks):
     expected = neurokit(nk.hrv_nonlinear, peaks, sampling_rate=1000).columns
     assert set(nonlinear.columns) <= set(expected)
     assert len(nonlinear.columns) == len(vnk.NONLINEAR_COLUMNS)
+    # NeuroKit2's order: DFA_alpha1 and DFA_alpha2 come before ApEn and SampEn.
+    assert nonlinear.columns.tolist() == [name for name in expected if name in set(nonlinear.columns)]
     combined = vnk.hrv(peaks, sampling_rate=1000)
     assert combined.columns.tolist() == time.columns.tolist() + frequency.columns.tolist() + nonlinear.columns.tolist()
+    expected_combined = neurokit(nk.hrv, peaks, sampling_rate=1000).columns
+    assert combined.columns.tolist() == [name for name in expected_combined if name in set(combined.columns)]
 
 
 def test_values_match_neurokit_on_an_artifact_free_series(peaks):
@@ -77,6 +81,27 @@ def test_values_match_neurokit_on_an_artifact_free_series(peaks):
     nonlinear = vnk.hrv_nonlinear(peaks, sampling_rate=1000)
     expected_nonlinear = neurokit(nk.hrv_nonlinear, peaks, sampling_rate=1000)
     pd.testing.assert_frame_equal(nonlinear, expected_nonlinear[nonlinear.columns], rtol=1e-6)
+
+
+def test_every_interval_counts_as_in_neurokit(peaks):
+    """NeuroKit2's HRV functions never remove artifacts: with an ectopic-like short–long pair and a
+    missed beat, vitals.neurokit gives NeuroKit2's values, and vitals.hrv (which drops them) does not."""
+    intervals = np.diff(peaks)
+    intervals[100], intervals[101] = intervals[100] - 300, intervals[101] + 300
+    intervals[200] += intervals[201]
+    with_artifacts = np.concatenate([peaks[:1], peaks[0] + np.cumsum(np.delete(intervals, 201))])
+    time = vnk.hrv_time(with_artifacts, sampling_rate=1000)
+    pd.testing.assert_frame_equal(time, neurokit(nk.hrv_time, with_artifacts, sampling_rate=1000), rtol=1e-6)
+    frequency = vnk.hrv_frequency(with_artifacts, sampling_rate=1000)
+    expected_frequency = neurokit(
+        nk.hrv_frequency, with_artifacts, sampling_rate=1000, interpolation_rate=4, normalize=False
+    )
+    pd.testing.assert_frame_equal(frequency, expected_frequency, rtol=1e-6)
+    nonlinear = vnk.hrv_nonlinear(with_artifacts, sampling_rate=1000)
+    expected_nonlinear = neurokit(nk.hrv_nonlinear, with_artifacts, sampling_rate=1000)
+    pd.testing.assert_frame_equal(nonlinear, expected_nonlinear[nonlinear.columns], rtol=1e-6)
+    pd.testing.assert_frame_equal(time, vitals.hrv(with_artifacts, 1000, artifacts=False)[time.columns])
+    assert vitals.hrv(with_artifacts, 1000)["HRV_RMSSD"][0] < time["HRV_RMSSD"][0]
 
 
 def test_peaks_in_every_form_neurokit_takes(peaks):

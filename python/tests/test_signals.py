@@ -1,5 +1,5 @@
 """The array functions against the command line on the same recordings: `ecg_peaks` and `ecg_beats`
-vs `vitals beats`, `hrv` vs `vitals hrv --json`, `ppg_rate` vs `vitals hr --signal ppg`, `steps`
+vs `vitals beats`, `hrv` vs `vitals hrv --json` (and `--no-artifacts`), `ppg_rate` vs `vitals hr --signal ppg`, `steps`
 vs `vitals steps`."""
 
 from __future__ import annotations
@@ -87,6 +87,38 @@ def test_hrv_with_labels_matches_vitals_hrv_on_annotations():
     line = json.loads(run_cli("hrv", "--json", "--beats", f"{record}.atr").stdout)
     assert line["beats"] == len(beats)
     assert_same_hrv(frame, line)
+
+
+def beats_with_artifacts() -> np.ndarray:
+    """300 beats at 250 Hz, RR intervals of about 800 ms on a slow wave, with an ectopic-like short–long
+    pair (520 ms, 1080 ms) and a missed beat (an interval of two)."""
+    intervals = 200 + np.round(12 * np.sin(np.arange(300) / 5)).astype(np.int64)
+    intervals[100], intervals[101] = 130, 270
+    intervals[200] += intervals[201]
+    intervals = np.delete(intervals, 201)
+    return np.concatenate([[500], 500 + np.cumsum(intervals)])
+
+
+def test_hrv_keeps_every_interval_as_vitals_hrv_no_artifacts(tmp_path):
+    peaks = beats_with_artifacts()
+    beat_file = tmp_path / "beats.csv"
+    pd.DataFrame({"sample": peaks}).to_csv(beat_file, index=False)
+    default = vitals.hrv(peaks, 250)
+    every = vitals.hrv(peaks, 250, artifacts=False)
+    assert_same_hrv(default, json.loads(run_cli("hrv", "--json", "--beats", beat_file, "--rate", 250).stdout))
+    line = json.loads(run_cli("hrv", "--json", "--no-artifacts", "--beats", beat_file, "--rate", 250).stdout)
+    assert_same_hrv(every, line)
+    pd.testing.assert_frame_equal(vitals.hrv(peaks, 250, artifacts=np.True_), default)
+    # The premature beat's 520 ms and the missed beat's 1600 ms intervals count only with artifacts=False.
+    assert every["HRV_MinNN"][0] == pytest.approx(520) and every["HRV_MaxNN"][0] > 1500
+    assert default["HRV_MinNN"][0] > 700 and default["HRV_MaxNN"][0] < 900
+    assert every["HRV_RMSSD"][0] > default["HRV_RMSSD"][0]
+
+
+@pytest.mark.parametrize("artifacts", [0, 1, "no", None])
+def test_hrv_refuses_an_artifacts_switch_that_is_not_a_bool(artifacts):
+    with pytest.raises(vitals.ArgumentError, match="artifacts"):
+        vitals.hrv([100, 300, 500], 250, artifacts=artifacts)
 
 
 def test_ppg_rate_matches_vitals_hr(simulated):

@@ -54,6 +54,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "vitals_ecg_beats": (c_int32, [c_void_p, c_int32, c_int64, c_double, c_void_p, c_void_p, c_void_p, c_void_p]),
     "vitals_recording_beats": (c_int32, [c_char_p, c_void_p, c_int32, _OUT, _OUT]),
     "vitals_hrv": (c_int32, [c_void_p, c_int64, c_double, c_char_p, _OUT, _OUT]),
+    "vitals_hrv_with_options": (c_int32, [c_void_p, c_int64, c_double, c_char_p, c_void_p, c_int32, _OUT, _OUT]),
     "vitals_ppg_rate": (
         c_int32,
         [c_void_p, c_int32, c_void_p, c_int32, c_int64, c_double, c_double, c_double, _OUT, _OUT],
@@ -229,6 +230,13 @@ def positive_int32(value: Any, name: str) -> int:
     if (type(value) is int or isinstance(value, np.integer)) and 0 < value < 2**31:
         return int(value)
     raise ArgumentError(f"{name}: expected a whole number from 1 to 2147483647, got {value!r}")
+
+
+def boolean(value: Any, name: str) -> bool:
+    """`value` (a bool or a NumPy bool) as a bool; ArgumentError naming `name` for anything else (1, "no")."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise ArgumentError(f"{name}: expected True or False, got {value!r}")
 
 
 def same_length(vectors: Sequence[np.ndarray], name: str) -> int:

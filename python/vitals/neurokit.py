@@ -10,15 +10,17 @@ Differences from NeuroKit2:
   search-back) on the signal given, raw or cleaned; ``method`` is accepted and recorded in
   ``info["method_peaks"]`` but does not select another detector. ``correct_artifacts=True`` and
   ``show=True`` are not covered (ArgumentError).
-- The HRV functions find RR artifacts (Lipponen & Tarvainen 2019) and drop the intervals around
-  them, as ``vitals hrv`` does; NeuroKit2's HRV functions take every interval. On a series without
-  artifacts the time domain agrees.
+- The HRV functions take every interval, as NeuroKit2's do (``vitals.hrv(..., artifacts=False)``,
+  ``vitals hrv --no-artifacts``): an ectopic or missed beat counts as NeuroKit2 counts it, and the
+  time domain agrees with NeuroKit2's. ``vitals.hrv`` and ``vitals hrv`` by default drop the
+  intervals around RR artifacts (Lipponen & Tarvainen 2019) instead.
 - ``hrv_frequency`` computes Welch's PSD on a 4 Hz quadratic-spline tachogram without
   normalization: NeuroKit2's ``hrv_frequency(..., interpolation_rate=4, normalize=False)``, not its
   defaults (100 Hz, normalized), and NeuroKit2's default bands; it takes no band or PSD keywords.
 - ``hrv_nonlinear`` gives the indices Vitals computes (SD1, SD2, SD1SD2, S, CSI, CVI, ApEn,
   SampEn, DFA_alpha1, DFA_alpha2), a subset of NeuroKit2's columns in NeuroKit2's order.
-- The domains are split by NeuroKit2 0.2.13's own column lists (below); the indices Vitals adds to
+- The domains are split, and their columns ordered, by NeuroKit2 0.2.13's own column lists (below);
+  the indices Vitals adds to
   ``vitals.hrv`` (``HRV_MeanHR``, ``HRV_MinHR``, ``HRV_MaxHR``, the ``*_Peak`` frequencies) are not
   in these tables.
 """
@@ -34,7 +36,7 @@ from . import _ecg, _hrv
 from ._errors import ArgumentError as _ArgumentError
 
 # NeuroKit2 0.2.13's columns of hrv_time and hrv_frequency, and those of hrv_nonlinear that Vitals
-# computes.
+# computes, in NeuroKit2's order.
 TIME_COLUMNS = (
     "MeanNN SDNN SDANN1 SDNNI1 SDANN2 SDNNI2 SDANN5 SDNNI5 RMSSD SDSD CVNN CVSD MedianNN MadNN MCVNN "
     "IQRNN SDRMSSD Prc20NN Prc80NN pNN50 pNN20 MinNN MaxNN HTI TINN"
@@ -42,9 +44,9 @@ TIME_COLUMNS = (
 FREQUENCY_COLUMNS = "ULF VLF LF HF VHF TP LFHF LFn HFn LnHF".split()
 NONLINEAR_COLUMNS = "SD1 SD2 SD1SD2 S CSI CVI DFA_alpha1 DFA_alpha2 ApEn SampEn".split()
 _DOMAINS = {
-    "time": {"HRV_" + name for name in TIME_COLUMNS},
-    "frequency": {"HRV_" + name for name in FREQUENCY_COLUMNS},
-    "nonlinear": {"HRV_" + name for name in NONLINEAR_COLUMNS},
+    "time": ["HRV_" + name for name in TIME_COLUMNS],
+    "frequency": ["HRV_" + name for name in FREQUENCY_COLUMNS],
+    "nonlinear": ["HRV_" + name for name in NONLINEAR_COLUMNS],
 }
 
 
@@ -72,7 +74,10 @@ def ecg_peaks(
     """
     _not_covered(show)
     if correct_artifacts:
-        raise _ArgumentError("correct_artifacts=True is not covered; vitals.neurokit.hrv drops artifact intervals")
+        raise _ArgumentError(
+            "correct_artifacts=True is not covered; vitals.hrv (not vitals.neurokit) drops the intervals around "
+            "RR artifacts"
+        )
     signal = np.asarray(ecg_cleaned)
     peaks = _ecg.ecg_peaks(signal, sampling_rate)
     marks = np.zeros(len(signal), dtype=np.int64)
@@ -111,11 +116,11 @@ def _peak_indices(peaks: Any, sampling_rate: float) -> tuple[np.ndarray, float]:
 
 
 def _domains(peaks: Any, sampling_rate: float, domains: tuple[str, ...]) -> pd.DataFrame:
-    """One row of the library's HRV indices that belong to `domains`, in the library's order."""
+    """One row of the library's HRV indices of every interval that belong to `domains`, in NeuroKit2's
+    order (the domains in turn, each in its column list's order)."""
     indices, rate = _peak_indices(peaks, sampling_rate)
-    wanted = set().union(*(_DOMAINS[domain] for domain in domains))
-    values = _hrv.hrv_values(indices, rate)
-    return _hrv.one_row({name: value for name, value in values.items() if name in wanted})
+    values = _hrv.hrv_values(indices, rate, artifacts=False)
+    return _hrv.one_row({name: values[name] for domain in domains for name in _DOMAINS[domain]})
 
 
 def hrv_time(peaks: Any, sampling_rate: float = 1000, show: bool = False) -> pd.DataFrame:
@@ -133,9 +138,9 @@ def hrv_frequency(peaks: Any, sampling_rate: float = 1000, show: bool = False) -
 
 
 def hrv_nonlinear(peaks: Any, sampling_rate: float = 1000, show: bool = False) -> pd.DataFrame:
-    """Nonlinear HRV: the columns of NeuroKit2's ``hrv_nonlinear`` Vitals computes (``HRV_SD1`` (ms),
-    ``HRV_SD2`` (ms), ``HRV_SD1SD2``, ``HRV_S`` (ms^2), ``HRV_CSI``, ``HRV_CVI``, ``HRV_ApEn``,
-    ``HRV_SampEn``, ``HRV_DFA_alpha1``, ``HRV_DFA_alpha2``)."""
+    """Nonlinear HRV: the columns of NeuroKit2's ``hrv_nonlinear`` Vitals computes, in its order
+    (``HRV_SD1`` (ms), ``HRV_SD2`` (ms), ``HRV_SD1SD2``, ``HRV_S`` (ms^2), ``HRV_CSI``, ``HRV_CVI``,
+    ``HRV_DFA_alpha1``, ``HRV_DFA_alpha2``, ``HRV_ApEn``, ``HRV_SampEn``)."""
     _not_covered(show)
     return _domains(peaks, sampling_rate, ("nonlinear",))
 

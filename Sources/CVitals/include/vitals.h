@@ -133,6 +133,15 @@ vitals_status vitals_recording_beats(const char *path, const char *const *option
 vitals_status vitals_hrv(const int64_t *peaks, int64_t count, double sample_rate, const char *labels,
                          char **json, char **error);
 
+/* HRV as vitals_hrv computes it, with the options of `vitals hrv` that choose the analysis
+ * (--no-artifacts: keep the intervals around RR artifact beats instead of dropping them; --psd,
+ * --interpolation-rate, --tachogram-interpolation, --lomb-scaling), validated as the command line
+ * validates them; any other word is an argument error. `option_count` may be 0 with `options` NULL,
+ * which gives vitals_hrv's result. `*json` as vitals_hrv's, the caller's. */
+vitals_status vitals_hrv_with_options(const int64_t *peaks, int64_t count, double sample_rate, const char *labels,
+                                      const char *const *options, int32_t option_count, char **json,
+                                      char **error);
+
 /* ---------------------------------------------------------------------------------------------- */
 /* PPG heart rate                                                                                  */
 
