@@ -130,4 +130,10 @@ struct StatsAllIntervalTests {
       query[1] == "stepCount" ? ",118.0,count" : query.count > 2 ? ",80.0,count/min" : ",70.0,count/min"
     #expect(whole.hasSuffix("2024-03-10T15:00:00.000000001Z\(expected)\n"), "\(whole)")
   }
+
+  @Test("an anchor on an impossible date is a usage error")
+  func impossibleAnchor() {
+    #expect(runInProcess(["stats", "e.xml", "--type", "stepCount", "--anchor", "2024-02-30"]) == 2)
+    #expect(runInProcess(["stats", "e.xml", "--type", "stepCount", "--anchor", "2024-03-10T24:30"]) == 2)
+  }
 }
