@@ -26,8 +26,10 @@ public struct Stats: ParsableCommand {
 
       --interval: day, week, month (calendar intervals in --timezone: a day across a daylight-saving change \
       lasts 23 or 25 hours; also 2day, 2week, 3month, …), or a fixed length: 30s, 15min, hour (1h), 2h, 24h, \
-      or `all` for one interval over everything. Intervals are aligned to --anchor (default: midnight of \
-      Monday 2000-01-03 in --timezone, so weeks start on Monday): a date (2024-03-10, local midnight), a local \
+      or `all` for one interval holding every sample (from the first start to the last end, or 1 ns past the \
+      last start when an instantaneous sample lies there: intervals hold their start, not their end). \
+      Intervals are aligned to --anchor (default: midnight of Monday 2000-01-03 in --timezone, so weeks start \
+      on Monday): a date (2024-03-10, local midnight), a local \
       date-time (2024-03-10T06:00) or one with an offset (2024-03-10T06:00:00-05:00).
 
       Sources: where samples of several sources overlap (an iPhone and an Apple Watch both counting steps), \

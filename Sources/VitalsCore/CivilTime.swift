@@ -22,6 +22,15 @@ extension Timestamp {
     return era * 146_097 + dayOfEra - 719_468
   }
 
+  /// The number of days of `month` (1–12) of `year` in the proleptic Gregorian calendar: 28 to 31,
+  /// February 29 days in years divisible by 4 but not by 100, or by 400.
+  public static func daysInMonth(year: Int, month: Int) -> Int {
+    precondition((1...12).contains(month), "month \(month) is not 1–12")
+    return Int(
+      daysSinceEpoch(year: month == 12 ? year + 1 : year, month: month % 12 + 1, day: 1)
+        - daysSinceEpoch(year: year, month: month, day: 1))
+  }
+
   /// The date `days` after 1970-01-01: the inverse of ``daysSinceEpoch(year:month:day:)``; `days`
   /// is first clamped to ±365 × 10⁹ (about ±10⁹ years, `civilLimit`).
   public static func civilDate(daysSinceEpoch days: Int64) -> (year: Int, month: Int, day: Int) {

@@ -406,8 +406,8 @@ public final class HealthExportReader {
     guard let startDate, let endDate else {
       throw error(at: offset, "expected startDate and endDate attributes in a Record")
     }
-    let start = try date(startDate, base, offset: offset)
-    let finish = try date(endDate, base, offset: offset)
+    let start = try date(startDate, base, offset: offset, name: "startDate")
+    let finish = try date(endDate, base, offset: offset, name: "endDate")
     guard start <= finish else { throw error(at: offset, "expected endDate not before startDate") }
     let sourceName = source.map { cachedText($0, base) } ?? ""
     let deviceName = device.map { cachedText($0, base) }
@@ -458,18 +458,22 @@ public final class HealthExportReader {
     return amount
   }
 
-  private func date(_ range: Range<Int>, _ base: UnsafePointer<UInt8>, offset: Int64) throws(InputError)
-    -> Timestamp
+  /// The instant of the date attribute `name` (`startDate`, `endDate`) of the record at byte `offset`;
+  /// an error naming the attribute and the record's offset when it is not a date-time or names an
+  /// impossible date or time (`2024-02-30`, `25:00`; ``readDateTime(_:)``).
+  private func date(_ range: Range<Int>, _ base: UnsafePointer<UInt8>, offset: Int64, name: String)
+    throws(InputError) -> Timestamp
   {
-    guard
-      let nanoseconds = parseDateTime(UnsafeBufferPointer(start: base + range.lowerBound, count: range.count))
-    else {
+    switch readDateTime(UnsafeBufferPointer(start: base + range.lowerBound, count: range.count)) {
+    case .success(let nanoseconds): return Timestamp(nanosecondsSinceEpoch: nanoseconds)
+    case .failure(let refusal):
+      let found = "'\(fieldText(base + range.lowerBound, count: range.count))'"
       throw error(
         at: offset,
-        "expected a date like 2024-03-10 08:15:02 -0500, found '\(fieldText(base + range.lowerBound, count: range.count))'"
-      )
+        refusal == .malformed
+          ? "expected a \(name) like 2024-03-10 08:15:02 -0500, found \(found)"
+          : "the \(name) \(found) is not a possible date and time: \(refusal)")
     }
-    return Timestamp(nanosecondsSinceEpoch: nanoseconds)
   }
 
   /// An attribute value as text, entities decoded, shared with earlier equal values.

@@ -19,8 +19,9 @@ public struct QuantitySampleFiles {
   public private(set) var unit: HealthUnit?
   /// The quantity types of every sample in the inputs, of whatever type.
   public private(set) var typesFound: Set<QuantityType> = []
-  /// From the start of the earliest sample of ``type`` to the end of the latest (at least 1 ns); nil
-  /// when there is none.
+  /// The shortest range holding every sample of ``type`` (`SampleSpan`): from the earliest start to
+  /// the latest end, or 1 ns past the latest start when that is later (an instantaneous sample at the
+  /// end); nil when there is none.
   public private(set) var span: Range<Timestamp>?
   /// Cumulative types: the samples of the first pass.
   private var samples: [QuantitySample] = []
@@ -33,16 +34,14 @@ public struct QuantitySampleFiles {
     self.type = type
     self.unit = unit
     let keeps = type.aggregationStyle != .discrete
-    var first: Timestamp?
-    var last: Timestamp?
+    var span = SampleSpan()
     var kept: [QuantitySample] = []
     typesFound = try Self.forEachSample(of: type, in: inputs, unit: &self.unit) { sample throws(InputError) in
-      first = min(first ?? sample.start, sample.start)
-      last = max(last ?? sample.end, sample.end)
+      span.include(start: sample.start, end: sample.end)
       if keeps { kept.append(sample) }
     }
     samples = kept
-    if let first, let last { span = first..<max(last, first.advanced(byNanoseconds: 1)) }
+    self.span = span.range
   }
 
   /// The statistics `option` of the samples over `intervals`, in ``unit``, sources merged by

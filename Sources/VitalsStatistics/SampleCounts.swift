@@ -35,8 +35,8 @@ public struct SampleCounts: Sendable {
   public let inputs: [String]
   /// The kind counted.
   public let kind: Kind
-  /// From the start of the earliest sample of ``kind`` to the end of the latest (at least 1 ns); nil
-  /// when there is none.
+  /// The shortest range holding every sample of ``kind`` (`SampleSpan`): from the earliest start to
+  /// the latest end, or 1 ns past the latest start when that is later; nil when there is none.
   public private(set) var span: Range<Timestamp>?
   /// Per sample of ``kind``: start, beats, classification.
   private var samples: [(start: Timestamp, beats: Int, classification: String)] = []
@@ -46,7 +46,7 @@ public struct SampleCounts: Sendable {
   public init(inputs: [String], kind: Kind) throws(InputError) {
     self.inputs = inputs
     self.kind = kind
-    var last: Timestamp?
+    var span = SampleSpan()
     for path in inputs {
       let next = try QuantitySampleFiles.samples(at: path)
       while let sample = try next() {
@@ -57,12 +57,10 @@ public struct SampleCounts: Sendable {
           samples.append((ecg.start, 0, ecg.classification))
         default: continue
         }
-        last = max(last ?? sample.end, sample.end)
+        span.include(start: sample.start, end: sample.end)
       }
     }
-    if let first = samples.map(\.start).min(), let last {
-      span = first..<max(last, first.advanced(byNanoseconds: 1))
-    }
+    self.span = span.range
   }
 
   /// The counts of every interval of `intervals`, in order; a sample counts in the interval holding its

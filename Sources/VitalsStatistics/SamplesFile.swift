@@ -131,11 +131,13 @@ public enum SamplesFile {
       return .failure(LineProblem("expected a JSON object with type, start and end (strings)"))
     }
     func time(_ text: String, _ key: String) -> Result<Timestamp, LineProblem> {
-      let nanoseconds = Array(text.utf8).withUnsafeBufferPointer { parseDateTime($0) }
-      guard let nanoseconds else {
+      switch Array(text.utf8).withUnsafeBufferPointer({ readDateTime($0) }) {
+      case .success(let nanoseconds): return .success(Timestamp(nanosecondsSinceEpoch: nanoseconds))
+      case .failure(.malformed):
         return .failure(LineProblem("expected an ISO 8601 \(key) time, found '\(text)'"))
+      case .failure(let refusal):
+        return .failure(LineProblem("the \(key) time '\(text)' is not a possible date and time: \(refusal)"))
       }
-      return .success(Timestamp(nanosecondsSinceEpoch: nanoseconds))
     }
     let start: Timestamp
     let end: Timestamp

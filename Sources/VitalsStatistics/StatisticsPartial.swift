@@ -42,7 +42,8 @@ public struct StatisticsPartial: Codable, Sendable, Equatable {
   public var sourcePriority: [String]
   /// Whether each source's statistics are kept too.
   public var perSource: Bool
-  /// From the start of the shard's earliest sample to the end of its latest; nil without samples.
+  /// The shortest range holding every sample of the shard (from its earliest start to its latest end, or
+  /// 1 ns past its latest start when that is later); nil without samples.
   public var span: Range<Timestamp>?
   /// The shard's statistics over the intervals covering ``span``; nil without samples.
   public var result: StatisticsQuery.Result?

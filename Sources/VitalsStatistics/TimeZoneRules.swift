@@ -309,7 +309,7 @@ public struct TimeZoneRules: Sendable, Hashable, CustomStringConvertible {
     let monthIndex = date.year * 12 + (date.month - 1) + months
     let year = Int(floorDivide(Int64(monthIndex), 12))
     let month = monthIndex - year * 12 + 1
-    let day = min(date.day, Self.daysInMonth(year: year, month: month))
+    let day = min(date.day, Timestamp.daysInMonth(year: year, month: month))
     let target =
       Timestamp.daysSinceEpoch(year: year, month: month, day: day) * 86_400 + (local - days * 86_400)
     var result = resolve(localSecond: target, repeatedLatter: true)
@@ -335,12 +335,6 @@ public struct TimeZoneRules: Sendable, Hashable, CustomStringConvertible {
     return Timestamp(nanosecondsSinceEpoch: nanoseconds).advanced(byNanoseconds: fraction)
   }
   private static let day: Int64 = 86_400_000_000_000
-
-  static func daysInMonth(year: Int, month: Int) -> Int {
-    Int(
-      Timestamp.daysSinceEpoch(year: month == 12 ? year + 1 : year, month: month % 12 + 1, day: 1)
-        - Timestamp.daysSinceEpoch(year: year, month: month, day: 1))
-  }
 
   /// The seconds east of UTC of `GMT±h`, `GMT±hh:mm`, `GMT±hhmm` (or `UTC…`), nil for anything else.
   private static func fixedOffset(_ name: String) -> Int? {
@@ -406,7 +400,7 @@ private struct PosixRule: Sendable, Hashable {
         let monthStart = Timestamp.daysSinceEpoch(year: year, month: month, day: 1)
         let firstWeekday = Int(floorModulo(monthStart + 4, 7))  // 1970-01-01 was a Thursday
         var day = 1 + (weekday - firstWeekday + 7) % 7 + 7 * (week - 1)
-        let length = TimeZoneRules.daysInMonth(year: year, month: month)
+        let length = Timestamp.daysInMonth(year: year, month: month)
         while day > length { day -= 7 }
         return monthStart + Int64(day - 1)
       }

@@ -153,18 +153,31 @@ struct AppleHealthHeaderErrorTests {
   }
 
   @Test(
-    "a recorded date that cannot be read is an error naming line 3",
+    "a recorded date that cannot be read, or names an impossible date or time, is an error naming line 3",
     arguments: [
-      "2021-13-45 99:58:58 +0800", "2021-12-17 12:58:58 +9999", "yesterday",
+      ("yesterday", "expected a recorded date like \"2021-12-17 12:58:58 +0800\", found \"yesterday\""),
+      (
+        "2021-13-45 99:58:58 +0800",
+        "the recorded date \"2021-13-45 99:58:58 +0800\" is not a possible date and time: month 13 is not 01–12"
+      ),
+      (
+        "2021-12-17 12:58:58 +9999",
+        "the recorded date \"2021-12-17 12:58:58 +9999\" is not a possible date and time: the zone offset "
+          + "99:99 is not less than 24 hours with minutes 00–59"
+      ),
+      (
+        "2023-02-29 12:58:58 +0800",
+        "the recorded date \"2023-02-29 12:58:58 +0800\" is not a possible date and time: day 29 is not in "
+          + "February 2023, which has 28 days"
+      ),
     ])
-  func unreadableRecordedDate(date: String) throws {
+  func unreadableRecordedDate(date: String, message: String) throws {
     let error = inputError {
       _ = try AppleHealthECGReader(contents: appleECG(recordedDate: date), name: "ecg.csv")
     }
     #expect(error?.path == "ecg.csv")
     #expect(error?.location == .line(3))
-    #expect(
-      error?.message == "expected a recorded date like \"2021-12-17 12:58:58 +0800\", found \"\(date)\"")
+    #expect(error?.message == message)
     // The file as written reads, with its start time.
     let reader = try AppleHealthECGReader(contents: appleECG())
     #expect(reader.startTime == Timestamp(nanosecondsSinceEpoch: 1_639_717_138_000_000_000))

@@ -192,7 +192,16 @@ func readXML(_ text: String, blockSize: Int = 1 << 20) throws -> [HealthSample] 
   @Test(arguments: [
     (
       "<Record type=\"HKQuantityTypeIdentifierStepCount\" unit=\"count\" value=\"1\" sourceName=\"A\" startDate=\"2024-13-01 00:00:00 +0000\" endDate=\"2024-01-01 00:00:00 +0000\"/>",
-      "expected a date"
+      "the startDate '2024-13-01 00:00:00 +0000' is not a possible date and time: month 13 is not 01–12"
+    ),
+    (
+      "<Record type=\"HKQuantityTypeIdentifierStepCount\" unit=\"count\" value=\"1\" sourceName=\"A\" startDate=\"2024-02-28 10:00:00 -0500\" endDate=\"2024-02-30 10:10:00 -0500\"/>",
+      "the endDate '2024-02-30 10:10:00 -0500' is not a possible date and time: day 30 is not in February "
+        + "2024, which has 29 days"
+    ),
+    (
+      "<Record type=\"HKQuantityTypeIdentifierStepCount\" unit=\"count\" value=\"1\" sourceName=\"A\" startDate=\"yesterday\" endDate=\"2024-01-01 00:00:00 +0000\"/>",
+      "expected a startDate like 2024-03-10 08:15:02 -0500, found 'yesterday'"
     ),
     (
       "<Record type=\"HKQuantityTypeIdentifierStepCount\" unit=\"count\" value=\"one\" sourceName=\"A\" startDate=\"2024-01-01 00:00:00 +0000\" endDate=\"2024-01-01 00:00:00 +0000\"/>",

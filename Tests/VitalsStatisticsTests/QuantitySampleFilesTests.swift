@@ -24,7 +24,9 @@ struct QuantitySampleFilesTests {
       let all = try samples(type)
       let files = try QuantitySampleFiles(inputs: [export], type: type, unit: nil)
       let span = try #require(files.span)
-      #expect(span.lowerBound == all.map(\.start).min() && span.upperBound == all.map(\.end).max())
+      // The span holds every sample: past the latest start as well as up to the latest end.
+      let high = all.map { max($0.end, $0.start.advanced(byNanoseconds: 1)) }.max()
+      #expect(span.lowerBound == all.map(\.start).min() && span.upperBound == high)
       #expect(files.unit == all[0].unit && files.typesFound.contains(type) && files.typesFound.count > 1)
       let intervals = IntervalCollection(
         length: .days(1), anchor: IntervalCollection.defaultAnchor(in: .utc), timeZone: .utc, covering: span)
@@ -37,6 +39,25 @@ struct QuantitySampleFilesTests {
         intervals: intervals, option: option, sourcePriority: SourcePriority(), separateBySource: true)
       #expect(result == expected)
     }
+  }
+
+  @Test("the span holds an instantaneous sample at the latest end, and every sample of positive duration")
+  func spanHoldsInstants() {
+    let t = Timestamp(nanosecondsSinceEpoch: 1_710_079_200_000_000_000)
+    var span = SampleSpan()
+    #expect(span.range == nil)
+    span.include(start: t, end: t)
+    #expect(span.range == t..<t.advanced(byNanoseconds: 1))
+    span.include(start: t.advanced(byNanoseconds: -600_000_000_000), end: t)
+    #expect(span.range == t.advanced(byNanoseconds: -600_000_000_000)..<t.advanced(byNanoseconds: 1))
+    span.include(start: t, end: t.advanced(byNanoseconds: 60_000_000_000))
+    #expect(span.range?.upperBound == t.advanced(byNanoseconds: 60_000_000_000))
+    span.include(
+      start: t.advanced(byNanoseconds: 60_000_000_000), end: t.advanced(byNanoseconds: 60_000_000_000))
+    #expect(span.range?.upperBound == t.advanced(byNanoseconds: 60_000_000_001))
+    // Every sample lies in the single interval over the span: a statistics query over it counts them all.
+    let intervals = IntervalCollection(single: span.range!)
+    #expect(intervals.index(of: t.advanced(byNanoseconds: 60_000_000_000).nanosecondsSinceEpoch) == 0)
   }
 
   @Test("no sample of the type: no span; an input of another kind is an error naming it")

@@ -78,6 +78,10 @@ import VitalsIO
       #"{"type":"heartRate","start":"yesterday","end":"2024-01-01T00:00:00Z","value":1,"unit":"count/min"}"#,
       "ISO 8601 start"
     ),
+    (
+      #"{"type":"heartRate","start":"2023-02-29T00:00:00Z","end":"2023-03-01T00:00:00Z","value":1,"unit":"count/min"}"#,
+      "the start time '2023-02-29T00:00:00Z' is not a possible date and time: day 29 is not in February 2023"
+    ),
     (#"{"type":"heartRate","start":"2024-01-01T00:00:00Z","end":"2024-01-01T00:00:00Z","value":1}"#, "unit"),
     (#"{"type":"heartRate","start":"2024-01-01T00:00:01Z","end":"2024-01-01T00:00:00Z"}"#, "not before"),
     (#"{"start":"2024-01-01T00:00:00Z"}"#, "JSON object"),

@@ -125,3 +125,35 @@ def test_bytes_paths_work_as_str_paths_do(recordings, samples_directory):
     files = sorted(samples_directory.glob("*.samples.jsonl"))
     by_bytes = vitals.stats([os.fsencode(file) for file in files], "heartRate", "15min", timezone="UTC")
     pd.testing.assert_frame_equal(by_bytes, vitals.stats(files, "heartRate", "15min", timezone="UTC"))
+
+
+def write_export(path, records):
+    """An Apple Health export of (type suffix, unit, start, end, value) records, times in UTC."""
+    lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<HealthData locale="en_US">']
+    for type, unit, start, end, value in records:
+        lines.append(
+            f' <Record type="HKQuantityTypeIdentifier{type}" sourceName="P" unit="{unit}"'
+            f' startDate="{start} +0000" endDate="{end} +0000" value="{value}"/>'
+        )
+    path.write_text("\n".join(lines + ["</HealthData>", ""]))
+    return path
+
+
+INSTANT_LAST = [
+    ("StepCount", "count", "2024-03-10 14:00:00", "2024-03-10 14:10:00", 100),
+    ("StepCount", "count", "2024-03-10 14:20:00", "2024-03-10 14:20:00", 7),
+]
+
+
+def test_interval_all_holds_an_instantaneous_last_sample(tmp_path):
+    first = write_export(tmp_path / "a.xml", INSTANT_LAST)
+    second = write_export(tmp_path / "b.xml", [("StepCount", "count", "2024-03-10 13:00:00", "2024-03-10 13:00:00", 2)])
+    frame = vitals.stats(first, "stepCount", "all", timezone="UTC")
+    assert list(frame["value"]) == [107.0] and list(frame["count"]) == [2]
+    assert frame["end"][0] == pd.Timestamp("2024-03-10T14:20:00.000000001Z")
+    one_run = vitals.stats([first, second], "stepCount", "all", timezone="UTC", format="csv")
+    assert one_run.endswith(",2024-03-10T14:20:00.000000001Z,109.0,count\n")
+    parts = [vitals.stats_partial(path, "stepCount", "all", timezone="UTC") for path in (second, first)]
+    assert vitals.stats_table(vitals.merge_partials(parts), "csv") == one_run
+    cli = run_cli("stats", first, second, "--type", "stepCount", "--interval", "all", "--timezone", "UTC")
+    assert cli.stdout == one_run

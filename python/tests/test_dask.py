@@ -240,3 +240,29 @@ def test_shards_merged_equal_one_run(few, one_machine, shard_directories, type, 
         (whole / f"{name(path)}.samples.jsonl").symlink_to(one_machine[1] / f"{name(path)}.samples.jsonl")
     merged = vitals.stats_table(vitals.merge_partials(partials))
     assert_same_table(merged, one_machine_table(whole, type, option, interval), option)
+
+
+def test_stats_files_with_interval_all_hold_instantaneous_last_samples(client, tmp_path):
+    files = []
+    for k, (start, end, value) in enumerate(
+        [("13:00:00", "13:00:00", 2), ("14:00:00", "14:10:00", 100), ("14:20:00", "14:20:00", 7)]
+    ):
+        path = tmp_path / f"{k}.samples.jsonl"
+        path.write_text(
+            json.dumps(
+                {
+                    "type": "stepCount",
+                    "start": f"2024-03-10T{start}Z",
+                    "end": f"2024-03-10T{end}Z",
+                    "value": value,
+                    "unit": "count",
+                    "source": "P",
+                }
+            )
+            + "\n"
+        )
+        files.append(path)
+    frame = vitals_dask.stats_files(files, "stepCount", "all", client, split_every=2, timezone="UTC")
+    pd.testing.assert_frame_equal(frame, vitals.stats(files, "stepCount", "all", timezone="UTC"))
+    assert list(frame["value"]) == [109.0] and list(frame["count"]) == [3]
+    assert frame["end"][0] == pd.Timestamp("2024-03-10T14:20:00.000000001Z")

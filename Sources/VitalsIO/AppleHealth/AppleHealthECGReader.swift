@@ -153,19 +153,27 @@ public final class AppleHealthECGReader: SignalReader {
   }
 
   /// The `Recorded Date` value as an instant; `nil` for a date outside ``Timestamp``'s years
-  /// (1678–2261). Another value is an error naming `line` when its key `named` it (a value taken by
-  /// its position may be another field, and the personal ones must not be echoed): it is nil then.
+  /// (1678–2261). A date-time naming an impossible date or time (`2024-02-30`, `25:00`;
+  /// ``readDateTime(_:)``) is an error naming `line` and why. Another value is an error naming `line`
+  /// when its key `named` it (a value taken by its position may be another field, and the personal ones
+  /// must not be echoed): it is nil then.
   private static func recordedDate(_ value: String, named: Bool, path: String, line: Int)
     throws(InputError) -> Timestamp?
   {
-    let bytes = Array(value.utf8)
-    if let nanoseconds = bytes.withUnsafeBufferPointer({ parseDateTime($0) }) {
-      return Timestamp(nanosecondsSinceEpoch: nanoseconds)
+    switch Array(value.utf8).withUnsafeBufferPointer({ readDateTime($0) }) {
+    case .success(let nanoseconds): return Timestamp(nanosecondsSinceEpoch: nanoseconds)
+    case .failure(.year): return nil
+    case .failure(.malformed):
+      guard named else { return nil }
+      throw InputError(
+        path: path, location: .line(line),
+        "expected a recorded date like \"2021-12-17 12:58:58 +0800\", found \"\(value)\"")
+    case .failure(let refusal):
+      // A value of the date-time form is a date, whichever field it came from: echoing it is safe.
+      throw InputError(
+        path: path, location: .line(line),
+        "the recorded date \"\(value)\" is not a possible date and time: \(refusal)")
     }
-    guard named, !bytes.withUnsafeBufferPointer({ isDateTimeOutsideTimestampYears($0) }) else { return nil }
-    throw InputError(
-      path: path, location: .line(line),
-      "expected a recorded date like \"2021-12-17 12:58:58 +0800\", found \"\(value)\"")
   }
 
   /// The line's value when it is one number (decimal point or comma, optionally quoted).

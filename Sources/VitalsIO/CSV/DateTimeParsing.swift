@@ -1,12 +1,122 @@
 import VitalsCore
 
-/// Parses ISO-8601-like date-times from bytes: `YYYY-MM-DD`, then `T` or a space, `hh:mm[:ss]`, an
-/// optional fraction of any length (`.` or `,`), and an optional zone (`Z`, `±hh`, `±hhmm`, `±hh:mm`,
-/// optionally after a space). Without a zone the time is read as UTC.
+/// Why ``readDateTime(_:)`` finds no instant in some bytes.
+package enum DateTimeRefusal: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The bytes are not of the form at all.
+  case malformed
+  /// A month outside 01–12.
+  case month(Int)
+  /// A day the month does not have (`2023-02-29`, `2024-04-31`, day 00).
+  case day(year: Int, month: Int, day: Int)
+  /// An hour outside 00–23 that is not `24:00:00` (the end of a day).
+  case hour(Int)
+  /// A minute outside 00–59.
+  case minute(Int)
+  /// Second 60 (a leap second) or a second beyond it.
+  case second(Int)
+  /// A zone offset of 24 hours or more, or with a minute outside 00–59 (hours, minutes as written).
+  case offset(hours: Int, minutes: Int)
+  /// A possible date in a year outside 1678–2261, the years ``Timestamp`` holds.
+  case year(Int)
+
+  /// What is wrong, for an error message (`day 30 is not in February 2024, which has 29 days`).
+  package var description: String {
+    func two(_ value: Int) -> String { value < 10 && value >= 0 ? "0\(value)" : "\(value)" }
+    switch self {
+    case .malformed: return "not a date-time like 2024-03-10 08:15:02 -0500"
+    case .month(let month): return "month \(two(month)) is not 01–12"
+    case .day(let year, let month, let day):
+      let name = Self.monthNames[month - 1]
+      let days = Timestamp.daysInMonth(year: year, month: month)
+      return "day \(two(day)) is not in \(name) \(year), which has \(days) days"
+    case .hour(let hour): return "hour \(two(hour)) is not 00–23 (24 only in 24:00:00, the end of a day)"
+    case .minute(let minute): return "minute \(two(minute)) is not 00–59"
+    case .second(60):
+      return "second 60 is a leap second, which Unix time (and so Vitals) does not count"
+    case .second(let second): return "second \(two(second)) is not 00–59"
+    case .offset(let hours, let minutes):
+      return "the zone offset \(two(hours)):\(two(minutes)) is not less than 24 hours with minutes 00–59"
+    case .year(let year): return "the year \(year) is outside 1678–2261, the years Vitals can hold"
+    }
+  }
+
+  private static let monthNames = [
+    "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+    "November", "December",
+  ]
+}
+
+/// The fields of a date-time as written, before their ranges are checked.
+private struct DateTimeFields {
+  var year = 0
+  var month = 0
+  var day = 0
+  var hour = 0
+  var minute = 0
+  var second = 0
+  var nanoseconds: Int64 = 0
+  /// East of UTC: +1 or −1 (0 without an offset).
+  var offsetSign: Int64 = 0
+  var offsetHours = 0
+  var offsetMinutes = 0
+
+  /// Why the fields name no instant, or nil when they name one.
+  var refusal: DateTimeRefusal? {
+    guard (1...12).contains(month) else { return .month(month) }
+    guard (1...Timestamp.daysInMonth(year: year, month: month)).contains(day) else {
+      return .day(year: year, month: month, day: day)
+    }
+    let endOfDay = hour == 24 && minute == 0 && second == 0 && nanoseconds == 0
+    guard hour < 24 || endOfDay else { return .hour(hour) }
+    guard minute < 60 else { return .minute(minute) }
+    guard second < 60 else { return .second(second) }
+    guard offsetHours < 24, offsetMinutes < 60 else {
+      return .offset(hours: offsetHours, minutes: offsetMinutes)
+    }
+    guard (1678...2261).contains(year) else { return .year(year) }
+    return nil
+  }
+
+  /// Nanoseconds since the epoch; the fields must be valid (``refusal`` nil).
+  var nanosecondsSinceEpoch: Int64 {
+    var seconds = Timestamp.daysSinceEpoch(year: year, month: month, day: day) * 86_400
+    seconds += Int64(hour * 3600 + minute * 60 + second)
+    seconds -= offsetSign * Int64(offsetHours * 3600 + offsetMinutes * 60)
+    return seconds * 1_000_000_000 + nanoseconds
+  }
+}
+
+/// Reads an ISO-8601-like date-time from bytes: `YYYY-MM-DD`, then `T` or a space, `hh:mm[:ss]`, an
+/// optional fraction of any length (`.` or `,`; digits beyond the ninth are ignored), and an optional
+/// zone (`Z`, `±hh`, `±hhmm`, `±hh:mm`, optionally after a space). Without a zone the time is read as
+/// UTC. Blanks and double quotes around the text are ignored.
 ///
-/// - Returns: nanoseconds since the Unix epoch, or `nil` when the bytes are not such a date-time or
-///   the year lies outside 1678–2261 (the range of ``Timestamp``).
+/// Every field is checked, in the proleptic Gregorian calendar: months 01–12, the month's days
+/// (`2023-02-29` and `2024-02-30` are refused, never moved to March), hours 00–23, minutes and seconds
+/// 00–59, zone offsets under 24 hours with minutes 00–59. `24:00`, `24:00:00` (any fraction zero) is
+/// accepted as ISO 8601 (2004) defines it, the end of the day: the next day's `00:00:00`. Second 60 (a
+/// leap second, `23:59:60Z`) is refused: ``Timestamp`` counts Unix time, which has no leap seconds, and
+/// reading it as a neighboring second would put two different seconds on one instant.
+///
+/// - Returns: nanoseconds since the Unix epoch, or why the bytes name none
+///   (``DateTimeRefusal/malformed`` when they are not of the form; the field out of range otherwise,
+///   the year last: a year outside 1678–2261, the range of ``Timestamp``, is ``DateTimeRefusal/year(_:)``).
+package func readDateTime(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<Int64, DateTimeRefusal> {
+  guard let fields = scanDateTime(bytes) else { return .failure(.malformed) }
+  if let refusal = fields.refusal { return .failure(refusal) }
+  return .success(fields.nanosecondsSinceEpoch)
+}
+
+/// The instant of a date-time (``readDateTime(_:)``) in nanoseconds since the Unix epoch; nil when the
+/// bytes name none (not of the form, an impossible date or time, or a year outside 1678–2261).
 package func parseDateTime(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+  guard case .success(let nanoseconds) = readDateTime(bytes) else { return nil }
+  return nanoseconds
+}
+
+/// The fields of the date-time form ``readDateTime(_:)`` reads, unchecked; nil when the bytes are not
+/// of that form.
+private func scanDateTime(_ bytes: UnsafeBufferPointer<UInt8>) -> DateTimeFields? {
   var i = 0
   var n = bytes.count
   while i < n && (bytes[i] == 0x20 || bytes[i] == 0x22) { i += 1 }
@@ -27,69 +137,48 @@ package func parseDateTime(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
     i += 1
     return true
   }
-  guard let year = digits(4), expect(0x2D), let month = digits(2), expect(0x2D), let day = digits(2),
-    (1...12).contains(month), (1...31).contains(day), (1678...2261).contains(year)
-  else { return nil }
-  var seconds = Timestamp.daysSinceEpoch(year: year, month: month, day: day) * 86_400
-  var nanos: Int64 = 0
+  var fields = DateTimeFields()
+  guard let year = digits(4), expect(0x2D), let month = digits(2), expect(0x2D), let day = digits(2) else {
+    return nil
+  }
+  (fields.year, fields.month, fields.day) = (year, month, day)
   if i < n && (bytes[i] == 0x54 || bytes[i] == 0x20) {
     i += 1
-    guard let hour = digits(2), expect(0x3A), let minute = digits(2), hour < 24, minute < 60 else {
-      return nil
-    }
-    var second = 0
+    guard let hour = digits(2), expect(0x3A), let minute = digits(2) else { return nil }
+    (fields.hour, fields.minute) = (hour, minute)
     if expect(0x3A) {
-      guard let s = digits(2), s < 61 else { return nil }
-      second = s
+      guard let second = digits(2) else { return nil }
+      fields.second = second
       if i < n && (bytes[i] == 0x2E || bytes[i] == 0x2C) {
         i += 1
         var scale: Int64 = 100_000_000
-        var sawDigit = false
+        let first = i
         while i < n, bytes[i] >= 0x30 && bytes[i] <= 0x39 {
-          nanos += Int64(bytes[i] - 0x30) * scale
+          fields.nanoseconds += Int64(bytes[i] - 0x30) * scale
           scale /= 10
-          sawDigit = true
           i += 1
         }
-        guard sawDigit else { return nil }
+        guard i > first else { return nil }
       }
     }
-    seconds += Int64(hour * 3600 + minute * 60 + second)
     if i < n && bytes[i] == 0x20 { i += 1 }
-    if i < n {
-      if bytes[i] == 0x5A {
-        i += 1
-      } else if bytes[i] == 0x2B || bytes[i] == 0x2D {
-        let sign: Int64 = bytes[i] == 0x2D ? -1 : 1
-        i += 1
-        guard let zh = digits(2) else { return nil }
-        _ = expect(0x3A)
-        let zm = i < n ? (digits(2) ?? -1) : 0
-        guard zm >= 0, zm < 60, zh < 24 else { return nil }
-        seconds -= sign * Int64(zh * 3600 + zm * 60)
-      }
+    if i < n && !expect(0x5A) {
+      guard bytes[i] == 0x2B || bytes[i] == 0x2D else { return nil }
+      fields.offsetSign = bytes[i] == 0x2D ? -1 : 1
+      i += 1
+      guard let hours = digits(2) else { return nil }
+      _ = expect(0x3A)
+      guard let minutes = i < n ? digits(2) : 0 else { return nil }
+      (fields.offsetHours, fields.offsetMinutes) = (hours, minutes)
     }
   }
-  guard i == n else { return nil }
-  return seconds * 1_000_000_000 + nanos
-}
-
-/// Whether `bytes` are a date-time that ``parseDateTime(_:)`` refuses only for its year, one outside
-/// 1678–2261 (`9999-12-31 23:59:59 +0000`): well formed, but not an instant ``Timestamp`` holds.
-package func isDateTimeOutsideTimestampYears(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-  var i = 0
-  while i < bytes.count && (bytes[i] == 0x20 || bytes[i] == 0x22) { i += 1 }
-  guard i + 4 <= bytes.count, bytes[i..<i + 4].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return false }
-  let year = bytes[i..<i + 4].reduce(0) { $0 * 10 + Int($1 - 0x30) }
-  guard !(1678...2261).contains(year) else { return false }
-  var inRange = Array(bytes)
-  inRange.replaceSubrange(i..<i + 4, with: Array("2000".utf8))
-  return inRange.withUnsafeBufferPointer { parseDateTime($0) } != nil
+  return i == n ? fields : nil
 }
 
 extension Timestamp {
   /// The instant an ISO-8601-like date-time names (`2014-05-08T05:05:15Z`, `2014-05-08 05:05:15.25`,
-  /// `2021-12-17 12:58:58 +0800`; without a zone, UTC), or `nil` when `text` is not one.
+  /// `2021-12-17 12:58:58 +0800`; without a zone, UTC), or `nil` when `text` is not one or names an
+  /// impossible date or time (`readDateTime(_:)`).
   public init?(dateTime text: String) {
     guard let nanoseconds = Array(text.utf8).withUnsafeBufferPointer({ parseDateTime($0) }) else {
       return nil
