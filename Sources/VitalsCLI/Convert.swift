@@ -14,7 +14,10 @@ public struct Convert: ParsableCommand {
       as they are and its annotation files are copied as NAME.EXT; from EDF the header's gains and \
       baselines, with the annotations of EDF+ in NAME.ann; from CSV and other files, a first pass \
       finds each signal's range and picks the gain (1, 2 or 5 × 10^n) that keeps every value within \
-      half a step. A value that cannot be written is an error naming the signal and sample. For an EDF \
+      half a step. A value that cannot be written is an error naming the signal and sample. A WFDB \
+      signal of several samples per frame is written to CSV at the frame rate, each frame's samples \
+      averaged (a note on stderr names it); an EDF+ annotation before the first sample is written at \
+      sample 0 with its onset in the text (a note on stderr names it). For an EDF \
       file with signals at several rates, the signals of one rate are written (the first signal's, or \
       those picked with --channel). Outputs are written to a temporary file and renamed into place when \
       complete; an output that is one of the input's files is refused.
@@ -56,7 +59,9 @@ public struct Convert: ParsableCommand {
       outputs: RecordingConversion.outputFiles(input: inputPath, output: output),
       inputs: [inputPath])
     try exitingOneOnFileErrors {
-      try RecordingConversion.convert(path: inputPath, options: options, to: output, chunkSize: chunkSize)
+      let notes = try RecordingConversion.convert(
+        path: inputPath, options: options, to: output, chunkSize: chunkSize)
+      notes.forEach(printError)
     }
   }
 }

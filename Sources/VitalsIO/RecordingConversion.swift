@@ -11,9 +11,11 @@ import VitalsSupport
 ///   and zero, samples per frame, record line and `#` comments, as they are (format 16, or 24/32 for
 ///   a source in those formats; skew applied); its annotation files (`NAME.atr`, …) are copied
 ///   beside the output under its name (`OUT.atr`);
-/// - from EDF/EDF+: gain `(dmax − dmin)/(pmax − pmin)` and baseline `dmax − pmax × gain` (rounded to an
-///   integer) from the header, in the smallest of formats 16, 24 and 32 that holds the declared digital
-///   range (full-range 16-bit EDF, whose −32768 is format 16's invalid marker, needs format 24); the
+/// - from EDF/EDF+: gain `(dmax − dmin)/(pmax − pmin)` and baseline `dmax − pmax × gain` from the
+///   header; when that baseline is not an integer (−0.5 for symmetric ranges), `k` WFDB steps per EDF
+///   step for the smallest `k` ≤ 16 that makes it one, so that every value is kept exactly
+///   (`EDFScale`); in the smallest of formats 16, 24 and 32 that holds the digital range
+///   (full-range 16-bit EDF, whose −32768 is format 16's invalid marker, needs format 24); the
 ///   patient and recording fields become comments; EDF+ annotations become `OUT.ann`, one NOTE (`"`)
 ///   annotation per text at its onset's sample, the text (cut to 255 bytes) as aux, a duration appended
 ///   as ` (duration D s)`;
@@ -49,22 +51,31 @@ public enum RecordingConversion {
   /// Throws ``InputError`` for input that cannot be read and ``OutputError`` for output that cannot be
   /// written. Each output file is written whole or not at all (``AtomicFile``): after an error, no
   /// output name holds a partial file.
+  ///
+  /// Returns notes for standard error, each naming the input: a WFDB signal of several samples per
+  /// frame written at the frame rate, each frame's samples averaged
+  /// (``WFDBRecordReader/averagedSignalNotes``; a WFDB record written as WFDB keeps them), and an EDF+
+  /// annotation whose onset lies before the first sample.
+  @discardableResult
   public static func convert(path: String, options: RecordingOptions, to output: String, chunkSize: Int)
-    throws
+    throws -> [String]
   {
     guard writesWFDB(output) else {
+      let notes = try averagedNotes(path: path, options: options)
       var reader = try RecordingOpener.open(path: path, options: options)
       let writer = try CSVSignalWriter(path: output, signalNames: reader.signals.map(\.name))
       while let chunk = try reader.nextChunk(maxSamples: chunkSize) { try writer.write(chunk) }
       try writer.close()
-      return
+      return notes
     }
+    var notes: [String] = []
     switch try RecordingOpener.detectKind(path: path) {
     case .wfdb:
       let reader = try WFDBRecordReader(path: path, selecting: options.channels)
       if reader.header.segments.isEmpty {
         try copyDigital(reader, to: output, chunkSize: chunkSize)
       } else {
+        notes = try averagedNotes(path: path, options: options)
         try convertFitted(
           path: path, options: options, to: output, chunkSize: chunkSize,
           record: .init(keeping: reader.header))
@@ -76,10 +87,18 @@ public enum RecordingConversion {
           try ByteInput(path: source + "." + annotator).readAll(), to: base + "." + annotator)
       }
     case .edf:
-      try convertEDF(path: path, options: options, to: output, chunkSize: chunkSize)
+      notes = try convertEDF(path: path, options: options, to: output, chunkSize: chunkSize)
     case .csv, .appleHealthECG:
       try convertFitted(path: path, options: options, to: output, chunkSize: chunkSize, record: nil)
     }
+    return notes
+  }
+
+  /// The notes of a WFDB input's signals read at the frame rate, averaged; none for other inputs.
+  private static func averagedNotes(path: String, options: RecordingOptions) throws -> [String] {
+    guard path != "-", try RecordingOpener.detectKind(path: path) == .wfdb else { return [] }
+    let reader = try WFDBRecordReader(path: path, selecting: options.channels)
+    return reader.averagedSignalNotes.map { "\(path): \($0)" }
   }
 
   /// A single-segment WFDB record's digital values, scales and header, as they are.
@@ -121,7 +140,7 @@ public enum RecordingConversion {
 
   /// EDF/EDF+: the header's scales, patient and recording fields, and annotations.
   private static func convertEDF(path: String, options: RecordingOptions, to output: String, chunkSize: Int)
-    throws
+    throws -> [String]
   {
     var reader = try EDFReader(path: path, channels: options.channels)
     let header = reader.header
@@ -152,21 +171,45 @@ public enum RecordingConversion {
     while let chunk = try reader.nextChunk(maxSamples: chunkSize) { try writer.append(chunk) }
     try writer.finish()
 
+    return try writeAnnotations(of: reader, path: path, to: output)
+  }
+
+  /// The annotation type of EDF+ annotations at the record's first sample (code 42, unassigned in
+  /// `ecgcodes.h`): rdann and ``WFDBAnnotationFile/parse(_:path:)`` take NOTEs at sample 0 for the
+  /// file's own definitions, so these are not NOTEs.
+  public static let startNote = WFDBAnnotationFile.TypeDefinition(
+    code: 42, mnemonic: "\"0", description: "Comment annotation at the first sample")
+
+  /// EDF+ annotations as `OUT.ann` (see the type's description); returns a note for each annotation
+  /// whose onset lies before the first sample (written at sample 0, its onset in the text).
+  private static func writeAnnotations(of reader: EDFReader, path: String, to output: String) throws
+    -> [String]
+  {
+    let header = reader.header
     let index = try reader.readAnnotations()
-    guard header.isPlus, !index.annotations.isEmpty else { return }
+    guard header.isPlus, !index.annotations.isEmpty else { return [] }
     let firstOnset =
       Double(
         (reader.startTime ?? header.startTime).nanosecondsSinceEpoch - header.startTime.nanosecondsSinceEpoch)
       * 1e-9
+    var notes: [String] = []
     let annotations = index.annotations.map { annotation in
       var text = annotation.text
       if let duration = annotation.duration { text += " (duration \(shortestText(duration)) s)" }
+      let sample = Int64(((annotation.onset - firstOnset) * reader.chunkSampleRate).rounded())
+      if sample < 0 {
+        text += " (onset \(shortestText(annotation.onset)) s, before the first sample)"
+        notes.append(
+          "\(path): annotation \"\(annotation.text)\" at \(shortestText(annotation.onset)) s lies before the "
+            + "first sample (\(shortestText(firstOnset)) s): written at sample 0 with its onset in the text")
+      }
       while text.utf8.count > 255 { text.removeLast() }
-      let sample = max(0, Int64(((annotation.onset - firstOnset) * reader.chunkSampleRate).rounded()))
-      return WFDBAnnotation(sample: sample, code: 22, aux: text)
+      return WFDBAnnotation(sample: max(0, sample), code: sample > 0 ? 22 : startNote.code, aux: text)
     }.sorted { $0.sample < $1.sample }
     let base = String(WFDBRecordWriter.files(forPath: output).header.dropLast(4))
-    try AtomicFile.write(WFDBAnnotationFile.encode(annotations), to: base + ".ann")
+    let definitions = annotations.contains { $0.sample == 0 } ? [startNote] : []
+    try AtomicFile.write(WFDBAnnotationFile.encode(annotations, definitions: definitions), to: base + ".ann")
+    return notes
   }
 }
 
@@ -176,19 +219,35 @@ private struct EDFScale {
   var baseline: Int
   var digitalRange: ClosedRange<Int64>
 
-  /// From the header: nil when its physical or digital range is empty or reversed.
+  /// From the header: nil when its physical or digital range is empty or reversed, or its baseline
+  /// lies beyond ±(2³¹ − 1).
+  ///
+  /// EDF's physical value of digital `d` is `(d − b) / g`, `g = (dmax − dmin)/(pmax − pmin)` and
+  /// `b = dmax − pmax × g`; WFDB's baseline is an integer, and `b` often is not (−0.5 for the
+  /// symmetric ranges −32768…32767 and −3276.8…3276.8). The scale is then `k` WFDB steps per EDF step
+  /// (gain `k × g`, baseline `k × b`, digital `k × d`) for the smallest `k` of 1…16 that makes
+  /// `k × b` an integer (within 10⁻⁶), so that every value is kept exactly; without such a `k`,
+  /// `b` is rounded (values kept within half a step).
   init?(_ signal: EDFHeader.Signal) {
     guard signal.physicalMaximum > signal.physicalMinimum, signal.digitalMaximum > signal.digitalMinimum
     else {
       return nil
     }
-    gain = 1 / signal.scale
-    let exact = Double(signal.digitalMaximum) - signal.physicalMaximum * gain
-    guard abs(exact) < 1e9, gain.isFinite else { return nil }
-    baseline = Int(exact.rounded())
+    let edfGain = 1 / signal.scale
+    let exact = Double(signal.digitalMaximum) - signal.physicalMaximum * edfGain
+    guard abs(exact) < 1e9, edfGain.isFinite else { return nil }
+    let steps = (1...16).first { k in
+      let scaled = Double(k) * exact
+      return abs(scaled - scaled.rounded()) <= 1e-6 * max(1, abs(scaled))
+    }
+    let k = Int64(steps ?? 1)
+    gain = Double(k) * edfGain
+    let scaled = (Double(k) * exact).rounded()
+    guard abs(scaled) <= Double(Int32.max) else { return nil }
+    baseline = Int(scaled)
     // A baseline moved by a fraction of a step can move the extreme values by one.
-    let slack: Int64 = exact == exact.rounded() ? 0 : 1
-    digitalRange = (Int64(signal.digitalMinimum) - slack)...(Int64(signal.digitalMaximum) + slack)
+    let slack: Int64 = steps == nil ? 1 : 0
+    digitalRange = (k * Int64(signal.digitalMinimum) - slack)...(k * Int64(signal.digitalMaximum) + slack)
   }
 
   /// A fitted signal's scale (within format 16).

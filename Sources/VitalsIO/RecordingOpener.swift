@@ -237,7 +237,9 @@ public struct RecordingSummary: Sendable, Equatable {
   /// missing samples).
   public var gapCount: Int?
   /// Other facts, by name (Apple Health classification, lead, device; CSV timing; `notes`: what the
-  /// WFDB or EDF header reader assumed, joined by `; `). Never personal data.
+  /// WFDB or EDF header reader assumed, joined by `; `; `samples_per_frame`: the WFDB signals of
+  /// several samples per frame, read at the frame rate averaged, see
+  /// ``WFDBRecordReader/averagedSignalNotes``). Never personal data.
   public var metadata: [String: String]
   /// What a time-stamped CSV file's stamps showed (gaps, jitter), read to its end; `nil` for other
   /// formats and CSV without a time column.
@@ -250,6 +252,18 @@ public struct RecordingSummary: Sendable, Equatable {
 }
 
 extension RecordingOpener {
+  /// A WFDB record's metadata besides its annotation files: record name, where its length comes
+  /// from, the header reader's notes and the signals read at the frame rate, averaged.
+  private static func wfdbMetadata(_ reader: WFDBRecordReader) -> [String: String] {
+    var metadata = ["record": reader.header.recordName]
+    if reader.header.frameCount == nil { metadata["length"] = "from the signal file's size" }
+    if !reader.header.notes.isEmpty { metadata["notes"] = reader.header.notes.joined(separator: "; ") }
+    if !reader.averagedSignalNotes.isEmpty {
+      metadata["samples_per_frame"] = reader.averagedSignalNotes.joined(separator: "; ")
+    }
+    return metadata
+  }
+
   /// Opens the recording, gathers its summary and closes it. Formats whose header does not state the
   /// length (CSV, Apple Health) are read to the end to count the samples; with `scanning`, every
   /// format is, in the same pass, and the summary carries each signal's ``SignalScan``.
@@ -263,9 +277,7 @@ extension RecordingOpener {
     switch kind {
     case .wfdb:
       let reader = try WFDBRecordReader(path: path)
-      var metadata = ["record": reader.header.recordName]
-      if reader.header.frameCount == nil { metadata["length"] = "from the signal file's size" }
-      if !reader.header.notes.isEmpty { metadata["notes"] = reader.header.notes.joined(separator: "; ") }
+      var metadata = wfdbMetadata(reader)
       var annotators: [(annotator: String, count: Int)] = []
       var problems: [String] = []
       for (annotator, result) in WFDBAnnotationFile.filesBeside(record: path) {

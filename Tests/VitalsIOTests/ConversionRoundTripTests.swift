@@ -250,7 +250,7 @@ struct ConversionRoundTripTests {
   }
 
   @Test(
-    "EDF → WFDB: the header's gains, within half a step; EDF+ annotations as a NOTE annotation file",
+    "EDF → WFDB: two steps per EDF step, every digital value exact; EDF+ annotations as an annotation file",
     .enabled(if: TestData.hasSharedData, "needs ../shared/data"))
   func edfToWFDB() throws {
     let directory = try makeTemporaryDirectory("edf-wfdb")
@@ -261,16 +261,29 @@ struct ConversionRoundTripTests {
     let header = try EDFReader(path: edf).header
     let written = try WFDBRecordReader(path: record)
     #expect(written.formatName == "WFDB 24")  // full-range 16-bit EDF: −32768 is a value
+    // Symmetric ranges: EDF's baseline is −0.5, so two WFDB steps per EDF step, baseline −1.
     for (signal, spec) in written.header.signals.enumerated() {
-      #expect(spec.gain == 1 / header.signals[signal].scale)
+      #expect(spec.gain == 2 * (1 / header.signals[signal].scale) && spec.baseline == -1)
     }
     let a = try readValues(edf)
     let b = try readValues(record)
     for signal in a.indices {
-      #expect(
-        zip(a[signal], b[signal]).allSatisfy {
-          withinHalfStep($0, $1, gain: written.header.signals[signal].gain)
-        })
+      let fullScale = abs(header.signals[signal].physicalMaximum)
+      #expect(a[signal].count == b[signal].count)
+      #expect(zip(a[signal], b[signal]).allSatisfy { abs(Double($0) - Double($1)) <= 1e-6 * fullScale })
+    }
+    // Digital terms: WFDB sample = 2 × the EDF sample, every one.
+    let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: edf)))
+    let digital = try WFDBRecordReader(path: record).nextDigitalChunk(maxFrames: 1 << 20)!
+    let fileIndices = try EDFReader(path: edf).selectedSignals
+    for signal in digital.indices {
+      let perRecord = header.signals[fileIndices[signal]].samplesPerRecord
+      let offset = header.signals[..<fileIndices[signal]].reduce(0) { $0 + 2 * $1.samplesPerRecord }
+      let expected = (0..<header.recordCount * perRecord).map { i in
+        let at = header.headerBytes + (i / perRecord) * header.recordBytes + offset + 2 * (i % perRecord)
+        return 2 * Int32(Int16(bitPattern: UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8))
+      }
+      #expect(digital[signal] == expected)
     }
     let annotations = try WFDBAnnotationFile.read(path: directory.appendingPathComponent("r01.ann").path)
     #expect(annotations.count > 10)

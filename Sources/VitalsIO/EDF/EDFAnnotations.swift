@@ -6,7 +6,8 @@ public struct EDFAnnotation: Sendable, Equatable, Codable {
   public var onset: Double
   /// Seconds, when the TAL states a duration.
   public var duration: Double?
-  /// The annotation text (UTF-8), e.g. `QRS`.
+  /// The annotation text, e.g. `QRS`: UTF-8 as EDF+ says, or Latin-1 when the bytes are not UTF-8
+  /// (as pyedflib falls back; ``decodeHeaderText(_:)``).
   public var text: String
 
   /// An annotation at `onset` seconds.
@@ -72,7 +73,7 @@ enum TALParser {
       var texts = 0
       while j < n && bytes[j] != 0 {
         if bytes[j] == 0x14 {
-          body(onset, duration, String(decoding: bytes[textStart..<j], as: UTF8.self))
+          body(onset, duration, decodeHeaderText(bytes[textStart..<j]))
           texts += 1
           textStart = j + 1
         }

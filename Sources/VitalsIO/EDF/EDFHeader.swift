@@ -264,7 +264,8 @@ public struct EDFHeader: Sendable, Equatable {
   /// not `.`; years 85–99 are 1985–1999, 00–84 are 2000–2084). The EDF+ recording field's
   /// `Startdate dd-MMM-yyyy` carries the century and wins when present and plausible (with a note
   /// when the two disagree); it is the only date when the header's year is `yy` (years after 2084).
-  /// Years outside 1800–2200 are refused (they would overflow `Timestamp`).
+  /// Years outside 1800–2200 are refused (they would overflow `Timestamp`), as is a day the month
+  /// does not have (`31.02.20`, `Startdate 30-FEB-2020`), never carried into the next month.
   private static func startDate(
     _ text: String, recording: String, path: String, offset: Int, notes: inout [String]
   ) throws(InputError) -> Int64 {
@@ -273,9 +274,14 @@ public struct EDFHeader: Sendable, Equatable {
     var startdate: (year: Int, month: Int, day: Int)?
     if words.count >= 2, words[0] == "Startdate" {
       let parts = words[1].split(separator: "-")
-      if parts.count == 3, let d = Int(parts[0]), (1...31).contains(d), let y = Int(parts[2]),
-        (1800...2200).contains(y), let m = months.firstIndex(of: parts[1].uppercased())
+      if parts.count == 3, let d = Int(parts[0]), let y = Int(parts[2]), (1800...2200).contains(y),
+        let m = months.firstIndex(of: parts[1].uppercased())
       {
+        guard (1...WFDBHeader.daysIn(month: m + 1, year: y)).contains(d) else {
+          throw InputError(
+            path: path, location: .byteOffset(88),
+            "the recording field's Startdate \(words[1]) is not a date: expected dd-MMM-yyyy")
+        }
         startdate = (y, m + 1, d)
       }
     }
@@ -293,6 +299,12 @@ public struct EDFHeader: Sendable, Equatable {
     }
     let yy = numbers[2]
     let year = yy >= 100 ? yy : (yy >= 85 ? 1900 + yy : 2000 + yy)
+    guard numbers[0] <= WFDBHeader.daysIn(month: numbers[1], year: year) else {
+      throw InputError(
+        path: path, location: .byteOffset(Int64(offset)),
+        "the start date \"\(text)\" is not a date: \(numbers[1] == 2 ? "February \(year)" : "month \(numbers[1])") "
+          + "has \(WFDBHeader.daysIn(month: numbers[1], year: year)) days")
+    }
     if let startdate {
       if (startdate.year, startdate.month, startdate.day) != (year, numbers[1], numbers[0]) {
         notes.append(
@@ -309,7 +321,8 @@ public struct EDFHeader: Sendable, Equatable {
     return Timestamp.daysSinceEpoch(year: year, month: numbers[1], day: numbers[0])
   }
 
-  /// Seconds since midnight of `hh.mm.ss` (any non-digit separator, with a note when not `.`).
+  /// Seconds since midnight of `hh.mm.ss` (any non-digit separator, with a note when not `.`); hours
+  /// above 23, minutes above 59 and seconds above 60 are refused, never carried over.
   private static func clockSeconds(_ text: String, path: String, offset: Int, notes: inout [String])
     throws(InputError) -> Int64
   {
@@ -387,7 +400,8 @@ private struct FieldReader {
   /// Whether a field read so far held a NUL byte (read as a space).
   var sawNUL = false
 
-  /// The next `width` bytes as text, NULs and surrounding spaces removed.
+  /// The next `width` bytes as text (``decodeHeaderText(_:)``), NULs read as spaces, control
+  /// characters as `?`, surrounding spaces removed.
   mutating func text(_ width: Int, _ what: String) throws(InputError) -> String {
     guard offset + width <= bytes.count else {
       throw InputError(
@@ -395,9 +409,10 @@ private struct FieldReader {
     }
     let raw = bytes[offset..<offset + width]
     if raw.contains(0) { sawNUL = true }
-    let field = raw.map { $0 == 0 ? 0x20 : ($0 < 0x20 || $0 > 0x7E ? 0x3F : $0) }
     offset += width
-    return String(decoding: field, as: UTF8.self).trimmingSpaces()
+    let text = decodeHeaderText(raw.map { $0 == 0 ? 0x20 : $0 })
+    return String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) })
+      .trimmingSpaces()
   }
 
   mutating func number(_ width: Int, _ what: String) throws(InputError) -> Double {
@@ -431,4 +446,12 @@ extension String {
 
   /// With `,` replaced by `.` (decimal commas).
   func replacingCommas() -> String { String(map { $0 == "," ? "." : $0 }) }
+}
+
+/// Header text of EDF and WFDB files, which their specifications make ASCII: the bytes as UTF-8 when
+/// they are valid UTF-8, else as Latin-1 (ISO 8859-1: each byte the character of its code point), so
+/// that a unit written by a Latin-1 writer, the byte 0xB5, reads as `µ` (U+00B5) and not as U+FFFD.
+func decodeHeaderText(_ bytes: some Collection<UInt8>) -> String {
+  if let text = String(validating: bytes, as: UTF8.self) { return text }
+  return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
 }

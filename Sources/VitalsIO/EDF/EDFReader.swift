@@ -18,7 +18,8 @@ import VitalsCore
 /// the first and every sample is within half a period of its time; the signals' `sampleCount` spans the
 /// gaps too, and a file whose last record starts more than `SignalChunk.longestRecordingSeconds` after
 /// its first throws.
-/// ``readAnnotations()`` returns the annotations, record onsets and gaps.
+/// ``readAnnotations()`` returns the annotations (of every `EDF Annotations` signal), record onsets
+/// and gaps.
 /// An onset that contradicts the variant throws, naming the record and the byte of its TAL: in
 /// EDF+C, record k must start k record durations after record 0; in EDF+D, no record may start
 /// before the previous one ends (within 1 µs).
@@ -188,8 +189,12 @@ public struct EDFReader: SignalReader {
     return (first, last)
   }
 
-  /// Reads the whole annotation signal: annotations, record onsets and EDF+D gaps (empty for plain
-  /// EDF, whose records follow one another). Reads one record's annotation bytes at a time.
+  /// Reads the whole of every annotation signal: annotations, record onsets and EDF+D gaps (empty for
+  /// plain EDF, whose records follow one another). The first annotation signal keeps the time (each
+  /// record's first TAL gives its onset); further `EDF Annotations` signals, which EDF+ allows, add
+  /// their annotations (every TAL's texts), and the annotations of a file with several are merged
+  /// in onset order (stable: equal onsets stay in record, then signal, order). Reads one record's
+  /// annotation bytes at a time.
   public func readAnnotations() throws(InputError) -> EDFAnnotationIndex {
     var annotations = [EDFAnnotation]()
     var onsets = [Double]()
@@ -198,6 +203,7 @@ public struct EDFReader: SignalReader {
       onsets = (0..<header.recordCount).map { Double($0) * header.recordDuration }
       return EDFAnnotationIndex(annotations: [], recordOnsets: onsets, gaps: [])
     }
+    let others = header.signals.indices.filter { $0 != a && header.signals[$0].isAnnotation }
     var bytes = [UInt8](repeating: 0, count: 2 * header.signals[a].samplesPerRecord)
     for r in 0..<header.recordCount {
       let position =
@@ -219,8 +225,27 @@ public struct EDFReader: SignalReader {
         gaps.append(EDFGap(record: r, start: end, duration: onset - end))
       }
       onsets.append(onset)
+      for other in others {
+        try readTALs(of: other, record: r) { annotations.append($0) }
+      }
+    }
+    if !others.isEmpty {
+      annotations = annotations.enumerated().sorted {
+        ($0.element.onset, $0.offset) < ($1.element.onset, $1.offset)
+      }
+      .map(\.element)
     }
     return EDFAnnotationIndex(annotations: annotations, recordOnsets: onsets, gaps: gaps)
+  }
+
+  /// The annotations with text of annotation signal `a` in record `r` (every TAL, the first included).
+  private func readTALs(of a: Int, record r: Int, _ body: (EDFAnnotation) -> Void) throws(InputError) {
+    let position =
+      Int64(header.headerBytes) + Int64(r) * Int64(header.recordBytes) + Int64(signalOffsets[a])
+    let bytes = try input.bytes(at: position, count: 2 * header.signals[a].samplesPerRecord)
+    _ = try TALParser.parse(bytes[...], path: input.path, byteOffset: position) { onset, duration, text in
+      if !text.isEmpty { body(EDFAnnotation(onset: onset, duration: duration, text: text)) }
+    }
   }
 
   /// Refuses the onset of record `r` (after `previous`, record `r − 1`'s, and `first`, record 0's) when

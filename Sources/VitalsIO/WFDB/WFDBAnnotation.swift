@@ -150,18 +150,63 @@ public enum WFDBAnnotationFile {
       "no end-of-file word 0x0000: the annotation file is truncated (or is not an MIT annotation file)")
   }
 
+  /// An annotation type a file defines for itself: a code of 1–49 that `ecgcodes.h` leaves
+  /// unassigned (42–49), its mnemonic (1–3 characters, as wfdb-python allows) and description.
+  public struct TypeDefinition: Sendable, Equatable {
+    public var code: Int
+    public var mnemonic: String
+    public var description: String
+
+    public init(code: Int, mnemonic: String, description: String) {
+      self.code = code
+      self.mnemonic = mnemonic
+      self.description = description
+    }
+  }
+
   /// The bytes of an annotation file holding `annotations` (sorted by sample), as wfdb-python's
   /// `wrann` writes them: SKIP for differences over 1023, NUM and CHN only when they change,
   /// SUB when non-zero, AUX when non-empty (padded to an even length), then `0x0000`.
   ///
+  /// With `definitions`, the file starts as the WFDB library's `annopen` writes one with modified
+  /// annotation types: NOTE (`"`) annotations at sample 0 holding `## annotation type definitions`,
+  /// `CODE MNEMONIC DESCRIPTION` per type and `## end of definitions`, then a null annotation (code
+  /// 0) at sample 0; readers (WFDB's `getann`, wfdb-python's `rdann`, ``parse(_:path:)``) take them
+  /// for the table, not for annotations.
+  ///
   /// - Precondition: samples are non-decreasing and non-negative; codes are 1–49; subtype and
   ///   number fit a signed byte, channel an unsigned byte; aux text is at most 255 UTF-8 bytes.
-  public static func encode(_ annotations: [WFDBAnnotation]) -> [UInt8] {
+  public static func encode(_ annotations: [WFDBAnnotation], definitions: [TypeDefinition] = []) -> [UInt8] {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(annotations.count * 2 + 2)
     func append(_ code: Int, _ low: Int) {
       bytes.append(UInt8(low & 0xFF))
       bytes.append(UInt8(code << 2 | (low >> 8) & 3))
+    }
+    func appendSkip(_ step: Int64) {
+      append(skip, 0)
+      bytes += [
+        UInt8(step >> 16 & 0xFF), UInt8(step >> 24 & 0xFF), UInt8(step & 0xFF), UInt8(step >> 8 & 0xFF),
+      ]
+    }
+    func appendAux(_ aux: String) {
+      let text = Array(aux.utf8)
+      precondition(text.count <= 255, "aux text longer than 255 bytes")
+      append(Self.aux, text.count)
+      bytes += text
+      if text.count % 2 == 1 { bytes.append(0) }
+    }
+    if !definitions.isEmpty {
+      let table =
+        ["## annotation type definitions"]
+        + definitions.map { "\($0.code) \($0.mnemonic) \($0.description)" } + ["## end of definitions"]
+      for line in table {
+        append(22, 0)
+        appendAux(line)
+      }
+      // A null annotation at sample 0: a SKIP to −1, then code 0 one sample later.
+      appendSkip(-1)
+      append(0, 1)
     }
     var previous: Int64 = 0
     var channel = 0
@@ -175,10 +220,7 @@ public enum WFDBAnnotationFile {
       previous = annotation.sample
       while difference > 1023 {
         let step = min(difference, Int64(Int32.max))
-        append(skip, 0)
-        bytes += [
-          UInt8(step >> 16 & 0xFF), UInt8(step >> 24 & 0xFF), UInt8(step & 0xFF), UInt8(step >> 8 & 0xFF),
-        ]
+        appendSkip(step)
         difference -= step
       }
       append(annotation.code, Int(difference))
@@ -191,13 +233,7 @@ public enum WFDBAnnotationFile {
         channel = annotation.channel
         append(chn, channel)
       }
-      if !annotation.aux.isEmpty {
-        let text = Array(annotation.aux.utf8)
-        precondition(text.count <= 255, "aux text longer than 255 bytes")
-        append(aux, text.count)
-        bytes += text
-        if text.count % 2 == 1 { bytes.append(0) }
-      }
+      if !annotation.aux.isEmpty { appendAux(annotation.aux) }
     }
     bytes += [0, 0]
     return bytes

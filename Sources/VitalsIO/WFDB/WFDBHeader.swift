@@ -202,7 +202,8 @@ public struct WFDBHeader: Sendable, Equatable {
 
   /// Parses the text of a header file. `path` names the file in errors.
   ///
-  /// Accepts LF or CRLF line ends, spaces or tabs between fields, trailing blanks, blank lines and
+  /// The text is UTF-8, or Latin-1 when it is not valid UTF-8 (``decodeHeaderText(_:)``: the byte
+  /// 0xB5 of `µV` reads as µ). Accepts LF or CRLF line ends, spaces or tabs between fields, trailing blanks, blank lines and
   /// `#` comments anywhere, and multi-segment headers (`name/nseg` followed by one `segment nsamp`
   /// line per segment). The record line's base time and date may also be written as other tools
   /// write them (see ``notes``): an ISO 8601 date before or after the time (`2014-05-08 05:05:15`,
@@ -217,7 +218,7 @@ public struct WFDBHeader: Sendable, Equatable {
     if bytes.isEmpty { throw InputError(path: path, "empty header file: expected a WFDB record line") }
     var comments: [String] = []
     var lines: [(number: Int, text: Substring)] = []
-    let text = String(decoding: bytes, as: UTF8.self)
+    let text = decodeHeaderText(bytes)
     for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
       .enumerated()
     {
@@ -391,7 +392,9 @@ public struct WFDBHeader: Sendable, Equatable {
             throw fail("expected the base date as DD/MM/YYYY, found '\(field)'")
           }
           guard let value = parseTime(part.text) else {
-            throw fail("expected the base time as [[HH:]MM:]SS[.sss], found '\(field)'")
+            throw fail(
+              "expected the base time as [[HH:]MM:]SS[.sss] within the day (hours 0–23, minutes 0–59), "
+                + "found '\(field)'")
           }
           time = value
         }
@@ -440,7 +443,7 @@ public struct WFDBHeader: Sendable, Equatable {
   }
 
   /// Days in `month` (1–12) of the proleptic Gregorian `year`.
-  private static func daysIn(month: Int, year: Int) -> Int {
+  static func daysIn(month: Int, year: Int) -> Int {
     switch month {
     case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
     case 4, 6, 9, 11: 30
@@ -574,7 +577,8 @@ public struct WFDBHeader: Sendable, Equatable {
     return value
   }
 
-  /// `[[HH:]MM:]SS[.sss]` as seconds.
+  /// `[[HH:]MM:]SS[.sss]` as seconds; nil for a time that is not one of the day (hours above 23,
+  /// minutes above 59, seconds from 61).
   private static func parseTime(_ text: Substring) -> Double? {
     let parts = text.split(separator: ":", omittingEmptySubsequences: false)
     guard (1...3).contains(parts.count), let seconds = finite(parts.last!), seconds >= 0, seconds < 61 else {
@@ -582,8 +586,9 @@ public struct WFDBHeader: Sendable, Equatable {
     }
     var total = seconds
     var scale = 60.0
-    for part in parts.dropLast().reversed() {
-      guard let value = Int(part), value >= 0, value < 100 else { return nil }
+    // Minutes, then hours: within the day, never carried over (12:75:00 is not 13:15).
+    for (part, limit) in zip(parts.dropLast().reversed(), [60, 24]) {
+      guard part.allSatisfy(\.isASCII), let value = Int(part), value >= 0, value < limit else { return nil }
       total += Double(value) * scale
       scale *= 60
     }

@@ -1,4 +1,5 @@
 import VitalsCore
+import VitalsSupport
 
 /// A WFDB record (`NAME.hea` and its signal files) read as a stream of `SignalChunk`s.
 ///
@@ -45,6 +46,11 @@ public final class WFDBRecordReader: SignalReader {
   /// The header index of each signal read (of the layout segment's signals for a multi-segment
   /// record), in output order.
   public let signalIndices: [Int]
+  /// One sentence per signal read that has several samples per frame, naming it, its own rate and
+  /// the frame rate it is read at, each frame's samples averaged (see the type's description):
+  /// `signal 0 (A) has 2 samples per frame (500 Hz): read at the frame rate, 250 Hz, each frame's
+  /// samples averaged`. Empty when every signal has one sample per frame.
+  public let averagedSignalNotes: [String]
   /// The record's frame rate in Hz.
   public var chunkSampleRate: Double { header.frameRate }
   /// Base date and time of the header (UTC); `nil` when it states no base date (a base time alone
@@ -149,6 +155,8 @@ public final class WFDBRecordReader: SignalReader {
     signalIndices = indices
     signals = Self.descriptions(
       of: layout.signals, indices: indices, frameRate: header.frameRate, frames: frames)
+    averagedSignalNotes = Self.averagedNotes(
+      of: layout.signals, indices: indices, frameRate: header.frameRate)
   }
 
   private init(
@@ -207,6 +215,19 @@ public final class WFDBRecordReader: SignalReader {
     signalIndices = indices
     signals = Self.descriptions(
       of: header.signals, indices: indices, frameRate: header.frameRate, frames: frames)
+    averagedSignalNotes = Self.averagedNotes(
+      of: header.signals, indices: indices, frameRate: header.frameRate)
+  }
+
+  /// ``averagedSignalNotes`` of the signals `specs[indices]`, numbered by header index.
+  private static func averagedNotes(of specs: [WFDBSignalSpec], indices: [Int], frameRate: Double) -> [String]
+  {
+    indices.filter { specs[$0].samplesPerFrame > 1 }.map { i in
+      let perFrame = specs[i].samplesPerFrame
+      return "signal \(i) (\(specs[i].description)) has \(perFrame) samples per frame "
+        + "(\(shortestText(frameRate * Double(perFrame))) Hz): read at the frame rate, \(shortestText(frameRate)) Hz, "
+        + "each frame's samples averaged"
+    }
   }
 
   /// The descriptions of the signals `specs[indices]`, in that order, at the record's frame rate.
