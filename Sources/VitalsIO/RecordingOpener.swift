@@ -313,14 +313,7 @@ extension RecordingOpener {
       let reader = try CSVSignalReader(path: path, options: options.csv, channels: options.channels)
       let scans = scanning ? try scans(reader) : nil
       let count = if let scans { scans.first?.count ?? 0 } else { try countSamples(reader) }
-      var metadata = [String: String]()
-      switch reader.timing {
-      case .fixedRate: metadata["timing"] = "fixed rate"
-      case .uniformTimestamps: metadata["timing"] = "uniform time stamps"
-      case .resampled(let method):
-        metadata["timing"] = "resampled from irregular time stamps (\(method.rawValue))"
-      }
-      if let time = reader.timeColumnName { metadata["time_column"] = time }
+      let metadata = csvMetadata(reader)
       let timeStamps = reader.timing == .fixedRate ? nil : reader.timeline
       return RecordingSummary(
         path: path, kind: kind, format: reader.formatName, startTime: options.startTime ?? reader.startTime,
@@ -344,6 +337,28 @@ extension RecordingOpener {
         signals: reader.signals.map { withCount($0, count) }, annotationCount: nil, gapCount: nil,
         metadata: metadata, timeStamps: nil, problems: [], scans: scans)
     }
+  }
+
+  /// A CSV file's timing, time column and the rows dropped as repeats, for its summary (read to its
+  /// end).
+  private static func csvMetadata(_ reader: CSVSignalReader) -> [String: String] {
+    var metadata = [String: String]()
+    switch reader.timing {
+    case .fixedRate: metadata["timing"] = "fixed rate"
+    case .uniformTimestamps: metadata["timing"] = "uniform time stamps"
+    case .resampled(let method):
+      metadata["timing"] = "resampled from irregular time stamps (\(method.rawValue))"
+    }
+    if let time = reader.timeColumnName { metadata["time_column"] = time }
+    let count = reader.duplicateRowCount
+    if count > 0 {
+      metadata["notes"] =
+        count == 1
+        ? "a row repeating the row before it (stamp and values) dropped: line \(reader.firstDuplicateLine)"
+        : "\(count) rows repeating the row before them (stamp and values) dropped, the first on line "
+          + "\(reader.firstDuplicateLine)"
+    }
+    return metadata
   }
 
   private static func countSamples(_ reader: some SignalReader) throws(InputError) -> Int64 {

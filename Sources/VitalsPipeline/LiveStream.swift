@@ -178,14 +178,15 @@ public struct StreamDecoder: Sendable {
   /// nil when it holds none:
   /// - a decimal number as `DecimalNumber` scans it (spaces and double quotes around it allowed, a sign,
   ///   digits with at most one `.`, an optional exponent: `-1.5`, `"2"`, `4e1`, `.5`), correctly
-  ///   rounded to `Float` (the same bits as `Float(String)`);
+  ///   rounded to `Float` (the same bits as `Float(String)`), within the range of `Float`;
   /// - otherwise `CSVSignalReader/nonNumericValue(_:)`: NaN for an empty field and for `nan`, `na`,
-  ///   `n/a`, `null`, `-nan` in any case, an infinity or a hexadecimal float as `Float(String)` reads
-  ///   them (`inf`, `-Infinity`, `0x1.8p3`).
-  /// Other text (`nan(1)`, `1.5.2`, `12abc`, a decimal comma) holds no sample.
+  ///   `n/a`, `null`, `-nan` in any case, an infinity for `inf` and `infinity`, signed or not.
+  /// Other text (`nan(1)`, `1.5.2`, `12abc`, `0x10`, a decimal comma) and a number beyond `Float`
+  /// (`1e39`) hold no sample.
   static func sample(_ start: UnsafePointer<UInt8>, count: Int) -> Float? {
     if let number = DecimalNumber.scan(start, count: count, separator: 0x2E) {
-      return number.floatValue { fieldText(start, count: count) }
+      let value = number.floatValue { fieldText(start, count: count) }
+      return value.isFinite ? value : nil
     }
     return CSVSignalReader.nonNumericValue(fieldText(start, count: count))
   }

@@ -102,21 +102,51 @@ struct CSVTimeStampTests {
     #expect(error?.message.contains("backwards") == true)
   }
 
-  @Test("a repeated stamp is accepted, as coarse timers and phones write them, and resamples the file")
-  func repeatedStamp() throws {
-    // Equal stamps are allowed on purpose (UniformGridInterpolator, the reader's timing rules): a
-    // 15.6-ms timer on a 100-Hz stream, or a duplicated row as a phone wrote it.
+  @Test("a row written twice in uniform stamps is dropped and counted, in any batch", arguments: [501, 9000])
+  func duplicatedRow(row: Int) throws {
     var text = "time_s,value\n"
-    for i in 0..<1000 {
-      text += "\(Double(i) * 0.004),\(i)\n" + (i == 500 ? "\(Double(i) * 0.004),\(i)\n" : "")
+    for i in 0..<10_000 {
+      text += "\(Double(i) * 0.004),\(i)\n" + (i == row ? "\(Double(i) * 0.004),\(i)\n" : "")
     }
+    for kernel in CSVRowParser.BlockKernel.available {
+      let reader = try CSVSignalReader(contents: Array(text.utf8), kernel: kernel)
+      let read = try readAll(reader).channels[0]
+      #expect(reader.timing == .uniformTimestamps)
+      #expect(reader.chunkSampleRate == 250)
+      #expect(read == (0..<10_000).map(Float.init), "\(kernel)")
+      #expect(reader.duplicateRowCount == 1)
+      #expect(reader.firstDuplicateLine == row + 3)
+      #expect(reader.timeline.gapCount == 0)
+    }
+  }
+
+  @Test(
+    "a repeated stamp with other values in uniform stamps is an error naming the line",
+    arguments: [300, 9000])
+  func conflictingRow(row: Int) {
+    var text = "time_s,value\n"
+    for i in 0..<10_000 {
+      text += "\(Double(i) * 0.01),\(i)\n" + (i == row ? "\(Double(i) * 0.01),\(i + 1)\n" : "")
+    }
+    for kernel in CSVRowParser.BlockKernel.available {
+      let error = inputError { _ = try readAll(CSVSignalReader(contents: Array(text.utf8), kernel: kernel)) }
+      #expect(error?.location == .field(line: row + 3, column: 1), "\(kernel)")
+      #expect(error?.message.contains("repeats the previous row's with other values") == true)
+    }
+  }
+
+  @Test("a clock coarser than the samples repeats stamps: every row is kept and the file resampled")
+  func coarseTimer() throws {
+    // 100 Hz samples stamped by a 15.625-ms timer (about a third of the rows repeat a stamp).
+    var text = "time_s,value\n"
+    for i in 0..<3000 { text += "\((Double(i) * 0.01 / 0.015625).rounded(.down) * 0.015625),\(i)\n" }
     let (reader, read) = try values(Array(text.utf8))
     guard case .resampled = reader.timing else {
       Issue.record("expected resampling, got \(reader.timing)")
       return
     }
-    // Least squares through the repeated stamp: near 250 Hz, not exactly.
-    #expect(abs(reader.chunkSampleRate - 250) < 1)
+    #expect(abs(reader.chunkSampleRate - 100) < 0.5)
+    #expect(reader.duplicateRowCount == 0)
     #expect(!read.contains { $0.isNaN })
   }
 

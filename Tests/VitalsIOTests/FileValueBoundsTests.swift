@@ -107,8 +107,16 @@ struct FileValueBoundsTests {
     let measured = try #require(throws: InputError.self) {
       _ = try CSVSignalReader(contents: Array(slow.utf8), name: "b.csv")
     }
-    #expect(measured.path == "b.csv" && measured.location == .line(2), "\(measured)")
-    #expect(measured.message.contains("time stamps") && measured.message.contains("0.1 Hz"), "\(measured)")
+    // The unit the name states gives the rate: the error names the header's line and the unit.
+    #expect(measured.path == "b.csv" && measured.location == .line(1), "\(measured)")
+    #expect(measured.message.contains("read in s, as its name states"), "\(measured)")
+    #expect(measured.message.contains("give 0.1 Hz"), "\(measured)")
+    let unnamed = try #require(throws: InputError.self) {
+      _ = try CSVSignalReader(
+        contents: Array("time,ecg\n0,1\n0.0000001,2\n0.0000002,3\n".utf8), name: "c.csv")
+    }
+    #expect(unnamed.location == .line(2), "\(unnamed)")
+    #expect(unnamed.message.contains("time stamps") && unnamed.message.contains("Hz"), "\(unnamed)")
   }
 
   @Test("an Apple Health ECG Sample Rate outside 1 Hz–1 MHz is refused at its line")

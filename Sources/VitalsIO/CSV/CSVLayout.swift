@@ -1,3 +1,5 @@
+import VitalsCore
+
 /// The layout of a delimited text file, recognized from its first lines (rules in ``CSVOptions``).
 struct CSVLayout {
   var delimiter: UInt8
@@ -7,6 +9,8 @@ struct CSVLayout {
   var firstDataLine: Int
   /// Column names (header fields, else `col0`, `col1`, …).
   var names: [String]
+  /// Column units, from a units row under the header (`""` without one, or for an empty field).
+  var units: [String]
   var timeColumn: Int?
   var timeParse: CSVRowParser.TimeParse
   /// A rate stated in the preamble (`Acquisition frequency: 100 Hz`) and its 1-based line, or the
@@ -21,18 +25,28 @@ struct CSVLayout {
     let delimiter = options.delimiter ?? detectDelimiter(tail)
     let fields = lines.map { splitFields($0, delimiter: delimiter) }
     let separator = detectDecimalSeparator(tail, delimiter: delimiter)
-    // The first data line sets the column count; a non-numeric line just before it is the header;
-    // anything earlier is preamble.
+    // The first data line sets the column count; a non-numeric line just before it is the header
+    // (or a units row, with the header just before it); anything earlier is preamble.
     let firstData = try firstDataLine(
       fields, separator: separator, lineNumbers: lineNumbers, options: options, path: path)
-    let hasHeader: Bool
-    if let option = options.hasHeader {
-      hasHeader = option && firstData > (options.skipLines ?? 0)
-    } else {
-      hasHeader = firstData > (options.skipLines ?? 0)
+    let hasHeader = (options.hasHeader ?? true) && firstData > (options.skipLines ?? 0)
+    var preamble = options.skipLines ?? (hasHeader ? firstData - 1 : firstData)
+    var units: [String]?
+    let header = firstData - 2
+    if hasHeader, header >= (options.skipLines ?? 0), options.skipLines.map({ $0 == header }) ?? true,
+      isUnitsRow(fields[firstData - 1]), fields[header].count == fields[firstData - 1].count,
+      !isDataLine(fields[header], separator: separator)
+    {
+      preamble = header
+      units = fields[firstData - 1].map(cleanText)
     }
-    let preamble = options.skipLines ?? (hasHeader ? firstData - 1 : firstData)
-    let columnCount = fields[firstData].count
+    let columnCount =
+      hasHeader
+      ? try headerColumnCount(
+        header: fields[preamble], firstData: fields[firstData],
+        lines: (lineNumbers[preamble], lineNumbers[firstData]),
+        path: path)
+      : fields[firstData].count
     var names = (0..<columnCount).map { "col\($0)" }
     if hasHeader {
       for (j, field) in fields[preamble].prefix(columnCount).enumerated() {
@@ -43,27 +57,80 @@ struct CSVLayout {
     let dataFields = Array(fields[firstData...])
     let timeColumn = try detectTimeColumn(
       dataFields, names: names, hasHeader: hasHeader, separator: separator, options: options, path: path)
-    let timeParse = timeColumn.map { t in
-      detectTimeParse(dataFields, column: t, name: names[t], separator: separator, options: options)
-    }
-    var preambleRate: Result<(value: Double, line: Int), InputError>?
-    for index in lines.prefix(preamble).indices {
-      do {
-        if let rate = try statedRate(lines[index], line: lineNumbers[index], path: path) {
-          preambleRate = .success((rate, lineNumbers[index]))
-          break
-        }
-      } catch {
-        preambleRate = .failure(error)
-        break
-      }
+    let timeParse = try timeColumn.map { t throws(InputError) in
+      try detectTimeParse(
+        dataFields, column: t, name: names[t], unitText: units.flatMap { t < $0.count ? $0[t] : nil },
+        separator: separator, options: options,
+        place: (path, lineNumbers[hasHeader ? preamble : firstData]))
     }
     return CSVLayout(
       delimiter: delimiter, decimalSeparator: separator, preamble: preamble,
       firstDataLine: firstData, names: names,
+      units: (0..<columnCount).map { j in units.flatMap { j < $0.count ? $0[j] : nil } ?? "" },
       timeColumn: timeColumn, timeParse: timeParse ?? CSVRowParser.TimeParse.none,
-      preambleRate: preambleRate)
+      preambleRate: preambleRate(lines.prefix(preamble), lineNumbers: lineNumbers, path: path))
   }
+
+  /// The rate stated in the first preamble line that states one (see ``statedRate(_:line:path:)``),
+  /// or the error of a signed one.
+  private static func preambleRate(_ lines: ArraySlice<[UInt8]>, lineNumbers: [Int], path: String)
+    -> Result<(value: Double, line: Int), InputError>?
+  {
+    for index in lines.indices {
+      do {
+        if let rate = try statedRate(lines[index], line: lineNumbers[index], path: path) {
+          return .success((rate, lineNumbers[index]))
+        }
+      } catch {
+        return .failure(error)
+      }
+    }
+    return nil
+  }
+
+  /// The number of columns a header names, which every line must have (RFC 4180): its field count, or
+  /// one less when it ends in a delimiter (an empty last name) and the first data line has one field
+  /// less. A first data line with another count (other than one more, the last field empty: a
+  /// trailing delimiter) is an error naming it and both counts.
+  private static func headerColumnCount(
+    header: [[UInt8]], firstData: [[UInt8]], lines: (header: Int, data: Int), path: String
+  ) throws(InputError) -> Int {
+    var count = header.count
+    if count == firstData.count + 1, header.last.map(cleanText)?.isEmpty == true { count -= 1 }
+    let trailingDelimiter =
+      firstData.count == count + 1 && firstData.last.map(cleanText)?.isEmpty == true
+    guard firstData.count == count || trailingDelimiter else {
+      throw InputError(
+        path: path, location: .line(lines.data),
+        "expected \(count) fields, as the header (line \(lines.header)) names, found \(firstData.count)")
+    }
+    return count
+  }
+
+  /// Whether a line is a units row (`s,mV,g` under `time,ppg,acc_x`): every field empty or a unit
+  /// (a common spelling such as `s`, `ms`, `mV`, `µV`, `g`, `m/s^2`, `bpm`, `%`, `°C`, `a.u.`, or
+  /// any text in brackets: `[mV]`, `(mV)`), at least one of them not empty.
+  static func isUnitsRow(_ fields: [[UInt8]]) -> Bool {
+    let texts = fields.map(cleanText)
+    return texts.contains { !$0.isEmpty } && texts.allSatisfy(isUnitText)
+  }
+
+  private static func isUnitText(_ text: String) -> Bool {
+    if text.isEmpty { return true }
+    if text.count >= 3, (text.first == "[" && text.last == "]") || (text.first == "(" && text.last == ")") {
+      return true
+    }
+    return commonUnits.contains(text.lowercased())
+      || timeUnitSpellings.contains { $0.1.contains(text.lowercased()) }
+  }
+
+  /// Units recognized in a units row (lowercase), besides the time units.
+  private static let commonUnits: Set<String> = [
+    "v", "mv", "uv", "µv", "μv", "nv", "g", "mg", "m/s^2", "m/s2", "m/s²", "m/s/s", "bpm", "1/min", "%",
+    "degc", "°c", "deg c", "mmhg", "kpa", "pa", "a.u.", "a.u", "au", "adu", "adc", "count", "counts", "rad/s",
+    "deg/s", "°/s", "dps", "mt", "ut", "µt", "μt", "lux", "lx", "ohm", "kohm", "ω", "kω", "ma", "ua", "µa",
+    "μa", "na", "hz", "min", "h", "mm", "cm", "kg", "ml", "l/min", "ppm", "db", "bool",
+  ]
 
   /// The first of tab, `;`, `,` that splits the last lines consistently; otherwise the one that
   /// splits most often; `,` for a single column.
@@ -97,9 +164,7 @@ struct CSVLayout {
   ) throws(InputError) -> Int {
     guard let skip = options.skipLines else {
       guard let found = fields.firstIndex(where: { isDataLine($0, separator: separator) }) else {
-        throw InputError(
-          path: path, location: .line(lineNumbers.last!),
-          "expected numeric data rows in the first \(fields.count) lines")
+        throw noDataError(fields, separator: separator, lineNumbers: lineNumbers, path: path)
       }
       return found
     }
@@ -113,6 +178,32 @@ struct CSVLayout {
         path: path, location: .line(lineNumbers.last!), "expected data rows after the header")
     }
     return (start..<fields.count).first { isDataLine(fields[$0], separator: separator) } ?? start
+  }
+
+  /// The error of probed lines none of which is data: it names the first line that looks like one (a
+  /// number in one of its fields, as many fields as the last line) and its first field that is
+  /// neither a number, a date-time nor empty, or else the last line.
+  private static func noDataError(
+    _ fields: [[[UInt8]]], separator: UInt8, lineNumbers: [Int], path: String
+  ) -> InputError {
+    let noRows = "expected numeric data rows in the first \(fields.count) lines"
+    guard
+      let row = fields.indices.first(where: { i in
+        fields[i].count == fields.last!.count && fields[i].contains { isNumber($0, separator: separator) }
+      }),
+      let column = fields[row].firstIndex(where: { !isDataLine([$0], separator: separator) })
+    else { return InputError(path: path, location: .line(lineNumbers.last!), noRows) }
+    let text = cleanText(fields[row][column])
+    var hint = ""
+    if text.contains(","), isNumber(Array(text.utf8), separator: 0x2C) {
+      hint = " (a decimal comma needs a ';' or tab delimiter)"
+    } else if text.contains("/") || text.contains(":") {
+      hint = " (date-times are read as yyyy-mm-dd hh:mm:ss)"
+    }
+    return InputError(
+      path: path, location: .field(line: lineNumbers[row], column: column + 1),
+      "expected a number, a date-time or an empty field, found \"\(text)\"\(hint) (no data row in the first "
+        + "\(fields.count) lines)")
   }
 
   /// The time column: the one ``CSVOptions/timeColumn`` selects, else a header name that reads as
@@ -146,18 +237,51 @@ struct CSVLayout {
   }
 
   /// How the time column `column` reads: date-times when its first value is one, else numbers in
-  /// the unit ``CSVOptions/timeUnit`` states, the column name implies or the intervals suggest.
+  /// the unit ``CSVOptions/timeUnit`` states, else the one the units row (`unitText`) or the column's
+  /// name states (``unitFromName(_:)``), else the one the intervals suggest
+  /// (``unitFromIntervals(_:)``). A stated unit is never overridden; without a rate option, a median
+  /// interval in it that gives a rate outside `SignalChunk.supportedSampleRates` is an error naming
+  /// the header's line (`place`) and the unit the intervals suggest.
   private static func detectTimeParse(
-    _ dataFields: [[[UInt8]]], column t: Int, name: String, separator: UInt8, options: CSVOptions
-  ) -> CSVRowParser.TimeParse {
+    _ dataFields: [[[UInt8]]], column t: Int, name: String, unitText: String?, separator: UInt8,
+    options: CSVOptions, place: (path: String, line: Int)
+  ) throws(InputError) -> CSVRowParser.TimeParse {
     let samples = dataFields.compactMap { $0.count > t ? $0[t] : nil }
     if samples.first.map({ $0.withUnsafeBufferPointer { parseDateTime($0) } != nil }) ?? false {
       return .dateTime
     }
-    let unit =
-      options.timeUnit ?? unitFromName(name)
-      ?? unitFromIntervals(samples.compactMap { numberValue($0, separator: separator) })
-    return .numeric(exponent: unit.nanosecondExponent)
+    let values = samples.compactMap { numberValue($0, separator: separator) }
+    if let unit = options.timeUnit { return .numeric(exponent: unit.nanosecondExponent) }
+    let stated: (unit: CSVTimeUnit, source: String)? =
+      if let unit = unitText.flatMap(unitFromName) {
+        (unit, "as its units row states")
+      } else if let unit = unitFromName(name) {
+        (unit, "as its name states")
+      } else { nil }
+    guard let stated else { return .numeric(exponent: unitFromIntervals(values).nanosecondExponent) }
+    // Unsupported: even the shortest interval longer than the longest sample interval, or the median
+    // one shorter than the shortest.
+    let range = SignalChunk.supportedSampleRates
+    if options.sampleRate == nil, let median = medianInterval(values, unit: stated.unit),
+      let shortest = medianInterval(values, unit: stated.unit, quantile: 0),
+      1 / shortest < range.lowerBound || 1 / median > range.upperBound
+    {
+      let seconds = 1 / shortest < range.lowerBound ? shortest : median
+      let suggested = unitFromIntervals(values)
+      var hint = "pass --time-unit"
+      if suggested != stated.unit, let other = medianInterval(values, unit: suggested),
+        range.contains(1 / other)
+      {
+        hint =
+          "read in \(suggested.rawValue) they give \(1 / other) Hz: pass --time-unit \(suggested.rawValue)"
+      }
+      throw InputError(
+        path: place.path, location: .line(place.line),
+        "time column \"\(name)\" read in \(stated.unit.rawValue), \(stated.source): its stamps, \(seconds) s "
+          + "apart, give \(1 / seconds) Hz: expected a sample rate from \(Int(range.lowerBound)) to "
+          + "\(Int(range.upperBound)) Hz (\(hint))")
+    }
+    return .numeric(exponent: stated.unit.nanosecondExponent)
   }
 
   /// Splits a line at `delimiter` outside double quotes (a trailing `\r` dropped).
@@ -214,30 +338,77 @@ struct CSVLayout {
       || ["t", "ts", "date", "stamp", "seconds", "sec", "elapsed"].contains(word)
   }
 
+  /// The time unit a column name states, read from its words (split at every character that is not
+  /// a letter or digit, and between a lowercase letter and an uppercase one: `Time (msec)`,
+  /// `timestamp_usec`, `timeMs`): a word that is a unit (`ns`, `nsec`, `nanos`, `nanoseconds`; `us`,
+  /// `µs`, `usec`, `micros`; `ms`, `msec`, `millis`; `s`, `sec`, `secs`, `seconds`, and the like), or
+  /// that ends in a unit spelled with four letters or more (`timemsec`). Words, not substrings:
+  /// `time_msec` is milliseconds, never seconds. `nil` when no word names a unit.
   static func unitFromName(_ name: String) -> CSVTimeUnit? {
-    let n = name.lowercased()
-    if n.hasSuffix("_ns") || n.contains("nano") || n.contains("(ns)") || n.contains("[ns]") {
-      return .nanoseconds
+    let words = nameWords(name)
+    for (unit, spellings) in timeUnitSpellings {
+      if words.contains(where: { word in
+        spellings.contains(word) || spellings.contains { $0.count >= 4 && word.hasSuffix($0) }
+      }) {
+        return unit
+      }
     }
-    if n.hasSuffix("_us") || n.contains("micro") || n.contains("(us)") || n.contains("µs") {
-      return .microseconds
-    }
-    if n.hasSuffix("_ms") || n.contains("milli") || n.contains("(ms)") || n.contains("[ms]") {
-      return .milliseconds
-    }
-    if n.hasSuffix("_s") || n.contains("(s)") || n.contains("[s]") || n.contains("sec") { return .seconds }
     return nil
   }
 
-  /// The first unit in which the median positive interval gives a rate in 0.5–5000 Hz.
-  static func unitFromIntervals(_ values: [Double]) -> CSVTimeUnit {
+  /// Spellings of each time unit in names and units rows, lowercase; the finer units first, so that
+  /// a word ending in `usec` is microseconds before it is seconds.
+  private static let timeUnitSpellings: [(CSVTimeUnit, Set<String>)] = [
+    (.nanoseconds, ["ns", "nsec", "nsecs", "nano", "nanos", "nanosec", "nanosecond", "nanoseconds"]),
+    (
+      .microseconds,
+      [
+        "us", "µs", "μs", "usec", "usecs", "micro", "micros", "microsec", "microsecond", "microseconds",
+      ]
+    ),
+    (.milliseconds, ["ms", "msec", "msecs", "milli", "millis", "millisec", "millisecond", "milliseconds"]),
+    (.seconds, ["s", "sec", "secs", "second", "seconds"]),
+  ]
+
+  /// The lowercase words of a name: split at every character that is not a letter or digit and
+  /// between a lowercase letter and an uppercase one.
+  static func nameWords(_ name: String) -> [String] {
+    var words = [String]()
+    var word = ""
+    var previousIsLower = false
+    for character in name {
+      guard character.isLetter || character.isNumber else {
+        if !word.isEmpty { words.append(word.lowercased()) }
+        word = ""
+        previousIsLower = false
+        continue
+      }
+      if character.isUppercase && previousIsLower {
+        words.append(word.lowercased())
+        word = ""
+      }
+      word.append(character)
+      previousIsLower = character.isLowercase
+    }
+    if !word.isEmpty { words.append(word.lowercased()) }
+    return words
+  }
+
+  /// The median positive interval of `values` (or another quantile) read in `unit`, in seconds; `nil`
+  /// without one.
+  static func medianInterval(_ values: [Double], unit: CSVTimeUnit, quantile: Double = 0.5) -> Double? {
     let intervals = zip(values, values.dropFirst()).map { $1 - $0 }.filter { $0 > 0 }.sorted()
-    guard !intervals.isEmpty else { return .seconds }
-    let median = intervals[intervals.count / 2]
-    return CSVTimeUnit.allCases.first { unit in
-      var seconds = median
-      for _ in 0..<(9 - unit.nanosecondExponent) { seconds /= 10 }
-      return (0.5...5000).contains(1 / seconds)
+    guard !intervals.isEmpty else { return nil }
+    var seconds = intervals[min(intervals.count - 1, Int(quantile * Double(intervals.count)))]
+    for _ in 0..<(9 - unit.nanosecondExponent) { seconds /= 10 }
+    return seconds
+  }
+
+  /// The first unit in which the median positive interval gives a rate in 0.5–5000 Hz (seconds
+  /// when none does or there is no interval).
+  static func unitFromIntervals(_ values: [Double]) -> CSVTimeUnit {
+    CSVTimeUnit.allCases.first { unit in
+      medianInterval(values, unit: unit).map { (0.5...5000).contains(1 / $0) } ?? false
     } ?? .seconds
   }
 

@@ -26,14 +26,16 @@ public struct CSVOptions: Sendable, Equatable {
   /// is one: a field neither a number nor a date-time makes a line not data).
   public var hasHeader: Bool?
   /// Lines to skip before the header or data; `nil` detects a preamble: every line before the
-  /// header, the header being the non-numeric line just before the first all-numeric line.
+  /// header, the header being the non-numeric line just before the first all-numeric line, or the
+  /// one before that when that line is a units row (`s,mV,g`).
   public var skipLines: Int?
   /// The time column, by name or 0-based file column; `nil` detects one by name (`time…`,
   /// `timestamp…`, `datetime`, `date`), by date-time content, or (without a header) a first column
   /// of increasing values ≥ 10⁶ (epoch or since-boot stamps).
   public var timeColumn: ChannelSelector?
-  /// Unit of a numeric time column; `nil` infers it from the name (`_ns`, `_us`, `_ms`, `_s`) or else
-  /// from the median interval (the first of s, ms, µs, ns giving a rate in 0.5–5000 Hz).
+  /// Unit of a numeric time column; `nil` takes the one a units row under the header or the column's
+  /// name states (a word of it: `time_ms`, `Time (msec)`, `timestamp_usec`; `CSVLayout.unitFromName`),
+  /// else infers it from the median interval (the first of s, ms, µs, ns giving a rate in 0.5–5000 Hz).
   public var timeUnit: CSVTimeUnit?
   /// Samples per second: required without a time column (unless a preamble states `… N Hz`); with a
   /// time column, the rate of the uniform grid to resample onto.

@@ -57,6 +57,11 @@ public final class CSVSignalReader: SignalReader {
   private let gapThreshold: Int64
   /// What the stamps read so far showed.
   public private(set) var timeline = TimeStampTimeline()
+  /// Rows dropped so far as exact repeats of the row before them (uniform stamps only: the same stamp
+  /// and values, a row written twice; ``TimeStampTimeline`` states the rule).
+  public private(set) var duplicateRowCount = 0
+  /// The line of the first row dropped as a repeat (0 when none was).
+  public private(set) var firstDuplicateLine = 0
   /// The gaps of the parser's batch, in row order: the row after each gap and, with uniform stamps,
   /// the samples missing before it.
   private var batchGaps: [(row: Int, missing: Int64)] = []
@@ -131,6 +136,8 @@ public final class CSVSignalReader: SignalReader {
     let parser = CSVRowParser(
       lines: lines, roles: roles, channelCount: selected.count, timeParse: layout.timeParse,
       delimiter: layout.delimiter, decimalSeparator: layout.decimalSeparator, probeLines: probeLines,
+      columnsSource: layout.preamble < layout.firstDataLine
+        ? "as the header (line \(probe[layout.preamble].line)) names" : "as the first data line has",
       kernel: kernel)
     self.parser = parser
     ready = Array(repeating: [], count: selected.count)
@@ -149,10 +156,12 @@ public final class CSVSignalReader: SignalReader {
       layout.timeParse == .dateTime || clock.start >= Timestamp(secondsSinceEpoch: 946_684_800)
     startTime = layout.timeParse != .none && datesStart ? clock.start : nil
     let available = signalColumns.map {
-      SignalDescription(name: layout.names[$0], unit: "", sampleRate: clock.rate, sampleCount: nil)
+      SignalDescription(
+        name: layout.names[$0], unit: layout.units[$0], sampleRate: clock.rate, sampleCount: nil)
     }
     availableSignals = available
     signals = selected.map { available[$0] }
+    try dropDuplicateRows()
     examineBatch()
   }
 
@@ -212,11 +221,24 @@ public final class CSVSignalReader: SignalReader {
 
   /// Parses the next batch of rows and examines its stamps.
   private func fillBatch() throws(InputError) {
-    parser.rawCount = 0
+    parser.startBatch()
     parsedStart = 0
     interpolatedRows = 0
     try parser.fillRaw()
+    try dropDuplicateRows()
     examineBatch()
+  }
+
+  /// With uniform stamps, drops the batch's rows that repeat the previous row exactly and counts them
+  /// (``duplicateRowCount``); a row repeating the stamp with other values is an error
+  /// (`CSVRowParser/dropRepeatedRows()`). Irregular stamps keep every row.
+  private func dropDuplicateRows() throws(InputError) {
+    guard timing == .uniformTimestamps else { return }
+    let dropped = try parser.dropRepeatedRows()
+    if let line = dropped.firstLine {
+      if duplicateRowCount == 0 { firstDuplicateLine = line }
+      duplicateRowCount += dropped.count
+    }
   }
 
   /// Checks every stamp of the parser's batch against the previous one: gaps go to `batchGaps`, the
@@ -384,7 +406,7 @@ private struct FirstBatchClock {
     } else {
       guard parser.rawCount > 0 else { throw InputError(path: path, "expected data rows") }
       start = Timestamp(nanosecondsSinceEpoch: parser.rawTimes[0])
-      let first = FirstBatchTiming(times: UnsafeBufferPointer(start: parser.rawTimes, count: parser.rawCount))
+      let first = Self.timing(parser, rate: options.sampleRate)
       guard let r = options.sampleRate ?? first.rate else {
         throw InputError(
           path: path, location: .line(firstLine),
@@ -404,6 +426,33 @@ private struct FirstBatchClock {
     }
     chunkSampleRate = try supportedSampleRate(
       rate, field: rateSource.field, path: path, location: rateSource.location)
+  }
+
+  /// The first batch's timing. When at most 1 % of its rows repeat the stamp before them and the
+  /// others are uniform (at `rate` when given), the repeats are taken as stray rows, which the
+  /// uniform reading drops or refuses: the timing of the other rows. Otherwise every row counts (a
+  /// clock coarser than the samples repeats stamps often, with other values).
+  private static func timing(_ parser: CSVRowParser, rate: Double?) -> FirstBatchTiming {
+    let times = UnsafeBufferPointer(start: parser.rawTimes, count: parser.rawCount)
+    let repeats = parser.repeatedRows
+    guard !repeats.isEmpty, repeats.count * 100 <= parser.rawCount else {
+      return FirstBatchTiming(times: times)
+    }
+    var distinct = [Int64]()
+    distinct.reserveCapacity(times.count - repeats.count)
+    var next = 0
+    for (row, time) in times.enumerated() {
+      if next < repeats.count && repeats[next].row == row {
+        next += 1
+      } else {
+        distinct.append(time)
+      }
+    }
+    let without = distinct.withUnsafeBufferPointer { FirstBatchTiming(times: $0) }
+    guard let r = rate ?? without.rate, without.isUniform(rate: r) else {
+      return FirstBatchTiming(times: times)
+    }
+    return without
   }
 }
 
@@ -471,6 +520,8 @@ package final class CSVRowParser {
   private let timeParse: TimeParse
   private let delimiter: UInt8
   private let decimalSeparator: UInt8
+  /// Where the column count comes from, for errors (`as the header (line 1) names`).
+  private let columnsSource: String
   /// Data lines read during detection, parsed before the rest of the input.
   private var probeLines: [(line: Int, bytes: [UInt8])]
   private(set) var inputDone = false
@@ -484,6 +535,10 @@ package final class CSVRowParser {
   /// `DecimalNumber/fractionScales`, for the block parser.
   private let fractionScales: UnsafeMutablePointer<Float>
   private var lastTime: Int64 = .min
+  /// The batch row whose stamp `lastTime` is (-1 when it lies in an earlier batch).
+  private var lastTimeRow = -1
+  /// The rows of the batch whose stamp equals the previous row's, with their lines, in order.
+  private(set) var repeatedRows: [(row: Int, line: Int)] = []
   private(set) var firstTime: Int64?
   private let kernel: BlockKernel
   #if canImport(CWideLanes)
@@ -531,8 +586,10 @@ package final class CSVRowParser {
 
   init(
     lines: LineBuffer, roles: [Int], channelCount: Int, timeParse: TimeParse, delimiter: UInt8,
-    decimalSeparator: UInt8, probeLines: [(line: Int, bytes: [UInt8])], kernel: BlockKernel
+    decimalSeparator: UInt8, probeLines: [(line: Int, bytes: [UInt8])], columnsSource: String,
+    kernel: BlockKernel
   ) {
+    self.columnsSource = columnsSource
     path = lines.input.path
     self.lines = lines
     self.roles = .allocate(capacity: roles.count)
@@ -541,7 +598,8 @@ package final class CSVRowParser {
     self.delimiter = delimiter
     self.decimalSeparator = decimalSeparator
     self.probeLines = probeLines
-    rawValues = .allocate(capacity: Self.slot(ofChannel: max(1, channelCount)))
+    // Then the last row of the previous batch, one value per channel (``dropRepeatedRows()``).
+    rawValues = .allocate(capacity: Self.slot(ofChannel: max(1, channelCount)) + channelCount)
     rawTimes = .allocate(capacity: Self.batchRows)
     self.channelCount = channelCount
     fractionScales = .allocate(capacity: DecimalNumber.fractionScales.count)
@@ -573,6 +631,55 @@ package final class CSVRowParser {
     UnsafeBufferPointer(start: rawValues + Self.slot(ofChannel: c) + rows.lowerBound, count: rows.count)
   }
 
+  /// Empties the batch, for the next rows.
+  func startBatch() {
+    rawCount = 0
+    lastTimeRow = -1
+    repeatedRows.removeAll(keepingCapacity: true)
+  }
+
+  /// Drops the batch's rows that repeat the previous row exactly, stamp and every value read (a row
+  /// written twice), and returns how many and the first one's line; a row repeating the previous
+  /// row's stamp with other values is an error naming its line and the time column. For uniformly
+  /// stamped files, where each row has a time of its own.
+  func dropRepeatedRows() throws(InputError) -> (count: Int, firstLine: Int?) {
+    let previousRow = rawValues + Self.slot(ofChannel: max(1, channelCount))
+    defer {
+      if rawCount > 0 {
+        for c in 0..<channelCount { previousRow[c] = rawValues[Self.slot(ofChannel: c) + rawCount - 1] }
+      }
+    }
+    guard let first = repeatedRows.first else { return (0, nil) }
+    for (row, line) in repeatedRows {
+      for c in 0..<channelCount {
+        let values = rawValues + Self.slot(ofChannel: c)
+        guard (row > 0 ? values[row - 1] : previousRow[c]).bitPattern == values[row].bitPattern else {
+          throw InputError(
+            path: path, location: .field(line: line, column: (roles.firstIndex(of: -2) ?? 0) + 1),
+            "the time stamp repeats the previous row's with other values: expected a time of its own for "
+              + "each row of uniformly stamped data")
+        }
+      }
+    }
+    var write = first.row
+    var next = 0
+    for read in first.row..<rawCount {
+      if next < repeatedRows.count && repeatedRows[next].row == read {
+        next += 1
+        continue
+      }
+      rawTimes[write] = rawTimes[read]
+      for c in 0..<channelCount {
+        rawValues[Self.slot(ofChannel: c) + write] = rawValues[Self.slot(ofChannel: c) + read]
+      }
+      write += 1
+    }
+    rawCount = write
+    let count = repeatedRows.count
+    repeatedRows.removeAll(keepingCapacity: true)
+    return (count, first.line)
+  }
+
   /// Parses rows into the raw batch until it is full or the input ends.
   func fillRaw() throws(InputError) {
     while rawCount < Self.batchRows {
@@ -601,7 +708,8 @@ package final class CSVRowParser {
   }
 
   /// The value of a field that is a plain number (`DecimalNumber/scanPrefix(_:end:separator:into:)`
-  /// reads all of it), else nil; `scratch` is the scanner's workspace.
+  /// reads all of it and it lies within the range of `Float`), else nil; `scratch` is the scanner's
+  /// workspace.
   @inline(__always)
   private func scannedValue(
     _ p: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, scratch: inout DecimalNumber
@@ -611,8 +719,10 @@ package final class CSVRowParser {
     guard DecimalNumber.scanPrefix(p, end: end, separator: decimalSeparator, into: &scratch) == end else {
       return nil
     }
-    return scratch.fastFloat
-      ?? scratch.floatValue { fieldText(p, count: end - p, separator: decimalSeparator) }
+    let value =
+      scratch.fastFloat ?? scratch.floatValue { fieldText(p, count: end - p, separator: decimalSeparator) }
+    // A number beyond `Float` is left to `parseRow`, which names it.
+    return value.isFinite ? value : nil
   }
 
   #if canImport(CWideLanes)
@@ -830,9 +940,10 @@ package final class CSVRowParser {
       if column >= columnCount {
         // Tolerate a trailing delimiter (an empty last field).
         guard p >= n else {
+          let found = columnCount + 1 + (p..<n).count(where: { base[$0] == delimiter })
           throw InputError(
             path: path, location: .field(line: number, column: column + 1),
-            "expected \(columnCount) fields, found more")
+            "expected \(columnCount) fields, \(columnsSource), found \(found)")
         }
         break
       }
@@ -843,8 +954,10 @@ package final class CSVRowParser {
         stop == base + n || stop.pointee == delimiter
       {
         let q = stop - base
-        rawValues[role &+ row] =
+        let value =
           scanned.fastFloat ?? scanned.floatValue { fieldText(base + p, count: q - p, separator: separator) }
+        guard value.isFinite else { throw beyondFloat(base + p, count: q - p, line: number, column: column) }
+        rawValues[role &+ row] = value
         column += 1
         if q >= n { break }
         p = q + 1
@@ -856,6 +969,9 @@ package final class CSVRowParser {
         let value: Float
         if let d = DecimalNumber.scan(base + p, count: q - p, separator: separator) {
           value = d.floatValue { fieldText(base + p, count: q - p, separator: separator) }
+          guard value.isFinite else {
+            throw beyondFloat(base + p, count: q - p, line: number, column: column)
+          }
         } else {
           value = try missingValue(base + p, count: q - p, line: number, column: column)
         }
@@ -870,9 +986,18 @@ package final class CSVRowParser {
     guard column >= columnCount else {
       throw InputError(
         path: path, location: .field(line: number, column: column),
-        "expected \(columnCount) fields, found \(column)")
+        "expected \(columnCount) fields, \(columnsSource), found \(column)")
     }
     rawCount += 1
+  }
+
+  /// The error of a number beyond the range of `Float` (the samples' storage), which would read as
+  /// an infinity.
+  private func beyondFloat(_ start: UnsafePointer<UInt8>, count: Int, line: Int, column: Int) -> InputError {
+    InputError(
+      path: path, location: .field(line: line, column: column + 1),
+      "expected a number within ±\(Float.greatestFiniteMagnitude) (samples are 32-bit floats), found "
+        + "\"\(fieldText(start, count: count).trimmingSpaces())\"")
   }
 
   /// NaN for empty and not-a-number fields; an error otherwise.
@@ -923,7 +1048,9 @@ package final class CSVRowParser {
         "time jumps forward by \((Double(time) - Double(lastTime)) * 1e-9) s, more than the \(Int(CSVSignalReader.longestGap)) s a gap within one recording may last (a reset clock?): split the file there"
       )
     }
+    if time == lastTime && row != lastTimeRow { repeatedRows.append((row, line)) }
     lastTime = time
+    lastTimeRow = row
     if firstTime == nil { firstTime = time }
     rawTimes[row] = time
   }
@@ -931,12 +1058,15 @@ package final class CSVRowParser {
 
 extension CSVSignalReader {
   /// The sample a field that is not a decimal number stands for (`text` trimmed of spaces and
-  /// quotes): NaN for an empty field and `nan`, `na`, `n/a`, `null`, `-nan` in any case; an infinity or
-  /// a hexadecimal float as `Float(String)` reads them (`inf`, `-Infinity`, `0x1.8p3`); nil for other
-  /// text. The one rule for such fields, shared with `vitals stream`.
+  /// quotes): NaN for an empty field and `nan`, `na`, `n/a`, `null`, `-nan` in any case; an infinity
+  /// for `inf` and `infinity`, signed or not, in any case; nil for other text (a hexadecimal
+  /// `0x10` is not a number in a data file). The one rule for such fields, shared with
+  /// `vitals stream`.
   package static func nonNumericValue(_ text: String) -> Float? {
-    if ["", "nan", "na", "n/a", "null", "-nan"].contains(text.lowercased()) { return .nan }
-    if let special = Float(text), !special.isNaN { return special }
-    return nil
+    let lower = text.lowercased()
+    if ["", "nan", "na", "n/a", "null", "-nan"].contains(lower) { return .nan }
+    let unsigned = lower.hasPrefix("-") || lower.hasPrefix("+") ? lower.dropFirst() : Substring(lower)
+    guard unsigned == "inf" || unsigned == "infinity" else { return nil }
+    return lower.hasPrefix("-") ? -.infinity : .infinity
   }
 }

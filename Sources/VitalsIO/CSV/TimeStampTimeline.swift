@@ -11,6 +11,11 @@
 ///   interpolation starts afresh at the first stamp after it. Shorter intervals are interpolated.
 /// - Stamps never go backwards (an error naming the line), and a forward jump longer than
 ///   ``CSVSignalReader/longestGap`` is an error too.
+/// - A stamp equal to the one before is part of the clock in irregular stamps (a timer coarser than
+///   the samples): the row is interpolated with the others. With uniform stamps a row has a time of
+///   its own: a row repeating the one before exactly (stamp and values) is dropped and counted
+///   (``CSVSignalReader/duplicateRowCount``), and one repeating the stamp with other values is an
+///   error naming the line.
 public struct TimeStampTimeline: Sendable, Equatable {
   /// Intervals between consecutive stamps examined so far.
   public private(set) var intervalCount: Int64 = 0
