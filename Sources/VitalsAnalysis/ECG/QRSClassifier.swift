@@ -525,7 +525,8 @@ struct QRSClassifier: Sendable {
     _ candidate: Candidate, now: Int64, history: History, beats: inout [Int64]
   ) {
     var steepest: Float = 0
-    let from = (candidate.rPeak + refractory) / factor
+    // Band-passed samples lag the input by the placement offset.
+    let from = (candidate.rPeak + refractory + placementOffset) / factor
     if from <= now {
       var previous = history.band(from - 1)
       for k in from...now {
