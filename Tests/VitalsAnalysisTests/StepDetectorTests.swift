@@ -226,12 +226,14 @@ struct StepDetectorTests {
   }
 
   /// The steps and bouts a rhythm test at 25 Hz decides for candidate peaks (sample, band-passed value):
-  /// 10 candidates start a bout, 14 when their median is under 0.12 g, 4 within `resumeWindow`.
+  /// 10 candidates start a bout, 14 when their median is under 0.12 g, 4 within `resumeWindow`
+  /// (`resumingWeak` when weak).
   private func rhythmSteps(
-    _ peaks: [(Int64, Float)], resumeWindow: Int64 = 250
+    _ peaks: [(Int64, Float)], resumeWindow: Int64 = 250, resumingWeak: Int = 14
   ) -> (steps: [Int64], bouts: Int) {
     var rhythm = StepRhythm(
-      stepsToStartBout: 10, stepsToResumeBout: 4, resumeWindow: resumeWindow, maximumInterval: 37.5,
+      stepsToStartBout: 10, stepsToResumeBout: 4, stepsToResumeWeakBout: resumingWeak,
+      resumeWindow: resumeWindow, maximumInterval: 37.5,
       strideRatio: 0.7...1.4, continuationRatio: 1.6, amplitudeRatio: 4, ringingDecay: 0.9,
       weakStepAmplitude: 0.12, stepsToStartWeakBout: 14, confirmationDelay: 8)
     var found: [Int64] = []
@@ -256,6 +258,17 @@ struct StepDetectorTests {
     #expect(steps(pause: 150, resumeWindow: 250) == (17, 2))
     #expect(steps(pause: 150, resumeWindow: 0) == (12, 1))
     #expect(steps(pause: 300, resumeWindow: 250) == (12, 1))
+  }
+
+  @Test("a weak walk that resumes within the resume window needs stepsToResumeWeakBout regular steps")
+  func resumedWeakWalk() {
+    // 16 weak steps 0.6 s apart, a pause of 6 s, then 6 more weak steps.
+    let first = (0..<16).map { Int64(15 * $0) }
+    let second = (0..<6).map { first.last! + 150 + Int64(15 * $0) }
+    let peaks = (first + second).map { ($0, Float(0.08)) }
+    #expect(rhythmSteps(peaks, resumingWeak: 6) == (first + second, 2))
+    #expect(rhythmSteps(peaks, resumingWeak: 7) == (first, 1))
+    #expect(rhythmSteps(peaks, resumeWindow: 0, resumingWeak: 6) == (first, 1))
   }
 
   @Test("the first steps of a walk that broke the run's tests are back-filled once the bout starts")
@@ -302,6 +315,7 @@ struct StepDetectorTests {
     var expected = StepDetector.Configuration()
     expected.stepsToStartBout = 6
     expected.amplitudeRatio = 2
+    expected.stepsToResumeWeakBout = 14
     #expect(wrist == expected)
   }
 

@@ -112,6 +112,11 @@ public struct StepDetector: Sendable {
     public var weakStepAmplitude = 0.12
     /// Regular candidates needed before a bout starts within ``resumeWindow`` of the last bout's end.
     public var stepsToResumeBout = 4
+    /// Regular candidates needed before a bout starts within ``resumeWindow`` of the last bout's end when
+    /// their median peak is under ``weakStepAmplitude``: after a walk, a weak rhythm (a slow walker's steps
+    /// out of a stop or a turn) needs the evidence of a fresh strong start; ``stepsToStartWeakBout`` at
+    /// the wrist (``init(placement:)``), where the arm moves on without steps after a walk.
+    public var stepsToResumeWeakBout = 5
     /// How long after a bout's last step a new bout needs only ``stepsToResumeBout`` candidates, seconds.
     public var resumeWindow = 10.0
     /// Longest interval between two steps of a bout, seconds.
@@ -138,11 +143,12 @@ public struct StepDetector: Sendable {
     public init() {}
 
     /// The defaults for a device worn at `placement`: those of ``init()``; at the wrist, 6 candidates to
-    /// start a bout and an amplitude ratio of 2.
+    /// start a bout, an amplitude ratio of 2 and ``stepsToStartWeakBout`` candidates to resume a weak one.
     public init(placement: Placement) {
       if placement == .wrist {
         stepsToStartBout = 6
         amplitudeRatio = 2
+        stepsToResumeWeakBout = stepsToStartWeakBout
       }
     }
   }
@@ -229,6 +235,9 @@ public struct StepDetector: Sendable {
     try check("stepsToStartWeakBout", Double(c.stepsToStartWeakBout), Double(c.stepsToStartBout)...50)
     try check("weakStepAmplitude", c.weakStepAmplitude, 0...1)
     try check("stepsToResumeBout", Double(c.stepsToResumeBout), 3...Double(c.stepsToStartBout))
+    try check(
+      "stepsToResumeWeakBout", Double(c.stepsToResumeWeakBout),
+      Double(c.stepsToResumeBout)...Double(c.stepsToStartWeakBout))
     try check("resumeWindow", c.resumeWindow, 0...60)
     try check("maximumStepInterval", c.maximumStepInterval, c.refractoryPeriod...5)
     try check("strideRatio.lowerBound", c.strideRatio.lowerBound, 0.1...1)
@@ -266,6 +275,7 @@ public struct StepDetector: Sendable {
     self.delay = Int64((design.phaseDelay(atFrequency: 1.8, sampleRate: rate) * Double(factor)).rounded())
     self.rhythm = StepRhythm(
       stepsToStartBout: c.stepsToStartBout, stepsToResumeBout: c.stepsToResumeBout,
+      stepsToResumeWeakBout: c.stepsToResumeWeakBout,
       resumeWindow: Int64((c.resumeWindow * rate).rounded()), maximumInterval: c.maximumStepInterval * rate,
       strideRatio: c.strideRatio, continuationRatio: c.continuationRatio, amplitudeRatio: c.amplitudeRatio,
       ringingDecay: c.ringingDecay, weakStepAmplitude: c.weakStepAmplitude,

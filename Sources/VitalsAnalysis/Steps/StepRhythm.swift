@@ -18,8 +18,8 @@ import VitalsSupport
 /// most ``backFillLimit``): the first steps of a walk, or those around a turn, that broke the run's
 /// stride or amplitude test are counted once the walk is proven. Within `resumeWindow` samples of the last
 /// bout's last step,
-/// `stepsToResumeBout` candidates are enough (hysteresis: a walk interrupted by a turn, a door or an
-/// obstacle resumes without proving itself again). Inside a bout, a candidate within `continuationRatio` step
+/// `stepsToResumeBout` candidates are enough, `stepsToResumeWeakBout` for a weak run (hysteresis: a walk
+/// interrupted by a turn, a door or an obstacle resumes without proving itself again). Inside a bout, a candidate within `continuationRatio` step
 /// periods (and the longest step interval) of the last step is a step; the step period follows the
 /// intervals (exponential average, weight 1/5, each interval clipped to 0.5–1.5 periods). A later candidate,
 /// or none by then, ends the bout, and the late candidate starts a new run.
@@ -28,6 +28,7 @@ import VitalsSupport
 struct StepRhythm: Sendable {
   let stepsToStartBout: Int
   let stepsToResumeBout: Int
+  let stepsToResumeWeakBout: Int
   let resumeWindow: Int64
   let maximumInterval: Double
   let strideRatio: ClosedRange<Double>
@@ -60,12 +61,14 @@ struct StepRhythm: Sendable {
   private var deadline = 0.0
 
   init(
-    stepsToStartBout: Int, stepsToResumeBout: Int, resumeWindow: Int64, maximumInterval: Double,
+    stepsToStartBout: Int, stepsToResumeBout: Int, stepsToResumeWeakBout: Int, resumeWindow: Int64,
+    maximumInterval: Double,
     strideRatio: ClosedRange<Double>, continuationRatio: Double, amplitudeRatio: Double,
     ringingDecay: Double, weakStepAmplitude: Double, stepsToStartWeakBout: Int, confirmationDelay: Int64
   ) {
     self.stepsToStartBout = stepsToStartBout
     self.stepsToResumeBout = stepsToResumeBout
+    self.stepsToResumeWeakBout = stepsToResumeWeakBout
     self.resumeWindow = resumeWindow
     self.maximumInterval = maximumInterval
     self.strideRatio = strideRatio
@@ -136,8 +139,9 @@ struct StepRhythm: Sendable {
     amplitudes.append(amplitude)
     let resuming = lastBoutEnd.map { run[0] - $0 <= resumeWindow } ?? false
     var needed = resuming ? stepsToResumeBout : stepsToStartBout
-    if run.count >= needed && run.count < stepsToStartWeakBout && medianAmplitude() < weakStepAmplitude {
-      needed = stepsToStartWeakBout
+    let weakNeeded = resuming ? stepsToResumeWeakBout : stepsToStartWeakBout
+    if run.count >= needed && run.count < weakNeeded && medianAmplitude() < weakStepAmplitude {
+      needed = weakNeeded
     }
     if run.count >= needed {
       walking = true

@@ -19,7 +19,7 @@
 //   --cv       also the leave-one-group-out cross-validation
 //   --mobilise-d  only the Mobilise-D trials that scripts/eval/mobilise_d_steps.py wrote to DIR
 //   --set NAME=VALUE  a detector option at every placement but the wrist (passbandLow, passbandHigh, threshold, refractoryPeriod,
-//              stepsToStartBout, stepsToResumeBout, resumeWindow, maximumStepInterval, strideRatioLow,
+//              stepsToStartBout, stepsToResumeBout, stepsToResumeWeakBout, resumeWindow, maximumStepInterval, strideRatioLow,
 //              strideRatioHigh, continuationRatio, amplitudeRatio, ringingDecay, weakStepAmplitude,
 //              stepsToStartWeakBout, maximumVibrationRatio); repeatable
 //   --set-wrist NAME=VALUE  the same, for the wrist (the Clemson wrist and the simulated wrist)
@@ -87,6 +87,7 @@ struct Options {
     case "refractoryPeriod": c.refractoryPeriod = value
     case "stepsToStartBout": c.stepsToStartBout = Int(value)
     case "stepsToResumeBout": c.stepsToResumeBout = Int(value)
+    case "stepsToResumeWeakBout": c.stepsToResumeWeakBout = Int(value)
     case "resumeWindow": c.resumeWindow = value
     case "maximumStepInterval": c.maximumStepInterval = value
     case "strideRatioLow": c.strideRatio = value...c.strideRatio.upperBound
