@@ -78,11 +78,88 @@ struct CSVLayoutTests {
       #expect(error?.location == .field(line: 2002, column: 3), "\(kernel)")
       #expect(error?.message == "expected 2 fields, as the header (line 1) names, found 4", "\(kernel)")
     }
-    // A trailing delimiter (an empty last field), on the rows or on the header, is no column.
-    for text in ["a,b\n1,2,\n3,4,\n", "a,b,\n1,2\n3,4\n"] {
+    // A trailing delimiter (an empty last field), on the rows, the header or both, is no column.
+    for text in ["a,b\n1,2,\n3,4,\n", "a,b,\n1,2\n3,4\n", "a,b,\n1,2,\n3,4,\n"] {
       let reader = try CSVSignalReader(contents: Array(text.utf8), options: CSVOptions(sampleRate: 1))
       #expect(reader.signals.map(\.name) == ["a", "b"], "\(text)")
       #expect(try readAll(reader).channels == [[1, 3], [2, 4]])
+    }
+  }
+
+  @Test("a trailing delimiter on the header and every row (Shimmer) is no column; a value there is an error")
+  func trailingDelimiterEverywhere() throws {
+    let rows = (0..<3000).map { "\(Double($0) * 0.004),\($0)," }
+    let text = "time,ecg,\n" + rows.joined(separator: "\n") + "\n"
+    let reader = try CSVSignalReader(contents: Array(text.utf8))
+    #expect(reader.signals.map(\.name) == ["ecg"])
+    #expect(reader.chunkSampleRate == 250)
+    #expect(try readAll(reader).channels == [(0..<3000).map(Float.init)])
+    // A value in that column past the lines examined is one field too many.
+    var filled = rows
+    filled[2000] += "7"
+    let later = Array(("time,ecg,\n" + filled.joined(separator: "\n") + "\n").utf8)
+    for kernel in CSVRowParser.BlockKernel.available {
+      let error = inputError { _ = try readAll(CSVSignalReader(contents: later, kernel: kernel)) }
+      #expect(error?.location == .field(line: 2002, column: 3), "\(kernel)")
+      #expect(error?.message == "expected 2 fields, as the header (line 1) names, found 3", "\(kernel)")
+    }
+    // A named last column, or one with values, stays.
+    let rate = CSVOptions(sampleRate: 1)
+    let named = try CSVSignalReader(contents: Array("a,b,c\n1,2,\n3,4,\n".utf8), options: rate)
+    #expect(named.signals.map(\.name) == ["a", "b", "c"])
+    let valued = try CSVSignalReader(contents: Array("a,b,\n1,2,\n3,4,5\n".utf8), options: rate)
+    #expect(valued.signals.map(\.name) == ["a", "b", "col2"])
+  }
+
+  @Test("a header one name short over row numbers (R's write.table) is refused, the message says why")
+  func rowNamesWithoutHeader() {
+    let rows = (1...100).map { "\"\($0)\",\(Double($0) * 0.004),\(Double($0) / 3)" }
+    let text = "\"time\",\"ecg\"\n" + rows.joined(separator: "\n") + "\n"
+    let error = inputError { _ = try CSVSignalReader(contents: Array(text.utf8), name: "r.csv") }
+    #expect(error?.location == .line(2))
+    #expect(
+      error?.message
+        == "expected 2 fields, as the header (line 1) names, found 3 (the header may lack a name for the "
+        + "first column, row names: R's write.table writes them so without col.names = NA)")
+  }
+
+  @Test("the rate error, not the unit's, for stamps in their stated unit slower than 1 Hz")
+  func slowerThanOneHertz() {
+    let bytes = stampedCSV("time_s,hr", count: 100) { "\($0 * 2)" }
+    let error = inputError { _ = try CSVSignalReader(contents: bytes) }
+    #expect(error?.location == .line(2), "\(String(describing: error))")
+    #expect(error?.message.contains("interval gives 0.5 Hz") == true, "\(String(describing: error))")
+    #expect(error?.message.contains("--time-unit") == false)
+  }
+
+  @Test("a units row with units the list lacks is one when its time column's unit is")
+  func unlistedUnits() throws {
+    let text =
+      "Timestamp,ECG,GSR,tilt\nms,mV,no units,kOhms\n"
+      + (0..<500).map { "\($0 * 4),\($0),\(-$0),1" }.joined(separator: "\n") + "\n"
+    let reader = try CSVSignalReader(contents: Array(text.utf8))
+    #expect(reader.timeColumnName == "Timestamp")
+    #expect(reader.signals.map(\.name) == ["ECG", "GSR", "tilt"])
+    #expect(reader.signals.map(\.unit) == ["mV", "no units", "kOhms"])
+    #expect(reader.chunkSampleRate == 250)
+    #expect(reader.preambleLineCount == 0)
+    let anchored = try CSVSignalReader(contents: stampedCSV("time,angle\n[s],grad", count: 100) { "\($0)" })
+    #expect(anchored.signals.map(\.unit) == ["grad"])
+    // A header under a preamble line of as many fields is not a units row.
+    for preamble in ["Subject,John", "Patient,Ward", "time,mV"] {
+      let header = try CSVSignalReader(
+        contents: stampedCSV("\(preamble)\ntime,ecg", count: 100) { "\(Double($0) / 100)" })
+      #expect(header.preambleLineCount == 1, "\(preamble)")
+      #expect(header.signals.map(\.name) == ["ecg"], "\(preamble)")
+      #expect(header.signals.map(\.unit) == [""], "\(preamble)")
+    }
+    // Nor is a line with a number, or long text, beside the time unit: it is the header.
+    for second in ["s,5", "s,a long description of it"] {
+      let reader = try CSVSignalReader(
+        contents: stampedCSV("time,ecg\n\(second)", count: 100) { "\($0)" },
+        options: CSVOptions(sampleRate: 100))
+      #expect(reader.preambleLineCount == 1, "\(second)")
+      #expect(reader.availableSignals.allSatisfy { $0.unit.isEmpty }, "\(second)")
     }
   }
 

@@ -121,17 +121,75 @@ struct CSVTimeStampTests {
   }
 
   @Test(
-    "a repeated stamp with other values in uniform stamps is an error naming the line",
+    "a stamp written late repeats the one before: each row a sample on the uniform grid, in any batch",
+    arguments: [[151], [9000], [150, 450, 750, 1050, 9000, 12_000]])
+  func lateStamp(rows: [Int]) throws {
+    // 200 Hz in epoch milliseconds (a phone's clock); at `rows` the stamp is the previous row's.
+    var text = "timestamp_ms,ppg\n"
+    for i in 0..<15_000 { text += "\(1_600_000_000_000 + 5 * (rows.contains(i) ? i - 1 : i)),\(i)\n" }
+    for kernel in CSVRowParser.BlockKernel.available {
+      for maxSamples in [333, 1 << 20] {
+        let reader = try CSVSignalReader(contents: Array(text.utf8), kernel: kernel)
+        let read = try readAll(reader, maxSamples: maxSamples).channels[0]
+        #expect(reader.timing == .uniformTimestamps, "\(kernel)")
+        #expect(reader.chunkSampleRate == 200)
+        #expect(read == (0..<15_000).map(Float.init), "\(kernel) \(maxSamples)")
+        #expect(reader.duplicateRowCount == 0)
+        #expect(reader.timeline.gapCount == 0)
+        // Each late stamp: an interval 0 and one of two sample intervals, 5 ms off each.
+        let jitter = (Double(2 * rows.count) * 0.005 * 0.005 / 14_999).squareRoot()
+        #expect(abs(reader.timeline.jitterSeconds - jitter) < 1e-9)
+      }
+    }
+  }
+
+  @Test(
+    "a late stamp before a gap leaves the gap one missing sample shorter, in any batch",
     arguments: [300, 9000])
-  func conflictingRow(row: Int) {
+  func lateStampBeforeGap(row: Int) throws {
+    // 250 Hz; the stamp of `row` repeats the one before, and the 3 samples after it are missing.
+    let bytes = timedCSV(count: 10_000) { i in Double(i == row ? i - 1 : i > row ? i + 3 : i) * 0.004 }
+    let (reader, read) = try values(bytes)
+    #expect(reader.timing == .uniformTimestamps)
+    #expect(read.count == 10_003)
+    #expect(read[row] == Float(row))
+    #expect(read[row + 1...row + 3].allSatisfy { $0.isNaN })
+    #expect(read[row + 4] == Float(row + 1))
+    #expect(reader.timeline.gapCount == 1)
+    #expect(abs(reader.timeline.missingSeconds - 0.012) < 1e-9)
+  }
+
+  @Test("a clock that stalls (a stamp repeated, the next one interval on) is resampled, every row kept")
+  func stallingClock() throws {
+    // 1 kHz samples on a millisecond clock that stalls for 1 ms every 150 samples.
+    var text = "time_ms,ecg\n"
+    for i in 0..<20_000 { text += "\(i + 1 - i / 150),\(Double(i) / 1000)\n" }
+    let (reader, read) = try values(Array(text.utf8))
+    guard case .resampled = reader.timing else {
+      Issue.record("expected resampling, got \(reader.timing)")
+      return
+    }
+    // Every row counts in the rate: 150 rows in 149 ms.
+    #expect(abs(reader.chunkSampleRate - 150_000 / 149.0) < 0.5)
+    #expect(reader.duplicateRowCount == 0)
+    #expect(!read.contains { $0.isNaN })
+  }
+
+  @Test("past the first batch, a row with the previous stamp and other values is kept, never an error")
+  func extraRowLater() throws {
     var text = "time_s,value\n"
     for i in 0..<10_000 {
-      text += "\(Double(i) * 0.01),\(i)\n" + (i == row ? "\(Double(i) * 0.01),\(i + 1)\n" : "")
+      text += "\(Double(i) * 0.01),\(i)\n" + (i == 9000 ? "\(Double(i) * 0.01),\(-1)\n" : "")
     }
     for kernel in CSVRowParser.BlockKernel.available {
-      let error = inputError { _ = try readAll(CSVSignalReader(contents: Array(text.utf8), kernel: kernel)) }
-      #expect(error?.location == .field(line: row + 3, column: 1), "\(kernel)")
-      #expect(error?.message.contains("repeats the previous row's with other values") == true)
+      let reader = try CSVSignalReader(contents: Array(text.utf8), kernel: kernel)
+      let read = try readAll(reader).channels[0]
+      #expect(reader.timing == .uniformTimestamps)
+      #expect(reader.chunkSampleRate == 100)
+      #expect(read.count == 10_001)
+      #expect(read[9000...9002] == [9000, -1, 9001], "\(kernel)")
+      #expect(reader.duplicateRowCount == 0)
+      #expect(reader.timeline.gapCount == 0)
     }
   }
 

@@ -34,7 +34,8 @@ struct CSVLayout {
     var units: [String]?
     let header = firstData - 2
     if hasHeader, header >= (options.skipLines ?? 0), options.skipLines.map({ $0 == header }) ?? true,
-      isUnitsRow(fields[firstData - 1]), fields[header].count == fields[firstData - 1].count,
+      isUnitsRow(fields[firstData - 1], under: fields[header], separator: separator),
+      fields[header].count == fields[firstData - 1].count,
       !isDataLine(fields[header], separator: separator)
     {
       preamble = header
@@ -43,7 +44,7 @@ struct CSVLayout {
     let columnCount =
       hasHeader
       ? try headerColumnCount(
-        header: fields[preamble], firstData: fields[firstData],
+        header: fields[preamble], dataRows: fields[firstData...],
         lines: (lineNumbers[preamble], lineNumbers[firstData]),
         path: path)
       : fields[firstData].count
@@ -89,30 +90,61 @@ struct CSVLayout {
   }
 
   /// The number of columns a header names, which every line must have (RFC 4180): its field count, or
-  /// one less when it ends in a delimiter (an empty last name) and the first data line has one field
-  /// less. A first data line with another count (other than one more, the last field empty: a
-  /// trailing delimiter) is an error naming it and both counts.
+  /// one less when it ends in a delimiter (an empty last name) and either the first data line has one
+  /// field less or every probed data line (`dataRows`) ends in a delimiter too (`a,b,` over `1,2,`:
+  /// Shimmer exports). A first data line with another count (other than one more, the last field
+  /// empty: a trailing delimiter) is an error naming it and both counts; when it has one field more
+  /// and the first fields of the data lines count rows (1, 2, 3), the error adds that the header may
+  /// lack a name for that column of row names (R's `write.table` without `col.names = NA`).
   private static func headerColumnCount(
-    header: [[UInt8]], firstData: [[UInt8]], lines: (header: Int, data: Int), path: String
+    header: [[UInt8]], dataRows: ArraySlice<[[UInt8]]>, lines: (header: Int, data: Int), path: String
   ) throws(InputError) -> Int {
+    let firstData = dataRows.first!
     var count = header.count
-    if count == firstData.count + 1, header.last.map(cleanText)?.isEmpty == true { count -= 1 }
+    if count > 1, header.last.map(cleanText)?.isEmpty == true,
+      count == firstData.count + 1
+        || dataRows.allSatisfy({ $0.count == count && $0.last.map(cleanText)?.isEmpty == true })
+    {
+      count -= 1
+    }
     let trailingDelimiter =
       firstData.count == count + 1 && firstData.last.map(cleanText)?.isEmpty == true
     guard firstData.count == count || trailingDelimiter else {
+      // Row numbers first (1, 2, 3 or 0, 1, 2), one field more than the header names.
+      let numbers = dataRows.prefix(3).map { $0.first.flatMap { Int(cleanText($0)) } }
+      let countsRows =
+        numbers.allSatisfy { $0 != nil } && zip(numbers, numbers.dropFirst()).allSatisfy { $0! + 1 == $1! }
+      let rowNames =
+        firstData.count == count + 1 && countsRows
+        ? " (the header may lack a name for the first column, row names: R's write.table writes them "
+          + "so without col.names = NA)" : ""
       throw InputError(
         path: path, location: .line(lines.data),
-        "expected \(count) fields, as the header (line \(lines.header)) names, found \(firstData.count)")
+        "expected \(count) fields, as the header (line \(lines.header)) names, found \(firstData.count)"
+          + rowNames)
     }
     return count
   }
 
-  /// Whether a line is a units row (`s,mV,g` under `time,ppg,acc_x`): every field empty or a unit
-  /// (a common spelling such as `s`, `ms`, `mV`, `µV`, `g`, `m/s^2`, `bpm`, `%`, `°C`, `a.u.`, or
-  /// any text in brackets: `[mV]`, `(mV)`), at least one of them not empty.
-  static func isUnitsRow(_ fields: [[UInt8]]) -> Bool {
+  /// Whether a line is a units row (`s,mV,g` under `time,ppg,acc_x`), at least one of its fields not
+  /// empty and either
+  /// - every field empty or a unit (a common spelling such as `s`, `ms`, `mV`, `µV`, `g`, `m/s^2`,
+  ///   `bpm`, `%`, `°C`, `a.u.`, `kOhm`, `deg`, or any text in brackets: `[mV]`, `(mV)`), or
+  /// - under a column that `header` names as time (`isTimeName(_:)`), a time unit (`ms`, `[s]`),
+  ///   and every other field empty or short text (at most 16 characters) that is neither a number
+  ///   nor a date-time: units this list lacks (`ms,mV,no units` under `Timestamp,ECG,GSR`).
+  ///
+  /// A header under a preamble line is not one: its time column's name is not a unit.
+  static func isUnitsRow(_ fields: [[UInt8]], under header: [[UInt8]], separator: UInt8) -> Bool {
     let texts = fields.map(cleanText)
-    return texts.contains { !$0.isEmpty } && texts.allSatisfy(isUnitText)
+    guard texts.contains(where: { !$0.isEmpty }) else { return false }
+    if texts.allSatisfy(isUnitText) { return true }
+    guard let t = header.firstIndex(where: { isTimeName(cleanText($0)) }), t < texts.count,
+      nameWords(texts[t]).count == 1, unitFromName(texts[t]) != nil
+    else { return false }
+    return zip(texts, fields).allSatisfy { text, field in
+      text.count <= 16 && (text.isEmpty || !isDataLine([field], separator: separator))
+    }
   }
 
   private static func isUnitText(_ text: String) -> Bool {
@@ -129,7 +161,8 @@ struct CSVLayout {
     "v", "mv", "uv", "µv", "μv", "nv", "g", "mg", "m/s^2", "m/s2", "m/s²", "m/s/s", "bpm", "1/min", "%",
     "degc", "°c", "deg c", "mmhg", "kpa", "pa", "a.u.", "a.u", "au", "adu", "adc", "count", "counts", "rad/s",
     "deg/s", "°/s", "dps", "mt", "ut", "µt", "μt", "lux", "lx", "ohm", "kohm", "ω", "kω", "ma", "ua", "µa",
-    "μa", "na", "hz", "min", "h", "mm", "cm", "kg", "ml", "l/min", "ppm", "db", "bool",
+    "μa", "na", "hz", "min", "h", "mm", "cm", "kg", "ml", "l/min", "ppm", "db", "bool", "ohms", "kohms",
+    "mohm", "mohms", "mω", "deg", "degrees", "°", "m/s", "rpm", "mmol/l", "mg/dl", "no units",
   ]
 
   /// The first of tab, `;`, `,` that splits the last lines consistently; otherwise the one that
@@ -239,9 +272,10 @@ struct CSVLayout {
   /// How the time column `column` reads: date-times when its first value is one, else numbers in
   /// the unit ``CSVOptions/timeUnit`` states, else the one the units row (`unitText`) or the column's
   /// name states (``unitFromName(_:)``), else the one the intervals suggest
-  /// (``unitFromIntervals(_:)``). A stated unit is never overridden; without a rate option, a median
-  /// interval in it that gives a rate outside `SignalChunk.supportedSampleRates` is an error naming
-  /// the header's line (`place`) and the unit the intervals suggest.
+  /// (`unitFromIntervals(_:)`). A stated unit is never overridden; without a rate option, stamps
+  /// giving a rate outside `SignalChunk.supportedSampleRates` in it are an error naming the header's
+  /// line (`place`) when the unit the intervals suggest is another one that gives a supported rate
+  /// (else the reader's rate error names the rate: data slower than 1 Hz is not a unit's fault).
   private static func detectTimeParse(
     _ dataFields: [[[UInt8]]], column t: Int, name: String, unitText: String?, separator: UInt8,
     options: CSVOptions, place: (path: String, line: Int)
@@ -260,26 +294,23 @@ struct CSVLayout {
       } else { nil }
     guard let stated else { return .numeric(exponent: unitFromIntervals(values).nanosecondExponent) }
     // Unsupported: even the shortest interval longer than the longest sample interval, or the median
-    // one shorter than the shortest.
+    // one shorter than the shortest. Only another unit's supported rate makes it the unit's fault;
+    // otherwise the data is as slow or fast as it says, and the rate's own error names it.
     let range = SignalChunk.supportedSampleRates
-    if options.sampleRate == nil, let median = medianInterval(values, unit: stated.unit),
+    let suggested = unitFromIntervals(values)
+    if options.sampleRate == nil, suggested != stated.unit,
+      let median = medianInterval(values, unit: stated.unit),
       let shortest = medianInterval(values, unit: stated.unit, quantile: 0),
-      1 / shortest < range.lowerBound || 1 / median > range.upperBound
+      1 / shortest < range.lowerBound || 1 / median > range.upperBound,
+      let other = medianInterval(values, unit: suggested), range.contains(1 / other)
     {
       let seconds = 1 / shortest < range.lowerBound ? shortest : median
-      let suggested = unitFromIntervals(values)
-      var hint = "pass --time-unit"
-      if suggested != stated.unit, let other = medianInterval(values, unit: suggested),
-        range.contains(1 / other)
-      {
-        hint =
-          "read in \(suggested.rawValue) they give \(1 / other) Hz: pass --time-unit \(suggested.rawValue)"
-      }
       throw InputError(
         path: place.path, location: .line(place.line),
         "time column \"\(name)\" read in \(stated.unit.rawValue), \(stated.source): its stamps, \(seconds) s "
           + "apart, give \(1 / seconds) Hz: expected a sample rate from \(Int(range.lowerBound)) to "
-          + "\(Int(range.upperBound)) Hz (\(hint))")
+          + "\(Int(range.upperBound)) Hz (read in \(suggested.rawValue) they give \(1 / other) Hz: pass "
+          + "--time-unit \(suggested.rawValue))")
     }
     return .numeric(exponent: stated.unit.nanosecondExponent)
   }

@@ -8,15 +8,15 @@ import VitalsCore
 /// selected by name or 0-based index into that list.
 ///
 /// **Timing.** Without a time column the samples are uniform at the given rate. With one, every stamp
-/// is checked: stamps never go backwards (an error naming the line). A stamp equal to the one before
-/// is accepted, as coarse timers (a 15.6-ms clock on a 100-Hz stream) and phones write them, and
-/// makes the stamps irregular: the file is resampled, its rows in order. The rate is measured on the
+/// is checked: stamps never go backwards (an error naming the line). The rate is measured on the
 /// first 8192 stamps, on their longest run without a gap (exactly when the intervals are whole
 /// multiples of one number of nanoseconds, else by least squares:
 /// `UniformGridInterpolator/measuredRate(times:)`, robust to jitter and coarse timers). When every
 /// interval of those rows lies within 1 % of the sample interval or of a whole multiple of it, the
 /// samples pass unchanged (``CSVTiming/uniformTimestamps``); otherwise the file is resampled onto
-/// the uniform grid starting at the first stamp. Gaps are missing data, never bridged or shifted:
+/// the uniform grid starting at the first stamp. A stamp equal to the one before is accepted, never an
+/// error (``TimeStampTimeline`` states the rule): a row repeating the previous one exactly is dropped
+/// from uniform stamps (``duplicateRowCount``), any other row is a sample of its own. Gaps are missing data, never bridged or shifted:
 /// their samples or grid points are NaN and the samples after them keep their times
 /// (``TimeStampTimeline`` states the rule; ``timeline`` what the file showed). Numeric stamps are
 /// taken as time since the epoch; stamps before 2000-01-01 (since boot, since the recording's start)
@@ -58,7 +58,7 @@ public final class CSVSignalReader: SignalReader {
   /// What the stamps read so far showed.
   public private(set) var timeline = TimeStampTimeline()
   /// Rows dropped so far as exact repeats of the row before them (uniform stamps only: the same stamp
-  /// and values, a row written twice; ``TimeStampTimeline`` states the rule).
+  /// and every value read, a row written twice; ``TimeStampTimeline`` states the rule).
   public private(set) var duplicateRowCount = 0
   /// The line of the first row dropped as a repeat (0 when none was).
   public private(set) var firstDuplicateLine = 0
@@ -70,6 +70,9 @@ public final class CSVSignalReader: SignalReader {
   private var pendingMissing: Int64 = 0
   /// The stamp of the last row examined, in ns since the epoch.
   private var previousStamp: Int64?
+  /// Uniform stamps: the slots taken by rows repeating the stamp before them that no longer interval
+  /// has made up for yet.
+  private var owedSlots: Int64 = 0
   /// Irregular stamps: rows of the batch already interpolated, and the grid index of the current
   /// segment's first point (the interpolator starts afresh after each gap).
   private var interpolatedRows = 0
@@ -161,7 +164,7 @@ public final class CSVSignalReader: SignalReader {
     }
     availableSignals = available
     signals = selected.map { available[$0] }
-    try dropDuplicateRows()
+    dropDuplicateRows()
     examineBatch()
   }
 
@@ -225,16 +228,16 @@ public final class CSVSignalReader: SignalReader {
     parsedStart = 0
     interpolatedRows = 0
     try parser.fillRaw()
-    try dropDuplicateRows()
+    dropDuplicateRows()
     examineBatch()
   }
 
   /// With uniform stamps, drops the batch's rows that repeat the previous row exactly and counts them
-  /// (``duplicateRowCount``); a row repeating the stamp with other values is an error
-  /// (`CSVRowParser/dropRepeatedRows()`). Irregular stamps keep every row.
-  private func dropDuplicateRows() throws(InputError) {
+  /// (``duplicateRowCount``); a row repeating the stamp with other values stays, a sample of its own
+  /// (`CSVRowParser/dropDuplicateRows()`). Irregular stamps keep every row.
+  private func dropDuplicateRows() {
     guard timing == .uniformTimestamps else { return }
-    let dropped = try parser.dropRepeatedRows()
+    let dropped = parser.dropDuplicateRows()
     if let line = dropped.firstLine {
       if duplicateRowCount == 0 { firstDuplicateLine = line }
       duplicateRowCount += dropped.count
@@ -242,7 +245,9 @@ public final class CSVSignalReader: SignalReader {
   }
 
   /// Checks every stamp of the parser's batch against the previous one: gaps go to `batchGaps`, the
-  /// rest to the timeline's jitter.
+  /// rest to the timeline's jitter. With uniform stamps, a row repeating the previous stamp takes the
+  /// next slot (an interval 0, one sample interval short), and the next longer interval makes up
+  /// for it instead of holding a missing sample (`owedSlots`).
   private func examineBatch() {
     batchGaps.removeAll(keepingCapacity: true)
     nextGap = 0
@@ -256,11 +261,18 @@ public final class CSVSignalReader: SignalReader {
       previous = stamp
       let seconds = Double(elapsed) / 1e9
       if timing == .uniformTimestamps {
-        let slots = (Double(elapsed) / nominal).rounded()
-        if slots >= 2 {
-          batchGaps.append((row, Int64(slots) - 1))
-          timeline.recordGap(seconds: seconds, missing: (slots - 1) * interval)
-          continue
+        if elapsed == 0 {
+          owedSlots += 1
+        } else {
+          let slots = Int64((Double(elapsed) / nominal).rounded())
+          let madeUp = min(owedSlots, max(0, slots - 1))
+          owedSlots -= madeUp
+          let missing = slots - 1 - madeUp
+          if missing >= 1 {
+            batchGaps.append((row, missing))
+            timeline.recordGap(seconds: seconds, missing: Double(missing) * interval)
+            continue
+          }
         }
       } else if elapsed > gapThreshold {
         batchGaps.append((row, 0))
@@ -428,31 +440,35 @@ private struct FirstBatchClock {
       rate, field: rateSource.field, path: path, location: rateSource.location)
   }
 
-  /// The first batch's timing. When at most 1 % of its rows repeat the stamp before them and the
-  /// others are uniform (at `rate` when given), the repeats are taken as stray rows, which the
-  /// uniform reading drops or refuses: the timing of the other rows. Otherwise every row counts (a
-  /// clock coarser than the samples repeats stamps often, with other values).
+  /// The first batch's timing. When at most 1 % of its rows repeat the stamp before them, and the
+  /// others are uniform (at `rate` when given) with them read as stray rows, the timing of those
+  /// rows: a row repeating the previous one exactly (stamp and every value read) is left out (the
+  /// uniform reading drops it, and it does not count in the rate); one with other values is a sample
+  /// of its own, in the slot after the previous row's, which the next interval makes up for (745,
+  /// 745, 755 ms at 200 Hz: a stamp written late). Otherwise every row counts (a clock coarser than
+  /// the samples repeats stamps often, with other values): the file is resampled.
   private static func timing(_ parser: CSVRowParser, rate: Double?) -> FirstBatchTiming {
     let times = UnsafeBufferPointer(start: parser.rawTimes, count: parser.rawCount)
     let repeats = parser.repeatedRows
     guard !repeats.isEmpty, repeats.count * 100 <= parser.rawCount else {
       return FirstBatchTiming(times: times)
     }
-    var distinct = [Int64]()
-    distinct.reserveCapacity(times.count - repeats.count)
+    let duplicates = repeats.map(\.row).filter(parser.repeatsPreviousRow)
+    var kept = [Int64]()
+    kept.reserveCapacity(times.count - duplicates.count)
     var next = 0
     for (row, time) in times.enumerated() {
-      if next < repeats.count && repeats[next].row == row {
+      if next < duplicates.count && duplicates[next] == row {
         next += 1
       } else {
-        distinct.append(time)
+        kept.append(time)
       }
     }
-    let without = distinct.withUnsafeBufferPointer { FirstBatchTiming(times: $0) }
-    guard let r = rate ?? without.rate, without.isUniform(rate: r) else {
+    let stray = kept.withUnsafeBufferPointer { FirstBatchTiming(times: $0, strayRepeats: true) }
+    guard let r = rate ?? stray.rate, stray.isUniform(rate: r) else {
       return FirstBatchTiming(times: times)
     }
-    return without
+    return stray
   }
 }
 
@@ -465,8 +481,13 @@ private struct FirstBatchTiming {
   /// when measuring the rate (so that a gap in the first rows does not bias it).
   let highInterval: Int64
   private let intervals: [Int64]
+  /// Whether a row repeating the stamp before it is a stray sample, in the slot after the previous
+  /// row's: an interval 0 that the next interval makes up for (`isUniform(rate:)`), left out of
+  /// the exact rate's step.
+  private let strayRepeats: Bool
 
-  init(times: UnsafeBufferPointer<Int64>) {
+  init(times: UnsafeBufferPointer<Int64>, strayRepeats: Bool = false) {
+    self.strayRepeats = strayRepeats
     intervals = zip(times, times.dropFirst()).map { $1 &- $0 }
     let sorted = intervals.sorted()
     highInterval = sorted.isEmpty ? 0 : sorted[Int(0.99 * Double(sorted.count - 1))]
@@ -483,7 +504,9 @@ private struct FirstBatchTiming {
     let run = intervals[best]
     // Stamps whole multiples of one number of nanoseconds apart give the rate exactly (0.004 s →
     // 250 Hz, dropped samples or not); others are measured by least squares.
-    if let step = run.min(), step > 0, run.allSatisfy({ $0 % step == 0 }) {
+    if let step = strayRepeats ? run.filter({ $0 > 0 }).min() : run.min(), step > 0,
+      run.allSatisfy({ $0 % step == 0 })
+    {
       rate = 1e9 / Double(step)
     } else {
       let base = times[best.lowerBound]
@@ -493,11 +516,18 @@ private struct FirstBatchTiming {
   }
 
   /// Whether every interval lies within 1 % of the sample interval at `rate` or of a whole multiple of
-  /// it (a gap), so that the samples can pass unchanged.
+  /// it (a gap), so that the samples can pass unchanged. With stray repeats, an interval 0 takes a
+  /// slot, and the next interval must then span one more.
   func isUniform(rate: Double) -> Bool {
     let nominal = 1e9 / rate
+    var owed = 0.0
     return intervals.allSatisfy { interval in
-      let slots = max(1, (Double(interval) / nominal).rounded())
+      if strayRepeats && interval == 0 {
+        owed += 1
+        return true
+      }
+      let slots = max(1 + owed, (Double(interval) / nominal).rounded())
+      owed = 0
       return abs(Double(interval) - slots * nominal) <= 0.01 * nominal
     }
   }
@@ -598,7 +628,7 @@ package final class CSVRowParser {
     self.delimiter = delimiter
     self.decimalSeparator = decimalSeparator
     self.probeLines = probeLines
-    // Then the last row of the previous batch, one value per channel (``dropRepeatedRows()``).
+    // Then the last row of the previous batch, one value per channel (`dropDuplicateRows()`).
     rawValues = .allocate(capacity: Self.slot(ofChannel: max(1, channelCount)) + channelCount)
     rawTimes = .allocate(capacity: Self.batchRows)
     self.channelCount = channelCount
@@ -638,33 +668,33 @@ package final class CSVRowParser {
     repeatedRows.removeAll(keepingCapacity: true)
   }
 
-  /// Drops the batch's rows that repeat the previous row exactly, stamp and every value read (a row
-  /// written twice), and returns how many and the first one's line; a row repeating the previous
-  /// row's stamp with other values is an error naming its line and the time column. For uniformly
-  /// stamped files, where each row has a time of its own.
-  func dropRepeatedRows() throws(InputError) -> (count: Int, firstLine: Int?) {
+  /// Whether batch row `row` holds the same values as the row before it (the last row of the previous
+  /// batch for row 0, once `dropDuplicateRows()` has kept it), bit for bit.
+  func repeatsPreviousRow(_ row: Int) -> Bool {
     let previousRow = rawValues + Self.slot(ofChannel: max(1, channelCount))
+    return (0..<channelCount).allSatisfy { c in
+      let values = rawValues + Self.slot(ofChannel: c)
+      return (row > 0 ? values[row - 1] : previousRow[c]).bitPattern == values[row].bitPattern
+    }
+  }
+
+  /// Drops the batch's rows that repeat the previous row exactly, stamp and every value read (a row
+  /// written twice), and returns how many and the first one's line. A row repeating the previous
+  /// row's stamp with other values stays: a sample of its own. For uniformly stamped files.
+  func dropDuplicateRows() -> (count: Int, firstLine: Int?) {
+    let previousRow = rawValues + Self.slot(ofChannel: max(1, channelCount))
+    let duplicates = repeatedRows.filter { repeatsPreviousRow($0.row) }
+    repeatedRows.removeAll(keepingCapacity: true)
     defer {
       if rawCount > 0 {
         for c in 0..<channelCount { previousRow[c] = rawValues[Self.slot(ofChannel: c) + rawCount - 1] }
       }
     }
-    guard let first = repeatedRows.first else { return (0, nil) }
-    for (row, line) in repeatedRows {
-      for c in 0..<channelCount {
-        let values = rawValues + Self.slot(ofChannel: c)
-        guard (row > 0 ? values[row - 1] : previousRow[c]).bitPattern == values[row].bitPattern else {
-          throw InputError(
-            path: path, location: .field(line: line, column: (roles.firstIndex(of: -2) ?? 0) + 1),
-            "the time stamp repeats the previous row's with other values: expected a time of its own for "
-              + "each row of uniformly stamped data")
-        }
-      }
-    }
+    guard let first = duplicates.first else { return (0, nil) }
     var write = first.row
     var next = 0
     for read in first.row..<rawCount {
-      if next < repeatedRows.count && repeatedRows[next].row == read {
+      if next < duplicates.count && duplicates[next].row == read {
         next += 1
         continue
       }
@@ -675,9 +705,7 @@ package final class CSVRowParser {
       write += 1
     }
     rawCount = write
-    let count = repeatedRows.count
-    repeatedRows.removeAll(keepingCapacity: true)
-    return (count, first.line)
+    return (duplicates.count, first.line)
   }
 
   /// Parses rows into the raw batch until it is full or the input ends.
