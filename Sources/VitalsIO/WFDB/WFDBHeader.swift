@@ -202,18 +202,18 @@ public struct WFDBHeader: Sendable, Equatable {
 
   /// Parses the text of a header file. `path` names the file in errors.
   ///
-  /// The text is UTF-8, or Latin-1 when it is not valid UTF-8 (``decodeHeaderText(_:)``: the byte
-  /// 0xB5 of `µV` reads as µ). Accepts LF or CRLF line ends, spaces or tabs between fields, trailing blanks, blank lines and
-  /// `#` comments anywhere, and multi-segment headers (`name/nseg` followed by one `segment nsamp`
-  /// line per segment). The record line's base time and date may also be written as other tools
-  /// write them (see ``notes``): an ISO 8601 date before or after the time (`2014-05-08 05:05:15`,
-  /// `05:05:15 2014-05-08`), one ISO date-time field (`2014-05-08T05:05:15`, optionally ending in
-  /// `Z`), a date without a time (midnight), a time without the sample count before it, and
-  /// `MM/DD/YYYY` when the middle number cannot be a month. Every malformed field throws an
-  /// ``InputError`` naming its line, as do more or fewer signal (or segment) lines than the record
-  /// line declares and a multi-segment record line whose sample count differs from the sum of its
-  /// segments' lengths. A record line may declare no signals (a record of annotations only); the
-  /// signal reader refuses such a record.
+  /// The text is UTF-8, or Latin-1 (each byte the character of its code point) when the bytes are
+  /// not valid UTF-8: the byte 0xB5 of `µV` reads as µ. Accepts LF or CRLF line ends, spaces or tabs
+  /// between fields, trailing blanks, blank lines and `#` comments anywhere, and multi-segment
+  /// headers (`name/nseg` followed by one `segment nsamp` line per segment). The record line's base
+  /// time and date may also be written as other tools write them (see ``notes``): an ISO 8601 date
+  /// before or after the time (`2014-05-08 05:05:15`, `05:05:15 2014-05-08`), one ISO date-time
+  /// field (`2014-05-08T05:05:15`, optionally ending in `Z`), a date without a time (midnight), a time
+  /// without the sample count before it, and `MM/DD/YYYY` when the middle number cannot be a month.
+  /// Every malformed field throws an ``InputError`` naming its line, as do more or fewer signal (or
+  /// segment) lines than the record line declares and a multi-segment record line whose sample count
+  /// differs from the sum of its segments' lengths. A record line may declare no signals (a record of
+  /// annotations only); the signal reader refuses such a record.
   public static func parse(_ bytes: some Collection<UInt8>, path: String) throws(InputError) -> WFDBHeader {
     if bytes.isEmpty { throw InputError(path: path, "empty header file: expected a WFDB record line") }
     var comments: [String] = []
