@@ -133,6 +133,21 @@ struct ImpossibleDateTests {
     #expect(error?.path == "r.hea")
   }
 
+  @Test("a WFDB base date in a year far beyond Timestamp's range is an error, not a trap")
+  func wfdbFarYears() throws {
+    for date in ["31/12/9223372036854775807", "31/12/1000000000", "2024-12-31"] {
+      let text = "r 1 250 3000 10:00:00 \(date)\nr.dat 16 200/mV 16 0 0 0 0 A\n"
+      if date.hasPrefix("2024") {
+        #expect(try WFDBHeader.parse(Array(text.utf8), path: "r.hea").baseDate?.day == 31)
+      } else {
+        let error = inputError { _ = try WFDBHeader.parse(Array(text.utf8), path: "r.hea") }
+        #expect(error?.location == .line(1), "\(date)")
+      }
+    }
+    #expect([Int.max, Int.min, 1_000_000_000].map { Timestamp.daysInMonth(year: $0, month: 12) } == [31, 31, 31])
+    #expect([-4, 0, -100, -400].map { Timestamp.daysInMonth(year: $0, month: 2) } == [29, 29, 28, 29])
+  }
+
   @Test("WFDB base times within the day still read")
   func wfdbGoodTimes() throws {
     for (start, seconds) in [("23:59:59.5", 86_399.5), ("59:59", 3599.0), ("0:00:60", 60.0)] {

@@ -277,7 +277,7 @@ public struct EDFHeader: Sendable, Equatable {
       if parts.count == 3, let d = Int(parts[0]), let y = Int(parts[2]), (1800...2200).contains(y),
         let m = months.firstIndex(of: parts[1].uppercased())
       {
-        guard (1...WFDBHeader.daysIn(month: m + 1, year: y)).contains(d) else {
+        guard (1...Timestamp.daysInMonth(year: y, month: m + 1)).contains(d) else {
           throw InputError(
             path: path, location: .byteOffset(88),
             "the recording field's Startdate \(words[1]) is not a date: expected dd-MMM-yyyy")
@@ -299,11 +299,11 @@ public struct EDFHeader: Sendable, Equatable {
     }
     let yy = numbers[2]
     let year = yy >= 100 ? yy : (yy >= 85 ? 1900 + yy : 2000 + yy)
-    guard numbers[0] <= WFDBHeader.daysIn(month: numbers[1], year: year) else {
+    guard numbers[0] <= Timestamp.daysInMonth(year: year, month: numbers[1]) else {
       throw InputError(
         path: path, location: .byteOffset(Int64(offset)),
         "the start date \"\(text)\" is not a date: \(numbers[1] == 2 ? "February \(year)" : "month \(numbers[1])") "
-          + "has \(WFDBHeader.daysIn(month: numbers[1], year: year)) days")
+          + "has \(Timestamp.daysInMonth(year: year, month: numbers[1])) days")
     }
     if let startdate {
       if (startdate.year, startdate.month, startdate.day) != (year, numbers[1], numbers[0]) {

@@ -433,22 +433,13 @@ public struct WFDBHeader: Sendable, Equatable {
     } else if b > 12, (1...12).contains(a) {
       date = StartDate(year: c, month: a, day: b, reading: "the date as MM/DD/YYYY (\(b) cannot be a month)")
     }
-    guard (1...12).contains(date.month), (1...daysIn(month: date.month, year: date.year)).contains(date.day)
+    guard (1...12).contains(date.month), (1...Timestamp.daysInMonth(year: date.year, month: date.month)).contains(date.day)
     else { throw fail("expected the base date as DD/MM/YYYY or YYYY-MM-DD, found '\(text)'") }
     // Timestamp's Int64 nanoseconds span 1677-09-21 to 2262-04-11.
     guard (1678...2261).contains(date.year) else {
       throw fail("expected a base date between the years 1678 and 2261, found '\(text)'")
     }
     return date
-  }
-
-  /// Days in `month` (1–12) of the proleptic Gregorian `year`.
-  static func daysIn(month: Int, year: Int) -> Int {
-    switch month {
-    case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-    case 4, 6, 9, 11: 30
-    default: 31
-    }
   }
 
   private static func parseSignalLine(
