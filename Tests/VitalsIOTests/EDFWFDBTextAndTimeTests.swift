@@ -109,11 +109,35 @@ struct ImpossibleDateTests {
     #expect(error?.description.contains("not a date") == true, "\(String(describing: error))")
   }
 
-  @Test("29 February of a leap year and 23:59:60 are read")
+  @Test("29 February of a leap year and 23:59:59 are read")
   func edfLeapDay() throws {
     var file = GeneratedEDF()
-    (file.date, file.time, file.recording) = ("29.02.20", "23.59.60", "Startdate X X X X")
-    #expect(try EDFReader(contents: file.bytes).header.startTime.iso8601 == "2020-03-01T00:00:00Z")
+    (file.date, file.time, file.recording) = ("29.02.20", "23.59.59", "Startdate X X X X")
+    #expect(try EDFReader(contents: file.bytes).header.startTime.iso8601 == "2020-02-29T23:59:59Z")
+  }
+
+  @Test("a leap second (second 60) in an EDF start time is an error naming the file and its byte")
+  func edfLeapSecond() throws {
+    for time in ["23.59.60", "12.00.60", "00:00:60"] {
+      var file = GeneratedEDF()
+      file.time = time
+      let error = inputError { _ = try EDFReader(contents: file.bytes, name: "leap.edf") }
+      #expect(error?.location == .byteOffset(176) && error?.path == "leap.edf", "\(time)")
+      #expect(error?.description.contains("leap second") == true, "\(String(describing: error))")
+    }
+    var file = GeneratedEDF()
+    file.time = "23.59.61"
+    #expect(inputError { _ = try EDFReader(contents: file.bytes) }?.location == .byteOffset(176))
+  }
+
+  @Test(
+    "a leap second (second 60) in a WFDB base time is an error naming the file and the record line",
+    arguments: ["23:59:60 31/12/2016", "59:60", "60", "60.5", "23:59:60.000", "2016-12-31T23:59:60Z"])
+  func wfdbLeapSecond(_ start: String) throws {
+    let text = "# a comment\nleap 1 250 1000 \(start)\nleap.dat 16 200 16 0 0 0 0 ECG\n"
+    let error = inputError { _ = try WFDBHeader.parse(Array(text.utf8), path: "leap.hea") }
+    #expect(error?.location == .line(2) && error?.path == "leap.hea", "\(String(describing: error))")
+    #expect(error?.description.contains("leap second") == true, "\(String(describing: error))")
   }
 
   @Test("an EDF start time beyond the day is an error naming its byte", arguments: ["25.00.00", "12.75.00"])
@@ -150,7 +174,7 @@ struct ImpossibleDateTests {
 
   @Test("WFDB base times within the day still read")
   func wfdbGoodTimes() throws {
-    for (start, seconds) in [("23:59:59.5", 86_399.5), ("59:59", 3599.0), ("0:00:60", 60.0)] {
+    for (start, seconds) in [("23:59:59.5", 86_399.5), ("59:59", 3599.0), ("0:01:00", 60.0), ("59.999", 59.999)] {
       let text = "r 1 250 3000 \(start)\nr.dat 16 200/mV 16 0 0 0 0 A\n"
       #expect(try WFDBHeader.parse(Array(text.utf8), path: "r.hea").baseTimeOfDay == seconds)
     }

@@ -322,14 +322,20 @@ public struct EDFHeader: Sendable, Equatable {
   }
 
   /// Seconds since midnight of `hh.mm.ss` (any non-digit separator, with a note when not `.`); hours
-  /// above 23, minutes above 59 and seconds above 60 are refused, never carried over.
+  /// above 23, minutes above 59 and seconds above 59 are refused, never carried over: second 60, a
+  /// leap second, is not counted by Unix time (and so `Timestamp`).
   private static func clockSeconds(_ text: String, path: String, offset: Int, notes: inout [String])
     throws(InputError) -> Int64
   {
     let numbers = text.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
-    guard numbers.count == 3, numbers[0] < 24, numbers[1] < 60, numbers[2] < 61 else {
+    guard numbers.count == 3, numbers[0] < 24, numbers[1] < 60, numbers[2] < 60 else {
+      let leap = numbers.count == 3 && numbers[2] == 60
       throw InputError(
-        path: path, location: .byteOffset(Int64(offset)), "expected a start time hh.mm.ss, found \"\(text)\"")
+        path: path, location: .byteOffset(Int64(offset)),
+        leap
+          ? "the start time \"\(text)\" is a leap second (second 60), which Unix time (and so Vitals) "
+            + "does not count"
+          : "expected a start time hh.mm.ss within the day, found \"\(text)\"")
     }
     if text.contains(where: { !$0.isNumber && $0 != "." }) {
       notes.append("the start time \"\(text)\" is not separated by '.': read as hh.mm.ss")

@@ -393,8 +393,8 @@ public struct WFDBHeader: Sendable, Equatable {
           }
           guard let value = parseTime(part.text) else {
             throw fail(
-              "expected the base time as [[HH:]MM:]SS[.sss] within the day (hours 0–23, minutes 0–59), "
-                + "found '\(field)'")
+              "expected the base time as [[HH:]MM:]SS[.sss] within the day (hours 0–23, minutes 0–59, "
+                + "seconds below 60: a leap second is not counted by Unix time), found '\(field)'")
           }
           time = value
         }
@@ -569,10 +569,10 @@ public struct WFDBHeader: Sendable, Equatable {
   }
 
   /// `[[HH:]MM:]SS[.sss]` as seconds; nil for a time that is not one of the day (hours above 23,
-  /// minutes above 59, seconds from 61).
+  /// minutes above 59, seconds from 60: a leap second, which Unix time does not count).
   private static func parseTime(_ text: Substring) -> Double? {
     let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-    guard (1...3).contains(parts.count), let seconds = finite(parts.last!), seconds >= 0, seconds < 61 else {
+    guard (1...3).contains(parts.count), let seconds = finite(parts.last!), seconds >= 0, seconds < 60 else {
       return nil
     }
     var total = seconds
