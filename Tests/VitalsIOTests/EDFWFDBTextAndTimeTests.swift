@@ -96,17 +96,48 @@ struct EDFSeveralAnnotationSignalsTests {
 @Suite("EDF and WFDB: impossible dates and times are refused")
 struct ImpossibleDateTests {
   @Test(
-    "an EDF start date or Startdate that is no day is an error naming its byte",
+    "an EDF start date that is no day, without a Startdate that is one, is an error naming its byte",
     arguments: [
-      ("31.02.20", "Startdate X X X X", 168), ("29.02.21", "Startdate X X X X", 168),
-      ("31.04.11", "Startdate X X X X", 168), ("01.01.20", "Startdate 30-FEB-2020 X X X", 88),
+      ("31.02.20", "Startdate X X X X", "February 2020 has 29 days"),
+      ("29.02.21", "Startdate X X X X", "February 2021 has 28 days"),
+      ("31.04.11", "X X X X", "month 4 has 30 days"),
+      ("31.02.20", "Startdate 30-FEB-2020 X X X", "nor is the recording field's Startdate 30-FEB-2020 a date"),
+      ("31.02.20", "Startdate 01-JAN-1700 X X X", "Startdate 01-JAN-1700 a date (expected a year in 1800–2200)"),
+      ("01.01.yy", "Startdate 29-FEB-2100 X X X", "February 2100 has 28 days"),
     ])
-  func edfDates(_ example: (date: String, recording: String, offset: Int)) throws {
+  func edfDates(_ example: (date: String, recording: String, message: String)) throws {
     var file = GeneratedEDF()
     (file.date, file.recording) = (example.date, example.recording)
     let error = inputError { _ = try EDFReader(contents: file.bytes, name: "bad.edf") }
-    #expect(error?.location == .byteOffset(Int64(example.offset)))
-    #expect(error?.description.contains("not a date") == true, "\(String(describing: error))")
+    #expect(error?.location == .byteOffset(168) && error?.path == "bad.edf")
+    #expect(error?.description.contains(example.message) == true, "\(String(describing: error))")
+  }
+
+  @Test(
+    "a Startdate that is a date is used, whatever the header's date; one that is not gives way to it",
+    arguments: [
+      // The header's date is no day, unreadable or out of range: the Startdate wins, with a note.
+      ("31.02.20", "Startdate 01-MAR-2020 X X X", "2020-03-01", "is not a date (February 2020 has 29 days)"),
+      ("xx.yy.zz", "Startdate 01-MAR-2020 X X X", "2020-03-01", "is not a date (expected dd.mm.yy)"),
+      ("1.1.9999", "Startdate 01-MAR-2020 X X X", "2020-03-01", "is not a date (expected a year in 1800–2200)"),
+      ("01.03.20", "Startdate 01-mar-2020 X X X", "2020-03-01", nil),
+      ("01.03.yy", "Startdate 01-MAR-2090 X X X", "2090-03-01", nil),
+      // The Startdate is no day, out of range or not dd-MMM-yyyy: the header's date, with a note.
+      ("01.01.20", "Startdate 30-FEB-2020 X X X", "2020-01-01", "Startdate 30-FEB-2020 is not a date (February"),
+      ("01.01.20", "Startdate 01-JAN-1700 X X X", "2020-01-01", "is not a date (expected a year in 1800–2200)"),
+      ("01.01.20", "Startdate 2020-01-01 X X X", "2020-01-01", "is not a date (expected dd-MMM-yyyy)"),
+      ("01.01.20", "Startdate X X X X", "2020-01-01", nil),
+    ])
+  func edfStartdateWins(_ example: (date: String, recording: String, day: String, note: String?)) throws {
+    var file = GeneratedEDF()
+    (file.date, file.recording) = (example.date, example.recording)
+    let header = try EDFReader(contents: file.bytes).header
+    #expect(header.startTime.iso8601 == example.day + "T10:20:30Z")
+    if let note = example.note {
+      #expect(header.notes.count == 1 && header.notes[0].contains(note), "\(header.notes)")
+    } else {
+      #expect(header.notes.isEmpty, "\(header.notes)")
+    }
   }
 
   @Test("29 February of a leap year and 23:59:59 are read")
