@@ -241,6 +241,35 @@ struct LatinOneHeaderTextTests {
   }
 }
 
+@Suite("WFDB: header text is decoded line by line")
+struct WFDBLineByLineTextTests {
+  @Test("a Latin-1 µ on one line leaves the UTF-8 of the other lines as it is")
+  func mixedLines() throws {
+    let header =
+      Array("# Ärztin: Zoë, 5 µm\nr 2 250 3000\nr.dat 16 200/".utf8) + [0xB5]
+      + Array("V 16 0 0 0 0 A\nr.dat 16 200/µV 16 0 0 0 0 Δ\n".utf8)
+    let parsed = try WFDBHeader.parse(header, path: "r.hea")
+    #expect(parsed.comments == [" Ärztin: Zoë, 5 µm"])
+    #expect(parsed.signals.map(\.units) == ["µV", "µV"])
+    #expect(parsed.signals.map(\.description) == ["A", "Δ"])
+  }
+
+  @Test(
+    "LF, CR LF and CR each end one line: errors name the same line as before",
+    arguments: ["\n", "\r\n", "\r"])
+  func lineNumbers(_ end: String) throws {
+    // Line 4 (after a comment, the record line and a blank line) is the bad signal line.
+    let text = ["# c", "r 1 250 3000", "", "r.dat 16 200/µV x 0 0 0 0 A", ""].joined(separator: end)
+    var bytes = Array(text.utf8)
+    bytes.remove(at: bytes.firstIndex(of: 0xC2)!)  // µ as the Latin-1 byte 0xB5 alone
+    let error = inputError { _ = try WFDBHeader.parse(bytes, path: "r.hea") }
+    #expect(error?.location == .line(4), "\(String(describing: error))")
+    #expect(error?.description.contains("found 'x'") == true, "\(String(describing: error))")
+    let mixed = Array("r 1 250\r\n\r\rr.dat 16 200/mV 16 0 0 0 0 A\n".utf8)
+    #expect(try WFDBHeader.parse(mixed, path: "r.hea").signalLineNumbers == [4])
+  }
+}
+
 @Suite("EDF → WFDB: every value and every annotation kept")
 struct EDFToWFDBExactTests {
   /// Converts `bytes` (written as `NAME.edf` in a fresh directory) to `NAME.hea`; returns the

@@ -202,27 +202,25 @@ public struct WFDBHeader: Sendable, Equatable {
 
   /// Parses the text of a header file. `path` names the file in errors.
   ///
-  /// The text is UTF-8, or Latin-1 (each byte the character of its code point) when the bytes are
-  /// not valid UTF-8: the byte 0xB5 of `µV` reads as µ. Accepts LF or CRLF line ends, spaces or tabs
-  /// between fields, trailing blanks, blank lines and `#` comments anywhere, and multi-segment
-  /// headers (`name/nseg` followed by one `segment nsamp` line per segment). The record line's base
-  /// time and date may also be written as other tools write them (see ``notes``): an ISO 8601 date
-  /// before or after the time (`2014-05-08 05:05:15`, `05:05:15 2014-05-08`), one ISO date-time
-  /// field (`2014-05-08T05:05:15`, optionally ending in `Z`), a date without a time (midnight), a time
-  /// without the sample count before it, and `MM/DD/YYYY` when the middle number cannot be a month.
-  /// Every malformed field throws an ``InputError`` naming its line, as do more or fewer signal (or
-  /// segment) lines than the record line declares and a multi-segment record line whose sample count
-  /// differs from the sum of its segments' lengths. A record line may declare no signals (a record of
-  /// annotations only); the signal reader refuses such a record.
+  /// Lines end at LF, CR LF or CR. Each line is UTF-8, or Latin-1 (each byte the character of its code
+  /// point) when its bytes are not valid UTF-8: the byte 0xB5 of `µV` reads as µ, and one such line
+  /// does not change how the others read. Accepts spaces or tabs between fields, trailing blanks, blank
+  /// lines and `#` comments anywhere, and multi-segment headers (`name/nseg` followed by one `segment
+  /// nsamp` line per segment). The record line's base time and date may also be written as other tools
+  /// write them (see ``notes``): an ISO 8601 date before or after the time (`2014-05-08 05:05:15`,
+  /// `05:05:15 2014-05-08`), one ISO date-time field (`2014-05-08T05:05:15`, optionally ending in `Z`),
+  /// a date without a time (midnight), a time without the sample count before it, and `MM/DD/YYYY` when
+  /// the middle number cannot be a month. Every malformed field throws an ``InputError`` naming its
+  /// line, as do more or fewer signal (or segment) lines than the record line declares and a
+  /// multi-segment record line whose sample count differs from the sum of its segments' lengths. A
+  /// record line may declare no signals (a record of annotations only); the signal reader refuses such
+  /// a record.
   public static func parse(_ bytes: some Collection<UInt8>, path: String) throws(InputError) -> WFDBHeader {
     if bytes.isEmpty { throw InputError(path: path, "empty header file: expected a WFDB record line") }
     var comments: [String] = []
     var lines: [(number: Int, text: Substring)] = []
-    let text = decodeHeaderText(bytes)
-    for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
-      .enumerated()
-    {
-      var line = rawLine
+    for (index, rawLine) in splitLines(bytes).enumerated() {
+      var line = decodeHeaderText(rawLine)[...]
       while let last = line.last, last.isWhitespace { line.removeLast() }
       let trimmed = line.drop(while: { $0 == " " || $0 == "\t" })
       if trimmed.isEmpty { continue }
@@ -287,6 +285,26 @@ public struct WFDBHeader: Sendable, Equatable {
       header.signalLineNumbers.append(line.number)
     }
     return header
+  }
+
+  /// The lines of `bytes`, split at LF, CR LF or CR (one line break each), without the breaks: one
+  /// more line than breaks, the last empty when the bytes end with a break.
+  private static func splitLines(_ bytes: some Collection<UInt8>) -> [ArraySlice<UInt8>] {
+    let bytes = Array(bytes)
+    var lines: [ArraySlice<UInt8>] = []
+    var start = 0
+    var i = 0
+    while i < bytes.count {
+      guard bytes[i] == 0x0A || bytes[i] == 0x0D else {
+        i += 1
+        continue
+      }
+      lines.append(bytes[start..<i])
+      i += bytes[i] == 0x0D && i + 1 < bytes.count && bytes[i + 1] == 0x0A ? 2 : 1
+      start = i
+    }
+    lines.append(bytes[start...])
+    return lines
   }
 
   private static func parseRecordLine(_ text: Substring, line: Int, path: String) throws(InputError)
