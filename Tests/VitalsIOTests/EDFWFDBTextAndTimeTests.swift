@@ -101,8 +101,13 @@ struct ImpossibleDateTests {
       ("31.02.20", "Startdate X X X X", "February 2020 has 29 days"),
       ("29.02.21", "Startdate X X X X", "February 2021 has 28 days"),
       ("31.04.11", "X X X X", "month 4 has 30 days"),
-      ("31.02.20", "Startdate 30-FEB-2020 X X X", "nor is the recording field's Startdate 30-FEB-2020 a date"),
-      ("31.02.20", "Startdate 01-JAN-1700 X X X", "Startdate 01-JAN-1700 a date (expected a year in 1800–2200)"),
+      (
+        "31.02.20", "Startdate 30-FEB-2020 X X X", "nor is the recording field's Startdate 30-FEB-2020 a date"
+      ),
+      (
+        "31.02.20", "Startdate 01-JAN-1700 X X X",
+        "Startdate 01-JAN-1700 a date (expected a year in 1800–2200)"
+      ),
       ("01.01.yy", "Startdate 29-FEB-2100 X X X", "February 2100 has 28 days"),
     ])
   func edfDates(_ example: (date: String, recording: String, message: String)) throws {
@@ -119,12 +124,21 @@ struct ImpossibleDateTests {
       // The header's date is no day, unreadable or out of range: the Startdate wins, with a note.
       ("31.02.20", "Startdate 01-MAR-2020 X X X", "2020-03-01", "is not a date (February 2020 has 29 days)"),
       ("xx.yy.zz", "Startdate 01-MAR-2020 X X X", "2020-03-01", "is not a date (expected dd.mm.yy)"),
-      ("1.1.9999", "Startdate 01-MAR-2020 X X X", "2020-03-01", "is not a date (expected a year in 1800–2200)"),
+      (
+        "1.1.9999", "Startdate 01-MAR-2020 X X X", "2020-03-01",
+        "is not a date (expected a year in 1800–2200)"
+      ),
       ("01.03.20", "Startdate 01-mar-2020 X X X", "2020-03-01", nil),
       ("01.03.yy", "Startdate 01-MAR-2090 X X X", "2090-03-01", nil),
       // The Startdate is no day, out of range or not dd-MMM-yyyy: the header's date, with a note.
-      ("01.01.20", "Startdate 30-FEB-2020 X X X", "2020-01-01", "Startdate 30-FEB-2020 is not a date (February"),
-      ("01.01.20", "Startdate 01-JAN-1700 X X X", "2020-01-01", "is not a date (expected a year in 1800–2200)"),
+      (
+        "01.01.20", "Startdate 30-FEB-2020 X X X", "2020-01-01",
+        "Startdate 30-FEB-2020 is not a date (February"
+      ),
+      (
+        "01.01.20", "Startdate 01-JAN-1700 X X X", "2020-01-01",
+        "is not a date (expected a year in 1800–2200)"
+      ),
       ("01.01.20", "Startdate 2020-01-01 X X X", "2020-01-01", "is not a date (expected dd-MMM-yyyy)"),
       ("01.01.20", "Startdate X X X X", "2020-01-01", nil),
     ])
@@ -199,13 +213,16 @@ struct ImpossibleDateTests {
         #expect(error?.location == .line(1), "\(date)")
       }
     }
-    #expect([Int.max, Int.min, 1_000_000_000].map { Timestamp.daysInMonth(year: $0, month: 12) } == [31, 31, 31])
+    #expect(
+      [Int.max, Int.min, 1_000_000_000].map { Timestamp.daysInMonth(year: $0, month: 12) } == [31, 31, 31])
     #expect([-4, 0, -100, -400].map { Timestamp.daysInMonth(year: $0, month: 2) } == [29, 29, 28, 29])
   }
 
   @Test("WFDB base times within the day still read")
   func wfdbGoodTimes() throws {
-    for (start, seconds) in [("23:59:59.5", 86_399.5), ("59:59", 3599.0), ("0:01:00", 60.0), ("59.999", 59.999)] {
+    for (start, seconds) in [
+      ("23:59:59.5", 86_399.5), ("59:59", 3599.0), ("0:01:00", 60.0), ("59.999", 59.999),
+    ] {
       let text = "r 1 250 3000 \(start)\nr.dat 16 200/mV 16 0 0 0 0 A\n"
       #expect(try WFDBHeader.parse(Array(text.utf8), path: "r.hea").baseTimeOfDay == seconds)
     }

@@ -451,7 +451,8 @@ public struct WFDBHeader: Sendable, Equatable {
     } else if b > 12, (1...12).contains(a) {
       date = StartDate(year: c, month: a, day: b, reading: "the date as MM/DD/YYYY (\(b) cannot be a month)")
     }
-    guard (1...12).contains(date.month), (1...Timestamp.daysInMonth(year: date.year, month: date.month)).contains(date.day)
+    guard (1...12).contains(date.month),
+      (1...Timestamp.daysInMonth(year: date.year, month: date.month)).contains(date.day)
     else { throw fail("expected the base date as DD/MM/YYYY or YYYY-MM-DD, found '\(text)'") }
     // Timestamp's Int64 nanoseconds span 1677-09-21 to 2262-04-11.
     guard (1678...2261).contains(date.year) else {
