@@ -23,12 +23,14 @@ extension Timestamp {
   }
 
   /// The number of days of `month` (1–12) of `year` in the proleptic Gregorian calendar: 28 to 31,
-  /// February 29 days in years divisible by 4 but not by 100, or by 400.
+  /// February 29 days in years divisible by 4 but not by 100, or by 400. Exact for every `year`.
   public static func daysInMonth(year: Int, month: Int) -> Int {
     precondition((1...12).contains(month), "month \(month) is not 1–12")
-    return Int(
-      daysSinceEpoch(year: month == 12 ? year + 1 : year, month: month % 12 + 1, day: 1)
-        - daysSinceEpoch(year: year, month: month, day: 1))
+    switch month {
+    case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+    case 4, 6, 9, 11: return 30
+    default: return 31
+    }
   }
 
   /// The date `days` after 1970-01-01: the inverse of ``daysSinceEpoch(year:month:day:)``; `days`

@@ -96,24 +96,93 @@ struct EDFSeveralAnnotationSignalsTests {
 @Suite("EDF and WFDB: impossible dates and times are refused")
 struct ImpossibleDateTests {
   @Test(
-    "an EDF start date or Startdate that is no day is an error naming its byte",
+    "an EDF start date that is no day, without a Startdate that is one, is an error naming its byte",
     arguments: [
-      ("31.02.20", "Startdate X X X X", 168), ("29.02.21", "Startdate X X X X", 168),
-      ("31.04.11", "Startdate X X X X", 168), ("01.01.20", "Startdate 30-FEB-2020 X X X", 88),
+      ("31.02.20", "Startdate X X X X", "February 2020 has 29 days"),
+      ("29.02.21", "Startdate X X X X", "February 2021 has 28 days"),
+      ("31.04.11", "X X X X", "month 4 has 30 days"),
+      (
+        "31.02.20", "Startdate 30-FEB-2020 X X X", "nor is the recording field's Startdate 30-FEB-2020 a date"
+      ),
+      (
+        "31.02.20", "Startdate 01-JAN-1700 X X X",
+        "Startdate 01-JAN-1700 a date (expected a year in 1800–2200)"
+      ),
+      ("01.01.yy", "Startdate 29-FEB-2100 X X X", "February 2100 has 28 days"),
     ])
-  func edfDates(_ example: (date: String, recording: String, offset: Int)) throws {
+  func edfDates(_ example: (date: String, recording: String, message: String)) throws {
     var file = GeneratedEDF()
     (file.date, file.recording) = (example.date, example.recording)
     let error = inputError { _ = try EDFReader(contents: file.bytes, name: "bad.edf") }
-    #expect(error?.location == .byteOffset(Int64(example.offset)))
-    #expect(error?.description.contains("not a date") == true, "\(String(describing: error))")
+    #expect(error?.location == .byteOffset(168) && error?.path == "bad.edf")
+    #expect(error?.description.contains(example.message) == true, "\(String(describing: error))")
   }
 
-  @Test("29 February of a leap year and 23:59:60 are read")
+  @Test(
+    "a Startdate that is a date is used, whatever the header's date; one that is not gives way to it",
+    arguments: [
+      // The header's date is no day, unreadable or out of range: the Startdate wins, with a note.
+      ("31.02.20", "Startdate 01-MAR-2020 X X X", "2020-03-01", "is not a date (February 2020 has 29 days)"),
+      ("xx.yy.zz", "Startdate 01-MAR-2020 X X X", "2020-03-01", "is not a date (expected dd.mm.yy)"),
+      (
+        "1.1.9999", "Startdate 01-MAR-2020 X X X", "2020-03-01",
+        "is not a date (expected a year in 1800–2200)"
+      ),
+      ("01.03.20", "Startdate 01-mar-2020 X X X", "2020-03-01", nil),
+      ("01.03.yy", "Startdate 01-MAR-2090 X X X", "2090-03-01", nil),
+      // The Startdate is no day, out of range or not dd-MMM-yyyy: the header's date, with a note.
+      (
+        "01.01.20", "Startdate 30-FEB-2020 X X X", "2020-01-01",
+        "Startdate 30-FEB-2020 is not a date (February"
+      ),
+      (
+        "01.01.20", "Startdate 01-JAN-1700 X X X", "2020-01-01",
+        "is not a date (expected a year in 1800–2200)"
+      ),
+      ("01.01.20", "Startdate 2020-01-01 X X X", "2020-01-01", "is not a date (expected dd-MMM-yyyy)"),
+      ("01.01.20", "Startdate X X X X", "2020-01-01", nil),
+    ])
+  func edfStartdateWins(_ example: (date: String, recording: String, day: String, note: String?)) throws {
+    var file = GeneratedEDF()
+    (file.date, file.recording) = (example.date, example.recording)
+    let header = try EDFReader(contents: file.bytes).header
+    #expect(header.startTime.iso8601 == example.day + "T10:20:30Z")
+    if let note = example.note {
+      #expect(header.notes.count == 1 && header.notes[0].contains(note), "\(header.notes)")
+    } else {
+      #expect(header.notes.isEmpty, "\(header.notes)")
+    }
+  }
+
+  @Test("29 February of a leap year and 23:59:59 are read")
   func edfLeapDay() throws {
     var file = GeneratedEDF()
-    (file.date, file.time, file.recording) = ("29.02.20", "23.59.60", "Startdate X X X X")
-    #expect(try EDFReader(contents: file.bytes).header.startTime.iso8601 == "2020-03-01T00:00:00Z")
+    (file.date, file.time, file.recording) = ("29.02.20", "23.59.59", "Startdate X X X X")
+    #expect(try EDFReader(contents: file.bytes).header.startTime.iso8601 == "2020-02-29T23:59:59Z")
+  }
+
+  @Test("a leap second (second 60) in an EDF start time is an error naming the file and its byte")
+  func edfLeapSecond() throws {
+    for time in ["23.59.60", "12.00.60", "00:00:60"] {
+      var file = GeneratedEDF()
+      file.time = time
+      let error = inputError { _ = try EDFReader(contents: file.bytes, name: "leap.edf") }
+      #expect(error?.location == .byteOffset(176) && error?.path == "leap.edf", "\(time)")
+      #expect(error?.description.contains("leap second") == true, "\(String(describing: error))")
+    }
+    var file = GeneratedEDF()
+    file.time = "23.59.61"
+    #expect(inputError { _ = try EDFReader(contents: file.bytes) }?.location == .byteOffset(176))
+  }
+
+  @Test(
+    "a leap second (second 60) in a WFDB base time is an error naming the file and the record line",
+    arguments: ["23:59:60 31/12/2016", "59:60", "60", "60.5", "23:59:60.000", "2016-12-31T23:59:60Z"])
+  func wfdbLeapSecond(_ start: String) throws {
+    let text = "# a comment\nleap 1 250 1000 \(start)\nleap.dat 16 200 16 0 0 0 0 ECG\n"
+    let error = inputError { _ = try WFDBHeader.parse(Array(text.utf8), path: "leap.hea") }
+    #expect(error?.location == .line(2) && error?.path == "leap.hea", "\(String(describing: error))")
+    #expect(error?.description.contains("leap second") == true, "\(String(describing: error))")
   }
 
   @Test("an EDF start time beyond the day is an error naming its byte", arguments: ["25.00.00", "12.75.00"])
@@ -133,9 +202,27 @@ struct ImpossibleDateTests {
     #expect(error?.path == "r.hea")
   }
 
+  @Test("a WFDB base date in a year far beyond Timestamp's range is an error, not a trap")
+  func wfdbFarYears() throws {
+    for date in ["31/12/9223372036854775807", "31/12/1000000000", "2024-12-31"] {
+      let text = "r 1 250 3000 10:00:00 \(date)\nr.dat 16 200/mV 16 0 0 0 0 A\n"
+      if date.hasPrefix("2024") {
+        #expect(try WFDBHeader.parse(Array(text.utf8), path: "r.hea").baseDate?.day == 31)
+      } else {
+        let error = inputError { _ = try WFDBHeader.parse(Array(text.utf8), path: "r.hea") }
+        #expect(error?.location == .line(1), "\(date)")
+      }
+    }
+    #expect(
+      [Int.max, Int.min, 1_000_000_000].map { Timestamp.daysInMonth(year: $0, month: 12) } == [31, 31, 31])
+    #expect([-4, 0, -100, -400].map { Timestamp.daysInMonth(year: $0, month: 2) } == [29, 29, 28, 29])
+  }
+
   @Test("WFDB base times within the day still read")
   func wfdbGoodTimes() throws {
-    for (start, seconds) in [("23:59:59.5", 86_399.5), ("59:59", 3599.0), ("0:00:60", 60.0)] {
+    for (start, seconds) in [
+      ("23:59:59.5", 86_399.5), ("59:59", 3599.0), ("0:01:00", 60.0), ("59.999", 59.999),
+    ] {
       let text = "r 1 250 3000 \(start)\nr.dat 16 200/mV 16 0 0 0 0 A\n"
       #expect(try WFDBHeader.parse(Array(text.utf8), path: "r.hea").baseTimeOfDay == seconds)
     }
@@ -168,6 +255,35 @@ struct LatinOneHeaderTextTests {
     #expect(try EDFReader(contents: tal).readAnnotations().annotations.map(\.text) == ["café"])
     let utf8Header = Array("r 1 250 3000\nr.dat 16 200/µV 16 0 0 0 0 A\n".utf8)
     #expect(try WFDBHeader.parse(utf8Header, path: "r.hea").signals[0].units == "µV")
+  }
+}
+
+@Suite("WFDB: header text is decoded line by line")
+struct WFDBLineByLineTextTests {
+  @Test("a Latin-1 µ on one line leaves the UTF-8 of the other lines as it is")
+  func mixedLines() throws {
+    let header =
+      Array("# Ärztin: Zoë, 5 µm\nr 2 250 3000\nr.dat 16 200/".utf8) + [0xB5]
+      + Array("V 16 0 0 0 0 A\nr.dat 16 200/µV 16 0 0 0 0 Δ\n".utf8)
+    let parsed = try WFDBHeader.parse(header, path: "r.hea")
+    #expect(parsed.comments == [" Ärztin: Zoë, 5 µm"])
+    #expect(parsed.signals.map(\.units) == ["µV", "µV"])
+    #expect(parsed.signals.map(\.description) == ["A", "Δ"])
+  }
+
+  @Test(
+    "LF, CR LF and CR each end one line: errors name the same line as before",
+    arguments: ["\n", "\r\n", "\r"])
+  func lineNumbers(_ end: String) throws {
+    // Line 4 (after a comment, the record line and a blank line) is the bad signal line.
+    let text = ["# c", "r 1 250 3000", "", "r.dat 16 200/µV x 0 0 0 0 A", ""].joined(separator: end)
+    var bytes = Array(text.utf8)
+    bytes.remove(at: bytes.firstIndex(of: 0xC2)!)  // µ as the Latin-1 byte 0xB5 alone
+    let error = inputError { _ = try WFDBHeader.parse(bytes, path: "r.hea") }
+    #expect(error?.location == .line(4), "\(String(describing: error))")
+    #expect(error?.description.contains("found 'x'") == true, "\(String(describing: error))")
+    let mixed = Array("r 1 250\r\n\r\rr.dat 16 200/mV 16 0 0 0 0 A\n".utf8)
+    #expect(try WFDBHeader.parse(mixed, path: "r.hea").signalLineNumbers == [4])
   }
 }
 

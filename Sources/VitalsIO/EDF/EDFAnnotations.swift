@@ -6,8 +6,8 @@ public struct EDFAnnotation: Sendable, Equatable, Codable {
   public var onset: Double
   /// Seconds, when the TAL states a duration.
   public var duration: Double?
-  /// The annotation text, e.g. `QRS`: UTF-8 as EDF+ says, or Latin-1 when the bytes are not UTF-8
-  /// (as pyedflib falls back; ``decodeHeaderText(_:)``).
+  /// The annotation text, e.g. `QRS`: UTF-8 as EDF+ says, or Latin-1 (each byte the character of its
+  /// code point) when the bytes are not valid UTF-8, as pyedflib falls back.
   public var text: String
 
   /// An annotation at `onset` seconds.

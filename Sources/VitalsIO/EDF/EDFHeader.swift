@@ -6,15 +6,19 @@ import VitalsSupport
 /// Parsing is tolerant where real files break the rules without ambiguity, as pyedflib (edflib) and
 /// MNE are, and ``notes`` says what was assumed: fields padded with leading spaces or NULs, labels
 /// with trailing spaces, two-digit years (`01.01.11`: 1985–2084, the spec's clipping rule; `yy` and
-/// years after 2084 from the EDF+ `Startdate`), date and time separators other than `.`, anonymised
-/// `Startdate X X X X`, `,` as a decimal separator, integers written as `1.0`, a record count of `-1`
-/// (recording not closed: counted from the file size), and a reserved field holding something other
-/// than `EDF+C`/`EDF+D` (read as plain EDF). Refused with the byte offset of the field, as edflib
-/// refuses them: a digital minimum not below the maximum, a digital limit outside the 16-bit range
-/// (−32768…32767), a physical minimum equal to the maximum (no scale), a size that does not match
-/// the signal count and unreadable fields; with the byte offset where the data departs from the
-/// header: a count of records the file does not hold, bytes after the declared records, and, for a
-/// count of `-1`, a file that ends inside a record.
+/// years after 2084 from the EDF+ `Startdate`), date and time separators other than `.`, anonymized
+/// `Startdate X X X X`, a `Startdate` that differs from the header's date or a header date that is
+/// not a date beside a `Startdate` that is (the `Startdate` is used, as EDF+ makes it authoritative),
+/// a `Startdate` that is not a date beside a header date that is (the header's date is used), `,` as
+/// a decimal separator, integers written as `1.0`, a record count of `-1` (recording not closed:
+/// counted from the file size), and a reserved field holding something other than `EDF+C`/`EDF+D`
+/// (read as plain EDF). Refused with the byte offset of the field: a start date when neither it nor
+/// the `Startdate` is a date of 1800–2200, a start time that is not one of the day (a leap second
+/// included), and, as edflib refuses them, a digital minimum not below the maximum, a digital limit
+/// outside the 16-bit range (−32768…32767), a physical minimum equal to the maximum (no scale), a size
+/// that does not match the signal count and unreadable fields; with the byte offset where the data
+/// departs from the header: a count of records the file does not hold, bytes after the declared
+/// records, and, for a count of `-1`, a file that ends inside a record.
 public struct EDFHeader: Sendable, Equatable {
   /// One signal's declaration.
   public struct Signal: Sendable, Equatable {
@@ -32,7 +36,7 @@ public struct EDFHeader: Sendable, Equatable {
     public var digitalMinimum: Int
     /// Largest digital value (32767 for full-range 16-bit).
     public var digitalMaximum: Int
-    /// Filters applied before digitising (`HP:0.1Hz LP:75Hz`).
+    /// Filters applied before digitizing (`HP:0.1Hz LP:75Hz`).
     public var prefiltering: String
     /// Samples of this signal in each data record.
     public var samplesPerRecord: Int
@@ -260,81 +264,149 @@ public struct EDFHeader: Sendable, Equatable {
     return size
   }
 
-  /// Days since the epoch of the start date `dd.mm.yy` (any non-digit separator, with a note when
-  /// not `.`; years 85–99 are 1985–1999, 00–84 are 2000–2084). The EDF+ recording field's
-  /// `Startdate dd-MMM-yyyy` carries the century and wins when present and plausible (with a note
-  /// when the two disagree); it is the only date when the header's year is `yy` (years after 2084).
-  /// Years outside 1800–2200 are refused (they would overflow `Timestamp`), as is a day the month
-  /// does not have (`31.02.20`, `Startdate 30-FEB-2020`), never carried into the next month.
+  /// Days since the epoch of the recording's start date, from the header's `dd.mm.yy` (any
+  /// non-digit separator, with a note when not `.`; years 85–99 are 1985–1999, 00–84 are 2000–2084)
+  /// and the EDF+ recording field's `Startdate dd-MMM-yyyy`, which carries the century.
+  ///
+  /// A `Startdate` that is a date of 1800–2200 is used, as EDF+ makes it authoritative: with a note
+  /// when the header's date differs from it or is not a date (`31.02.20`, unreadable, a year outside
+  /// 1800–2200), without one when the header's year is `yy` (years after 2084). Otherwise the header's
+  /// date is used, with a note when a `Startdate` other than the anonymous `X` is not such a date
+  /// (`30-FEB-2020`, `01-JAN-1700`, not `dd-MMM-yyyy`). When neither is a date, the header's date is
+  /// refused, naming its byte: a day is never carried into the next month, and a year outside
+  /// 1800–2200 would overflow `Timestamp`.
   private static func startDate(
     _ text: String, recording: String, path: String, offset: Int, notes: inout [String]
   ) throws(InputError) -> Int64 {
-    let months = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"]
     let words = recording.split(separator: " ")
-    var startdate: (year: Int, month: Int, day: Int)?
-    if words.count >= 2, words[0] == "Startdate" {
-      let parts = words[1].split(separator: "-")
-      if parts.count == 3, let d = Int(parts[0]), let y = Int(parts[2]), (1800...2200).contains(y),
-        let m = months.firstIndex(of: parts[1].uppercased())
-      {
-        guard (1...WFDBHeader.daysIn(month: m + 1, year: y)).contains(d) else {
-          throw InputError(
-            path: path, location: .byteOffset(88),
-            "the recording field's Startdate \(words[1]) is not a date: expected dd-MMM-yyyy")
-        }
-        startdate = (y, m + 1, d)
-      }
-    }
-    let pieces = text.split(whereSeparator: { !$0.isNumber && !$0.isLetter })
-    if pieces.count == 3, pieces[2].lowercased() == "yy", let startdate {
-      return Timestamp.daysSinceEpoch(year: startdate.year, month: startdate.month, day: startdate.day)
-    }
-    let numbers = text.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
-    guard numbers.count == 3, (1...31).contains(numbers[0]), (1...12).contains(numbers[1]) else {
-      throw InputError(
-        path: path, location: .byteOffset(Int64(offset)), "expected a start date dd.mm.yy, found \"\(text)\"")
-    }
-    if text.contains(where: { !$0.isNumber && $0 != "." }) {
-      notes.append("the start date \"\(text)\" is not separated by '.': read as dd.mm.yy")
-    }
-    let yy = numbers[2]
-    let year = yy >= 100 ? yy : (yy >= 85 ? 1900 + yy : 2000 + yy)
-    guard numbers[0] <= WFDBHeader.daysIn(month: numbers[1], year: year) else {
-      throw InputError(
-        path: path, location: .byteOffset(Int64(offset)),
-        "the start date \"\(text)\" is not a date: \(numbers[1] == 2 ? "February \(year)" : "month \(numbers[1])") "
-          + "has \(WFDBHeader.daysIn(month: numbers[1], year: year)) days")
-    }
-    if let startdate {
-      if (startdate.year, startdate.month, startdate.day) != (year, numbers[1], numbers[0]) {
+    // The Startdate's text, unless absent or anonymous (`Startdate X`).
+    let stated = words.count >= 2 && words[0] == "Startdate" && words[1] != "X" ? String(words[1]) : nil
+    let startdate = stated.map(CivilDate.startdate)
+    let header = CivilDate.headerDate(text)
+    if case .success(let used) = startdate {
+      switch header {
+      case .success(let date) where date != used:
         notes.append(
-          "the start date \"\(text)\" (\(year)) differs from the recording field's \(words[1]): the "
-            + "Startdate is used")
+          "the start date \"\(text)\" (\(date.year)) differs from the recording field's Startdate "
+            + "\(stated!): the Startdate is used")
+      case .failure(let problem) where !problem.leavesYearToStartdate:
+        notes.append(
+          "the start date \"\(text)\" is not a date (\(problem.reason)): the recording field's Startdate "
+            + "\(stated!) is used")
+      default: break
       }
-      return Timestamp.daysSinceEpoch(year: startdate.year, month: startdate.month, day: startdate.day)
+      return used.daysSinceEpoch
     }
-    guard (1800...2200).contains(year) else {
-      throw InputError(
-        path: path, location: .byteOffset(Int64(offset)),
-        "expected a start year in 1800–2200, found \"\(text)\"")
+    switch header {
+    case .success(let date):
+      if case .failure(let problem) = startdate {
+        notes.append(
+          "the recording field's Startdate \(stated!) is not a date (\(problem.reason)): the start date "
+            + "\"\(text)\" is used")
+      }
+      if text.contains(where: { !$0.isNumber && $0 != "." }) {
+        notes.append("the start date \"\(text)\" is not separated by '.': read as dd.mm.yy")
+      }
+      return date.daysSinceEpoch
+    case .failure(let problem):
+      var message = problem.error
+      if case .failure(let other) = startdate {
+        message += "; nor is the recording field's Startdate \(stated!) a date (\(other.reason))"
+      }
+      throw InputError(path: path, location: .byteOffset(Int64(offset)), message)
     }
-    return Timestamp.daysSinceEpoch(year: year, month: numbers[1], day: numbers[0])
   }
 
   /// Seconds since midnight of `hh.mm.ss` (any non-digit separator, with a note when not `.`); hours
-  /// above 23, minutes above 59 and seconds above 60 are refused, never carried over.
+  /// above 23, minutes above 59 and seconds above 59 are refused, never carried over: second 60, a
+  /// leap second, is not counted by Unix time (and so `Timestamp`).
   private static func clockSeconds(_ text: String, path: String, offset: Int, notes: inout [String])
     throws(InputError) -> Int64
   {
     let numbers = text.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
-    guard numbers.count == 3, numbers[0] < 24, numbers[1] < 60, numbers[2] < 61 else {
+    guard numbers.count == 3, numbers[0] < 24, numbers[1] < 60, numbers[2] < 60 else {
+      let leap = numbers.count == 3 && numbers[2] == 60
       throw InputError(
-        path: path, location: .byteOffset(Int64(offset)), "expected a start time hh.mm.ss, found \"\(text)\"")
+        path: path, location: .byteOffset(Int64(offset)),
+        leap
+          ? "the start time \"\(text)\" is a leap second (second 60), which Unix time (and so Vitals) "
+            + "does not count"
+          : "expected a start time hh.mm.ss within the day, found \"\(text)\"")
     }
     if text.contains(where: { !$0.isNumber && $0 != "." }) {
       notes.append("the start time \"\(text)\" is not separated by '.': read as hh.mm.ss")
     }
     return Int64(numbers[0] * 3600 + numbers[1] * 60 + numbers[2])
+  }
+}
+
+/// A day of the proleptic Gregorian calendar, as an EDF header or `Startdate` states it.
+private struct CivilDate: Equatable {
+  var year: Int
+  var month: Int
+  var day: Int
+
+  /// Why a date field is not a date: `reason` for a note, `error` for an error naming the field.
+  struct Problem: Error {
+    var reason: String
+    var error: String
+    /// Whether the field is `dd.mm.yy` with the letters `yy`: the year is the `Startdate`'s.
+    var leavesYearToStartdate = false
+  }
+
+  var daysSinceEpoch: Int64 { Timestamp.daysSinceEpoch(year: year, month: month, day: day) }
+
+  /// Why `day` is not a day of `month` (1–12) of `year`, or nil when it is.
+  private static func dayProblem(day: Int, month: Int, year: Int) -> String? {
+    let days = Timestamp.daysInMonth(year: year, month: month)
+    guard !(1...days).contains(day) else { return nil }
+    return "\(month == 2 ? "February \(year)" : "month \(month)") has \(days) days"
+  }
+
+  /// The EDF+ `Startdate` field `dd-MMM-yyyy` (`02-MAR-2002`, the month in any case), a day of
+  /// 1800–2200.
+  static func startdate(_ text: String) -> Result<CivilDate, Problem> {
+    let months = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"]
+    let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+    guard parts.count == 3, let d = Int(parts[0]), let y = Int(parts[2]),
+      let m = months.firstIndex(of: parts[1].uppercased())
+    else {
+      let reason = "expected dd-MMM-yyyy"
+      return .failure(Problem(reason: reason, error: reason))
+    }
+    guard (1800...2200).contains(y) else {
+      let reason = "expected a year in 1800–2200"
+      return .failure(Problem(reason: reason, error: reason))
+    }
+    if let reason = dayProblem(day: d, month: m + 1, year: y) {
+      return .failure(Problem(reason: reason, error: reason))
+    }
+    return .success(CivilDate(year: y, month: m + 1, day: d))
+  }
+
+  /// The header's start date `dd.mm.yy` (any non-digit separator; years 85–99 are 1985–1999, 00–84
+  /// 2000–2084, larger numbers the year itself), a day of 1800–2200.
+  static func headerDate(_ text: String) -> Result<CivilDate, Problem> {
+    let pieces = text.split(whereSeparator: { !$0.isNumber && !$0.isLetter })
+    let numbers = text.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+    guard numbers.count == 3, (1...31).contains(numbers[0]), (1...12).contains(numbers[1]) else {
+      return .failure(
+        Problem(
+          reason: "expected dd.mm.yy", error: "expected a start date dd.mm.yy, found \"\(text)\"",
+          leavesYearToStartdate: pieces.count == 3 && pieces[2].lowercased() == "yy"))
+    }
+    let yy = numbers[2]
+    let year = yy >= 100 ? yy : (yy >= 85 ? 1900 + yy : 2000 + yy)
+    guard (1800...2200).contains(year) else {
+      return .failure(
+        Problem(
+          reason: "expected a year in 1800–2200",
+          error: "expected a start year in 1800–2200, found \"\(text)\""))
+    }
+    if let reason = dayProblem(day: numbers[0], month: numbers[1], year: year) {
+      return .failure(Problem(reason: reason, error: "the start date \"\(text)\" is not a date: " + reason))
+    }
+    return .success(CivilDate(year: year, month: numbers[1], day: numbers[0]))
   }
 }
 

@@ -202,27 +202,25 @@ public struct WFDBHeader: Sendable, Equatable {
 
   /// Parses the text of a header file. `path` names the file in errors.
   ///
-  /// The text is UTF-8, or Latin-1 when it is not valid UTF-8 (``decodeHeaderText(_:)``: the byte
-  /// 0xB5 of `µV` reads as µ). Accepts LF or CRLF line ends, spaces or tabs between fields, trailing blanks, blank lines and
-  /// `#` comments anywhere, and multi-segment headers (`name/nseg` followed by one `segment nsamp`
-  /// line per segment). The record line's base time and date may also be written as other tools
+  /// Lines end at LF, CR LF or CR. Each line is UTF-8, or Latin-1 (each byte the character of its code
+  /// point) when its bytes are not valid UTF-8: the byte 0xB5 of `µV` reads as µ, and one such line
+  /// does not change how the others read. Accepts spaces or tabs between fields, trailing blanks, blank
+  /// lines and `#` comments anywhere, and multi-segment headers (`name/nseg` followed by one `segment
+  /// nsamp` line per segment). The record line's base time and date may also be written as other tools
   /// write them (see ``notes``): an ISO 8601 date before or after the time (`2014-05-08 05:05:15`,
-  /// `05:05:15 2014-05-08`), one ISO date-time field (`2014-05-08T05:05:15`, optionally ending in
-  /// `Z`), a date without a time (midnight), a time without the sample count before it, and
-  /// `MM/DD/YYYY` when the middle number cannot be a month. Every malformed field throws an
-  /// ``InputError`` naming its line, as do more or fewer signal (or segment) lines than the record
-  /// line declares and a multi-segment record line whose sample count differs from the sum of its
-  /// segments' lengths. A record line may declare no signals (a record of annotations only); the
-  /// signal reader refuses such a record.
+  /// `05:05:15 2014-05-08`), one ISO date-time field (`2014-05-08T05:05:15`, optionally ending in `Z`),
+  /// a date without a time (midnight), a time without the sample count before it, and `MM/DD/YYYY` when
+  /// the middle number cannot be a month. Every malformed field throws an ``InputError`` naming its
+  /// line, as do more or fewer signal (or segment) lines than the record line declares and a
+  /// multi-segment record line whose sample count differs from the sum of its segments' lengths. A
+  /// record line may declare no signals (a record of annotations only); the signal reader refuses such
+  /// a record.
   public static func parse(_ bytes: some Collection<UInt8>, path: String) throws(InputError) -> WFDBHeader {
     if bytes.isEmpty { throw InputError(path: path, "empty header file: expected a WFDB record line") }
     var comments: [String] = []
     var lines: [(number: Int, text: Substring)] = []
-    let text = decodeHeaderText(bytes)
-    for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
-      .enumerated()
-    {
-      var line = rawLine
+    for (index, rawLine) in splitLines(bytes).enumerated() {
+      var line = decodeHeaderText(rawLine)[...]
       while let last = line.last, last.isWhitespace { line.removeLast() }
       let trimmed = line.drop(while: { $0 == " " || $0 == "\t" })
       if trimmed.isEmpty { continue }
@@ -287,6 +285,26 @@ public struct WFDBHeader: Sendable, Equatable {
       header.signalLineNumbers.append(line.number)
     }
     return header
+  }
+
+  /// The lines of `bytes`, split at LF, CR LF or CR (one line break each), without the breaks: one
+  /// more line than breaks, the last empty when the bytes end with a break.
+  private static func splitLines(_ bytes: some Collection<UInt8>) -> [ArraySlice<UInt8>] {
+    let bytes = Array(bytes)
+    var lines: [ArraySlice<UInt8>] = []
+    var start = 0
+    var i = 0
+    while i < bytes.count {
+      guard bytes[i] == 0x0A || bytes[i] == 0x0D else {
+        i += 1
+        continue
+      }
+      lines.append(bytes[start..<i])
+      i += bytes[i] == 0x0D && i + 1 < bytes.count && bytes[i + 1] == 0x0A ? 2 : 1
+      start = i
+    }
+    lines.append(bytes[start...])
+    return lines
   }
 
   private static func parseRecordLine(_ text: Substring, line: Int, path: String) throws(InputError)
@@ -393,8 +411,8 @@ public struct WFDBHeader: Sendable, Equatable {
           }
           guard let value = parseTime(part.text) else {
             throw fail(
-              "expected the base time as [[HH:]MM:]SS[.sss] within the day (hours 0–23, minutes 0–59), "
-                + "found '\(field)'")
+              "expected the base time as [[HH:]MM:]SS[.sss] within the day (hours 0–23, minutes 0–59, "
+                + "seconds below 60: a leap second is not counted by Unix time), found '\(field)'")
           }
           time = value
         }
@@ -433,22 +451,14 @@ public struct WFDBHeader: Sendable, Equatable {
     } else if b > 12, (1...12).contains(a) {
       date = StartDate(year: c, month: a, day: b, reading: "the date as MM/DD/YYYY (\(b) cannot be a month)")
     }
-    guard (1...12).contains(date.month), (1...daysIn(month: date.month, year: date.year)).contains(date.day)
+    guard (1...12).contains(date.month),
+      (1...Timestamp.daysInMonth(year: date.year, month: date.month)).contains(date.day)
     else { throw fail("expected the base date as DD/MM/YYYY or YYYY-MM-DD, found '\(text)'") }
     // Timestamp's Int64 nanoseconds span 1677-09-21 to 2262-04-11.
     guard (1678...2261).contains(date.year) else {
       throw fail("expected a base date between the years 1678 and 2261, found '\(text)'")
     }
     return date
-  }
-
-  /// Days in `month` (1–12) of the proleptic Gregorian `year`.
-  static func daysIn(month: Int, year: Int) -> Int {
-    switch month {
-    case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-    case 4, 6, 9, 11: 30
-    default: 31
-    }
   }
 
   private static func parseSignalLine(
@@ -578,10 +588,10 @@ public struct WFDBHeader: Sendable, Equatable {
   }
 
   /// `[[HH:]MM:]SS[.sss]` as seconds; nil for a time that is not one of the day (hours above 23,
-  /// minutes above 59, seconds from 61).
+  /// minutes above 59, seconds from 60: a leap second, which Unix time does not count).
   private static func parseTime(_ text: Substring) -> Double? {
     let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-    guard (1...3).contains(parts.count), let seconds = finite(parts.last!), seconds >= 0, seconds < 61 else {
+    guard (1...3).contains(parts.count), let seconds = finite(parts.last!), seconds >= 0, seconds < 60 else {
       return nil
     }
     var total = seconds
