@@ -38,9 +38,9 @@ public struct Beats: ParsableCommand {
       ECG: the QRS detector (Pan & Tompkins 1985 with Hamilton & Tompkins' rules) on one lead: the \
       one given with --channel (the first, when several are), else the signal named MLII, else II, \
       else the first ECG-like signal (a name with ECG/EKG or a standard lead name), else the first \
-      signal. Beats are found from the start to the end of the record, but for one within 50 ms of \
-      its first or last sample (its QRS complex is cut off), and a T wave at the start whose QRS \
-      complex came before the record is no beat when the next QRS complex follows within 0.49 s. Each ECG beat gets its EC57 class (N, S, V, F, Q) from its \
+      signal. Beats are found up to the end of the record, but for one within 50 ms of its last \
+      sample (its QRS complex is cut off); a T wave at the start whose QRS complex came before the \
+      record is no beat when the next QRS complex follows within 0.49 s. Each ECG beat gets its EC57 class (N, S, V, F, Q) from its \
       morphology on every ECG lead (every --channel given) and its timing.
 
       Formats: csv (header sample,time_s[,label]: the sample index at the record's rate, the time in \

@@ -387,11 +387,7 @@ struct QRSClassifier: Sendable {
     let candidate = candidate(peak: peak, now: nowInput, history: history, rawOldest: rawOldest)
     pruneStalePending(now: nowInput)
     guard let last = lastBeat else {
-      // Within a placement half-width of the start the QRS complex is cut off, as at the end (see
-      // `QRSDetector.finish(appendingTo:)`).
-      if candidate.rPeak < placementHalfWidth {
-        reject(candidate)
-      } else if candidate.rPeak < tWaveWindow {
+      if candidate.rPeak < tWaveWindow {
         deferred = candidate
         deferredSample = firstSample(reaching: candidate.rPeak + maximumLatency)
       } else {
