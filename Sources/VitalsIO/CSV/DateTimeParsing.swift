@@ -114,14 +114,26 @@ package func parseDateTime(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
   return nanoseconds
 }
 
-/// The fields of the date-time form ``readDateTime(_:)`` reads, unchecked; nil when the bytes are not
-/// of that form.
-private func scanDateTime(_ bytes: UnsafeBufferPointer<UInt8>) -> DateTimeFields? {
+/// The bytes of a date-time being read, and how far: a value, so that reading it needs no captured
+/// state (which would be checked for exclusive access at run time on every byte).
+private struct DateTimeCursor {
+  let bytes: UnsafeBufferPointer<UInt8>
+  /// The next byte to read, and the end of the text (blanks and quotes around it left out).
   var i = 0
-  var n = bytes.count
-  while i < n && (bytes[i] == 0x20 || bytes[i] == 0x22) { i += 1 }
-  while n > i && (bytes[n - 1] == 0x20 || bytes[n - 1] == 0x22 || bytes[n - 1] == 0x0D) { n -= 1 }
-  func digits(_ count: Int) -> Int? {
+  var n: Int
+
+  init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    self.bytes = bytes
+    n = bytes.count
+    while i < n && (bytes[i] == 0x20 || bytes[i] == 0x22) { i += 1 }
+    while n > i && (bytes[n - 1] == 0x20 || bytes[n - 1] == 0x22 || bytes[n - 1] == 0x0D) { n -= 1 }
+  }
+
+  /// Whether the next byte is one of `a`, `b`.
+  func next(is a: UInt8, or b: UInt8? = nil) -> Bool { i < n && (bytes[i] == a || bytes[i] == b) }
+
+  /// The number the next `count` bytes spell in decimal, consumed; nil (nothing consumed) otherwise.
+  mutating func digits(_ count: Int) -> Int? {
     guard i + count <= n else { return nil }
     var v = 0
     for k in 0..<count {
@@ -132,47 +144,55 @@ private func scanDateTime(_ bytes: UnsafeBufferPointer<UInt8>) -> DateTimeFields
     i += count
     return v
   }
-  func expect(_ c: UInt8) -> Bool {
-    guard i < n, bytes[i] == c else { return false }
+
+  /// Whether the next byte is `c`, consumed when it is.
+  mutating func expect(_ c: UInt8) -> Bool {
+    guard next(is: c) else { return false }
     i += 1
     return true
   }
+}
+
+/// The fields of the date-time form ``readDateTime(_:)`` reads, unchecked; nil when the bytes are not
+/// of that form.
+private func scanDateTime(_ bytes: UnsafeBufferPointer<UInt8>) -> DateTimeFields? {
+  var c = DateTimeCursor(bytes)
   var fields = DateTimeFields()
-  guard let year = digits(4), expect(0x2D), let month = digits(2), expect(0x2D), let day = digits(2) else {
-    return nil
-  }
+  guard let year = c.digits(4), c.expect(0x2D), let month = c.digits(2), c.expect(0x2D),
+    let day = c.digits(2)
+  else { return nil }
   (fields.year, fields.month, fields.day) = (year, month, day)
-  if i < n && (bytes[i] == 0x54 || bytes[i] == 0x20) {
-    i += 1
-    guard let hour = digits(2), expect(0x3A), let minute = digits(2) else { return nil }
+  if c.next(is: 0x54, or: 0x20) {
+    c.i += 1
+    guard let hour = c.digits(2), c.expect(0x3A), let minute = c.digits(2) else { return nil }
     (fields.hour, fields.minute) = (hour, minute)
-    if expect(0x3A) {
-      guard let second = digits(2) else { return nil }
+    if c.expect(0x3A) {
+      guard let second = c.digits(2) else { return nil }
       fields.second = second
-      if i < n && (bytes[i] == 0x2E || bytes[i] == 0x2C) {
-        i += 1
+      if c.next(is: 0x2E, or: 0x2C) {
+        c.i += 1
         var scale: Int64 = 100_000_000
-        let first = i
-        while i < n, bytes[i] >= 0x30 && bytes[i] <= 0x39 {
-          fields.nanoseconds += Int64(bytes[i] - 0x30) * scale
+        let first = c.i
+        while c.i < c.n, bytes[c.i] >= 0x30 && bytes[c.i] <= 0x39 {
+          fields.nanoseconds += Int64(bytes[c.i] - 0x30) * scale
           scale /= 10
-          i += 1
+          c.i += 1
         }
-        guard i > first else { return nil }
+        guard c.i > first else { return nil }
       }
     }
-    if i < n && bytes[i] == 0x20 { i += 1 }
-    if i < n && !expect(0x5A) {
-      guard bytes[i] == 0x2B || bytes[i] == 0x2D else { return nil }
-      fields.offsetSign = bytes[i] == 0x2D ? -1 : 1
-      i += 1
-      guard let hours = digits(2) else { return nil }
-      _ = expect(0x3A)
-      guard let minutes = i < n ? digits(2) : 0 else { return nil }
+    _ = c.expect(0x20)
+    if c.i < c.n && !c.expect(0x5A) {
+      guard c.next(is: 0x2B, or: 0x2D) else { return nil }
+      fields.offsetSign = bytes[c.i] == 0x2D ? -1 : 1
+      c.i += 1
+      guard let hours = c.digits(2) else { return nil }
+      _ = c.expect(0x3A)
+      guard let minutes = c.i < c.n ? c.digits(2) : 0 else { return nil }
       (fields.offsetHours, fields.offsetMinutes) = (hours, minutes)
     }
   }
-  return i == n ? fields : nil
+  return c.i == c.n ? fields : nil
 }
 
 extension Timestamp {
