@@ -138,7 +138,8 @@ func loadMobiliseDTrials(directory: String) throws -> (trials: [MobiliseDTrial],
 func printMobiliseD(_ results: [WalkResult], skipped: [String]) {
   print(
     "Mobilise-D example lab data, lower back (100 Hz), against the INDIP initial contacts (untimed ones"
-      + " count, F1 over the timed, within ±\(ClemsonTrial.matchWindow) s); no setting chosen on them;"
+      + " count, F1 over the timed, within ±\(ClemsonTrial.matchWindow) s);"
+      + " only stepsToResumeWeakBout was set with them in view;"
       + " early/late: detections over \(ClemsonTrial.matchWindow) s before the first timed contact or after"
       + " the last")
   print("trial               contacts  steps  error %     F1 untimed   early    late")
