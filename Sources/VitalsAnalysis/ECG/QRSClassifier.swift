@@ -520,18 +520,9 @@ struct QRSClassifier: Sendable {
   private mutating func resolveFirst(
     _ candidate: Candidate, now: Int64, history: History, beats: inout [Int64]
   ) {
-    var steepest: Float = 0
     // Band-passed samples lag the input by the placement offset.
     let from = (candidate.rPeak + refractory + placementOffset) / factor
-    if from <= now {
-      var previous = history.band(from - 1)
-      for k in from...now {
-        let value = history.band(k)
-        steepest = max(steepest, abs(value - previous))
-        previous = value
-      }
-    }
-    if candidate.slope < tWaveSlopeRatio * steepest {
+    if candidate.slope < tWaveSlopeRatio * steepestSlope(from: from, through: now, history: history) {
       reject(candidate)
     } else {
       accept(candidate, learningRate: 1, beats: &beats)
@@ -575,9 +566,16 @@ struct QRSClassifier: Sendable {
   /// The steepest step of the band-passed signal over the QRS behind the feature sample `peak` (the
   /// `qrsSpan` samples the integration window holds): a candidate's slope.
   private func qrsSlope(endingAt peak: Int64, history: History) -> Float {
+    steepestSlope(from: peak - qrsSpan, through: peak, history: history)
+  }
+
+  /// The largest change of the band-passed signal from one feature sample to the next, over the samples
+  /// `first` to `last` (each against the one before it); 0 when `first` is after `last`.
+  private func steepestSlope(from first: Int64, through last: Int64, history: History) -> Float {
+    guard first <= last else { return 0 }
     var slope: Float = 0
-    var previous = history.band(peak - qrsSpan - 1)
-    for k in (peak - qrsSpan)...peak {
+    var previous = history.band(first - 1)
+    for k in first...last {
       let value = history.band(k)
       slope = max(slope, abs(value - previous))
       previous = value
